@@ -1,0 +1,55 @@
+"""The small set of actions every input source produces (SPEC §2).
+
+Keyboards, buttons, remotes, gamepads and touchscreens all end up as one of
+these, so the game flow never knows where a press came from. Notation (used by
+the scripted mode): ``up down left right ok back star help`` and ``tap:X,Y``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import InvalidActionError
+
+BUTTONS = ("up", "down", "left", "right", "ok", "back", "star", "help")
+#: Actions that repeat while held (SPEC §2: the arrows).
+REPEATING = frozenset(("up", "down", "left", "right"))
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One action: a button name, or ``"tap"`` with a screen position."""
+
+    name: str
+    x: int = 0
+    y: int = 0
+
+    def __post_init__(self) -> None:
+        if self.name not in BUTTONS and self.name != "tap":
+            raise InvalidActionError(f"unknown action {self.name!r} (use one of {', '.join(BUTTONS)} or tap:X,Y)")
+
+    @classmethod
+    def tap(cls, x: int, y: int) -> "Action":
+        return cls("tap", int(x), int(y))
+
+    @classmethod
+    def parse(cls, text: str) -> "Action":
+        """Read ``"ok"`` or ``"tap:12,34"``; raise :class:`InvalidActionError` quoting ``text``."""
+        word = text.strip().lower()
+        if word.startswith("tap:"):
+            try:
+                x_text, y_text = word[4:].split(",")
+                return cls.tap(int(x_text), int(y_text))
+            except ValueError:
+                raise InvalidActionError(f"invalid action {text!r}: expected tap:X,Y with whole numbers") from None
+        if word not in BUTTONS:
+            raise InvalidActionError(f"invalid action {text!r} (use one of {', '.join(BUTTONS)} or tap:X,Y)")
+        return cls(word)
+
+    def __str__(self) -> str:
+        return f"tap:{self.x},{self.y}" if self.name == "tap" else self.name
+
+
+def parse_script(text: str) -> list[Action]:
+    """A whitespace-separated list of actions, as given to ``--script``."""
+    return [Action.parse(word) for word in text.split()]
