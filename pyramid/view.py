@@ -1,0 +1,93 @@
+"""What the screen shows: a read-only picture of the session, for renderers.
+
+The session builds a :class:`View` after every action; a renderer draws it
+and never changes it. A view is plain frozen data, so "did anything change?"
+is a simple ``!=`` and redraw-on-change needs no bookkeeping elsewhere.
+
+Targets name the places the cursor can land on: a pyramid index (``int``),
+``"stock"`` (the stock, or its hollow when a redeal is left) or ``"waste"``
+(the waste top). A tap is turned into a :data:`Hit` by the renderer's layout
+(the only part that knows where things are drawn) and given back to the session.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, Union
+
+from .cards import Card
+
+Target = Union[int, Literal["stock", "waste"]]
+
+
+@dataclass(frozen=True, slots=True)
+class MenuHit:
+    """A tap on line ``index`` of the menu or panel on screen."""
+
+    index: int
+
+
+#: What a tap landed on: a table target, a menu/panel line, or nothing.
+Hit = Union[int, Literal["stock", "waste"], MenuHit, None]
+
+
+@dataclass(frozen=True, slots=True)
+class MenuView:
+    """A full-screen list to choose from (main menu, redeal choice, …)."""
+
+    title: str
+    items: tuple[str, ...]
+    selected: int
+    footer: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PanelView:
+    """A panel drawn over the table (end of game, assists, messages).
+
+    ``items`` are choices (▲ ▼ ✓ or a tap); with no items any ✓ closes it.
+    """
+
+    title: str
+    lines: tuple[str, ...] = ()
+    items: tuple[str, ...] = ()
+    selected: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class TextView:
+    """A page of text (rules and controls), left with ✓, Back or ✱."""
+
+    title: str
+    sections: tuple[tuple[str, tuple[str, ...]], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """The cards on the felt, as the player sees them."""
+
+    rows: int
+    pyramid: tuple[Card | None, ...]
+    stock_count: int
+    stock_face_up: Card | None
+    waste: tuple[Card, ...]
+    redeals_left: int | None
+    hollow: bool
+    score_label: str
+    chosen: Target | None
+    cursor: Target | None
+    title: str = ""
+    status_line: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """Everything one frame shows. Exactly one of menu / text is set, or the table."""
+
+    screen: str
+    table: TableView | None = None
+    menu: MenuView | None = None
+    panel: PanelView | None = None
+    text: TextView | None = None
+    notice: str = ""
+    letters: Literal["french", "english"] = "french"
