@@ -1,0 +1,142 @@
+"""The console's game flow without a display: screens, menus, cursor, picking."""
+
+from __future__ import annotations
+
+from pyramid.actions import Action, parse_script
+from pyramid.cards import parse_deal
+from pyramid.session import DealChoice, Session
+from pyramid.view import MenuHit
+
+from deals import build_deal, clearable_deal
+
+
+def session_with(deal: str) -> Session:
+    return Session(deal=DealChoice(cards=parse_deal(deal)))
+
+
+def play(session: Session, script: str) -> dict:
+    for action in parse_script(script):
+        session.handle(action)
+    return session.state()
+
+
+def test_menu_then_redeal_choice_then_game() -> None:
+    session = session_with(clearable_deal())
+    state = session.state()
+    assert state["screen"] == "menu" and state["menu"]["selected"] == 0 and state["game"] is None
+    state = play(session, "ok")
+    assert state["screen"] == "redeal_choice"
+    assert state["menu"]["items"] == ["No redeal", "One redeal", "Unlimited redeals"]
+    state = play(session, "down down down ok")  # wraps round to "No redeal"
+    assert state["screen"] == "game" and state["game"]["redeals_left"] == 0
+    assert state["menu"] is None
+
+
+def test_unlimited_redeals_are_null_in_the_state() -> None:
+    state = play(session_with(clearable_deal()), "ok up ok")
+    assert state["game"]["redeals_left"] is None
+
+
+def test_back_and_star_go_one_screen_up_on_menus() -> None:
+    session = session_with(clearable_deal())
+    assert play(session, "ok back")["screen"] == "menu"
+    assert play(session, "ok star")["screen"] == "menu"
+    assert play(session, "back star")["screen"] == "menu", "the main menu stays"
+
+
+def test_help_changes_nothing_and_closes_with_back_star_or_ok() -> None:
+    session = session_with(clearable_deal())
+    before = play(session, "ok ok right")
+    for closer in ("back", "star", "ok"):
+        state = play(session, "help")
+        assert state["screen"] == "help"
+        assert play(session, closer) == before
+
+
+def test_cursor_only_lands_on_targets_and_ok_on_stock_stays_there() -> None:
+    session = session_with(clearable_deal())
+    state = play(session, "ok ok")
+    assert state["game"]["cursor"] == "Kc", "play starts on the left of the base row"
+    seen = set()
+    for _ in range(12):
+        seen.add(play(session, "right")["game"]["cursor"])
+    assert seen == {"stock", "Kc", "Ac", "Qc", "2c", "Jc", "3c", "Tc"}
+    play(session, "up up up up up up up")
+    assert session.state()["game"]["cursor"] == "stock"
+    state = play(session, "ok")
+    assert state["game"]["cursor"] == "stock" and len(state["game"]["waste"]) == 1
+    assert play(session, "down")["game"]["cursor"] == "waste"
+
+
+def test_picking_pairs_kings_and_changing_the_chosen_card() -> None:
+    session = session_with(clearable_deal())
+    play(session, "ok ok")
+    state = play(session, "ok")  # Kc leaves alone
+    assert state["game"]["pyramid"][6][0] is None and state["game"]["score"] == 5
+    assert state["game"]["cursor"] == "Ac", "the cursor moves to the nearest target"
+    state = play(session, "ok")
+    assert state["game"]["chosen"] == "Ac", "the picked card is chosen (greyed)"
+    state = play(session, "right right ok")
+    assert state["game"]["chosen"] == "2c", "a non-pair: the second card becomes chosen"
+    state = play(session, "ok")
+    assert state["game"]["chosen"] is None, "picking the chosen card again cancels it"
+    state = play(session, "left left ok right ok")
+    assert state["game"]["chosen"] is None and state["game"]["score"] == 15
+
+
+def test_back_cancels_the_chosen_card_else_leaves() -> None:
+    session = session_with(clearable_deal())
+    play(session, "ok ok right ok")
+    state = play(session, "back")
+    assert state["screen"] == "game" and state["game"]["chosen"] is None
+    assert play(session, "back")["screen"] == "menu"
+
+
+def test_a_chosen_waste_card_is_unchosen_when_covered_but_pyramid_card_stays() -> None:
+    session = session_with(clearable_deal())
+    play(session, "ok ok right ok")  # choose Ac
+    for _ in range(8):
+        play(session, "up")
+    state = play(session, "ok")  # draw
+    assert state["game"]["chosen"] == "Ac", "a chosen pyramid card stays chosen while drawing"
+    state = play(session, "down ok")
+    assert state["game"]["waste"] == ["Ah"] and state["game"]["chosen"] == "Ah"
+    state = play(session, "up ok")
+    assert state["game"]["waste"][-1] == "2h"
+    assert state["game"]["chosen"] is None, "a chosen waste card is unchosen when covered"
+
+
+def test_clearing_shows_the_end_panel_and_returns_to_menu() -> None:
+    session = session_with(clearable_deal())
+    play(session, "ok ok")
+    table = session.screen.table  # type: ignore[attr-defined]
+    while table.board.status() == "playing":
+        move = [m for m in table.board.legal_moves if m.kind == "remove"][0]
+        for card in move.cards:
+            table.pick(table.board.index_of(card))
+    view = session.view()
+    assert view.screen == "game_over" and view.panel.title == "Pyramid cleared, 420 points"
+    assert session.state()["game"]["status"] == "cleared"
+    assert play(session, "ok")["screen"] == "menu"
+
+
+def test_taps_pick_menu_lines_and_cards() -> None:
+    session = session_with(clearable_deal())
+    session.handle(Action.tap(1, 1), lambda x, y: MenuHit(0))
+    session.handle(Action.tap(1, 1), lambda x, y: MenuHit(1))
+    assert session.state()["game"]["redeals_left"] == 1
+    session.handle(Action.tap(5, 5), lambda x, y: 21)
+    assert session.state()["game"]["pyramid"][6][0] is None
+    session.handle(Action.tap(5, 5), lambda x, y: "stock")
+    assert len(session.state()["game"]["waste"]) == 1
+
+
+def test_no_move_left_panel() -> None:
+    upper = ["3c", "3d", "3h", "3s", "4c", "4d", "4h", "4s", "Kd", "Kh", "Ks", "Ac", "Ad", "Ah",
+             "As", "2c", "2d", "2h", "2s", "9s", "Kc"]
+    base = ["Tc", "Td", "Th", "Ts", "9c", "9d", "9h"]
+    session = session_with(build_deal(upper + base, []))
+    state = play(session, "ok ok")
+    assert state["screen"] == "game_over" and state["game"]["status"] == "no_moves"
+    assert session.view().panel.title == "No move left"
+    assert play(session, "star")["screen"] == "menu"
