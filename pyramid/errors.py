@@ -30,3 +30,11 @@ class InvalidMoveError(PyramidError):
 
 class InvalidActionError(PyramidError):
     """An input action written in a notation the engine cannot parse."""
+
+
+class ReplayError(PyramidError):
+    """A saved game whose deal or moves the engine no longer accepts."""
+
+
+class InvalidSettingError(PyramidError):
+    """A setting given a value of the wrong type or outside its choices."""

@@ -1,0 +1,85 @@
+"""Statistics per game and variant, and how one finished game changes them.
+
+Pure data and arithmetic, so the rules below are tested without a database;
+:mod:`pyramid.store` only loads and saves :class:`Stats`.
+
+The key is generic: ``game`` is ``"pyramid"`` or ``"pyramids"`` (the duel),
+``variant`` is whatever distinguishes comparable games — the rules preset
+for Pyramid, the opponent's skill level for the duel.
+
+**Assisted games are counted apart.** A game in which the player used an
+assist (hint, undo, …) goes to ``assisted_played`` / ``assisted_won`` only: it
+is not a win, it does not count as played, it neither extends nor breaks a
+streak, and its score is not a best score. The plain figures thus always
+describe unaided play, and using a hint never costs the player a streak.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """How one game ended, as the session reports it.
+
+    ``higher_is_better`` says how scores compare: points (RetroHub, the duel)
+    are better high, "cards left in the pyramid" (Classic) is better low.
+    """
+
+    game: str
+    variant: str
+    won: bool
+    score: int | None = None
+    assisted: bool = False
+    higher_is_better: bool = True
+
+
+@dataclass(frozen=True)
+class Stats:
+    """The record of one (game, variant): unaided figures, then assisted ones."""
+
+    game: str
+    variant: str
+    played: int = 0
+    won: int = 0
+    best_score: int | None = None
+    current_streak: int = 0
+    best_streak: int = 0
+    assisted_played: int = 0
+    assisted_won: int = 0
+
+    @property
+    def win_rate(self) -> float | None:
+        """Unaided wins per unaided game played (0.0 … 1.0); ``None`` before the first game."""
+        return self.won / self.played if self.played else None
+
+    def after(self, result: GameResult) -> "Stats":
+        """These statistics with ``result`` counted (see the module note on assisted games)."""
+        if (result.game, result.variant) != (self.game, self.variant):
+            raise ValueError(
+                f"result for {result.game!r}/{result.variant!r} recorded into {self.game!r}/{self.variant!r}"
+            )
+        if result.assisted:
+            return replace(
+                self,
+                assisted_played=self.assisted_played + 1,
+                assisted_won=self.assisted_won + result.won,
+            )
+        streak = self.current_streak + 1 if result.won else 0
+        return replace(
+            self,
+            played=self.played + 1,
+            won=self.won + result.won,
+            best_score=_better_score(self.best_score, result.score, result.higher_is_better),
+            current_streak=streak,
+            best_streak=max(self.best_streak, streak),
+        )
+
+
+def _better_score(best: int | None, score: int | None, higher_is_better: bool) -> int | None:
+    if score is None:
+        return best
+    if best is None:
+        return score
+    return max(best, score) if higher_is_better else min(best, score)

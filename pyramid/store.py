@@ -1,0 +1,561 @@
+"""Everything the console keeps between power cycles, in one SQLite file.
+
+The game in progress, the statistics and the settings live in
+``pyramid.db`` in the state directory (:func:`data_directory`). A handheld
+is switched off at any moment, so:
+
+* every change is one transaction, committed durably before the call returns
+  (see :func:`_configure` for the journal and sync modes);
+* the game in progress is saved after every move by appending the new move
+  rows, so a save costs the same on move 5 as on move 5000;
+* nothing here ever stops the console. A damaged file is put aside and the
+  store starts afresh; a directory that cannot be written gives a store in
+  memory; a write that fails later is dropped. Each case leaves a message in
+  :attr:`Store.notice` for the player, shown once.
+
+Run ``python -m pyramid.store check PATH`` to print SQLite's integrity check
+of a database (the power-cut tests use it), ``python -m pyramid.store where``
+to print where the console keeps its data.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import sqlite3
+import sys
+from contextlib import contextmanager
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable, Iterator, Mapping, Sequence
+
+from .progress import REPLAYERS, Progress
+from .settings import Settings, check_setting
+from .stats import GameResult, Stats
+
+DATABASE_NAME = "pyramid.db"
+
+#: Each step takes the schema from version ``i`` to ``i + 1`` (``PRAGMA user_version``).
+#: Steps are only ever appended: a released step never changes.
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    # 1: settings and the game in progress (one header row per game, one row per move).
+    (
+        "CREATE TABLE settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
+        "CREATE TABLE progress (game TEXT PRIMARY KEY, preset TEXT NOT NULL, redeals INTEGER,"
+        " deal TEXT NOT NULL, deal_number INTEGER, started TEXT NOT NULL, assists TEXT NOT NULL)",
+        "CREATE TABLE progress_moves (game TEXT NOT NULL, ply INTEGER NOT NULL, move TEXT NOT NULL,"
+        " PRIMARY KEY (game, ply)) WITHOUT ROWID",
+    ),
+    # 2: statistics per game and variant.
+    (
+        "CREATE TABLE stats (game TEXT NOT NULL, variant TEXT NOT NULL,"
+        " played INTEGER NOT NULL, won INTEGER NOT NULL, best_score INTEGER,"
+        " current_streak INTEGER NOT NULL, best_streak INTEGER NOT NULL,"
+        " assisted_played INTEGER NOT NULL, assisted_won INTEGER NOT NULL,"
+        " PRIMARY KEY (game, variant))",
+    ),
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+_STATS_COLUMNS = ("played", "won", "best_score", "current_streak", "best_streak", "assisted_played", "assisted_won")
+_DAMAGE_CODES = (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
+
+
+def data_directory(environ: Mapping[str, str] = os.environ) -> Path:
+    """Where the console keeps its data, from the environment.
+
+    ``$STATE_DIRECTORY`` (set by systemd's ``StateDirectory=``; the first
+    entry when it lists several), else ``$PYRAMID_DATA_DIR``, else
+    ``$XDG_STATE_HOME/pyramid`` (ignored unless absolute, as the XDG
+    specification says), else ``~/.local/state/pyramid``.
+    """
+    if environ.get("STATE_DIRECTORY"):
+        return Path(environ["STATE_DIRECTORY"].split(":")[0])
+    if environ.get("PYRAMID_DATA_DIR"):
+        return Path(environ["PYRAMID_DATA_DIR"]).expanduser()
+    xdg_state = environ.get("XDG_STATE_HOME", "")
+    if os.path.isabs(xdg_state):
+        return Path(xdg_state) / "pyramid"
+    home = environ.get("HOME") or os.path.expanduser("~")
+    return Path(home) / ".local" / "state" / "pyramid"
+
+
+class DamagedDatabaseError(Exception):
+    """The database file cannot be trusted; the message says why (used inside this module)."""
+
+
+class Store:
+    """The console's saved data: game in progress, statistics, settings.
+
+    Build one with :meth:`open` (a file) or :meth:`in_memory`. The store is
+    the only writer of its file: it remembers the last saved game of each kind
+    so that the next save only writes the difference.
+    """
+
+    def __init__(
+        self,
+        connection: sqlite3.Connection,
+        location: Path | None,
+        notice: str | None = None,
+        replayers: Mapping[str, Callable[[Progress], object]] = REPLAYERS,
+    ) -> None:
+        self._connection = connection
+        #: The database file, or ``None`` when nothing is saved.
+        self.location = location
+        #: A message for the player, shown once: see :meth:`take_notice`.
+        self.notice = notice
+        self._replayers = replayers
+        self._saved: dict[str, Progress] = {}
+
+    # -- opening ------------------------------------------------------------
+    @classmethod
+    def open(
+        cls,
+        path: Path | str | None = None,
+        *,
+        environ: Mapping[str, str] = os.environ,
+        clock: Callable[[], datetime.datetime] = datetime.datetime.now,
+        replayers: Mapping[str, Callable[[Progress], object]] = REPLAYERS,
+    ) -> "Store":
+        """The store at ``path`` (default: ``pyramid.db`` in :func:`data_directory`).
+
+        Never raises for bad data or an unusable directory: see the module note.
+        ``clock`` stamps the name of a damaged file put aside.
+        """
+        path = Path(path) if path is not None else data_directory(environ) / DATABASE_NAME
+        try:
+            _make_directory(path.parent)
+            if not os.access(path.parent, os.W_OK):
+                raise PermissionError(f"no write permission on {str(path.parent)!r}")
+            try:
+                return cls(_open_checked(path), path, replayers=replayers)
+            except DamagedDatabaseError as damage:
+                aside = _move_aside(path, clock())
+                notice = f"The saved data was damaged ({damage}). It was kept as {aside.name} and the console starts afresh."
+                return cls(_open_checked(path), path, notice, replayers)
+        except (OSError, sqlite3.Error, DamagedDatabaseError) as error:
+            return cls.in_memory(
+                f"The data directory {str(path.parent)!r} cannot be used ({error}): nothing will be saved.",
+                replayers,
+            )
+
+    @classmethod
+    def in_memory(
+        cls,
+        notice: str | None = None,
+        replayers: Mapping[str, Callable[[Progress], object]] = REPLAYERS,
+    ) -> "Store":
+        """A store that works for this run only (tests, or when the disk cannot be used)."""
+        connection = sqlite3.connect(":memory:", isolation_level=None)
+        _migrate(connection)
+        return cls(connection, None, notice, replayers)
+
+    def close(self) -> None:
+        self._connection.close()
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def take_notice(self) -> str | None:
+        """The pending message for the player, once: the next call returns ``None``."""
+        notice, self.notice = self.notice, None
+        return notice
+
+    # -- the game in progress ---------------------------------------------
+    def save_progress(self, progress: Progress) -> None:
+        """Save the game in progress (call it after every completed move, undo or assist).
+
+        Compared with the last save of the same game, only the moves that
+        changed are written: usually one new row.
+        """
+        saved = self._saved.pop(progress.game, None)
+        with self._writing("the game") as db:
+            if saved is None or _header(saved) != _header(progress):
+                db.execute("DELETE FROM progress_moves WHERE game = ?", (progress.game,))
+                db.execute(
+                    "INSERT OR REPLACE INTO progress (game, preset, redeals, deal, deal_number, started, assists)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        progress.game, progress.preset, progress.redeals, progress.deal, progress.deal_number,
+                        progress.started.isoformat(), json.dumps(dict(progress.assists), sort_keys=True),
+                    ),
+                )
+                kept = 0
+            else:
+                kept = _common_prefix(saved.moves, progress.moves)
+                if kept < len(saved.moves):
+                    db.execute("DELETE FROM progress_moves WHERE game = ? AND ply >= ?", (progress.game, kept))
+                if saved.assists != progress.assists:
+                    db.execute(
+                        "UPDATE progress SET assists = ? WHERE game = ?",
+                        (json.dumps(dict(progress.assists), sort_keys=True), progress.game),
+                    )
+            db.executemany(
+                "INSERT INTO progress_moves (game, ply, move) VALUES (?, ?, ?)",
+                ((progress.game, ply, move) for ply, move in enumerate(progress.moves[kept:], start=kept)),
+            )
+            self._saved[progress.game] = progress
+
+    def load_progress(self, game: str) -> Progress | None:
+        """The saved game of kind ``game``, or ``None``.
+
+        ``None`` too when the saved game cannot be read or no longer replays
+        (the reason goes to :attr:`notice`); the saved rows stay untouched
+        until the next game is saved over them.
+        """
+        try:
+            header = self._connection.execute(
+                "SELECT preset, redeals, deal, deal_number, started, assists FROM progress WHERE game = ?", (game,)
+            ).fetchone()
+            rows = self._connection.execute(
+                "SELECT ply, move FROM progress_moves WHERE game = ? ORDER BY ply", (game,)
+            ).fetchall()
+        except sqlite3.Error as error:
+            self._tell(f"The saved game could not be read ({error}).")
+            return None
+        if header is None:
+            return None
+        try:
+            progress = _progress_from_rows(game, header, rows)
+            replayer = self._replayers.get(game)
+            if replayer is not None:
+                replayer(progress)
+        except (ValueError, KeyError, TypeError) as error:
+            self._tell(f"The saved game could not be resumed ({error}).")
+            return None
+        self._saved[game] = progress
+        return progress
+
+    def clear_progress(self, game: str) -> None:
+        """Forget the saved game of kind ``game`` (it ended, or the player started another)."""
+        self._saved.pop(game, None)
+        with self._writing("the end of the game") as db:
+            _delete_progress(db, game)
+
+    # -- statistics -------------------------------------------------------
+    def record_result(self, result: GameResult, *, clear_progress: bool = True) -> Stats:
+        """Count a finished game and return the new statistics of its (game, variant).
+
+        With ``clear_progress`` the saved game of the same kind is forgotten in
+        the same transaction, so a power cut can never leave a game that is
+        both counted and still offered by "Continue".
+        """
+        updated = self.stats(result.game, result.variant).after(result)
+        if clear_progress:
+            self._saved.pop(result.game, None)
+        with self._writing("the statistics") as db:
+            db.execute(
+                f"INSERT OR REPLACE INTO stats (game, variant, {', '.join(_STATS_COLUMNS)})"
+                f" VALUES (?, ?, {', '.join('?' * len(_STATS_COLUMNS))})",
+                (updated.game, updated.variant, *(getattr(updated, column) for column in _STATS_COLUMNS)),
+            )
+            if clear_progress:
+                _delete_progress(db, result.game)
+        return updated
+
+    def stats(self, game: str, variant: str) -> Stats:
+        """The statistics of (game, variant); all zero before the first game."""
+        try:
+            row = self._connection.execute(
+                f"SELECT game, variant, {', '.join(_STATS_COLUMNS)} FROM stats WHERE game = ? AND variant = ?",
+                (game, variant),
+            ).fetchone()
+        except sqlite3.Error as error:
+            self._tell(f"The statistics could not be read ({error}).")
+            row = None
+        return _stats_from_row(row) if row else Stats(game, variant)
+
+    def all_stats(self) -> list[Stats]:
+        """Every (game, variant) played so far, sorted by game then variant."""
+        try:
+            rows = self._connection.execute(
+                f"SELECT game, variant, {', '.join(_STATS_COLUMNS)} FROM stats ORDER BY game, variant"
+            ).fetchall()
+        except sqlite3.Error as error:
+            self._tell(f"The statistics could not be read ({error}).")
+            return []
+        return [_stats_from_row(row) for row in rows]
+
+    def reset_stats(self, game: str | None = None, variant: str | None = None) -> None:
+        """Erase the statistics: all of them, one game's, or one (game, variant)'s."""
+        conditions = [(column, value) for column, value in (("game", game), ("variant", variant)) if value is not None]
+        where = " AND ".join(f"{column} = ?" for column, _ in conditions) or "1"
+        with self._writing("the statistics") as db:
+            db.execute(f"DELETE FROM stats WHERE {where}", tuple(value for _, value in conditions))
+
+    # -- settings ---------------------------------------------------------
+    def settings(self) -> Settings:
+        """The player's settings: stored values that pass their check, defaults for the rest."""
+        try:
+            rows = self._connection.execute("SELECT name, value FROM settings").fetchall()
+        except sqlite3.Error as error:
+            self._tell(f"The settings could not be read ({error}).")
+            rows = []
+        stored = {}
+        for name, text in rows:
+            try:
+                stored[name] = json.loads(text)
+            except ValueError:
+                continue
+        return Settings.from_stored(stored)
+
+    def set_setting(self, name: str, value: Any) -> None:
+        """Store one setting; ``KeyError`` for an unknown name, ``InvalidSettingError`` for a bad value."""
+        check_setting(name, value)
+        with self._writing("the settings") as db:
+            db.execute(
+                "INSERT OR REPLACE INTO settings (name, value) VALUES (?, ?)", (name, json.dumps(value, sort_keys=True))
+            )
+
+    # -- internals --------------------------------------------------------
+    @contextmanager
+    def _writing(self, what: str) -> Iterator[sqlite3.Connection]:
+        """One durable transaction; a failure is told to the player instead of stopping the game."""
+        db = self._connection
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+                db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as error:
+            self._saved.clear()  # unknown state on disk: the next save rewrites everything
+            self._tell(f"Could not save {what} ({error}). Play goes on.")
+
+    def _tell(self, message: str) -> None:
+        if self.notice is None:
+            self.notice = message
+        elif message not in self.notice:
+            self.notice = f"{self.notice}\n{message}"
+
+
+def _header(progress: Progress) -> tuple[object, ...]:
+    return (progress.preset, progress.redeals, progress.deal, progress.deal_number, progress.started)
+
+
+def _common_prefix(old: Sequence[str], new: Sequence[str]) -> int:
+    length = 0
+    for a, b in zip(old, new):
+        if a != b:
+            break
+        length += 1
+    return length
+
+
+def _delete_progress(db: sqlite3.Connection, game: str) -> None:
+    db.execute("DELETE FROM progress_moves WHERE game = ?", (game,))
+    db.execute("DELETE FROM progress WHERE game = ?", (game,))
+
+
+def _progress_from_rows(game: str, header: tuple[Any, ...], rows: list[tuple[int, str]]) -> Progress:
+    """A :class:`Progress` from its rows; ``ValueError`` when they do not make one."""
+    preset, redeals, deal, deal_number, started, assists_text = header
+    if [ply for ply, _ in rows] != list(range(len(rows))):
+        raise ValueError("the saved move list has gaps")
+    assists = json.loads(assists_text)
+    if not isinstance(assists, dict) or not all(
+        isinstance(name, str) and type(count) is int for name, count in assists.items()
+    ):
+        raise ValueError(f"unreadable assists {assists_text!r}")
+    return Progress(
+        game=game,
+        preset=preset,
+        redeals=redeals,
+        deal=deal,
+        moves=tuple(move for _, move in rows),
+        assists=assists,
+        started=datetime.datetime.fromisoformat(started),
+        deal_number=deal_number,
+    )
+
+
+def _stats_from_row(row: tuple[Any, ...]) -> Stats:
+    game, variant, *values = row
+    return Stats(game, variant, **dict(zip(_STATS_COLUMNS, values)))
+
+
+# -- opening a file ---------------------------------------------------------
+def _open_checked(path: Path) -> sqlite3.Connection:
+    """A connection to a sound, current database at ``path`` (created when missing).
+
+    Raises :class:`DamagedDatabaseError` when the file is not one of ours or
+    fails SQLite's check; other ``sqlite3.Error`` / ``OSError`` mean the file
+    cannot be used at all (permissions, a full disk).
+    """
+    created = not path.exists()
+    connection = sqlite3.connect(path, isolation_level=None, timeout=5.0)
+    try:
+        _check_integrity(connection)
+        _configure(connection)
+        version = connection.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise DamagedDatabaseError(
+                f"it is in schema version {version}, newer than this program's {SCHEMA_VERSION}"
+            )
+        if version == 0 and _tables(connection):
+            raise DamagedDatabaseError("it is an SQLite file of another program")
+        _migrate(connection)
+        if _schema(connection) != _expected_schema():
+            raise DamagedDatabaseError(f"its tables do not match schema version {SCHEMA_VERSION}")
+    except sqlite3.DatabaseError as error:
+        connection.close()
+        if (error.sqlite_errorcode or 0) & 0xFF in _DAMAGE_CODES:
+            raise DamagedDatabaseError(str(error)) from None
+        raise
+    except BaseException:
+        connection.close()
+        raise
+    if created:
+        _sync_directory(path.parent)  # SQLite syncs the file's data, not its new name in the directory
+    return connection
+
+
+def _check_integrity(connection: sqlite3.Connection) -> None:
+    problems = [row[0] for row in connection.execute("PRAGMA quick_check").fetchall()]
+    if problems != ["ok"]:
+        raise DamagedDatabaseError(f"integrity check: {'; '.join(problems[:3])}")
+
+
+def _configure(connection: sqlite3.Connection) -> None:
+    """Journal and sync modes for a file that must survive a power cut.
+
+    WAL with ``synchronous=FULL``: a commit appends the changed pages to the
+    write-ahead log and fsyncs it before returning, so a committed move is on
+    the card when the power goes, and a half-written commit is ignored (its
+    checksum does not match) when the log is replayed at the next start.
+    SQLite's default WAL setting, ``NORMAL``, skips that fsync and may lose the
+    last commits. The rollback journal (``DELETE``) with ``FULL`` is as safe
+    but needs several fsyncs and a file creation per commit; WAL needs one
+    fsync, which matters for a save after every move on an SD card.
+    """
+    connection.execute("PRAGMA journal_mode = WAL")
+    connection.execute("PRAGMA synchronous = FULL")
+
+
+def _migrate(connection: sqlite3.Connection) -> None:
+    """Apply the missing :data:`MIGRATIONS` steps, each in its own transaction."""
+    version = connection.execute("PRAGMA user_version").fetchone()[0]
+    for number, step in enumerate(MIGRATIONS[version:], start=version + 1):
+        connection.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in step:
+                connection.execute(statement)
+            connection.execute(f"PRAGMA user_version = {number}")
+            connection.execute("COMMIT")
+        except BaseException:
+            connection.execute("ROLLBACK")
+            raise
+
+
+def _tables(connection: sqlite3.Connection) -> list[str]:
+    rows = connection.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
+    ).fetchall()
+    return [name for (name,) in rows]
+
+
+def _schema(connection: sqlite3.Connection) -> dict[str, list[tuple[Any, ...]]]:
+    """Each table's columns as (name, type, not null, primary key position)."""
+    return {
+        table: [(name, kind, notnull, pk) for _, name, kind, notnull, _, pk in connection.execute(
+            f"PRAGMA table_info({table})"
+        )]
+        for table in _tables(connection)
+    }
+
+
+@lru_cache(maxsize=1)
+def _expected_schema() -> dict[str, list[tuple[Any, ...]]]:
+    """The tables the migrations build, read back from a fresh database in memory."""
+    connection = sqlite3.connect(":memory:", isolation_level=None)
+    try:
+        _migrate(connection)
+        return _schema(connection)
+    finally:
+        connection.close()
+
+
+def _make_directory(directory: Path) -> None:
+    """Create ``directory`` and its missing parents, each new name made durable."""
+    missing = []
+    while not directory.exists():
+        missing.append(directory)
+        directory = directory.parent
+    for new in reversed(missing):
+        new.mkdir(mode=0o700)
+        _sync_directory(new.parent)
+
+
+def _sync_directory(directory: Path) -> None:
+    descriptor = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
+
+
+def _move_aside(path: Path, now: datetime.datetime) -> Path:
+    """Rename a damaged database and its WAL files to ``<name>.damaged-YYYYmmdd-HHMMSS``.
+
+    The companions become ``<new name>-wal`` / ``-shm``, so SQLite opens the
+    kept copy together with its log. They move first: a log left behind next
+    to a fresh database would be replayed into it.
+    """
+    base = f"{path.name}.damaged-{now:%Y%m%d-%H%M%S}"
+    aside = path.with_name(base)
+    count = 1
+    while any(Path(f"{aside}{suffix}").exists() for suffix in ("", "-wal", "-shm")):
+        count += 1
+        aside = path.with_name(f"{base}-{count}")
+    for suffix in ("-wal", "-shm", ""):
+        companion = Path(f"{path}{suffix}")
+        if companion.exists():
+            companion.rename(f"{aside}{suffix}")
+    _sync_directory(path.parent)
+    return aside
+
+
+# -- command line -------------------------------------------------------------
+def integrity_check(path: Path | str) -> list[str]:
+    """What ``PRAGMA integrity_check`` says of the database at ``path`` (``["ok"]`` when sound).
+
+    Opens an existing file only (a missing one is reported, not created); when
+    SQLite cannot read the file at all, the error is the single line returned.
+    """
+    try:
+        connection = sqlite3.connect(f"{Path(path).absolute().as_uri()}?mode=rw", uri=True)
+    except sqlite3.Error as error:
+        return [f"cannot open {str(path)!r}: {error}"]
+    try:
+        return [row[0] for row in connection.execute("PRAGMA integrity_check").fetchall()]
+    except sqlite3.Error as error:
+        return [f"cannot check {str(path)!r}: {error}"]
+    finally:
+        connection.close()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m pyramid.store", description="Inspect the console's saved data.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    check = commands.add_parser("check", help="print SQLite's integrity check of a database; exit 1 unless ok")
+    check.add_argument("path", type=Path)
+    commands.add_parser("where", help="print the database path the console would use")
+    arguments = parser.parse_args(argv)
+    if arguments.command == "where":
+        print(data_directory() / DATABASE_NAME)
+        return 0
+    report = integrity_check(arguments.path)
+    print("\n".join(report))
+    return 0 if report == ["ok"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
