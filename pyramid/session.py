@@ -216,8 +216,14 @@ class Session:
             self.stack.pop()
         self.push(GameScreen(self, Table(Board(cards, rules)), number))
 
-    def open_redeal_choice(self) -> None:
-        self.push(RedealChoice(self))
+    def open_game(self, game: str, redeals: int | None | str = "ask") -> None:
+        """Skip the main menu (scripted mode's ``--game``): ask for redeals, or deal at once."""
+        if game != "pyramid":
+            raise ValueError(f"unknown game {game!r}")
+        if redeals == "ask":
+            self.push(RedealChoice(self))
+        else:
+            self.start_pyramid(redeals)  # type: ignore[arg-type]
 
     # -- actions and views --------------------------------------------------
     def handle(self, action: Action, locate: Locate | None = None) -> None:

@@ -1,0 +1,7 @@
+"""`python -m pyramid` runs the console, as the `pyramid` command does."""
+
+import sys
+
+from .app import main
+
+sys.exit(main())

@@ -1,0 +1,131 @@
+"""Command-line options of the console, parsed into one plain value.
+
+Every bad option ends in a one-line message naming the problem (no usage
+dump, no traceback), because these lines end up in bug reports and in the
+journal of a console that has no keyboard.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from typing import NoReturn, Sequence
+
+from .actions import Action, parse_script
+from .cards import Card, parse_deal
+from .deal import MAX_DEAL_NUMBER
+from .errors import PyramidError
+from .rules import PRESETS, REDEAL_CHOICES, preset
+
+GAMES = ("pyramid",)
+SIZE_LIMITS = ((200, 200), (7680, 4320))
+
+
+class OptionError(PyramidError):
+    """A command-line option that cannot be used; the message names it."""
+
+
+@dataclass(frozen=True)
+class Options:
+    display: str = "auto"
+    size: tuple[int, int] | None = None
+    game: str | None = None
+    rules: str = "retrohub"
+    redeals: int | None | str = "ask"
+    deal: tuple[Card, ...] | None = None
+    deal_number: int | None = None
+    script: tuple[Action, ...] | None = None
+    script_delay_ms: int = 0
+    trace: str | None = None
+    dump_state: str | None = None
+    screenshot: str | None = None
+    settings: str | None = None
+    inputs: tuple[str, ...] = ()
+    self_test: bool = False
+
+    @property
+    def scripted(self) -> bool:
+        """Scripted mode plays a fixed list of actions and exits (tests, demos, bug reports)."""
+        return self.script is not None or bool(self.dump_state or self.screenshot)
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise OptionError(message)
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        width, height = (int(part) for part in text.lower().split("x"))
+    except ValueError:
+        raise OptionError(f"invalid --size {text!r}: expected WIDTHxHEIGHT, e.g. 480x320") from None
+    (min_w, min_h), (max_w, max_h) = SIZE_LIMITS
+    if not (min_w <= width <= max_w and min_h <= height <= max_h):
+        raise OptionError(f"invalid --size {text!r}: between {min_w}x{min_h} and {max_w}x{max_h}")
+    return width, height
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="pyramid", description="Pyramid solitaire console.",
+                     epilog="`pyramid solve --help` for the solver.")
+    parser.add_argument("--display", default="auto",
+                        help="window | headless | kmsdrm | fbdev[:/dev/fbN] | auto (default)")
+    parser.add_argument("--size", help="screen size WIDTHxHEIGHT (window and headless)")
+    parser.add_argument("--game", choices=GAMES, help="skip the main menu and open this game")
+    parser.add_argument("--rules", default="retrohub", help=f"rules preset: {', '.join(PRESETS)}")
+    parser.add_argument("--redeals", choices=tuple(REDEAL_CHOICES), help="with --game: deal at once")
+    deal = parser.add_mutually_exclusive_group()
+    deal.add_argument("--deal", help="the 52 cards of the deal (SPEC §6 notation)")
+    deal.add_argument("--deal-number", type=int, help=f"numbered deal 1..{MAX_DEAL_NUMBER}")
+    parser.add_argument("--script", help="actions to play, e.g. 'ok down ok tap:120,80'")
+    parser.add_argument("--script-delay", type=int, default=0, metavar="MS", help="pause after each action")
+    parser.add_argument("--trace", metavar="FILE.jsonl", help="write the state before and after each action")
+    parser.add_argument("--dump-state", metavar="FILE.json", help="write the final state")
+    parser.add_argument("--screenshot", metavar="FILE.png", help="save the final frame")
+    parser.add_argument("--settings", metavar="FILE.toml", help="hardware settings file")
+    parser.add_argument("--input", default="", help="extra input sources: gpio,evdev")
+    parser.add_argument("--self-test", action="store_true", help="check the installation and exit")
+    parser.add_argument("--version", action="store_true", help="print the version and exit")
+    return parser
+
+
+def parse_options(argv: Sequence[str]) -> tuple[Options, bool]:
+    """Parse ``argv``; returns the options and whether ``--version`` was asked."""
+    args = build_parser().parse_args(list(argv))
+    try:
+        preset(args.rules)
+    except KeyError as error:
+        raise OptionError(str(error.args[0])) from None
+    redeals = REDEAL_CHOICES[args.redeals] if args.redeals else "ask"
+    if args.redeals and not args.game:
+        raise OptionError("--redeals needs --game (it chooses the redeals of the game it opens)")
+    if args.deal_number is not None and not 1 <= args.deal_number <= MAX_DEAL_NUMBER:
+        raise OptionError(f"invalid --deal-number {args.deal_number}: use 1..{MAX_DEAL_NUMBER}")
+    if args.script_delay < 0:
+        raise OptionError(f"invalid --script-delay {args.script_delay}: must be 0 or more")
+    try:
+        deal = parse_deal(args.deal, preset(args.rules).deck) if args.deal is not None else None
+    except PyramidError as error:
+        raise OptionError(f"invalid --deal: {error}") from None
+    try:
+        script = tuple(parse_script(args.script)) if args.script is not None else None
+    except PyramidError as error:
+        raise OptionError(f"invalid --script: {error}") from None
+    options = Options(
+        display=args.display,
+        size=_size(args.size) if args.size else None,
+        game=args.game,
+        rules=args.rules,
+        redeals=redeals,
+        deal=deal,
+        deal_number=args.deal_number,
+        script=script,
+        script_delay_ms=args.script_delay,
+        trace=args.trace,
+        dump_state=args.dump_state,
+        screenshot=args.screenshot,
+        settings=args.settings,
+        inputs=tuple(part for part in args.input.split(",") if part),
+        self_test=args.self_test,
+    )
+    return options, args.version
