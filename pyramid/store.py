@@ -26,10 +26,9 @@ import json
 import os
 import sqlite3
 import sys
-from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from .progress import REPLAYERS, Progress
 from .settings import Settings, check_setting
@@ -174,7 +173,8 @@ class Store:
         changed are written: usually one new row.
         """
         saved = self._saved.pop(progress.game, None)
-        with self._writing("the game") as db:
+
+        def write(db: sqlite3.Connection) -> None:
             if saved is None or _header(saved) != _header(progress):
                 db.execute("DELETE FROM progress_moves WHERE game = ?", (progress.game,))
                 db.execute(
@@ -199,6 +199,8 @@ class Store:
                 "INSERT INTO progress_moves (game, ply, move) VALUES (?, ?, ?)",
                 ((progress.game, ply, move) for ply, move in enumerate(progress.moves[kept:], start=kept)),
             )
+
+        if self._write("the game", write):
             self._saved[progress.game] = progress
 
     def load_progress(self, game: str) -> Progress | None:
@@ -234,8 +236,7 @@ class Store:
     def clear_progress(self, game: str) -> None:
         """Forget the saved game of kind ``game`` (it ended, or the player started another)."""
         self._saved.pop(game, None)
-        with self._writing("the end of the game") as db:
-            _delete_progress(db, game)
+        self._write("the end of the game", lambda db: _delete_progress(db, game))
 
     # -- statistics -------------------------------------------------------
     def record_result(self, result: GameResult, *, clear_progress: bool = True) -> Stats:
@@ -248,7 +249,8 @@ class Store:
         updated = self.stats(result.game, result.variant).after(result)
         if clear_progress:
             self._saved.pop(result.game, None)
-        with self._writing("the statistics") as db:
+
+        def write(db: sqlite3.Connection) -> None:
             db.execute(
                 f"INSERT OR REPLACE INTO stats (game, variant, {', '.join(_STATS_COLUMNS)})"
                 f" VALUES (?, ?, {', '.join('?' * len(_STATS_COLUMNS))})",
@@ -256,6 +258,8 @@ class Store:
             )
             if clear_progress:
                 _delete_progress(db, result.game)
+
+        self._write("the statistics", write)
         return updated
 
     def stats(self, game: str, variant: str) -> Stats:
@@ -285,8 +289,9 @@ class Store:
         """Erase the statistics: all of them, one game's, or one (game, variant)'s."""
         conditions = [(column, value) for column, value in (("game", game), ("variant", variant)) if value is not None]
         where = " AND ".join(f"{column} = ?" for column, _ in conditions) or "1"
-        with self._writing("the statistics") as db:
-            db.execute(f"DELETE FROM stats WHERE {where}", tuple(value for _, value in conditions))
+        self._write(
+            "the statistics", lambda db: db.execute(f"DELETE FROM stats WHERE {where}", tuple(v for _, v in conditions))
+        )
 
     # -- settings ---------------------------------------------------------
     def settings(self) -> Settings:
@@ -307,20 +312,21 @@ class Store:
     def set_setting(self, name: str, value: Any) -> None:
         """Store one setting; ``KeyError`` for an unknown name, ``InvalidSettingError`` for a bad value."""
         check_setting(name, value)
-        with self._writing("the settings") as db:
-            db.execute(
+        self._write(
+            "the settings",
+            lambda db: db.execute(
                 "INSERT OR REPLACE INTO settings (name, value) VALUES (?, ?)", (name, json.dumps(value, sort_keys=True))
-            )
+            ),
+        )
 
     # -- internals --------------------------------------------------------
-    @contextmanager
-    def _writing(self, what: str) -> Iterator[sqlite3.Connection]:
-        """One durable transaction; a failure is told to the player instead of stopping the game."""
+    def _write(self, what: str, work: Callable[[sqlite3.Connection], object]) -> bool:
+        """Run ``work`` as one durable transaction; tell the player, instead of raising, if it fails."""
         db = self._connection
         try:
             db.execute("BEGIN IMMEDIATE")
             try:
-                yield db
+                work(db)
                 db.execute("COMMIT")
             except BaseException:
                 if db.in_transaction:
@@ -329,6 +335,8 @@ class Store:
         except sqlite3.Error as error:
             self._saved.clear()  # unknown state on disk: the next save rewrites everything
             self._tell(f"Could not save {what} ({error}). Play goes on.")
+            return False
+        return True
 
     def _tell(self, message: str) -> None:
         if self.notice is None:
