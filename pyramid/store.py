@@ -128,12 +128,8 @@ class Store:
             _make_directory(path.parent)
             if not os.access(path.parent, os.W_OK):
                 raise PermissionError(f"no write permission on {str(path.parent)!r}")
-            try:
-                return cls(_open_checked(path), path, replayers=replayers)
-            except DamagedDatabaseError as damage:
-                aside = _move_aside(path, clock())
-                notice = f"The saved data was damaged ({damage}). It was kept as {aside.name} and the console starts afresh."
-                return cls(_open_checked(path), path, notice, replayers)
+            connection, notice = _open_file(path, clock)
+            return cls(connection, path, notice, replayers)
         except (OSError, sqlite3.Error, DamagedDatabaseError) as error:
             return cls.in_memory(
                 f"The data directory {str(path.parent)!r} cannot be used ({error}): nothing will be saved.",
@@ -147,7 +143,7 @@ class Store:
         replayers: Mapping[str, Callable[[Progress], object]] = REPLAYERS,
     ) -> "Store":
         """A store that works for this run only (tests, or when the disk cannot be used)."""
-        connection = sqlite3.connect(":memory:", isolation_level=None)
+        connection = _connect(":memory:")
         _migrate(connection)
         return cls(connection, None, notice, replayers)
 
@@ -391,43 +387,80 @@ def _stats_from_row(row: tuple[Any, ...]) -> Stats:
 
 
 # -- opening a file ---------------------------------------------------------
-def _open_checked(path: Path) -> sqlite3.Connection:
-    """A connection to a sound, current database at ``path`` (created when missing).
+def _open_file(path: Path, clock: Callable[[], datetime.datetime]) -> tuple[sqlite3.Connection, str | None]:
+    """A connection to a sound, current database at ``path``, and the notice for the player.
 
-    Raises :class:`DamagedDatabaseError` when the file is not one of ours or
-    fails SQLite's check; other ``sqlite3.Error`` / ``OSError`` mean the file
-    cannot be used at all (permissions, a full disk).
+    A damaged file (see :func:`_prepare`) is put aside and replaced by a new
+    one. Other ``sqlite3.Error`` / ``OSError`` mean that no file can be used
+    here (permissions, a full disk) and are raised.
     """
     created = not path.exists()
-    connection = sqlite3.connect(path, isolation_level=None, timeout=5.0)
+    connection = _connect(path)
+    notice = None
     try:
-        _check_integrity(connection)
-        _configure(connection)
-        version = connection.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION:
-            raise DamagedDatabaseError(
-                f"it is in schema version {version}, newer than this program's {SCHEMA_VERSION}"
-            )
-        if version == 0 and _tables(connection):
-            raise DamagedDatabaseError("it is an SQLite file of another program")
-        _migrate(connection)
-        if _schema(connection) != _expected_schema():
-            raise DamagedDatabaseError(f"its tables do not match schema version {SCHEMA_VERSION}")
-    except sqlite3.DatabaseError as error:
-        connection.close()
-        if (error.sqlite_errorcode or 0) & 0xFF in _DAMAGE_CODES:
-            raise DamagedDatabaseError(str(error)) from None
-        raise
+        try:
+            _prepare(connection)
+        except DamagedDatabaseError as damage:
+            # Rename before closing: on close SQLite deletes the -wal and -shm files it finds.
+            aside = _move_aside(path, clock())
+            connection.close()
+            notice = f"The saved data was damaged ({damage}). It was kept as {aside.name} and the console starts afresh."
+            created = True
+            connection = _connect(path)
+            _prepare(connection)
     except BaseException:
         connection.close()
         raise
     if created:
         _sync_directory(path.parent)  # SQLite syncs the file's data, not its new name in the directory
+    return connection, notice
+
+
+def _connect(target: Path | str) -> sqlite3.Connection:
+    """A connection in autocommit mode (transactions are explicit) that reads any bytes as text.
+
+    A damaged file can hold invalid UTF-8, even in the messages of
+    ``integrity_check``; decoding with replacement lets the checks and the
+    parsers refuse it instead of an exception escaping from the read.
+    """
+    connection = sqlite3.connect(target, isolation_level=None, timeout=5.0, uri=isinstance(target, str))
+    connection.text_factory = lambda data: data.decode("utf-8", "replace")
     return connection
 
 
+def _prepare(connection: sqlite3.Connection) -> None:
+    """Check the file without writing to it, then set the durable modes and migrate.
+
+    Raises :class:`DamagedDatabaseError` when SQLite finds the file corrupt or
+    not a database, when its schema version is newer than this program's, or
+    when its tables are not exactly those of its version (an SQLite file of
+    another program, or one edited by hand).
+    """
+    try:
+        _check_integrity(connection)
+        version = connection.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise DamagedDatabaseError(
+                f"it is in schema version {version}, newer than this program's {SCHEMA_VERSION}"
+            )
+        if _schema(connection) != _expected_schema(version):
+            if version == 0:
+                raise DamagedDatabaseError("it holds the tables of another program")
+            raise DamagedDatabaseError(f"its tables do not match schema version {version}")
+        _configure(connection)
+        _migrate(connection)
+    except sqlite3.DatabaseError as error:
+        if (error.sqlite_errorcode or 0) & 0xFF in _DAMAGE_CODES:
+            raise DamagedDatabaseError(str(error)) from None
+        raise
+    except UnicodeDecodeError:
+        # SQLite's own error message quoted a damaged schema's bytes, which Python cannot decode.
+        raise DamagedDatabaseError("its schema is unreadable") from None
+
+
 def _check_integrity(connection: sqlite3.Connection) -> None:
-    problems = [row[0] for row in connection.execute("PRAGMA quick_check").fetchall()]
+    """The full check, not ``quick_check``: only it sees rows out of key order, and the file is small."""
+    problems = [row[0] for row in connection.execute("PRAGMA integrity_check").fetchall()]
     if problems != ["ok"]:
         raise DamagedDatabaseError(f"integrity check: {'; '.join(problems[:3])}")
 
@@ -448,10 +481,10 @@ def _configure(connection: sqlite3.Connection) -> None:
     connection.execute("PRAGMA synchronous = FULL")
 
 
-def _migrate(connection: sqlite3.Connection) -> None:
-    """Apply the missing :data:`MIGRATIONS` steps, each in its own transaction."""
+def _migrate(connection: sqlite3.Connection, target: int = SCHEMA_VERSION) -> None:
+    """Apply the missing :data:`MIGRATIONS` steps up to ``target``, each in its own transaction."""
     version = connection.execute("PRAGMA user_version").fetchone()[0]
-    for number, step in enumerate(MIGRATIONS[version:], start=version + 1):
+    for number, step in enumerate(MIGRATIONS[version:target], start=version + 1):
         connection.execute("BEGIN IMMEDIATE")
         try:
             for statement in step:
@@ -480,12 +513,12 @@ def _schema(connection: sqlite3.Connection) -> dict[str, list[tuple[Any, ...]]]:
     }
 
 
-@lru_cache(maxsize=1)
-def _expected_schema() -> dict[str, list[tuple[Any, ...]]]:
-    """The tables the migrations build, read back from a fresh database in memory."""
-    connection = sqlite3.connect(":memory:", isolation_level=None)
+@lru_cache(maxsize=None)
+def _expected_schema(version: int) -> dict[str, list[tuple[Any, ...]]]:
+    """The tables of schema ``version``, read back from a database in memory built by the migrations."""
+    connection = _connect(":memory:")
     try:
-        _migrate(connection)
+        _migrate(connection, version)
         return _schema(connection)
     finally:
         connection.close()
@@ -539,12 +572,12 @@ def integrity_check(path: Path | str) -> list[str]:
     SQLite cannot read the file at all, the error is the single line returned.
     """
     try:
-        connection = sqlite3.connect(f"{Path(path).absolute().as_uri()}?mode=rw", uri=True)
+        connection = _connect(f"{Path(path).absolute().as_uri()}?mode=rw")
     except sqlite3.Error as error:
         return [f"cannot open {str(path)!r}: {error}"]
     try:
         return [row[0] for row in connection.execute("PRAGMA integrity_check").fetchall()]
-    except sqlite3.Error as error:
+    except (sqlite3.Error, UnicodeDecodeError) as error:
         return [f"cannot check {str(path)!r}: {error}"]
     finally:
         connection.close()
