@@ -1,0 +1,174 @@
+"""Card images drawn from code at exactly the size the layout asks for.
+
+No bitmaps to scale, so cards stay crisp from a 320x240 TFT to a TV. The
+pyramid hides the lower half of most cards, so everything needed to read a
+card — the rank and a suit sign — sits in its top strip, large; the lower half
+holds a big suit (or the court letter) for the uncovered cards. Every image is
+cached per card size: after the first frame, drawing a table is only blits.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import pygame
+
+from pyramid.cards import ENGLISH_FACE_LETTERS, FRENCH_FACE_LETTERS, Card
+
+from . import theme
+from .symbols import Color, symbol
+from .text import fit_text, render_text
+
+FACE_LETTERS = {"french": FRENCH_FACE_LETTERS, "english": ENGLISH_FACE_LETTERS}
+
+
+def rank_label(card: Card, letters: str) -> str:
+    """What the corner shows: A, 2 … 10, and the court letters (French V D R by default).
+
+    The Spanish deck has no court letters in either language, so its cards show numbers.
+    """
+    if card.suit in "opeb":
+        return str(card.rank)
+    if card.rank == 1:
+        return "A"
+    return FACE_LETTERS[letters].get(card.rank, str(card.rank))
+
+
+def suit_colour(card: Card) -> Color:
+    if card.suit in theme.SPANISH_SUIT_COLOURS:
+        return theme.SPANISH_SUIT_COLOURS[card.suit]
+    return theme.RED if card.is_red else theme.BLACK
+
+
+class CardArt:
+    """Every image of a card of ``size`` (width, height); ``visible_h`` is the strip a covering row leaves."""
+
+    def __init__(self, size: tuple[int, int], visible_h: int) -> None:
+        self.w, self.h = size
+        self.visible_h = visible_h
+        self.margin = max(2, round(self.w * 0.07))
+        self.radius = max(2, round(self.w * 0.09))
+        self.shadow = max(1, round(self.h * 0.02))
+        self.cursor_width = max(3, round(self.w * 0.08))
+        self._cache: dict[tuple[object, ...], pygame.Surface] = {}
+
+    def _cached(self, key: tuple[object, ...], draw: Callable[[], pygame.Surface]) -> pygame.Surface:
+        surface = self._cache.get(key)
+        if surface is None:
+            surface = self._cache[key] = draw()
+        return surface
+
+    # -- shared shapes -----------------------------------------------------
+    def _card_body(self, fill: Color) -> pygame.Surface:
+        surface = pygame.Surface((self.w, self.h), pygame.SRCALPHA)
+        body = pygame.Rect(0, 0, self.w, self.h - self.shadow)
+        pygame.draw.rect(surface, theme.CARD_SHADOW, body.move(0, self.shadow), border_radius=self.radius)
+        pygame.draw.rect(surface, fill, body, border_radius=self.radius)
+        pygame.draw.rect(surface, theme.CARD_EDGE, body, width=1, border_radius=self.radius)
+        return surface
+
+    # -- faces -------------------------------------------------------------
+    def face(self, card: Card, letters: str = "french", chosen: bool = False, covered: bool = False) -> pygame.Surface:
+        """The face of ``card``; ``chosen`` greys it out (the first half of a pair).
+
+        A ``covered`` card leaves its lower half plain: the slivers of it that
+        show between the cards over it stay quiet, and the big suit appears
+        only when the card can be played.
+        """
+        if chosen:
+            return self._cached(("chosen", card, letters, covered), lambda: self._greyed(self.face(card, letters, False, covered)))
+        return self._cached(("face", card, letters, covered), lambda: self._draw_face(card, letters, covered))
+
+    def _greyed(self, face: pygame.Surface) -> pygame.Surface:
+        grey = face.copy()
+        grey.fill(theme.CHOSEN_MULTIPLY, special_flags=pygame.BLEND_RGB_MULT)
+        return grey
+
+    def _draw_face(self, card: Card, letters: str, covered: bool) -> pygame.Surface:
+        surface = self._card_body(theme.CARD_FACE)
+        colour, label = suit_colour(card), rank_label(card, letters)
+        m = self.margin
+        small = max(7, round(self.w * 0.34))
+        rank_px = max(10, round(self.h * 0.36))
+        text, px = fit_text(label, rank_px, self.w - small - 3 * m, min_px=8)
+        rank = render_text(text, px, colour)
+        surface.blit(rank, (m - 1, m - round(px * 0.17)))
+        surface.blit(symbol(card.suit, small, colour), (self.w - m - small, m))
+        lower = pygame.Rect(0, self.visible_h, self.w, self.h - self.shadow - self.visible_h)
+        if covered:
+            return surface
+        if card.rank >= 11 and card.suit not in "opeb":
+            self._draw_court(surface, lower, label, colour)
+        else:
+            big = max(8, round(min(lower.w * (0.7 if card.rank == 1 else 0.58), lower.h * 0.78)))
+            surface.blit(symbol(card.suit, big, colour), (lower.centerx - big // 2, lower.centery - big // 2))
+        return surface
+
+    def _draw_court(self, surface: pygame.Surface, lower: pygame.Rect, label: str, colour: Color) -> None:
+        """A framed panel with the big court letter: V, D, R (or J, Q, K)."""
+        frame = lower.inflate(-2 * self.margin, -self.margin)
+        frame.top = lower.top
+        pygame.draw.rect(surface, theme.COURT_TINT, frame, border_radius=self.radius // 2)
+        pygame.draw.rect(surface, colour, frame, width=max(1, self.w // 50), border_radius=self.radius // 2)
+        letter = render_text(label, max(8, round(frame.h * 0.95)), colour)
+        surface.blit(letter, letter.get_rect(center=(frame.centerx, frame.centery + round(frame.h * 0.06))))
+
+    # -- the back, the stock's place ------------------------------------------
+    def back(self, count: int | None = None) -> pygame.Surface:
+        """The back of a card; with ``count``, a badge telling how many cards the stock holds."""
+        return self._cached(("back", count), lambda: self._draw_back(count))
+
+    def _draw_back(self, count: int | None) -> pygame.Surface:
+        surface = self._card_body(theme.BACK)
+        inner = pygame.Rect(0, 0, self.w, self.h - self.shadow).inflate(-2 * self.margin, -2 * self.margin)
+        pattern = pygame.Surface(inner.size, pygame.SRCALPHA)
+        spacing = max(4, self.w // 6)
+        line = max(1, self.w // 40)
+        for offset in range(-inner.h, inner.w + inner.h, spacing):
+            pygame.draw.line(pattern, theme.BACK_PATTERN, (offset, 0), (offset + inner.h, inner.h), line)
+            pygame.draw.line(pattern, theme.BACK_PATTERN, (offset, inner.h), (offset + inner.h, 0), line)
+        surface.blit(pattern, inner)
+        pygame.draw.rect(surface, theme.BACK_BORDER, inner, width=max(1, self.w // 30), border_radius=self.radius // 2)
+        if count is not None:
+            badge_text = render_text(str(count), max(9, round(self.h * 0.22)), theme.FELT_TEXT)
+            badge = badge_text.get_rect(center=(self.w // 2, self.h - self.shadow - self.margin - badge_text.get_height() // 2))
+            pill = badge.inflate(badge.h // 2, 0)
+            pygame.draw.rect(surface, (0, 0, 0, 170), pill, border_radius=pill.h // 2)
+            surface.blit(badge_text, badge)
+        return surface
+
+    def hollow(self, redeal: bool) -> pygame.Surface:
+        """The empty stock place: with the redeal sign when a redeal is left, else a faint outline."""
+        return self._cached(("hollow", redeal), lambda: self._draw_hollow(redeal))
+
+    def _draw_hollow(self, redeal: bool) -> pygame.Surface:
+        surface = pygame.Surface((self.w, self.h), pygame.SRCALPHA)
+        body = pygame.Rect(0, 0, self.w, self.h - self.shadow)
+        line = max(2, self.w // 25)
+        if redeal:
+            pygame.draw.rect(surface, theme.HOLLOW_FILL, body, border_radius=self.radius)
+            pygame.draw.rect(surface, theme.HOLLOW_LINE, body, width=line, border_radius=self.radius)
+            size = round(self.w * 0.62)
+            surface.blit(symbol("↻", size, theme.FELT_MUTED), (body.centerx - size // 2, body.centery - size // 2))
+        else:
+            pygame.draw.rect(surface, theme.EMPTY_LINE, body, width=line, border_radius=self.radius)
+        return surface
+
+    # -- the cursor ----------------------------------------------------------
+    @property
+    def cursor_margin(self) -> int:
+        """How far the cursor ring reaches outside the card it surrounds."""
+        return self.cursor_width + 1
+
+    def cursor(self) -> pygame.Surface:
+        """A thick ring, dark-edged so it shows on white cards, on the felt and on the hollow."""
+        return self._cached(("cursor",), self._draw_cursor)
+
+    def _draw_cursor(self) -> pygame.Surface:
+        m = self.cursor_margin
+        surface = pygame.Surface((self.w + 2 * m, self.h + 2 * m), pygame.SRCALPHA)
+        ring = surface.get_rect()
+        radius = self.radius + m
+        pygame.draw.rect(surface, theme.CURSOR_EDGE, ring, width=self.cursor_width + 2, border_radius=radius)
+        pygame.draw.rect(surface, theme.CURSOR, ring.inflate(-2, -2), width=self.cursor_width, border_radius=radius - 1)
+        return surface

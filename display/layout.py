@@ -1,0 +1,385 @@
+"""Where everything goes on the screen: pure geometry, no pygame.
+
+One engine for every screen from 320x240 to 1920x1080, landscape or portrait:
+it searches for the largest card that lets the pyramid, the stock column, the
+score and the status band fit inside the safe area without overlapping, so no
+per-resolution table has to be maintained. It is also the only place that
+knows where things are drawn, so tap hit-testing (:meth:`Layout.hit_at`) lives
+here too, and both can be tested without SDL.
+
+Text widths are needed to wrap the help pages and to size menus; they come
+from a ``measure(text, px)`` function (the renderer passes the real font's),
+with a conservative estimate as the default so the module stays pure.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Callable, Literal
+
+from pyramid.board import pyramid_geometry
+from pyramid.view import Hit, MenuHit, MenuView, PanelView, TextView, View
+
+from .errors import LayoutError
+from .rect import Rect
+
+#: Width in pixels of ``text`` drawn with a font of ``px`` pixels.
+TextMeasure = Callable[[str, int], int]
+
+#: Poker cards are 63 x 88 mm.
+CARD_ASPECT = 88 / 63
+#: Below this many pixels a font stops being readable on a small TFT.
+MIN_TEXT_PX = 10
+#: Longest text shown beside the stock; the label must have room for it.
+STOCK_LABEL_SAMPLE = "2 redeals left"
+
+
+def estimate_text_width(text: str, px: int) -> int:
+    """A generous guess of the width of ``text`` in a sans-serif bold font of ``px`` pixels."""
+    return math.ceil(len(text) * px * 0.58)
+
+
+@dataclass(frozen=True, slots=True)
+class TableLayout:
+    """Rectangles of the table screen.
+
+    ``cards[i]`` is pyramid index ``i``; ``waste`` is the top card of the
+    waste, whose lower cards peek out ``waste_step`` pixels to its left.
+    """
+
+    card_w: int
+    card_h: int
+    row_step: int
+    cards: tuple[Rect, ...]
+    stock: Rect
+    waste: Rect
+    waste_step: int
+    stock_label: Rect
+    score: Rect
+    title: Rect
+    status: Rect
+    text_px: int
+
+    def visible_part(self, index: int, rows: int) -> Rect:
+        """The part of card ``index`` that shows when the full pyramid is dealt."""
+        row = pyramid_geometry(rows)[0][index][0]
+        rect = self.cards[index]
+        if row == rows - 1:
+            return rect
+        return Rect(rect.x, rect.y, rect.w, self.row_step)
+
+
+@dataclass(frozen=True, slots=True)
+class MenuLayout:
+    """A full-screen list; ``items`` pairs each visible item index with its line."""
+
+    title: Rect
+    title_px: int
+    items: tuple[tuple[int, Rect], ...]
+    item_px: int
+    footer: Rect | None
+    footer_px: int
+
+
+@dataclass(frozen=True, slots=True)
+class PanelLayout:
+    """A box over the table: its title, text lines and choices."""
+
+    box: Rect
+    title: Rect
+    title_px: int
+    lines: tuple[Rect, ...]
+    line_px: int
+    items: tuple[tuple[int, Rect], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PlacedText:
+    """One line of a text page, already wrapped, with its style."""
+
+    rect: Rect
+    text: str
+    style: Literal["heading", "body"]
+
+
+@dataclass(frozen=True, slots=True)
+class TextLayout:
+    """A text page (help): the title and every wrapped line in place."""
+
+    title: Rect
+    title_px: int
+    body_px: int
+    lines: tuple[PlacedText, ...]
+    complete: bool
+
+
+class Layout:
+    """Geometry for one screen: ``size`` in pixels and a safe-area margin in percent.
+
+    The safe area (the part of a TV picture guaranteed to be visible) is
+    ``safe_area`` percent of the width and of the height on each side.
+    """
+
+    def __init__(self, size: tuple[int, int], safe_area: float = 0, measure: TextMeasure = estimate_text_width) -> None:
+        width, height = size
+        if width < 1 or height < 1:
+            raise LayoutError(f"invalid screen size {size!r}")
+        if not 0 <= safe_area <= 20:
+            raise LayoutError(f"invalid safe area {safe_area!r}: expected 0 to 20 percent")
+        self.size = (width, height)
+        self.screen = Rect(0, 0, width, height)
+        mx, my = round(width * safe_area / 100), round(height * safe_area / 100)
+        self.safe = Rect(mx, my, width - 2 * mx, height - 2 * my)
+        self.measure = measure
+        #: The body text size: readable on a 320x240 TFT, large enough on a TV.
+        self.text_px = max(12, round(min(self.safe.w, self.safe.h * 4 / 3) / 28))
+        self.pad = max(2, self.text_px // 3)
+
+    # -- the table ---------------------------------------------------------
+    @lru_cache(maxsize=4)
+    def table(self, rows: int = 7) -> TableLayout:
+        """The table for a pyramid of ``rows`` rows; :class:`LayoutError` if it cannot fit."""
+        if rows < 1:
+            raise LayoutError(f"invalid number of rows {rows!r}")
+        status_h = round(self.text_px * 1.5)
+        status = Rect(self.safe.x, self.safe.bottom - status_h, self.safe.w, status_h)
+        area = Rect(self.safe.x, self.safe.y, self.safe.w, self.safe.h - status_h - self.pad)
+        for card_w in range(area.w // rows, 7, -1):
+            for label_below in (False, True):
+                table = self._try_table(rows, card_w, area, status, label_below)
+                if table is not None:
+                    return table
+        raise LayoutError(f"a {rows}-row pyramid does not fit on a {self.size[0]}x{self.size[1]} screen")
+
+    def _try_table(self, rows: int, card_w: int, area: Rect, status: Rect, label_below: bool) -> TableLayout | None:
+        """The table with cards ``card_w`` wide, or ``None`` if they do not fit.
+
+        The stock label goes beside the stock when there is room for it there,
+        else (``label_below``) under the waste, where it lengthens the column.
+        """
+        line_h = round(self.text_px * 1.3)
+        card_h = round(card_w * CARD_ASPECT)
+        gap = max(2, round(card_w * 0.08))
+        step = card_h // 2
+        pyramid_w = rows * card_w + (rows - 1) * gap
+        pyramid_h = card_h + (rows - 1) * step
+        waste_step = max(2, round(card_w * 0.14))
+        stock = Rect(area.x, area.y, card_w, card_h)
+        waste = Rect(area.x + 2 * waste_step, stock.bottom + gap, card_w, card_h)
+        column_bottom = waste.bottom + gap + (line_h + self.pad if label_below else 0)
+        column = Rect(area.x, area.y, card_w + 2 * waste_step + gap, column_bottom - area.y)
+        if pyramid_w > area.w or column.bottom > area.bottom:
+            return None
+        centres = (area.x + area.w // 2, area.right - pyramid_w // 2)
+        for centre in centres:
+            offsets = _row_offsets(rows, card_w, gap, centre)
+            top = area.y
+            for row, (left, right) in enumerate(offsets):
+                if left < column.right:
+                    top = max(top, column.bottom - row * step)
+            slack = area.bottom - (top + pyramid_h)
+            if slack < 0:
+                continue
+            top += slack // 3
+            cards = tuple(
+                Rect(offsets[row][0] + col * (card_w + gap), top + row * step, card_w, card_h)
+                for row, col in pyramid_geometry(rows)[0]
+            )
+            if label_below:
+                stock_label = Rect(stock.x, waste.bottom + self.pad, column.w, line_h)
+            else:
+                label_x = stock.right + self.pad
+                middle = self.safe.x + self.safe.w // 2
+                stock_label = Rect(label_x, stock.y, _free_width(label_x, stock.y, line_h, cards, middle), line_h)
+                if stock_label.w < self.measure(STOCK_LABEL_SAMPLE, self.text_px):
+                    return None
+            return self._finish_table(card_w, card_h, step, cards, stock, waste, waste_step, stock_label, status)
+        return None
+
+    def _finish_table(
+        self, card_w: int, card_h: int, step: int, cards: tuple[Rect, ...],
+        stock: Rect, waste: Rect, waste_step: int, stock_label: Rect, status: Rect,
+    ) -> TableLayout:
+        """Add the score and the title in the top right corner, clear of the cards."""
+        px = self.text_px
+        score_h, line_h = round(px * 1.6), round(px * 1.3)
+        middle = self.safe.x + self.safe.w // 2
+        score = _right_band(self.safe.y, score_h, cards, middle, self.safe.right, self.pad)
+        title = _right_band(score.bottom, line_h, cards, middle, self.safe.right, self.pad)
+        return TableLayout(card_w, card_h, step, cards, stock, waste, waste_step, stock_label, score, title, status, px)
+
+    # -- menus, panels, text pages ------------------------------------------
+    @lru_cache(maxsize=16)
+    def menu(self, menu: MenuView) -> MenuLayout:
+        safe, px = self.safe, self.text_px
+        title_px = round(px * 1.8)
+        title = Rect(safe.x, safe.y + self.pad, safe.w, round(title_px * 1.4))
+        footer_px = max(MIN_TEXT_PX, round(px * 0.85))
+        footer = Rect(safe.x, safe.bottom - round(footer_px * 1.5), safe.w, round(footer_px * 1.5)) if menu.footer else None
+        top = title.bottom + self.pad
+        bottom = (footer.y if footer else safe.bottom) - self.pad
+        item_px = round(px * 1.15)
+        widest = max((self.measure(item, item_px) for item in menu.items), default=0)
+        width = min(safe.w - 2 * self.pad, max(widest + 3 * px, px * 16))
+        line_h = min(round(item_px * 2.3), max(round(item_px * 1.6), (bottom - top) // max(1, len(menu.items))))
+        shown = _window(len(menu.items), menu.selected, max(1, (bottom - top) // line_h))
+        block_top = top + (bottom - top - line_h * len(shown)) // 2
+        x = safe.x + (safe.w - width) // 2
+        inner = max(2, line_h // 12)
+        items = tuple(
+            (index, Rect(x, block_top + k * line_h + inner, width, line_h - 2 * inner)) for k, index in enumerate(shown)
+        )
+        return MenuLayout(title, title_px, items, item_px, footer, footer_px)
+
+    @lru_cache(maxsize=16)
+    def panel(self, panel: PanelView) -> PanelLayout:
+        safe, px = self.safe, self.text_px
+        title_px, line_px = round(px * 1.5), px
+        line_h, item_h = round(line_px * 1.4), round(line_px * 2.2)
+        widths = [self.measure(panel.title, title_px)]
+        widths += [self.measure(line, line_px) for line in panel.lines + panel.items]
+        width = min(safe.w - 2 * self.pad, max(widths) + 4 * px)
+        max_items = max(1, (safe.h - round(title_px * 1.6) - line_h * len(panel.lines) - 3 * px) // item_h)
+        shown = _window(len(panel.items), panel.selected, max_items)
+        height = round(title_px * 1.6) + line_h * len(panel.lines) + item_h * len(shown) + 2 * px
+        height = min(height, safe.h)
+        box = Rect(safe.x + (safe.w - width) // 2, safe.y + (safe.h - height) // 2, width, height)
+        title = Rect(box.x + px, box.y + px, box.w - 2 * px, round(title_px * 1.4))
+        lines = tuple(Rect(title.x, title.bottom + k * line_h, title.w, line_h) for k in range(len(panel.lines)))
+        items_top = (lines[-1].bottom if lines else title.bottom) + px // 2
+        inner = max(2, item_h // 12)
+        items = tuple(
+            (index, Rect(title.x, items_top + k * item_h + inner, title.w, item_h - 2 * inner))
+            for k, index in enumerate(shown)
+        )
+        return PanelLayout(box, title, title_px, lines, line_px, items)
+
+    @lru_cache(maxsize=8)
+    def text(self, page: TextView) -> TextLayout:
+        """The largest text size (down to :data:`MIN_TEXT_PX`) at which the page fits, in 1 or 2 columns."""
+        safe = self.safe
+        title_px = round(self.text_px * 1.6)
+        title = Rect(safe.x, safe.y + self.pad, safe.w, round(title_px * 1.3))
+        body = Rect(safe.x + self.pad, title.bottom + self.pad, safe.w - 2 * self.pad, safe.bottom - title.bottom - 2 * self.pad)
+        best: tuple[PlacedText, ...] = ()
+        for px in range(self.text_px, MIN_TEXT_PX - 1, -1):
+            for columns in (1, 2):
+                if columns == 2 and body.w < px * 36:
+                    continue
+                placed, complete = self._flow_text(page, body, px, columns)
+                if complete:
+                    return TextLayout(title, title_px, px, placed, True)
+                best = placed
+        return TextLayout(title, title_px, MIN_TEXT_PX, best, False)
+
+    def _flow_text(self, page: TextView, body: Rect, px: int, columns: int) -> tuple[tuple[PlacedText, ...], bool]:
+        gutter = px * 2
+        column_w = (body.w - gutter * (columns - 1)) // columns
+        line_h, heading_h = round(px * 1.25), round(px * 1.6)
+        lines: list[tuple[str, Literal["heading", "body"], int]] = []
+        for heading, paragraphs in page.sections:
+            lines.append((heading, "heading", heading_h))
+            for paragraph in paragraphs:
+                lines += [(part, "body", line_h) for part in wrap_text(paragraph, column_w, px, self.measure)]
+        placed: list[PlacedText] = []
+        column, y = 0, body.y
+        for text, style, height in lines:
+            if y + height > body.bottom:
+                column, y = column + 1, body.y
+                if column == columns:
+                    return tuple(placed), False
+            x = body.x + column * (column_w + gutter)
+            placed.append(PlacedText(Rect(x, y, column_w, height), text, style))
+            y += height
+        return tuple(placed), True
+
+    # -- taps --------------------------------------------------------------
+    def hit_at(self, view: View, x: int, y: int) -> Hit:
+        """What a tap at ``(x, y)`` lands on in ``view``: what the player sees on top there.
+
+        A panel takes every tap while it is shown; one without choices answers
+        ``MenuHit(0)`` for a tap inside it (the same as ✓). Pyramid cards are
+        tested from the bottom row up, since lower rows are drawn over higher ones.
+        """
+        if view.menu is not None:
+            return _hit_items(self.menu(view.menu).items, x, y)
+        if view.text is not None:
+            return None
+        if view.panel is not None:
+            panel = self.panel(view.panel)
+            if not view.panel.items:
+                return MenuHit(0) if panel.box.contains_point(x, y) else None
+            return _hit_items(panel.items, x, y)
+        table_view = view.table
+        if table_view is None:
+            return None
+        table = self.table(table_view.rows)
+        for index in reversed(range(len(table.cards))):
+            if table_view.pyramid[index] is not None and table.cards[index].contains_point(x, y):
+                return index
+        if table.stock.contains_point(x, y):
+            return "stock"
+        if table_view.waste and table.waste.contains_point(x, y):
+            return "waste"
+        return None
+
+
+def wrap_text(text: str, width: int, px: int, measure: TextMeasure) -> list[str]:
+    """Split ``text`` into lines no wider than ``width`` (a single long word stays whole)."""
+    lines: list[str] = []
+    current = ""
+    for word in text.split():
+        candidate = f"{current} {word}" if current else word
+        if current and measure(candidate, px) > width:
+            lines.append(current)
+            current = word
+        else:
+            current = candidate
+    if current or not lines:
+        lines.append(current)
+    return lines
+
+
+def _row_offsets(rows: int, card_w: int, gap: int, centre: int) -> list[tuple[int, int]]:
+    """Left and right edge of each pyramid row, centred on ``centre``."""
+    offsets = []
+    for row in range(rows):
+        width = (row + 1) * card_w + row * gap
+        left = centre - width // 2
+        offsets.append((left, left + width))
+    return offsets
+
+
+def _free_width(x: int, y: int, height: int, cards: tuple[Rect, ...], right: int) -> int:
+    """How far a band starting at ``(x, y)`` can extend to the right before it meets a card."""
+    band = Rect(x, y, right - x, height)
+    for card in cards:
+        if card.intersects(band) and card.x >= x:
+            right = min(right, card.x)
+        elif card.intersects(band):
+            return 0
+    return max(0, right - x)
+
+
+def _right_band(y: int, height: int, cards: tuple[Rect, ...], middle: int, right: int, pad: int) -> Rect:
+    """A band at height ``y`` in the right half, from the last card it meets to the right edge."""
+    band = Rect(middle, y, right - middle, height)
+    left = max([middle] + [card.right + pad for card in cards if card.intersects(band)])
+    return Rect(left, y, max(0, right - left), height)
+
+
+def _window(count: int, selected: int, capacity: int) -> list[int]:
+    """The indices of at most ``capacity`` consecutive items, keeping ``selected`` in view."""
+    if count <= capacity:
+        return list(range(count))
+    first = min(max(0, selected - capacity // 2), count - capacity)
+    return list(range(first, first + capacity))
+
+
+def _hit_items(items: tuple[tuple[int, Rect], ...], x: int, y: int) -> Hit:
+    for index, rect in items:
+        if rect.contains_point(x, y):
+            return MenuHit(index)
+    return None

@@ -1,0 +1,262 @@
+"""Draw a :class:`~pyramid.view.View` onto a pygame surface and say what changed.
+
+A frame is described first as a *scene*: an ordered list of sprites, each a
+rectangle and a hashable key naming the image drawn there (a card face, a text
+in a colour, the cursor ring…). Comparing the scene with the previous one
+gives the changed rectangles exactly, without comparing pixels; only those
+rectangles are repainted (felt, then every sprite that touches them, in
+order), and they are what a framebuffer needs to rewrite. The renderer reads
+the view and never changes it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import lru_cache
+from typing import Hashable, Literal
+
+import pygame
+
+from pyramid.board import pyramid_geometry
+from pyramid.cards import Card
+from pyramid.view import Hit, MenuView, PanelView, TableView, Target, TextView, View
+
+from . import theme
+from .cards_art import CardArt
+from .layout import MIN_TEXT_PX, Layout, TableLayout
+from .rect import Rect, merge_rects
+from .symbols import Color
+from .text import fit_text, render_text, text_width
+
+Align = Literal["left", "center", "right"]
+Sprite = tuple[Rect, tuple[Hashable, ...]]
+
+
+class Renderer:
+    """Draws views for a screen of ``size`` with a ``safe_area`` margin (percent).
+
+    ``frame`` is the surface drawn into; after :meth:`draw` it holds the whole
+    picture, and the returned rectangles are the parts that differ from the
+    previous frame (all of it the first time).
+    """
+
+    def __init__(self, size: tuple[int, int], safe_area: float = 0) -> None:
+        if not pygame.font.get_init():
+            pygame.font.init()
+        self.layout = Layout(size, safe_area, measure=text_width)
+        self.frame = pygame.Surface(size)
+        self._felt = _felt(size)
+        self._scene: list[Sprite] | None = None
+        self._art: dict[Hashable, CardArt] = {}
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.layout.size
+
+    def hit_at(self, view: View, x: int, y: int) -> Hit:
+        """What a tap at ``(x, y)`` (frame coordinates) lands on; see :meth:`Layout.hit_at`."""
+        return self.layout.hit_at(view, x, y)
+
+    def draw(self, view: View) -> list[Rect]:
+        """Bring ``frame`` up to date with ``view``; return the rectangles that changed."""
+        scene = self._build_scene(view)
+        if self._scene is None:
+            dirty = [self.layout.screen]
+        else:
+            before, after = Counter(self._scene), Counter(scene)
+            changed = (before - after) + (after - before)
+            dirty = merge_rects(_clip(rect, self.layout.screen) for rect, _ in changed)
+        for rect in dirty:
+            self._repaint(scene, rect)
+        self._scene = scene
+        return dirty
+
+    def invalidate(self) -> None:
+        """Forget the previous frame, so the next :meth:`draw` repaints everything."""
+        self._scene = None
+
+    # -- painting ------------------------------------------------------------
+    def _repaint(self, scene: list[Sprite], area: Rect) -> None:
+        target = pygame.Rect(tuple(area))
+        self.frame.set_clip(target)
+        self.frame.blit(self._felt, target, target)
+        for rect, key in scene:
+            if rect.intersects(area):
+                self.frame.blit(self._image(key), (rect.x, rect.y))
+        self.frame.set_clip(None)
+
+    def _image(self, key: tuple[Hashable, ...]) -> pygame.Surface:
+        """The image a sprite key names (every one of them cached)."""
+        match key:
+            case ("text", str(text), int(px), colour):
+                return render_text(text, px, colour)
+            case ("box", int(w), int(h), fill, edge, int(radius)):
+                return _box(w, h, fill, edge, radius)
+            case ("dim", int(w), int(h)):
+                return _dim(w, h)
+            case ("face", size, Card() as card, str(letters), bool(chosen), bool(covered)):
+                return self._art[size].face(card, letters, chosen, covered)
+            case ("back", size, int(count)):
+                return self._art[size].back(count)
+            case ("hollow", size, bool(redeal)):
+                return self._art[size].hollow(redeal)
+            case ("cursor", size):
+                return self._art[size].cursor()
+        raise ValueError(f"unknown sprite {key!r}")
+
+    # -- scenes ----------------------------------------------------------------
+    def _build_scene(self, view: View) -> list[Sprite]:
+        scene = _Scene()
+        status_band = self.layout.table(view.table.rows if view.table else 7).status
+        if view.menu is not None:
+            self._menu_scene(scene, view.menu)
+        elif view.text is not None:
+            self._text_scene(scene, view.text)
+        elif view.table is not None:
+            self._table_scene(scene, view.table, view.letters)
+        status = view.table.status_line if view.table is not None and view.menu is None and view.text is None else ""
+        if view.notice:
+            scene.text(view.notice, self.layout.text_px, theme.NOTICE, status_band, "center")
+        elif status:
+            scene.text(status, self.layout.text_px, theme.FELT_MUTED, status_band, "center")
+        if view.panel is not None and view.menu is None and view.text is None:
+            self._panel_scene(scene, view.panel)
+        return scene.sprites
+
+    def _art_for(self, table: TableLayout) -> tuple[tuple[int, int], CardArt]:
+        size = (table.card_w, table.card_h)
+        if size not in self._art:
+            self._art[size] = CardArt(size, table.row_step)
+        return size, self._art[size]
+
+    def _table_scene(self, scene: _Scene, view: TableView, letters: str) -> None:
+        table = self.layout.table(view.rows)
+        size, art = self._art_for(table)
+        px = table.text_px
+        scene.text(view.score_label, round(px * 1.3), theme.FELT_TEXT, table.score, "right")
+        scene.text(view.title, px, theme.FELT_MUTED, table.title, "right")
+        if view.stock_count and view.stock_face_up is not None:
+            scene.add(table.stock, ("face", size, view.stock_face_up, letters, view.chosen == "stock", False))
+        elif view.stock_count:
+            scene.add(table.stock, ("back", size, view.stock_count))
+        else:
+            scene.add(table.stock, ("hollow", size, view.hollow))
+        scene.text(_redeals_label(view.redeals_left), px, theme.FELT_TEXT, table.stock_label, "left")
+        if not view.waste:
+            scene.add(table.waste, ("hollow", size, False))
+        shown = view.waste[-3:]  # the top card and a hint of the two below it
+        for k, card in enumerate(shown):
+            depth = len(shown) - 1 - k
+            chosen = depth == 0 and view.chosen == "waste"
+            scene.add(table.waste.move(-depth * table.waste_step, 0), ("face", size, card, letters, chosen, depth > 0))
+        covers = pyramid_geometry(view.rows)[1]
+        for index, card in enumerate(view.pyramid):
+            if card is not None:
+                covered = any(view.pyramid[i] is not None for i in covers[index])
+                scene.add(table.cards[index], ("face", size, card, letters, view.chosen == index, covered))
+        if view.cursor is not None:
+            target = _target_rect(table, view.cursor)
+            scene.add(target.inflate(art.cursor_margin), ("cursor", size))
+
+    def _menu_scene(self, scene: _Scene, menu: MenuView) -> None:
+        layout = self.layout.menu(menu)
+        scene.text(menu.title, layout.title_px, theme.FELT_TEXT, layout.title, "center")
+        for index, rect in layout.items:
+            self._item(scene, menu.items[index], rect, layout.item_px, index == menu.selected, theme.ITEM_TEXT)
+        if layout.footer is not None:
+            scene.text(menu.footer, layout.footer_px, theme.FELT_MUTED, layout.footer, "center")
+
+    def _panel_scene(self, scene: _Scene, panel: PanelView) -> None:
+        layout = self.layout.panel(panel)
+        scene.add(self.layout.screen, ("dim", self.layout.screen.w, self.layout.screen.h))
+        radius = max(4, self.layout.text_px // 2)
+        scene.add(layout.box, ("box", layout.box.w, layout.box.h, theme.PANEL, theme.PANEL_EDGE, radius))
+        scene.text(panel.title, layout.title_px, theme.PANEL_TEXT, layout.title, "center")
+        for line, rect in zip(panel.lines, layout.lines):
+            scene.text(line, layout.line_px, theme.PANEL_TEXT, rect, "center")
+        for index, rect in layout.items:
+            self._item(scene, panel.items[index], rect, layout.line_px, index == panel.selected, theme.PANEL_TEXT)
+
+    def _item(self, scene: _Scene, label: str, rect: Rect, px: int, selected: bool, colour: Color) -> None:
+        """A menu or panel line: a rounded bar, filled with the cursor colour when selected."""
+        radius = rect.h // 2
+        fill = (*theme.CURSOR, 255) if selected else theme.ITEM
+        edge = theme.CURSOR_EDGE if selected else None
+        scene.add(rect, ("box", rect.w, rect.h, fill, edge, radius))
+        scene.text(label, px, theme.SELECTED_TEXT if selected else colour, rect.inflate(-radius, 0), "center")
+
+    def _text_scene(self, scene: _Scene, page: TextView) -> None:
+        layout = self.layout.text(page)
+        scene.text(page.title, layout.title_px, theme.FELT_TEXT, layout.title, "center")
+        for line in layout.lines:
+            heading = line.style == "heading"
+            px = round(layout.body_px * 1.15) if heading else layout.body_px
+            scene.text(line.text, px, theme.NOTICE if heading else theme.FELT_TEXT, line.rect, "left")
+
+
+class _Scene:
+    """The sprites of one frame, in drawing order."""
+
+    def __init__(self) -> None:
+        self.sprites: list[Sprite] = []
+
+    def add(self, rect: Rect, key: tuple[Hashable, ...]) -> None:
+        self.sprites.append((rect, key))
+
+    def text(self, text: str, px: int, colour: Color, box: Rect, align: Align) -> None:
+        """``text`` fitted into ``box`` (smaller, or shortened with "…"), centred vertically."""
+        if not text or box.w <= 0:
+            return
+        fitted, size = fit_text(text, px, box.w, min_px=min(px, MIN_TEXT_PX - 1))
+        width, height = text_width(fitted, size), render_text(fitted, size, colour).get_height()
+        x = {"left": box.x, "center": box.x + (box.w - width) // 2, "right": box.right - width}[align]
+        self.add(Rect(x, box.y + (box.h - height) // 2, max(1, width), height), ("text", fitted, size, colour))
+
+
+def _redeals_label(redeals_left: int | None) -> str:
+    if redeals_left is None:
+        return "∞ redeals"
+    if redeals_left == 0:
+        return ""
+    return f"{redeals_left} redeal{'s' if redeals_left > 1 else ''} left"
+
+
+def _target_rect(table: TableLayout, target: Target) -> Rect:
+    if target == "stock":
+        return table.stock
+    if target == "waste":
+        return table.waste
+    return table.cards[target]
+
+
+def _clip(rect: Rect, screen: Rect) -> Rect:
+    return rect.intersection(screen) or Rect(0, 0, 0, 0)
+
+
+def _felt(size: tuple[int, int]) -> pygame.Surface:
+    """The green baize: lighter in the middle, darker towards the edges."""
+    small = pygame.Surface((32, 24))
+    for y in range(24):
+        for x in range(32):
+            distance = min(1.0, (((x - 15.5) / 16) ** 2 + ((y - 11.5) / 12) ** 2) ** 0.5 / 1.2)
+            shade = distance ** 2
+            small.set_at((x, y), tuple(round(c + (e - c) * shade) for c, e in zip(theme.FELT, theme.FELT_EDGE)))
+    return pygame.transform.smoothscale(small, size)
+
+
+@lru_cache(maxsize=64)
+def _box(w: int, h: int, fill: tuple[int, ...], edge: Color | None, radius: int) -> pygame.Surface:
+    """A rounded rectangle (a panel, a menu line), with an optional 2-pixel edge."""
+    surface = pygame.Surface((w, h), pygame.SRCALPHA)
+    pygame.draw.rect(surface, fill, surface.get_rect(), border_radius=radius)
+    if edge is not None:
+        pygame.draw.rect(surface, edge, surface.get_rect(), width=2, border_radius=radius)
+    return surface
+
+
+@lru_cache(maxsize=2)
+def _dim(w: int, h: int) -> pygame.Surface:
+    """The veil laid over the table under a panel."""
+    surface = pygame.Surface((w, h), pygame.SRCALPHA)
+    surface.fill(theme.PANEL_DIM)
+    return surface

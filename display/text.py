@@ -1,0 +1,86 @@
+"""Text in pygame-ce's bundled font, with the signs it lacks drawn as shapes.
+
+Only ``pygame.font.Font(None, px)`` is used, so nothing depends on the fonts
+installed on the machine. Its hinting spaces letters unevenly at the small
+sizes of a 320x240 TFT ("th at"), so text is rendered at twice the size and
+scaled down smoothly, which keeps the spacing true at every size. Characters listed in :data:`display.symbols.GLYPHS`
+(∞ ▲ ▼ ◀ ▶ ✓ ✱ and the suits) are painted by :func:`display.symbols.symbol`
+inline, at the height of the font's capitals.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import pygame
+
+from .symbols import GLYPHS, Color, symbol
+
+
+@lru_cache(maxsize=64)
+def font(px: int) -> pygame.font.Font:
+    """The bundled font at ``px`` pixels (pygame's size argument)."""
+    if not pygame.font.get_init():
+        pygame.font.init()
+    return pygame.font.Font(None, px)
+
+
+def _runs(text: str) -> list[str]:
+    """``text`` split into runs of ordinary characters and single glyphs."""
+    runs: list[str] = []
+    for char in text:
+        if char in GLYPHS or not runs or runs[-1][-1] in GLYPHS:
+            runs.append(char)
+        else:
+            runs[-1] += char
+    return runs
+
+
+OVERSAMPLE = 2
+
+
+def _glyph_size(px: int) -> int:
+    return max(6, round(px * 0.72))
+
+
+def _run_width(run: str, px: int) -> int:
+    """Width of a run at the oversampled size (a glyph, or ordinary characters)."""
+    if run in GLYPHS:
+        return (_glyph_size(px) + max(1, px // 10)) * OVERSAMPLE
+    return font(px * OVERSAMPLE).size(run)[0]
+
+
+def text_width(text: str, px: int) -> int:
+    """Width in pixels of ``text`` drawn by :func:`render_text` (the layout's ``measure``)."""
+    return -(-sum(_run_width(run, px) for run in _runs(text)) // OVERSAMPLE)
+
+
+@lru_cache(maxsize=1024)
+def render_text(text: str, px: int, color: Color) -> pygame.Surface:
+    """``text`` on a transparent surface as tall as the font's line."""
+    big_px = px * OVERSAMPLE
+    face = font(big_px)
+    width = max(1, text_width(text, px))
+    height = -(-face.get_linesize() // OVERSAMPLE)
+    canvas = pygame.Surface((width * OVERSAMPLE, height * OVERSAMPLE), pygame.SRCALPHA)
+    glyph, gap = _glyph_size(px) * OVERSAMPLE, max(1, px // 10) * OVERSAMPLE
+    cap_middle = face.get_ascent() - round(big_px * 0.36)
+    x = 0
+    for run in _runs(text):
+        if run in GLYPHS:
+            canvas.blit(symbol(run, glyph, color), (x + gap // 2, cap_middle - glyph // 2))
+        else:
+            canvas.blit(face.render(run, True, color), (x, 0))
+        x += _run_width(run, px)
+    return pygame.transform.smoothscale(canvas, (width, height))
+
+
+def fit_text(text: str, px: int, width: int, min_px: int = 9) -> tuple[str, int]:
+    """The largest size down to ``min_px`` at which ``text`` fits ``width``; else shortened with "…"."""
+    for size in range(px, min_px - 1, -1):
+        if text_width(text, size) <= width:
+            return text, size
+    shortened = text
+    while len(shortened) > 1 and text_width(shortened + "…", min_px) > width:
+        shortened = shortened[:-1]
+    return shortened.rstrip() + "…", min_px
