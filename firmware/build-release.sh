@@ -1,0 +1,57 @@
+#!/bin/sh
+# Build a release bundle for the console: the project's wheel plus the binary wheels
+# of its dependencies for the device's platform, a VERSION file and SHA256SUMS.
+#
+#   firmware/build-release.sh [--arch aarch64|armv7l] [--python-version 3.11] [OUTDIR]
+#
+# Prints the bundle's path (OUTDIR/pyramid-<version>, OUTDIR defaults to dist/) on its
+# last line. Needs pip and access to PyPI on the computer that builds. The `pi` extras
+# (gpiozero, lgpio, evdev) are not bundled: the device gets them from Debian
+# (install.sh), because evdev and lgpio publish no wheels for the Pi.
+set -eu
+
+arch=aarch64
+python_version=3.11
+out=
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --arch) arch=$2; shift 2 ;;
+        --python-version) python_version=$2; shift 2 ;;
+        -h|--help) sed -n '2,10s/^# \{0,1\}//p' "$0"; exit 0 ;;
+        -*) echo "build-release.sh: unknown option $1" >&2; exit 2 ;;
+        *) out=$1; shift ;;
+    esac
+done
+
+project=$(cd "$(dirname "$0")/.." && pwd)
+out=${out:-$project/dist}
+python=${PYTHON:-python3}
+abi="cp$(echo "$python_version" | tr -d .)"
+
+version=$("$python" -c 'import sys, tomllib
+print(tomllib.load(open(sys.argv[1], "rb"))["project"]["version"])' "$project/pyproject.toml")
+dependencies=$("$python" -c 'import sys, tomllib
+print("\n".join(tomllib.load(open(sys.argv[1], "rb"))["project"].get("dependencies", [])))' "$project/pyproject.toml")
+
+bundle="$out/pyramid-$version"
+rm -rf "$bundle"
+mkdir -p "$bundle/wheels"
+
+echo "Building pyramid-console $version for linux-$arch, Python $python_version" >&2
+"$python" -m pip wheel --quiet --no-deps --wheel-dir "$bundle/wheels" "$project" >&2
+if [ -n "$dependencies" ]; then
+    # Word splitting is wanted: one requirement per line, none contains spaces after pip's parsing.
+    echo "$dependencies" | tr -d ' ' | xargs "$python" -m pip download --quiet --dest "$bundle/wheels" \
+        --only-binary=:all: --implementation cp --python-version "$python_version" --abi "$abi" \
+        --platform "manylinux_2_17_$arch" --platform "manylinux2014_$arch" \
+        --platform "manylinux_2_28_$arch" --platform "manylinux_2_31_$arch" >&2
+fi
+echo "$version" > "$bundle/VERSION"
+"$python" - "$bundle" <<'EOF'
+import hashlib, pathlib, sys
+bundle = pathlib.Path(sys.argv[1])
+lines = [f"{hashlib.sha256(path.read_bytes()).hexdigest()}  {path.relative_to(bundle)}"
+         for path in sorted(bundle.rglob("*")) if path.is_file() and path.name != "SHA256SUMS"]
+(bundle / "SHA256SUMS").write_text("\n".join(lines) + "\n")
+EOF
+echo "$bundle"
