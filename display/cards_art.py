@@ -41,15 +41,19 @@ def suit_colour(card: Card) -> Color:
 
 
 class CardArt:
-    """Every image of a card of ``size`` (width, height); ``visible_h`` is the strip a covering row leaves."""
+    """Every image of a card of ``size`` (width, height).
 
-    def __init__(self, size: tuple[int, int], visible_h: int) -> None:
+    ``visible_h`` is the strip a covering row leaves visible; ``cursor_width``
+    the thickness of the cursor ring (the layout keeps room for it).
+    """
+
+    def __init__(self, size: tuple[int, int], visible_h: int, cursor_width: int) -> None:
         self.w, self.h = size
         self.visible_h = visible_h
         self.margin = max(2, round(self.w * 0.07))
         self.radius = max(2, round(self.w * 0.09))
         self.shadow = max(1, round(self.h * 0.02))
-        self.cursor_width = max(3, round(self.w * 0.08))
+        self.cursor_width = cursor_width
         self._cache: dict[tuple[object, ...], pygame.Surface] = {}
 
     def _cached(self, key: tuple[object, ...], draw: Callable[[], pygame.Surface]) -> pygame.Surface:

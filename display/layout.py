@@ -32,8 +32,15 @@ TextMeasure = Callable[[str, int], int]
 CARD_ASPECT = 88 / 63
 #: Below this many pixels a font stops being readable on a small TFT.
 MIN_TEXT_PX = 10
+#: A help page may go one size smaller rather than lose its last lines.
+MIN_PAGE_PX = 9
 #: Longest text shown beside the stock; the label must have room for it.
 STOCK_LABEL_SAMPLE = "2 redeals left"
+
+
+def cursor_width(card_w: int) -> int:
+    """Thickness of the cursor ring, drawn (with a 1-pixel dark edge) just outside its card."""
+    return max(3, round(card_w * 0.08))
 
 
 def estimate_text_width(text: str, px: int) -> int:
@@ -61,6 +68,10 @@ class TableLayout:
     title: Rect
     status: Rect
     text_px: int
+
+    @property
+    def cursor_width(self) -> int:
+        return cursor_width(self.card_w)
 
     def visible_part(self, index: int, rows: int) -> Rect:
         """The part of card ``index`` that shows when the full pyramid is dealt."""
@@ -145,7 +156,8 @@ class Layout:
             raise LayoutError(f"invalid number of rows {rows!r}")
         status_h = round(self.text_px * 1.5)
         status = Rect(self.safe.x, self.safe.bottom - status_h, self.safe.w, status_h)
-        area = Rect(self.safe.x, self.safe.y, self.safe.w, self.safe.h - status_h - self.pad)
+        # Inset by the pad so the cursor ring around an edge card stays on the screen.
+        area = Rect(self.safe.x, self.safe.y, self.safe.w, self.safe.h - status_h).inflate(-self.pad)
         for card_w in range(area.w // rows, 7, -1):
             for label_below in (False, True):
                 table = self._try_table(rows, card_w, area, status, label_below)
@@ -190,7 +202,7 @@ class Layout:
             if label_below:
                 stock_label = Rect(stock.x, waste.bottom + self.pad, column.w, line_h)
             else:
-                label_x = stock.right + self.pad
+                label_x = stock.right + max(self.pad, cursor_width(card_w) + 2)
                 middle = self.safe.x + self.safe.w // 2
                 stock_label = Rect(label_x, stock.y, _free_width(label_x, stock.y, line_h, cards, middle), line_h)
                 if stock_label.w < self.measure(STOCK_LABEL_SAMPLE, self.text_px):
@@ -258,13 +270,13 @@ class Layout:
 
     @lru_cache(maxsize=8)
     def text(self, page: TextView) -> TextLayout:
-        """The largest text size (down to :data:`MIN_TEXT_PX`) at which the page fits, in 1 or 2 columns."""
+        """The largest text size (down to :data:`MIN_PAGE_PX`) at which the page fits, in 1 or 2 columns."""
         safe = self.safe
-        title_px = round(self.text_px * 1.6)
-        title = Rect(safe.x, safe.y + self.pad, safe.w, round(title_px * 1.3))
+        title_px = round(self.text_px * 1.45)
+        title = Rect(safe.x, safe.y + self.pad, safe.w, round(title_px * 1.25))
         body = Rect(safe.x + self.pad, title.bottom + self.pad, safe.w - 2 * self.pad, safe.bottom - title.bottom - 2 * self.pad)
         best: tuple[PlacedText, ...] = ()
-        for px in range(self.text_px, MIN_TEXT_PX - 1, -1):
+        for px in range(self.text_px, MIN_PAGE_PX - 1, -1):
             for columns in (1, 2):
                 if columns == 2 and body.w < px * 36:
                     continue
@@ -272,12 +284,12 @@ class Layout:
                 if complete:
                     return TextLayout(title, title_px, px, placed, True)
                 best = placed
-        return TextLayout(title, title_px, MIN_TEXT_PX, best, False)
+        return TextLayout(title, title_px, MIN_PAGE_PX, best, False)
 
     def _flow_text(self, page: TextView, body: Rect, px: int, columns: int) -> tuple[tuple[PlacedText, ...], bool]:
         gutter = px * 2
         column_w = (body.w - gutter * (columns - 1)) // columns
-        line_h, heading_h = round(px * 1.25), round(px * 1.6)
+        line_h, heading_h = round(px * 1.2), round(px * 1.35)
         lines: list[tuple[str, Literal["heading", "body"], int]] = []
         for heading, paragraphs in page.sections:
             lines.append((heading, "heading", heading_h))

@@ -126,7 +126,7 @@ class Renderer:
     def _art_for(self, table: TableLayout) -> tuple[tuple[int, int], CardArt]:
         size = (table.card_w, table.card_h)
         if size not in self._art:
-            self._art[size] = CardArt(size, table.row_step)
+            self._art[size] = CardArt(size, table.row_step, table.cursor_width)
         return size, self._art[size]
 
     def _table_scene(self, scene: _Scene, view: TableView, letters: str) -> None:
