@@ -27,7 +27,7 @@ class OptionError(PyramidError):
 
 @dataclass(frozen=True)
 class Options:
-    display: str = "auto"
+    display: str | None = None
     size: tuple[int, int] | None = None
     game: str | None = None
     rules: str = "retrohub"
@@ -68,8 +68,9 @@ def _size(text: str) -> tuple[int, int]:
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="pyramid", description="Pyramid solitaire console.",
                      epilog="`pyramid solve --help` for the solver.")
-    parser.add_argument("--display", default="auto",
-                        help="window | headless | kmsdrm | fbdev[:/dev/fbN] | auto (default)")
+    parser.add_argument("--display",
+                        help="window | headless | kmsdrm | fbdev[:/dev/fbN] | auto "
+                             "(default: the settings file's choice, else auto)")
     parser.add_argument("--size", help="screen size WIDTHxHEIGHT (window and headless)")
     parser.add_argument("--game", choices=GAMES, help="skip the main menu and open this game")
     parser.add_argument("--rules", default="retrohub", help=f"rules preset: {', '.join(PRESETS)}")

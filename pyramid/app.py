@@ -1,0 +1,201 @@
+"""The composition root: options → session, display, inputs → the one main loop.
+
+This is the only module that imports ``display`` and ``input``. Everything it
+builds is chosen explicitly (flags, the settings file, the environment); if
+the screen that was asked for cannot be opened the console exits non-zero
+with a message that says what to do, rather than falling back silently.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable, Protocol, Sequence
+
+from . import device_info
+from .actions import Action
+from .errors import PyramidError
+from .options import OptionError, Options, parse_options
+from .rules import preset
+from .scripting import ScriptSource, Trace, dump_state
+from .sdnotify import Notifier
+from .session import DealChoice, Session
+from .view import Hit, View
+
+if TYPE_CHECKING:
+    from display.base import Display
+
+log = logging.getLogger("pyramid")
+
+
+class ActionSource(Protocol):
+    """Where the main loop gets actions: the input hub, or a script."""
+
+    def wait(self, timeout: float | None) -> list[Action] | None:
+        """Block up to ``timeout`` seconds; ``[]`` on time-out, ``None`` when it is time to stop."""
+
+
+class Frontend:
+    """A display plus the renderer that draws views for it."""
+
+    def __init__(self, display: "Display") -> None:
+        from display.render import Renderer
+
+        self.display = display
+        self.renderer = Renderer(display.size, display.safe_area)
+
+    def show(self, view: View) -> None:
+        dirty = self.renderer.draw(view)
+        self.display.present(self.renderer.frame, dirty)
+
+    def locate(self, view: View, x: int, y: int) -> Hit:
+        return self.renderer.hit_at(view, x, y)
+
+    def close(self) -> None:
+        self.display.close()
+
+
+def run_loop(session: Session, frontend: Frontend, source: ActionSource, notifier: Notifier,
+             after_action: Callable[[Session], None] = lambda session: None) -> None:
+    """The one main loop: wait for actions, apply them, redraw only when the view changed.
+
+    It blocks in ``source.wait`` (no busy loop); the time-out is the watchdog's
+    half-period, so a hung console is noticed and a healthy idle one stays idle.
+    """
+    view = session.view()
+    frontend.show(view)
+    notifier.ready()
+    timeout = notifier.watchdog_interval()
+    while True:
+        actions = source.wait(timeout)
+        if actions is None:
+            break
+        for action in actions:
+            session.handle(action, lambda x, y: frontend.locate(session.view(), x, y))
+            after_action(session)
+        new_view = session.view()
+        if new_view != view:
+            frontend.show(new_view)
+            view = new_view
+        notifier.watchdog()
+    notifier.stopping()
+
+
+def build_session(options: Options) -> Session:
+    rules = preset(options.rules)
+    session = Session(rules, DealChoice(cards=options.deal, number=options.deal_number))
+    if options.game:
+        session.open_game(options.game, options.redeals)
+    return session
+
+
+def open_frontend(options: Options) -> Frontend:
+    from display.auto import open_display
+    from display.settings import load_settings
+
+    settings = load_settings(options.settings)
+    for problem in settings.problems:
+        print(f"pyramid: {problem}", file=sys.stderr)
+    display = open_display(options.display, options.size, settings.display)
+    log.info("display: %s", display.description)
+    return Frontend(display)
+
+
+def run_scripted(options: Options) -> int:
+    session = build_session(options)
+    frontend = open_frontend(options)
+    trace = Trace(options.trace) if options.trace else None
+    try:
+        if trace:
+            trace.write(session.state())
+        source = ScriptSource(options.script or (), options.script_delay_ms / 1000)
+        run_loop(session, frontend, source, Notifier.from_environ(),
+                 after_action=(lambda s: trace.write(s.state())) if trace else (lambda s: None))
+        if options.dump_state:
+            dump_state(options.dump_state, session.state())
+        if options.screenshot:
+            frontend.display.screenshot(options.screenshot)
+    finally:
+        if trace:
+            trace.close()
+        frontend.close()
+    return 0
+
+
+def run_console(options: Options) -> int:
+    from input.hub import open_hub
+
+    session = build_session(options)
+    frontend = open_frontend(options)
+    hub = open_hub(options.inputs, frontend.display)
+    try:
+        run_loop(session, frontend, hub, Notifier.from_environ())
+    finally:
+        hub.close()
+        frontend.close()
+    return 0
+
+
+def self_test() -> int:
+    """Check an installed release before it is switched to (used by the updater).
+
+    Imports every part, opens a data store (a scratch one: a self-test must
+    never migrate the player's data before the switch), and renders one frame
+    offscreen. Prints what failed and exits non-zero on any failure.
+    """
+    os.environ["SDL_VIDEODRIVER"] = "offscreen"
+    from display.headless import HeadlessDisplay
+
+    from .store import Store
+
+    with tempfile.TemporaryDirectory() as scratch:
+        store = Store.open(Path(scratch) / "self-test.db")
+        if store.location is None:
+            print(f"pyramid: self-test: the data store did not open: {store.notice}", file=sys.stderr)
+            return 1
+        store.close()
+    frontend = Frontend(HeadlessDisplay((480, 320)))
+    session = Session(preset("retrohub"), DealChoice(number=1))
+    session.open_game("pyramid", 0)
+    frontend.show(session.view())
+    frontend.close()
+    print(f"pyramid {device_info.software_version()}: self-test passed")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``pyramid`` command."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    logging.basicConfig(level=os.environ.get("PYRAMID_LOG", "WARNING").upper(),
+                        format="pyramid: %(message)s")
+    if argv[:1] == ["solve"]:
+        from .solve_cli import main as solve_main
+
+        return solve_main(argv[1:])
+    try:
+        options, show_version = parse_options(argv)
+    except OptionError as error:
+        print(f"pyramid: error: {error}", file=sys.stderr)
+        return 2
+    if show_version:
+        print(device_info.software_version())
+        return 0
+    from display.errors import DisplayError
+
+    try:
+        if options.self_test:
+            return self_test()
+        return run_scripted(options) if options.scripted else run_console(options)
+    except DisplayError as error:
+        print(f"pyramid: {error}", file=sys.stderr)
+        return 1
+    except PyramidError as error:
+        print(f"pyramid: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
