@@ -19,7 +19,7 @@ from typing import Callable, Mapping
 
 from .board import Board, Move
 from .errors import PyramidError, ReplayError
-from .rules import Rules, preset
+from .rules import preset
 
 
 def _now() -> datetime.datetime:
@@ -49,11 +49,6 @@ class Progress:
     def assisted(self) -> bool:
         return any(count > 0 for count in self.assists.values())
 
-    @property
-    def rules(self) -> Rules:
-        """The preset with the chosen redeal allowance; ``KeyError`` for an unknown preset."""
-        return preset(self.preset).with_redeals(self.redeals)
-
     def with_move(self, move: Move | str) -> "Progress":
         """The same game one move further."""
         return replace(self, moves=self.moves + (str(move),))
@@ -74,7 +69,7 @@ class Progress:
 def replay(progress: Progress) -> Board:
     """The Pyramid board after every saved move; :class:`ReplayError` names the first that fails."""
     try:
-        board = Board(progress.deal, progress.rules)
+        board = Board(progress.deal, preset(progress.preset).with_redeals(progress.redeals))
     except (KeyError, PyramidError) as error:
         raise ReplayError(f"saved game {progress.game!r} cannot be dealt again: {error}") from None
     for ply, text in enumerate(progress.moves, start=1):
@@ -85,5 +80,8 @@ def replay(progress: Progress) -> Board:
     return board
 
 
+#: Replays a saved game of one kind, raising ``ValueError`` when it no longer replays.
+Replayer = Callable[[Progress], object]
+
 #: How each game's saved moves are checked when a saved game is loaded.
-REPLAYERS: dict[str, Callable[[Progress], object]] = {"pyramid": replay}
+REPLAYERS: dict[str, Replayer] = {"pyramid": replay}

@@ -30,7 +30,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
-from .progress import REPLAYERS, Progress
+from .progress import REPLAYERS, Progress, Replayer
 from .settings import Settings, check_setting
 from .stats import GameResult, Stats
 
@@ -98,7 +98,7 @@ class Store:
         connection: sqlite3.Connection,
         location: Path | None,
         notice: str | None = None,
-        replayers: Mapping[str, Callable[[Progress], object]] = REPLAYERS,
+        replayers: Mapping[str, Replayer] = REPLAYERS,
     ) -> None:
         self._connection = connection
         #: The database file, or ``None`` when nothing is saved.
@@ -116,7 +116,7 @@ class Store:
         *,
         environ: Mapping[str, str] = os.environ,
         clock: Callable[[], datetime.datetime] = datetime.datetime.now,
-        replayers: Mapping[str, Callable[[Progress], object]] = REPLAYERS,
+        replayers: Mapping[str, Replayer] = REPLAYERS,
     ) -> "Store":
         """The store at ``path`` (default: ``pyramid.db`` in :func:`data_directory`).
 
@@ -140,7 +140,7 @@ class Store:
     def in_memory(
         cls,
         notice: str | None = None,
-        replayers: Mapping[str, Callable[[Progress], object]] = REPLAYERS,
+        replayers: Mapping[str, Replayer] = REPLAYERS,
     ) -> "Store":
         """A store that works for this run only (tests, or when the disk cannot be used)."""
         connection = _connect(":memory:")
@@ -364,6 +364,11 @@ def _progress_from_rows(game: str, header: tuple[Any, ...], rows: list[tuple[int
     preset, redeals, deal, deal_number, started, assists_text = header
     if [ply for ply, _ in rows] != list(range(len(rows))):
         raise ValueError("the saved move list has gaps")
+    if not (
+        isinstance(preset, str) and isinstance(deal, str) and all(isinstance(move, str) for _, move in rows)
+        and (redeals is None or type(redeals) is int) and (deal_number is None or type(deal_number) is int)
+    ):
+        raise ValueError(f"unreadable saved game {header!r}")
     assists = json.loads(assists_text)
     if not isinstance(assists, dict) or not all(
         isinstance(name, str) and type(count) is int for name, count in assists.items()

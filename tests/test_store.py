@@ -10,11 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from pyramid.board import Board
+from pyramid.board import Board, Move
 from pyramid.cards import format_cards
 from pyramid.deal import numbered_deal
 from pyramid.errors import InvalidSettingError, ReplayError
 from pyramid.progress import Progress, replay
+from pyramid.rules import preset
 from pyramid.settings import CHECKS, Settings
 from pyramid.stats import GameResult, Stats
 from pyramid.store import DATABASE_NAME, Store, data_directory, integrity_check, main
@@ -164,13 +165,14 @@ def test_replay_names_the_failing_move() -> None:
         replay(progress)
 
 
-def test_replay_rebuilds_the_position() -> None:
-    progress = played(new_game(), 15)
-    board = Board(progress.deal, progress.rules)
-    for move in replay(progress).move_stack:
-        board.push(move)
-    assert [str(move) for move in board.move_stack] == list(progress.moves)
-    assert replay(progress).to_json() == board.to_json()
+def test_replay_rebuilds_the_position_under_the_chosen_redeals() -> None:
+    progress = played(new_game(redeals=1), 15)
+    board = Board(progress.deal, preset("retrohub").with_redeals(1))
+    for text in progress.moves:
+        board.push(Move.parse(text))
+    replayed = replay(progress)
+    assert replayed.to_json() == board.to_json()
+    assert replayed.rules.redeals == 1 and len(replayed.move_stack) == 15
 
 
 def test_without_last_move_at_the_start() -> None:
@@ -340,3 +342,23 @@ def test_where_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: 
     monkeypatch.setenv("PYRAMID_DATA_DIR", str(tmp_path))
     assert main(["where"]) == 0
     assert capsys.readouterr().out == f"{tmp_path / DATABASE_NAME}\n"
+
+
+def test_a_saved_game_edited_out_of_shape_gives_none(path: Path) -> None:
+    with Store.open(path) as store:
+        store.save_progress(played(new_game(), 3))
+    with sqlite3.connect(path) as raw:
+        raw.execute("UPDATE progress SET redeals = 'many'")
+    with Store.open(path) as store:
+        assert store.load_progress("pyramid") is None
+        assert "unreadable saved game" in (store.notice or "")
+
+
+def test_a_missing_move_row_gives_none(path: Path) -> None:
+    with Store.open(path) as store:
+        store.save_progress(played(new_game(), 3))
+    with sqlite3.connect(path) as raw:
+        raw.execute("DELETE FROM progress_moves WHERE ply = 1")
+    with Store.open(path) as store:
+        assert store.load_progress("pyramid") is None
+        assert "gaps" in (store.notice or "")
