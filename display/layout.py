@@ -156,8 +156,7 @@ class Layout:
             raise LayoutError(f"invalid number of rows {rows!r}")
         status_h = round(self.text_px * 1.5)
         status = Rect(self.safe.x, self.safe.bottom - status_h, self.safe.w, status_h)
-        # Inset by the pad so the cursor ring around an edge card stays on the screen.
-        area = Rect(self.safe.x, self.safe.y, self.safe.w, self.safe.h - status_h).inflate(-self.pad)
+        area = Rect(self.safe.x, self.safe.y, self.safe.w, self.safe.h - status_h)
         for card_w in range(area.w // rows, 7, -1):
             for label_below in (False, True):
                 table = self._try_table(rows, card_w, area, status, label_below)
@@ -172,6 +171,7 @@ class Layout:
         else (``label_below``) under the waste, where it lengthens the column.
         """
         line_h = round(self.text_px * 1.3)
+        area = area.inflate(-(cursor_width(card_w) + 1))  # the cursor ring of an edge card stays on screen
         card_h = round(card_w * CARD_ASPECT)
         gap = max(2, round(card_w * 0.08))
         step = card_h // 2
@@ -184,7 +184,7 @@ class Layout:
         column = Rect(area.x, area.y, card_w + 2 * waste_step + gap, column_bottom - area.y)
         if pyramid_w > area.w or column.bottom > area.bottom:
             return None
-        centres = (area.x + area.w // 2, area.right - pyramid_w // 2)
+        centres = (area.x + area.w // 2, area.right - (pyramid_w + 1) // 2)
         for centre in centres:
             offsets = _row_offsets(rows, card_w, gap, centre)
             top = area.y
@@ -284,6 +284,8 @@ class Layout:
                 if complete:
                     return TextLayout(title, title_px, px, placed, True)
                 best = placed
+        if best:  # say that the page goes on: its last line becomes an ellipsis
+            best = best[:-1] + (PlacedText(best[-1].rect, "…", "body"),)
         return TextLayout(title, title_px, MIN_PAGE_PX, best, False)
 
     def _flow_text(self, page: TextView, body: Rect, px: int, columns: int) -> tuple[tuple[PlacedText, ...], bool]:

@@ -1,0 +1,195 @@
+"""The renderer on an offscreen surface: known pixels, dirty rectangles, every kind of view."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+
+import pygame
+import pytest
+
+from display import samples, theme
+from display.cards_art import CardArt, rank_label, suit_colour
+from display.rect import Rect
+from display.render import Renderer
+from display.symbols import SHAPES, symbol
+from pyramid.cards import SPANISH_DECK, STANDARD_DECK, Card, Deck
+from pyramid.view import MenuView, PanelView, TableView, View
+
+SIZES = [(320, 240), (480, 320), (800, 480), (1920, 1080), (320, 480)]
+
+
+def pixel(renderer: Renderer, x: int, y: int) -> tuple[int, int, int]:
+    return tuple(renderer.frame.get_at((x, y)))[:3]  # type: ignore[return-value]
+
+
+def close_to(colour: tuple[int, int, int], expected: tuple[int, ...], tolerance: int = 6) -> bool:
+    return all(abs(a - b) <= tolerance for a, b in zip(colour, expected))
+
+
+def is_felt(colour: tuple[int, int, int]) -> bool:
+    r, g, b = colour
+    return g > r + 30 and g > b + 20
+
+
+def frame_bytes(renderer: Renderer) -> bytes:
+    return pygame.image.tobytes(renderer.frame, "RGB")
+
+
+def cursor_pixel(renderer: Renderer, target: Rect) -> tuple[int, int, int]:
+    """A pixel in the middle of the cursor ring's left side around ``target``."""
+    width = renderer.layout.table(7).cursor_width
+    return pixel(renderer, target.x - 1 - width // 2, target.y + target.h // 2)
+
+
+@pytest.fixture(scope="module")
+def game() -> View:
+    return samples.game_view()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_game_shows_felt_cards_chosen_card_and_cursor(size: tuple[int, int], game: View) -> None:
+    renderer = Renderer(size)
+    assert renderer.draw(game) == [Rect(0, 0, *size)]
+    table = renderer.layout.table(7)
+    assert game.table is not None and isinstance(game.table.cursor, int) and isinstance(game.table.chosen, int)
+    assert is_felt(pixel(renderer, table.status.x + 1, table.status.y + 1))
+    top = table.cards[0]
+    assert close_to(pixel(renderer, top.x + top.w // 2, top.y + 2), theme.CARD_FACE)
+    chosen = table.cards[game.table.chosen]
+    greyed = tuple(c * m // 255 for c, m in zip(theme.CARD_FACE, theme.CHOSEN_MULTIPLY))
+    assert close_to(pixel(renderer, chosen.x + chosen.w // 2, chosen.y + 2), greyed)
+    assert close_to(cursor_pixel(renderer, table.cards[game.table.cursor]), theme.CURSOR)
+    back = table.stock
+    assert close_to(pixel(renderer, back.x + 2, back.y + back.h // 2), theme.BACK, 12)
+
+
+def test_the_cursor_shows_on_the_waste_and_on_the_hollow() -> None:
+    hollow = samples.hollow_view()
+    assert hollow.table is not None and hollow.table.hollow and hollow.table.cursor == "stock"
+    renderer = Renderer((480, 320))
+    renderer.draw(hollow)
+    table = renderer.layout.table(7)
+    assert close_to(cursor_pixel(renderer, table.stock), theme.CURSOR)
+    inside = pixel(renderer, table.stock.x + table.stock.w // 2, table.stock.y + 4)
+    assert is_felt(inside), "the hollow is an empty place on the felt, not a card"
+    on_waste = View("game", table=replace(hollow.table, cursor="waste"))
+    renderer.draw(on_waste)
+    assert close_to(cursor_pixel(renderer, table.waste), theme.CURSOR)
+    assert not close_to(cursor_pixel(renderer, table.stock), theme.CURSOR)
+
+
+@pytest.mark.parametrize("redeals,drawn", [(1, True), (None, True), (0, False)])
+def test_the_label_beside_the_stock_tells_the_redeals_left(redeals: int | None, drawn: bool, game: View) -> None:
+    assert game.table is not None
+    renderer = Renderer((480, 320))
+    renderer.draw(View("game", table=replace(game.table, redeals_left=redeals)))
+    label = renderer.layout.table(7).stock_label
+    colours = {pixel(renderer, x, y) for x in range(label.x, label.x + 30) for y in range(label.y, label.bottom)}
+    assert any(min(c) > 200 for c in colours) == drawn
+
+
+def test_nothing_changed_means_nothing_to_repaint(game: View) -> None:
+    renderer = Renderer((480, 320))
+    renderer.draw(game)
+    assert renderer.draw(game) == []
+
+
+def test_a_cursor_move_repaints_only_around_both_cursor_places(game: View) -> None:
+    assert game.table is not None
+    renderer = Renderer((480, 320))
+    renderer.draw(game)
+    table = renderer.layout.table(7)
+    moved = View("game", table=replace(game.table, cursor="stock"))
+    dirty = renderer.draw(moved)
+    old, new = table.cards[game.table.cursor], table.stock
+    margin = table.cursor_width + 1
+    for target in (old, new):
+        assert any(rect.contains(target.inflate(margin)) for rect in dirty)
+    assert sum(rect.area for rect in dirty) < 0.15 * 480 * 320
+
+
+def test_incremental_frames_equal_full_repaints_through_every_kind_of_view() -> None:
+    views = list(samples.all_views().values())
+    views += [samples.game_view(removals=10), samples.game_view(removals=11), views[0]]
+    incremental = Renderer((480, 320))
+    for view in views:
+        incremental.draw(view)
+        fresh = Renderer((480, 320))
+        fresh.draw(view)
+        assert frame_bytes(incremental) == frame_bytes(fresh)
+
+
+def test_an_end_panel_lies_over_the_dimmed_table() -> None:
+    renderer = Renderer((800, 480))
+    plain = samples.end_view(cleared=False)
+    assert plain.table is not None
+    renderer.draw(View("game", table=plain.table))
+    stock = renderer.layout.table(7).stock
+    before = pixel(renderer, stock.x + 3, stock.y + stock.h // 2)
+    renderer.draw(plain)
+    after = pixel(renderer, stock.x + 3, stock.y + stock.h // 2)
+    assert sum(after) < sum(before) - 30
+    assert plain.panel is not None
+    box = renderer.layout.panel(plain.panel).box
+    assert close_to(pixel(renderer, box.x + box.w // 2, box.y + 3), theme.PANEL)
+    first_item = dict(renderer.layout.panel(plain.panel).items)[0]
+    assert close_to(pixel(renderer, first_item.x + first_item.h, first_item.y + 3), theme.CURSOR)
+
+
+def test_a_menu_highlights_its_selected_line() -> None:
+    menu = MenuView("Redeal the stock?", ("No redeal", "One redeal", "Unlimited redeals"), 2)
+    renderer = Renderer((320, 240))
+    renderer.draw(View("redeal_choice", menu=menu))
+    lines = dict(renderer.layout.menu(menu).items)
+    assert close_to(pixel(renderer, lines[2].x + lines[2].h, lines[2].y + 3), theme.CURSOR)
+    assert not close_to(pixel(renderer, lines[0].x + lines[0].h, lines[0].y + 3), theme.CURSOR)
+
+
+def test_the_notice_replaces_the_status_line(game: View) -> None:
+    renderer = Renderer((480, 320))
+    renderer.draw(game)
+    dirty = renderer.draw(replace(game, notice="Saved"))
+    status = renderer.layout.table(7).status
+    assert dirty and all(status.contains(rect) for rect in dirty)
+    colours = {pixel(renderer, x, status.y + status.h // 2) for x in range(status.x, status.right)}
+    assert any(close_to(c, theme.NOTICE, 40) for c in colours)
+
+
+def test_court_cards_carry_french_letters_unless_english_is_asked() -> None:
+    assert [rank_label(Card(rank, "s"), "french") for rank in (1, 10, 11, 12, 13)] == ["A", "10", "V", "D", "R"]
+    assert [rank_label(Card(rank, "h"), "english") for rank in (11, 12, 13)] == ["J", "Q", "K"]
+    assert rank_label(Card(12, "o"), "french") == "12"
+
+
+@pytest.mark.parametrize("deck", [STANDARD_DECK, SPANISH_DECK], ids=["standard", "spanish"])
+def test_every_card_of_both_decks_shows_its_suit_in_the_top_strip(deck: Deck) -> None:
+    art = CardArt((39, 55), 27, 3)
+    for card in deck.cards:
+        face = art.face(card)
+        assert face.get_size() == (39, 55)
+        top_strip = {tuple(face.get_at((x, y)))[:3] for x in range(2, 38) for y in range(2, 26)}
+        assert any(close_to(c, suit_colour(card), 50) for c in top_strip), card
+
+
+@pytest.mark.parametrize("name", sorted(SHAPES))
+def test_symbols_are_solid_in_the_middle_even_at_8_pixels(name: str) -> None:
+    tiny = symbol(name, 8, (0, 0, 0))
+    big = symbol(name, 64, (0, 0, 0))
+    assert tiny.get_size() == (8, 8)
+    assert max(tiny.get_at((x, y)).a for x in range(2, 6) for y in range(2, 6)) > 100
+    assert sum(big.get_at((x, y)).a > 128 for x in range(64) for y in range(64)) > 200
+
+
+def test_six_row_and_spanish_tables_render() -> None:
+    cards = SPANISH_DECK.cards
+    table = TableView(
+        rows=6, pyramid=cards[:21], stock_count=27, stock_face_up=cards[21], waste=cards[22:24],
+        redeals_left=None, hollow=False, score_label="Score 0", chosen="stock", cursor="stock",
+    )
+    renderer = Renderer((480, 320))
+    renderer.draw(View("game", table=table, panel=PanelView("Spanish deck", ("Pairs make 12",))))
+    stock = renderer.layout.table(6).stock
+    assert not is_felt(pixel(renderer, stock.x + stock.w // 2, stock.y + 3))

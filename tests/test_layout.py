@@ -1,0 +1,187 @@
+"""The pure layout, without SDL: every slot on screen, nothing overlapping, taps round-trip.
+
+Only the help-page test measures text with the bundled font (pygame.font, no video).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from display.errors import LayoutError
+from display.layout import Layout
+from display.rect import Rect, merge_rects
+from display.text import text_width
+from pyramid.board import pyramid_geometry
+from pyramid.deal import numbered_deal
+from pyramid.help_text import pyramid_help
+from pyramid.rules import RETROHUB
+from pyramid.view import MenuHit, MenuView, PanelView, TableView, TextView, View
+
+SIZES = [(320, 240), (480, 320), (800, 480), (1280, 720), (1920, 1080), (320, 480)]
+SCREENS = [(size, safe) for size in SIZES for safe in (0, 5)]
+
+
+def table_view(rows: int = 7, removed: frozenset[int] = frozenset(), waste: int = 2) -> TableView:
+    cards = numbered_deal(11)
+    size = rows * (rows + 1) // 2
+    pyramid = tuple(None if i in removed else card for i, card in enumerate(cards[:size]))
+    return TableView(
+        rows=rows, pyramid=pyramid, stock_count=10, stock_face_up=None, waste=tuple(cards[size : size + waste]),
+        redeals_left=1, hollow=False, score_label="Score 0", chosen=None, cursor=None,
+    )
+
+
+@pytest.mark.parametrize("size,safe", SCREENS)
+@pytest.mark.parametrize("rows", [7, 6])
+def test_every_table_slot_is_inside_the_safe_area(size: tuple[int, int], safe: int, rows: int) -> None:
+    layout = Layout(size, safe)
+    table = layout.table(rows)
+    waste_hint = Rect(table.waste.x - 2 * table.waste_step, table.waste.y, table.waste.w + 2 * table.waste_step, table.waste.h)
+    slots = list(table.cards) + [table.stock, waste_hint, table.stock_label, table.score, table.title, table.status]
+    for rect in slots:
+        assert layout.safe.contains(rect), (rect, layout.safe)
+    for rect in list(table.cards) + [table.stock, table.waste]:
+        assert layout.safe.contains(rect.inflate(table.cursor_width + 1)), "the cursor ring must stay visible"
+    assert len(table.cards) == rows * (rows + 1) // 2
+
+
+@pytest.mark.parametrize("size,safe", SCREENS)
+def test_stock_waste_labels_and_pyramid_do_not_overlap(size: tuple[int, int], safe: int) -> None:
+    table = Layout(size, safe).table(7)
+    column = [table.stock, table.waste.move(-2 * table.waste_step, 0).union(table.waste)]
+    others = column + [table.stock_label, table.score, table.title, table.status]
+    for card in table.cards:
+        for rect in others:
+            assert not card.intersects(rect), (card, rect)
+    for first, second in itertools.combinations(others, 2):
+        assert not first.intersects(second), (first, second)
+    assert table.stock.y < table.waste.y, "the waste is below the stock"
+    assert table.score.right > table.cards[0].right, "the score is top right"
+
+
+@pytest.mark.parametrize("size,safe", SCREENS)
+def test_each_card_is_half_covered_by_the_two_below(size: tuple[int, int], safe: int) -> None:
+    table = Layout(size, safe).table(7)
+    places, covers = pyramid_geometry(7)
+    assert abs(table.row_step - table.card_h / 2) <= 1
+    for index, coverers in enumerate(covers):
+        card = table.cards[index]
+        for coverer in coverers:
+            overlap = card.intersection(table.cards[coverer])
+            assert overlap is not None and overlap.y == card.y + table.row_step
+        row = places[index][0]
+        if row + 1 < 7:
+            neighbour = table.cards[index + 1] if places[index + 1][0] == row else None
+            if neighbour is not None:
+                assert not card.intersects(neighbour), "cards of one row never overlap"
+
+
+@pytest.mark.parametrize("size,safe", SCREENS)
+@pytest.mark.parametrize("rows", [7, 6])
+def test_taps_on_each_slot_centre_round_trip(size: tuple[int, int], safe: int, rows: int) -> None:
+    layout = Layout(size, safe)
+    table = layout.table(rows)
+    full = View("game", table=table_view(rows))
+    for index in range(len(table.cards)):
+        assert layout.hit_at(full, *table.visible_part(index, rows).center) == index
+        alone = View("game", table=table_view(rows, removed=frozenset(range(len(table.cards))) - {index}))
+        assert layout.hit_at(alone, *table.cards[index].center) == index
+    assert layout.hit_at(full, *table.stock.center) == "stock"
+    assert layout.hit_at(full, *table.waste.center) == "waste"
+    assert layout.hit_at(View("game", table=table_view(rows, waste=0)), *table.waste.center) is None
+    assert layout.hit_at(full, table.status.x, table.status.y) is None
+
+
+def test_a_removed_card_uncovers_the_one_beneath_for_taps() -> None:
+    layout = Layout((480, 320))
+    table = layout.table(7)
+    point = table.cards[21].center  # bottom-left card, over the lower half of card 15
+    assert layout.hit_at(View("game", table=table_view()), *point) == 21
+    below = table.cards[15]
+    point = (below.x + 2, below.bottom - 2)
+    assert layout.hit_at(View("game", table=table_view(removed=frozenset({21}))), *point) == 15
+
+
+@pytest.mark.parametrize("size,safe", SCREENS)
+def test_menu_lines_fit_and_round_trip(size: tuple[int, int], safe: int) -> None:
+    layout = Layout(size, safe)
+    menu = MenuView("Redeal the stock?", ("No redeal", "One redeal", "Unlimited redeals"), 1, footer="▲ ▼ ✓")
+    placed = layout.menu(menu)
+    view = View("redeal_choice", menu=menu)
+    assert [index for index, _ in placed.items] == [0, 1, 2]
+    for index, rect in placed.items:
+        assert layout.safe.contains(rect) and not rect.intersects(placed.title)
+        assert placed.footer is not None and not rect.intersects(placed.footer)
+        assert layout.hit_at(view, *rect.center) == MenuHit(index)
+    assert layout.hit_at(view, layout.safe.x, layout.safe.y) is None
+
+
+def test_a_long_menu_scrolls_to_keep_the_selected_line_visible() -> None:
+    layout = Layout((320, 240))
+    menu = MenuView("Deals", tuple(f"Deal {n}" for n in range(40)), 33)
+    placed = layout.menu(menu)
+    shown = [index for index, _ in placed.items]
+    assert 33 in shown and len(shown) < 40 and shown == list(range(shown[0], shown[-1] + 1))
+    rect = dict(placed.items)[33]
+    assert layout.hit_at(View("menu", menu=menu), *rect.center) == MenuHit(33)
+    assert all(layout.safe.contains(rect) for _, rect in placed.items)
+
+
+@pytest.mark.parametrize("size,safe", SCREENS)
+def test_panel_items_round_trip_and_a_panel_takes_every_tap(size: tuple[int, int], safe: int) -> None:
+    layout = Layout(size, safe)
+    panel = PanelView("Pyramid cleared, 420 points", ("Well played!",), ("New deal", "Menu"), 0)
+    view = View("game_over", table=table_view(), panel=panel)
+    placed = layout.panel(panel)
+    assert layout.safe.contains(placed.box)
+    for index, rect in placed.items:
+        assert placed.box.contains(rect)
+        assert layout.hit_at(view, *rect.center) == MenuHit(index)
+    stock = layout.table(7).stock
+    assert layout.hit_at(view, *stock.center) is None, "cards under a panel cannot be picked"
+    bare = View("game_over", table=table_view(), panel=PanelView("No move left"))
+    assert layout.hit_at(bare, *layout.panel(bare.panel).box.center) == MenuHit(0)
+    assert layout.hit_at(bare, layout.safe.x, layout.safe.y) is None
+
+
+@pytest.mark.parametrize("size,safe", SCREENS)
+def test_the_help_page_fits_whole_without_overlaps(size: tuple[int, int], safe: int) -> None:
+    layout = Layout(size, safe, measure=text_width)  # the real font's widths decide the wrapping
+    page = TextView("Pyramid: rules & controls", pyramid_help(RETROHUB))
+    placed = layout.text(page)
+    if size == (320, 240) and safe:  # a TV margin on a tiny screen: the page is cut, and says so
+        assert not placed.complete and placed.lines[-1].text == "…"
+    else:
+        assert placed.complete
+    headings = [line.text for line in placed.lines if line.style == "heading"]
+    assert headings == [name for name, _ in page.sections][: len(headings)]
+    for line in placed.lines:
+        assert layout.safe.contains(line.rect) and not line.rect.intersects(placed.title)
+    for first, second in itertools.combinations(placed.lines, 2):
+        assert not first.rect.intersects(second.rect)
+    assert layout.hit_at(View("help", text=page), *placed.lines[0].rect.center) is None
+
+
+def test_bigger_screens_get_bigger_cards_and_text() -> None:
+    tables = [Layout(size).table(7) for size in [(320, 240), (480, 320), (800, 480), (1280, 720), (1920, 1080)]]
+    widths = [table.card_w for table in tables]
+    assert widths == sorted(widths) and widths[0] >= 30
+    assert tables[0].text_px >= 12
+
+
+def test_impossible_screens_are_refused_with_the_size_quoted() -> None:
+    with pytest.raises(LayoutError, match="60x40"):
+        Layout((60, 40)).table(7)
+    with pytest.raises(LayoutError, match="safe area"):
+        Layout((320, 240), 30)
+
+
+def test_merged_rectangles_cover_every_input_and_join_neighbours() -> None:
+    rects = [Rect(0, 0, 10, 10), Rect(12, 0, 10, 10), Rect(200, 200, 5, 5), Rect(3, 3, 4, 4)]
+    merged = merge_rects(rects)
+    assert len(merged) == 2
+    for rect in rects:
+        assert any(box.contains(rect) for box in merged)
+    assert merge_rects([Rect(0, 0, 10, 10), Rect(0, 100, 10, 10)]) == [Rect(0, 0, 10, 10), Rect(0, 100, 10, 10)]
