@@ -223,7 +223,7 @@ class Store:
             replayer = self._replayers.get(game)
             if replayer is not None:
                 replayer(progress)
-        except (ValueError, KeyError, TypeError) as error:
+        except Exception as error:  # whatever this version's engine makes of an old game, play goes on
             self._tell(f"The saved game could not be resumed ({error}).")
             return None
         self._saved[game] = progress
@@ -268,7 +268,7 @@ class Store:
         except sqlite3.Error as error:
             self._tell(f"The statistics could not be read ({error}).")
             row = None
-        return _stats_from_row(row) if row else Stats(game, variant)
+        return (self._stats_from_row(row) if row else None) or Stats(game, variant)
 
     def all_stats(self) -> list[Stats]:
         """Every (game, variant) played so far, sorted by game then variant."""
@@ -279,7 +279,7 @@ class Store:
         except sqlite3.Error as error:
             self._tell(f"The statistics could not be read ({error}).")
             return []
-        return [_stats_from_row(row) for row in rows]
+        return [stats for stats in map(self._stats_from_row, rows) if stats is not None]
 
     def reset_stats(self, game: str | None = None, variant: str | None = None) -> None:
         """Erase the statistics: all of them, one game's, or one (game, variant)'s."""
@@ -316,6 +316,14 @@ class Store:
         )
 
     # -- internals --------------------------------------------------------
+    def _stats_from_row(self, row: tuple[Any, ...]) -> Stats | None:
+        """The row as :class:`Stats`, or ``None`` (and a notice) when it holds anything but counts."""
+        game, variant, *values = row
+        if not all(type(value) is int for value in values if value is not None):
+            self._tell(f"The statistics of {game}/{variant} were unreadable and start again from zero.")
+            return None
+        return Stats(game, variant, **dict(zip(_STATS_COLUMNS, values)))
+
     def _write(self, what: str, work: Callable[[sqlite3.Connection], object]) -> bool:
         """Run ``work`` as one durable transaction; tell the player, instead of raising, if it fails."""
         db = self._connection
@@ -386,9 +394,6 @@ def _progress_from_rows(game: str, header: tuple[Any, ...], rows: list[tuple[int
     )
 
 
-def _stats_from_row(row: tuple[Any, ...]) -> Stats:
-    game, variant, *values = row
-    return Stats(game, variant, **dict(zip(_STATS_COLUMNS, values)))
 
 
 # -- opening a file ---------------------------------------------------------

@@ -362,3 +362,15 @@ def test_a_missing_move_row_gives_none(path: Path) -> None:
     with Store.open(path) as store:
         assert store.load_progress("pyramid") is None
         assert "gaps" in (store.notice or "")
+
+
+def test_statistics_edited_out_of_shape_start_again(path: Path) -> None:
+    with Store.open(path) as store:
+        store.record_result(result(True, 50))
+        store.record_result(GameResult("pyramid", "classic", True))
+    with sqlite3.connect(path) as raw:
+        raw.execute("UPDATE stats SET won = 'lots' WHERE variant = 'retrohub'")
+    with Store.open(path) as store:
+        assert [s.variant for s in store.all_stats()] == ["classic"]
+        assert store.record_result(result(True, 30)).played == 1
+        assert "pyramid/retrohub" in (store.notice or "")

@@ -13,9 +13,7 @@ killed predecessor left. Run as a script, this file is the child.
 
 from __future__ import annotations
 
-import dataclasses
 import datetime
-import json
 import os
 import random
 import signal
