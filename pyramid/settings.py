@@ -19,8 +19,8 @@ from .rules import PRESETS, REDEAL_CHOICES
 
 #: How court cards are lettered: French V/D/R (SPEC §3) or English J/Q/K.
 CARD_LETTERS = ("french", "english")
-#: The widest margin, in percent of each screen dimension, that a TV may need.
-MAX_SAFE_AREA = 10
+#: The widest margin, in percent of each screen dimension (the limit of ``display.layout``).
+MAX_SAFE_AREA = 20
 
 
 @dataclass(frozen=True)
