@@ -35,13 +35,16 @@ def open_display(
     environ: Mapping[str, str] = os.environ,
     sysfs: Path = SYSFS,
     dev: Path = Path("/dev"),
+    console: bool = True,
 ) -> Display:
     """Open ``spec`` (``window``, ``headless``, ``kmsdrm``, ``fbdev``, ``fbdev:/dev/fbN`` or ``auto``).
 
     ``spec`` ``None`` takes the settings' choice. ``size`` (from --size)
     applies to a window or headless frame and wins over the settings' size;
-    KMS and framebuffers use the device's own size. Raises
-    :class:`DisplayError` with advice when the screen cannot be opened.
+    KMS and framebuffers use the device's own size. ``console`` lets a
+    framebuffer switch the text console to graphics mode. ``environ``,
+    ``sysfs`` and ``dev`` are seams for tests. Raises :class:`DisplayError`
+    with advice when the screen cannot be opened.
     """
     try:
         spec = check_display_spec(spec or settings.display)
@@ -61,12 +64,13 @@ def open_display(
         return KmsDrmDisplay(rotation, settings.safe_area, sysfs)
     if kind == "fbdev":
         from .fbdev import FramebufferDisplay
-        return FramebufferDisplay(Path(device) if device else None, rotation, settings.safe_area, sysfs=sysfs, dev=dev)
-    return _open_automatically(frame_size, settings, environ, sysfs, dev)
+        device_path = Path(device) if device else None
+        return FramebufferDisplay(device_path, rotation, settings.safe_area, sysfs=sysfs, dev=dev, console=console)
+    return _open_automatically(frame_size, settings, environ, sysfs, dev, console)
 
 
 def _open_automatically(
-    size: tuple[int, int] | None, settings: DisplaySettings, environ: Mapping[str, str], sysfs: Path, dev: Path
+    size: tuple[int, int] | None, settings: DisplaySettings, environ: Mapping[str, str], sysfs: Path, dev: Path, console: bool
 ) -> Display:
     tried: list[str] = []
     candidates: list[str] = []
@@ -84,7 +88,7 @@ def _open_automatically(
         tried.append(f"fbdev: no {dev / 'fb*'} device")
     for candidate in candidates:
         try:
-            display = open_display(candidate, size, settings, environ=environ, sysfs=sysfs, dev=dev)
+            display = open_display(candidate, size, settings, environ=environ, sysfs=sysfs, dev=dev, console=console)
         except DisplayError as error:
             log.warning("display auto: %s failed: %s", candidate, error)
             tried.append(f"{candidate}: {error}")
