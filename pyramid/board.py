@@ -19,7 +19,7 @@ from typing import Any, Iterator, Literal
 
 from .cards import Card, format_cards, parse_deal
 from .errors import IllegalMoveError, InvalidDealError, InvalidMoveError
-from .rules import RETROHUB, Rules, preset
+from .rules import MSC_PYRAMID_BONUS, MSC_REMOVAL_POINTS, MSC_ROW_BONUS, RETROHUB, Rules, preset
 
 MoveKind = Literal["draw", "redeal", "remove"]
 Status = Literal["playing", "cleared", "no_moves"]
@@ -284,7 +284,17 @@ class Board:
             return sum(self.card_points(card) for card in cards)
         if scoring == "cards_left":
             return 0
-        raise NotImplementedError(f"scoring {scoring!r}")
+        return MSC_REMOVAL_POINTS + self._msc_row_bonus(cards)
+
+    def _msc_row_bonus(self, cards: tuple[Card, ...]) -> int:
+        """Bonus for each pyramid row that ``cards`` (about to leave) empty."""
+        leaving = {index for index in map(self.index_of, cards) if index is not None}
+        bonus = 0
+        for row in {self.row_of(index) for index in leaving}:
+            start = row * (row + 1) // 2
+            if all(self.pyramid[i] is None or i in leaving for i in range(start, start + row + 1)):
+                bonus += MSC_PYRAMID_BONUS if row == 0 else MSC_ROW_BONUS
+        return bonus
 
     def _take(self, card: Card) -> None:
         index = self.index_of(card)

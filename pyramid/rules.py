@@ -1,8 +1,17 @@
 """Rules as data: one frozen :class:`Rules` object per preset.
 
 The board reads every rule from here, so a variant is a different ``Rules``
-value, never a copy of the move logic. Issue-level presets (SPEC §4) are added
-to :data:`PRESETS` by name.
+value, never a copy of the move logic. :data:`PRESETS` holds the variants of
+SPEC §4 by name; ``redeals`` in a preset is its default, which the console's
+"Redeal the stock?" question or ``--redeals`` may override (``with_redeals``).
+
+Scoring: ``retrohub`` counts 5 points per row from the base for each pyramid
+card (SPEC §3); ``cards_left`` scores nothing while playing and the result is
+the number of pyramid cards left (0 is perfect); ``msc`` gives 5 points per
+removal (a pair or a king) plus a bonus for each pyramid row emptied —
+:data:`MSC_ROW_BONUS`, and :data:`MSC_PYRAMID_BONUS` for the top row, which
+clears the pyramid. Microsoft publishes no table; these are the commonly
+reported values of its Pyramid and are our choice.
 """
 
 from __future__ import annotations
@@ -14,6 +23,11 @@ from .cards import DECKS, Deck
 
 Goal = Literal["pyramid", "all"]
 Scoring = Literal["retrohub", "cards_left", "msc"]
+
+#: MSC-style points (see the module docstring).
+MSC_REMOVAL_POINTS = 5
+MSC_ROW_BONUS = 25
+MSC_PYRAMID_BONUS = 500
 
 #: The redeal choices offered by the console and the command line.
 REDEAL_CHOICES: dict[str, int | None] = {"none": 0, "one": 1, "two": 2, "unlimited": None}
@@ -58,7 +72,31 @@ class Rules:
 
 RETROHUB = Rules()
 
-PRESETS: dict[str, Rules] = {RETROHUB.name: RETROHUB}
+#: The Wikipedia rules: the card just drawn (the stock top) and the waste top
+#: both play, one pass, and only a table emptied of all 52 cards wins.
+CLASSIC = Rules(
+    name="classic", title="Classic", stock_top_playable=True, goal="all", scoring="cards_left"
+)
+PAR = replace(CLASSIC, name="par", title="Par Pyramid", redeals=2)
+#: Classic play where clearing the pyramid alone wins.
+RELAXED = replace(CLASSIC, name="relaxed", title="Relaxed", goal="pyramid")
+#: Microsoft Solitaire Collection: the rules of ``data/msc-1500``.
+THREE_PASS = Rules(
+    name="three-pass", title="Three passes", redeals=2, stock_top_playable=True, scoring="msc"
+)
+KING_TUT = Rules(
+    name="king-tut", title="King Tut", redeals=None, draw_count=3, scoring="cards_left"
+)
+# The last three change one thing each in the Relaxed game (Wikipedia's
+# variations of its own rules), so their wins stay common enough to enjoy.
+OVERLAP = replace(RELAXED, name="overlap", title="Overlap", overlap=True)
+SIX_ROWS = replace(RELAXED, name="six-rows", title="Six rows", rows=6)
+SPANISH = replace(RELAXED, name="spanish", title="Spanish deck", deck_name="spanish", target=12)
+
+PRESETS: dict[str, Rules] = {
+    rules.name: rules
+    for rules in (RETROHUB, CLASSIC, PAR, RELAXED, THREE_PASS, KING_TUT, OVERLAP, SIX_ROWS, SPANISH)
+}
 
 
 def preset(name: str) -> Rules:

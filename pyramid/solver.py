@@ -1,0 +1,636 @@
+"""An exact Pyramid solver for every rules preset, from any position.
+
+Two questions, one engine:
+
+* **verdict** (:func:`solve`): can the pyramid (or, for ``goal="all"``, the
+  whole table) still be cleared, and how? A depth-first search over removals.
+* **optimal** (:func:`solve` with ``optimal=True``): the shortest solution,
+  where a step is a draw, a redeal or one removal (the metric of
+  ``data/msc-1500/solution-lengths.txt``). A* with an admissible bound.
+
+Both return :class:`Solution`, whose ``moves`` are :class:`~pyramid.board.Move`
+values that replay through :meth:`Board.push`. A node or time budget makes the
+answer ``"unknown"`` rather than late: the console asks for hints this way.
+
+Why it is fast enough in pure Python — the compact state:
+
+* The pyramid is a bitmask with 8 bits per row: card ``(r, c)`` is bit
+  ``8r + c``, so the two cards covering bit ``b`` are ``b + 8`` and ``b + 9``
+  and every uncovered card is ``pm & ~((pm >> 8) | (pm >> 9))`` — one
+  expression instead of a loop.
+* Stock and waste are one sequence in drawing order (the waste bottom first,
+  then the stock top first): a redeal turns the waste over unshuffled, so the
+  order never changes and only cards leave it. A bitmask ``live`` says which are
+  still there and ``q`` (the index of the stock top, or the length when the
+  stock is empty) says where the waste ends. With the redeals left, that is the
+  whole position.
+* Between two removals the player can only draw or redeal, and one of them at
+  most is possible at a time, so the verdict search "walks" that single path and
+  branches only on removals. A position met again on the walk with fewer
+  redeals left is dominated and ends the walk.
+* Proven losses are remembered per (pyramid, live, q) with the most redeals
+  they were lost with; fewer redeals lose too.
+* A pyramid card whose every partner is gone or sits in its own cone (above it,
+  or among the cards that must leave before it) can never leave: the position
+  is lost at once.
+* An uncovered pyramid king is always removed at once (it costs a step that
+  every solution pays and frees what it covers); with one-card draws, an open
+  king of the stock or waste too in verdict mode, since the same position
+  without it is at least as good.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Literal
+
+from .board import Board, Move, pyramid_geometry
+from .cards import Card
+
+Verdict = Literal["win", "lose", "unknown"]
+
+#: Bits per pyramid row in the compact encoding (see the module docstring).
+ROW_STRIDE = 8
+#: Redeals-left code for "unlimited"; it never decreases.
+UNLIMITED = 63
+_PYRAMID_BITS = 7 * ROW_STRIDE
+_LIVE_SHIFT = _PYRAMID_BITS
+_Q_SHIFT = _LIVE_SHIFT + 32
+_R_SHIFT = _Q_SHIFT + 6
+#: Path tokens for the two moves that are not removals.
+_DRAW = -1
+_REDEAL = -2
+#: The bound of a position that cannot be won (beyond any real solution).
+_HOPELESS = 1 << 20
+#: Card ids above this are stock/waste indices (``_STOCK_ID + j``).
+_STOCK_ID = 64
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The solver's answer: the verdict, one line of play, and the effort spent.
+
+    ``moves`` is empty unless the verdict is ``"win"``; then it leads from the
+    position given to a cleared table and is the shortest such line when
+    ``optimal`` was asked.
+    """
+
+    verdict: Verdict
+    moves: list[Move] = field(default_factory=list)
+    optimal: bool = False
+    nodes: int = 0
+    seconds: float = 0.0
+
+    @property
+    def steps(self) -> int:
+        """The number of steps (draws, redeals, removals) of the solution."""
+        return len(self.moves)
+
+
+class BudgetExceeded(Exception):
+    """Raised inside a search when its node or time budget runs out."""
+
+
+def _bits(mask: int) -> list[int]:
+    """The indices of the set bits of ``mask``, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+class _Position:
+    """A board compiled into the compact encoding, with the tables both searches read."""
+
+    def __init__(self, board: Board) -> None:
+        rules = board.rules
+        self.target = rules.target
+        self.draw_count = rules.draw_count
+        self.stock_top_playable = rules.stock_top_playable
+        self.waste_playable = rules.waste_playable
+        self.overlap = rules.overlap
+        self.goal_all = rules.goal == "all"
+        places, covers = pyramid_geometry(rules.rows)
+        bit_of = [r * ROW_STRIDE + c for r, c in places]
+        self.pyramid_card: dict[int, Card] = {}
+        self.rank = [0] * _PYRAMID_BITS
+        self.rank_mask = [0] * (self.target + 1)
+        pm = 0
+        for index, card in enumerate(board.pyramid):
+            bit = bit_of[index]
+            self.rank[bit] = card.rank if card else board.deal[index].rank
+            if card is not None:
+                pm |= 1 << bit
+                self.pyramid_card[bit] = card
+                self.rank_mask[card.rank] |= 1 << bit
+        self.sequence: list[Card] = list(board.waste) + list(board.stock)
+        self.m = len(self.sequence)
+        self.stock_rank = [card.rank for card in self.sequence]
+        self.stock_rank_mask = [0] * (self.target + 1)
+        for j, card in enumerate(self.sequence):
+            self.stock_rank_mask[card.rank] |= 1 << j
+        self.start_pm = pm
+        self.start_live = (1 << self.m) - 1
+        self.start_q = len(board.waste)
+        redeals = board.redeals_left
+        self.start_r = UNLIMITED if redeals is None else min(redeals, UNLIMITED - 1)
+        self._build_partner_masks(places, covers, bit_of)
+
+    def _build_partner_masks(self, places, covers, bit_of) -> None:
+        """For each pyramid card, the cards it could ever pair with.
+
+        A card can never pair with one in its cone above (covered by it until
+        it leaves) or its cone below (those must leave before it), except with
+        the overlap rule, where it may leave with a card touching it directly.
+        """
+        n = len(places)
+        below = [0] * n
+        for index in range(n - 1, -1, -1):
+            for child in covers[index]:
+                below[index] |= (1 << bit_of[child]) | below[child]
+        above = [0] * n
+        for index in range(n):
+            for child in covers[index]:
+                above[child] |= (1 << bit_of[index]) | above[index]
+        self.pyramid_partners = [0] * _PYRAMID_BITS
+        self.stock_partners = [0] * _PYRAMID_BITS
+        for index in range(n):
+            bit = bit_of[index]
+            rank = self.rank[bit]
+            if rank >= self.target:
+                self.pyramid_partners[bit] = -1  # a king needs nobody
+                continue
+            need = self.target - rank
+            cone = below[index] | above[index]
+            if self.overlap:
+                near = 0
+                for child in covers[index]:
+                    near |= 1 << bit_of[child]
+                for parent in range(n):
+                    if index in covers[parent]:
+                        near |= 1 << bit_of[parent]
+                cone &= ~near
+            self.pyramid_partners[bit] = self.rank_mask_all(need) & ~cone
+            self.stock_partners[bit] = self.stock_rank_mask[need]
+        self.stock_needs = [0] * self.m
+        for j, rank in enumerate(self.stock_rank):
+            if rank < self.target:
+                self.stock_needs[j] = self.target - rank
+
+    def rank_mask_all(self, rank: int) -> int:
+        """Pyramid bits dealt with ``rank`` (present or not)."""
+        return sum(1 << bit for bit in range(_PYRAMID_BITS) if self.rank[bit] == rank)
+
+    # -- the rules on the compact state ---------------------------------------
+    def next_live(self, live: int, q: int) -> int:
+        """The lowest live index at or after ``q`` (the new stock top), or ``m``."""
+        rest = live >> q
+        if not rest:
+            return self.m
+        return q + (rest & -rest).bit_length() - 1
+
+    def after_draw(self, live: int, q: int) -> int:
+        """``q`` after drawing ``draw_count`` cards from the stock top ``q``."""
+        for _ in range(self.draw_count - 1):
+            q = self.next_live(live, q + 1)
+            if q >= self.m:
+                return self.m
+        return self.next_live(live, q + 1)
+
+    def is_lost(self, pm: int, live: int) -> bool:
+        """True when some card can never find a partner (see :meth:`_build_partner_masks`)."""
+        pyramid_partners, stock_partners = self.pyramid_partners, self.stock_partners
+        rest = pm
+        while rest:
+            low = rest & -rest
+            bit = low.bit_length() - 1
+            rest ^= low
+            if not (pyramid_partners[bit] & pm or stock_partners[bit] & live):
+                return True
+        if self.goal_all:
+            for j in _bits(live):
+                need = self.stock_needs[j]
+                if need and not ((self.rank_mask[need] & pm) or (self.stock_rank_mask[need] & live & ~(1 << j))):
+                    return True
+        return False
+
+    def is_won(self, pm: int, live: int) -> bool:
+        return not pm and not (self.goal_all and live)
+
+    def open_cards(self, live: int, q: int) -> list[tuple[int, int]]:
+        """The stock/waste cards playable at ``q``: (index, rank) pairs."""
+        cards = []
+        if self.stock_top_playable and q < self.m:
+            cards.append((q, self.stock_rank[q]))
+        if self.waste_playable:
+            top = (live & ((1 << q) - 1)).bit_length() - 1
+            if top >= 0:
+                cards.append((top, self.stock_rank[top]))
+        return cards
+
+    def pyramid_removals(self, pm: int, uncovered: int) -> list[tuple[int, ...]]:
+        """Removals inside the pyramid (pairs, overlap pairs), as card-id tuples."""
+        target, rank, rank_mask = self.target, self.rank, self.rank_mask
+        removals = []
+        for bit in _bits(uncovered):
+            need = target - rank[bit]
+            if need <= 0:
+                continue
+            for other in _bits(uncovered & rank_mask[need] & ~((2 << bit) - 1)):
+                removals.append((bit, other))
+        if self.overlap:
+            for bit in _bits(pm & ~uncovered):
+                present = pm & (3 << (bit + ROW_STRIDE))
+                if present & (present - 1) == 0 and present & uncovered:
+                    other = present.bit_length() - 1
+                    if rank[bit] + rank[other] == target:
+                        removals.append((bit, other))
+        return removals
+
+    def open_removals(self, uncovered: int, live: int, q: int) -> list[tuple[int, ...]]:
+        """Removals that use a stock or waste card at ``q``; open kings first."""
+        target, rank_mask = self.target, self.rank_mask
+        open_cards = self.open_cards(live, q)
+        removals = []
+        for j, rank in open_cards:
+            if rank == target:
+                removals.append((_STOCK_ID + j,))
+        for j, rank in open_cards:
+            if rank < target:
+                for bit in _bits(uncovered & rank_mask[target - rank]):
+                    removals.append((bit, _STOCK_ID + j))
+        if len(open_cards) == 2 and open_cards[0][1] + open_cards[1][1] == target:
+            removals.append((_STOCK_ID + open_cards[0][0], _STOCK_ID + open_cards[1][0]))
+        return removals
+
+    def apply_removal(self, pm: int, live: int, q: int, removal: tuple[int, ...]) -> tuple[int, int, int]:
+        for card_id in removal:
+            if card_id >= _STOCK_ID:
+                live &= ~(1 << (card_id - _STOCK_ID))
+            else:
+                pm &= ~(1 << card_id)
+        return pm, live, self.next_live(live, q)
+
+    def move_of(self, token: int | tuple[int, ...]) -> Move:
+        if token == _DRAW:
+            return Move.draw()
+        if token == _REDEAL:
+            return Move.redeal()
+        assert isinstance(token, tuple)
+        cards = [
+            self.sequence[card_id - _STOCK_ID] if card_id >= _STOCK_ID else self.pyramid_card[card_id]
+            for card_id in token
+        ]
+        return Move.remove(*cards)
+
+
+def _matching(lows: list[int], highs: list[int], partners: list[int], pair_with_self: bool = False) -> int:
+    """Size of a maximum matching between two small sets of pyramid bits.
+
+    ``partners[bit]`` is the mask of bits ``bit`` could ever pair with. With
+    ``pair_with_self`` both lists are the same set (an even target: 6 + 6 in
+    the Spanish deck); half its size is an upper bound on any matching, which
+    keeps the removal bound a lower bound.
+    """
+    if pair_with_self:
+        return len(lows) // 2
+    match_of: dict[int, int] = {}
+
+    def augment(low: int, seen: set[int]) -> bool:
+        for high in highs:
+            if partners[low] >> high & 1 and high not in seen:
+                seen.add(high)
+                if high not in match_of or augment(match_of[high], seen):
+                    match_of[high] = low
+                    return True
+        return False
+
+    return sum(augment(low, set()) for low in lows)
+
+
+def _uncovered(pm: int) -> int:
+    return pm & ~((pm >> ROW_STRIDE) | (pm >> (ROW_STRIDE + 1)))
+
+
+def _kings(pos: _Position, uncovered: int) -> int:
+    return uncovered & pos.rank_mask[pos.target]
+
+
+class _Budget:
+    """Counts nodes and stops a search that runs over its node or time budget."""
+
+    def __init__(self, max_nodes: int | None, max_seconds: float | None) -> None:
+        self.nodes = 0
+        self.max_nodes = max_nodes
+        self.deadline = None if max_seconds is None else time.perf_counter() + max_seconds
+
+    def tick(self) -> None:
+        self.nodes += 1
+        if self.max_nodes is not None and self.nodes > self.max_nodes:
+            raise BudgetExceeded
+        if self.deadline is not None and not self.nodes & 1023 and time.perf_counter() > self.deadline:
+            raise BudgetExceeded
+
+
+class _VerdictSearch:
+    """Depth-first search over removals, walking the draw/redeal path in between."""
+
+    def __init__(self, pos: _Position, budget: _Budget) -> None:
+        self.pos = pos
+        self.budget = budget
+        #: (pm, live, q) → most redeals left with which the position was lost.
+        self.lost: dict[int, int] = {}
+        self.path: list[int | tuple[int, ...]] = []
+        self.king_dominates = pos.draw_count == 1
+
+    def run(self) -> bool:
+        pos = self.pos
+        return self.search(pos.start_pm, pos.start_live, pos.next_live(pos.start_live, pos.start_q), pos.start_r)
+
+    def search(self, pm: int, live: int, q: int, r: int) -> bool:
+        pos, path, lost = self.pos, self.path, self.lost
+        self.budget.tick()
+        depth = len(path)
+        uncovered = _uncovered(pm)
+        kings = _kings(pos, uncovered)
+        while kings:
+            bit = (kings & -kings).bit_length() - 1
+            path.append((bit,))
+            pm &= ~(1 << bit)
+            uncovered = _uncovered(pm)
+            kings = _kings(pos, uncovered)
+        if pos.is_won(pm, live):
+            return True
+        if pos.is_lost(pm, live) or lost.get(pm | (live << _LIVE_SHIFT) | (q << _Q_SHIFT), -1) >= r:
+            del path[depth:]
+            return False
+        walked: list[int] = []
+        for removal in pos.pyramid_removals(pm, uncovered):
+            path.append(removal)
+            if self.search(*pos.apply_removal(pm, live, q, removal), r):
+                return True
+            path.pop()
+        m = pos.m
+        while True:
+            key = pm | (live << _LIVE_SHIFT) | (q << _Q_SHIFT)
+            if lost.get(key, -1) >= r:
+                break
+            lost[key] = r
+            walked.append(key)
+            for removal in pos.open_removals(uncovered, live, q):
+                path.append(removal)
+                if self.search(*pos.apply_removal(pm, live, q, removal), r):
+                    for done in walked:
+                        del lost[done]
+                    return True
+                path.pop()
+                if self.king_dominates and len(removal) == 1:
+                    break
+            else:
+                if q < m:
+                    q = pos.after_draw(live, q)
+                    path.append(_DRAW)
+                    continue
+                if live and r:
+                    q = pos.next_live(live, 0)
+                    if r != UNLIMITED:
+                        r -= 1
+                    path.append(_REDEAL)
+                    continue
+            break
+        del path[depth:]
+        return False
+
+
+class _ShortestSearch:
+    """A* over single steps, with the verdict search's proven losses as extra pruning.
+
+    The bound has two parts that count different steps, so their sum never
+    overestimates:
+
+    * removals of pyramid cards: each king alone, and for each pair of
+      complementary ranks the larger of the two counts (one removal takes at
+      most one card of each);
+    * (one-card draws, goal "pyramid") other steps: a pyramid card with no
+      possible partner left in the pyramid needs a stock card. Reaching the
+      nearest one means moving every card in front of it out of the stock, and
+      a card whose complement is gone from the pyramid can only leave by a step
+      that removes no pyramid card (a draw, a redeal, a stock pair, a king).
+
+    The bound may drop by more than one after a removal, so children get at
+    least their parent's estimate (pathmax) and A* still returns a shortest line.
+
+    Pyramid-only removals commute with draws and redeals, so they are tried
+    only in positions not reached by a draw or a redeal: moving such a removal
+    earlier never lengthens a solution.
+    """
+
+    def __init__(self, pos: _Position, budget: _Budget, lost: dict[int, int]) -> None:
+        self.pos = pos
+        self.budget = budget
+        self.lost = lost
+        self.pyramid_cache: dict[int, tuple[int, list[int], int]] = {}
+        pairs = [(low, pos.target - low) for low in range(1, (pos.target + 1) // 2)]
+        if pos.target % 2 == 0:
+            pairs.append((pos.target // 2, pos.target // 2))
+        self.pairs = pairs
+        self.count_draws = pos.draw_count == 1 and pos.waste_playable and not pos.goal_all
+
+    def _pyramid_facts(self, pm: int) -> tuple[int, list[tuple[int, int]], int]:
+        """For a pyramid: removals still needed, how many stock cards of each rank it
+        needs at least, and the stock cards that can never pair with it (a mask).
+
+        Per pair of complementary ranks, a maximum matching of the cards that
+        could pair inside the pyramid (neither in the other's cone) says how
+        many pairs the pyramid can give itself; every other card needs a
+        removal of its own with a stock card.
+        """
+        cached = self.pyramid_cache.get(pm)
+        if cached is not None:
+            return cached
+        pos = self.pos
+        rm, target = pos.rank_mask, pos.target
+        removals = (rm[target] & pm).bit_count()
+        needs = []
+        for low, high in self.pairs:
+            lows, highs = _bits(rm[low] & pm), _bits(rm[high] & pm)
+            if low == high:
+                matched = _matching(lows, lows, pos.pyramid_partners, pair_with_self=True)
+                removals += len(lows) - matched
+                if len(lows) > 2 * matched:
+                    needs.append((low, len(lows) - 2 * matched))
+                continue
+            matched = _matching(lows, highs, pos.pyramid_partners)
+            removals += len(lows) + len(highs) - matched
+            if len(lows) > matched:
+                needs.append((high, len(lows) - matched))
+            if len(highs) > matched:
+                needs.append((low, len(highs) - matched))
+        useful = 0
+        for rank in range(1, target):
+            if rm[target - rank] & pm:
+                useful |= pos.stock_rank_mask[rank]
+        facts = (removals, needs, ~useful)
+        self.pyramid_cache[pm] = facts
+        return facts
+
+    def _all_cards_bound(self, pm: int, live: int) -> int:
+        """Goal "all": removals still needed over the whole table."""
+        pos = self.pos
+        rm, sm, target = pos.rank_mask, pos.stock_rank_mask, pos.target
+        total = (rm[target] & pm).bit_count() + (sm[target] & live).bit_count()
+        for low, high in self.pairs:
+            a = (rm[low] & pm).bit_count() + (sm[low] & live).bit_count()
+            if low == high:
+                total += (a + 1) // 2
+            else:
+                b = (rm[high] & pm).bit_count() + (sm[high] & live).bit_count()
+                total += a if a > b else b
+        return total
+
+    def bound(self, pm: int, live: int, q: int, r: int) -> int:
+        if self.pos.goal_all:
+            return self._all_cards_bound(pm, live)
+        removals, needs, useless = self._pyramid_facts(pm)
+        if not needs or not self.count_draws:
+            return removals
+        pos = self.pos
+        m = pos.m
+        useless &= live
+        extra_draw = 0 if pos.stock_top_playable else 1
+        waste_top = (live & ((1 << q) - 1)).bit_length() - 1
+        worst = 0
+        for rank, count in needs:
+            costs = []
+            for j in _bits(pos.stock_rank_mask[rank] & live):
+                if j == waste_top or (j == q and not extra_draw):
+                    costs.append(0)
+                elif j >= q:
+                    costs.append((useless & ((1 << j) - (1 << q))).bit_count() + extra_draw)
+                else:
+                    cost = (useless & ((1 << q) - (2 << j))).bit_count()
+                    if r:
+                        around = 1 + (useless & ((1 << m) - (1 << q))).bit_count()
+                        around += (useless & ((1 << j) - 1)).bit_count() + extra_draw
+                        cost = min(cost, around)
+                    costs.append(cost)
+            if len(costs) < count:
+                return _HOPELESS
+            costs.sort()
+            if costs[count - 1] > worst:
+                worst = costs[count - 1]
+        return removals + worst
+
+    def run(self) -> list[int | tuple[int, ...]] | None:
+        pos, lost, budget = self.pos, self.lost, self.budget
+        start = (pos.start_pm, pos.start_live, pos.next_live(pos.start_live, pos.start_q), pos.start_r)
+        start_key = self._key(*start)
+        best = {start_key: 0}
+        parent: dict[int, tuple[int, int | tuple[int, ...]]] = {}
+        buckets: dict[int, list[tuple[int, int, int, int, int, bool]]] = {}
+        f = self.bound(*start)
+        buckets[f] = [(*start, 0, False)]
+        m = pos.m
+        while buckets:
+            f = min(buckets)
+            bucket = buckets[f]
+            while bucket:
+                pm, live, q, r, g, drew = bucket.pop()
+                key = self._key(pm, live, q, r)
+                if best.get(key, g) < g:
+                    continue
+                budget.tick()
+                if pos.is_won(pm, live):
+                    return self._line(parent, key, start_key)
+                uncovered = _uncovered(pm)
+                kings = _kings(pos, uncovered)
+                successors: list[tuple[int | tuple[int, ...], int, int, int, int]] = []
+                if kings:
+                    bit = (kings & -kings).bit_length() - 1
+                    successors.append(((bit,), pm & ~(1 << bit), live, q, r))
+                else:
+                    removals = pos.open_removals(uncovered, live, q)
+                    if not drew:
+                        removals += pos.pyramid_removals(pm, uncovered)
+                    for removal in removals:
+                        new_pm, new_live, new_q = pos.apply_removal(pm, live, q, removal)
+                        if pos.is_lost(new_pm, new_live):
+                            continue
+                        successors.append((removal, new_pm, new_live, new_q, r))
+                    if q < m:
+                        successors.append((_DRAW, pm, live, pos.after_draw(live, q), r))
+                    elif live and r:
+                        successors.append((_REDEAL, pm, live, pos.next_live(live, 0), r if r == UNLIMITED else r - 1))
+                child_g = g + 1
+                for token, new_pm, new_live, new_q, new_r in successors:
+                    if lost.get(new_pm | (new_live << _LIVE_SHIFT) | (new_q << _Q_SHIFT), -1) >= new_r:
+                        continue
+                    new_key = self._key(new_pm, new_live, new_q, new_r)
+                    if best.get(new_key, child_g + 1) <= child_g:
+                        continue
+                    best[new_key] = child_g
+                    parent[new_key] = (key, token)
+                    new_f = child_g + self.bound(new_pm, new_live, new_q, new_r)
+                    entry = (new_pm, new_live, new_q, new_r, child_g, token == _DRAW or token == _REDEAL)
+                    if new_f <= f:
+                        bucket.append(entry)
+                    else:
+                        buckets.setdefault(new_f, []).append(entry)
+            del buckets[f]
+        return None
+
+    @staticmethod
+    def _key(pm: int, live: int, q: int, r: int) -> int:
+        return pm | (live << _LIVE_SHIFT) | (q << _Q_SHIFT) | (r << _R_SHIFT)
+
+    @staticmethod
+    def _line(parent, key: int, start_key: int) -> list[int | tuple[int, ...]]:
+        tokens = []
+        while key != start_key:
+            key, token = parent[key]
+            tokens.append(token)
+        tokens.reverse()
+        return tokens
+
+
+def solve(
+    board: Board,
+    *,
+    optimal: bool = False,
+    max_nodes: int | None = None,
+    max_seconds: float | None = None,
+) -> Solution:
+    """Solve ``board`` from its current position under its own rules.
+
+    ``optimal`` asks for a shortest solution (verdict first: a lost position
+    costs no more than in verdict mode). ``max_nodes`` / ``max_seconds`` bound
+    the effort; when either runs out the verdict is ``"unknown"``.
+    """
+    started = time.perf_counter()
+    budget = _Budget(max_nodes, max_seconds)
+
+    def answer(verdict: Verdict, moves: list[Move]) -> Solution:
+        return Solution(verdict, moves, optimal, budget.nodes, time.perf_counter() - started)
+
+    status = board.status()
+    if status == "cleared":
+        return answer("win", [])
+    if status == "no_moves":
+        return answer("lose", [])
+    pos = _Position(board)
+    search = _VerdictSearch(pos, budget)
+    try:
+        won = search.run()
+        if not won:
+            return answer("lose", [])
+        tokens = search.path
+        if optimal:
+            shortest = _ShortestSearch(pos, budget, search.lost).run()
+            assert shortest is not None, "the verdict search found a line, A* must too"
+            tokens = shortest
+    except BudgetExceeded:
+        return answer("unknown", [])
+    return answer("win", [pos.move_of(token) for token in tokens])
