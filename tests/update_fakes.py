@@ -45,7 +45,7 @@ def main():
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     sock.sendto(b"READY=1", os.environ["NOTIFY_SOCKET"])
     if {behaviour!r} == "dies-after-ready":
-        time.sleep(0.3)
+        time.sleep(0.1)
         return 4
     time.sleep(3600)
 '''
