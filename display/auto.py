@@ -4,7 +4,8 @@
 desktop session is present (``DISPLAY`` / ``WAYLAND_DISPLAY``), KMS/DRM when a
 connected output exists, then the first framebuffer. Each step that is
 skipped or fails is logged and named in the final error, so falling through
-is never silent. Targets are imported only when chosen.
+is never silent. Targets (and the device probing) are imported only when
+needed: start-up time is part of the console's feel.
 """
 
 from __future__ import annotations
@@ -15,9 +16,8 @@ from pathlib import Path
 from typing import Mapping
 
 from .base import Display
-from .drm import SYSFS, connected_outputs
+from .drm import SYSFS
 from .errors import DisplayError
-from .fbinfo import list_framebuffers
 from .rotation import Rotation
 from .settings import DisplaySettings, check_display_spec
 
@@ -72,6 +72,9 @@ def open_display(
 def _open_automatically(
     size: tuple[int, int] | None, settings: DisplaySettings, environ: Mapping[str, str], sysfs: Path, dev: Path, console: bool
 ) -> Display:
+    from .drm import connected_outputs
+    from .fbinfo import list_framebuffers
+
     tried: list[str] = []
     candidates: list[str] = []
     if environ.get("WAYLAND_DISPLAY") or environ.get("DISPLAY"):

@@ -64,6 +64,10 @@ class CardArt:
 
     # -- shared shapes -----------------------------------------------------
     def _card_body(self, fill: Color) -> pygame.Surface:
+        """A blank card with its shadow: drawn once per colour, then copied for each card."""
+        return self._cached(("body", fill), lambda: self._draw_body(fill)).copy()
+
+    def _draw_body(self, fill: Color) -> pygame.Surface:
         surface = pygame.Surface((self.w, self.h), pygame.SRCALPHA)
         body = pygame.Rect(0, 0, self.w, self.h - self.shadow)
         pygame.draw.rect(surface, theme.CARD_SHADOW, body.move(0, self.shadow), border_radius=self.radius)

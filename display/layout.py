@@ -145,8 +145,9 @@ class Layout:
         self.safe = Rect(mx, my, width - 2 * mx, height - 2 * my)
         self.measure = measure
         #: The body text size: readable on a 320x240 TFT, large enough on a TV.
-        self.text_px = max(12, round(min(self.safe.w, self.safe.h * 4 / 3) / 28))
+        self.text_px = max(14, round(min(self.safe.w, self.safe.h * 4 / 3) / 24))
         self.pad = max(2, self.text_px // 3)
+        self._label_width = measure(STOCK_LABEL_SAMPLE, self.text_px)
 
     # -- the table ---------------------------------------------------------
     @lru_cache(maxsize=4)
@@ -157,7 +158,9 @@ class Layout:
         status_h = round(self.text_px * 1.5)
         status = Rect(self.safe.x, self.safe.bottom - status_h, self.safe.w, status_h)
         area = Rect(self.safe.x, self.safe.y, self.safe.w, self.safe.h - status_h)
-        for card_w in range(area.w // rows, 7, -1):
+        # A pyramid is about (rows + 1) / 2 card heights tall: no wider card can fit.
+        tallest = math.ceil(area.h * 2 / ((rows + 1) * CARD_ASPECT)) + 1
+        for card_w in range(min(area.w // rows, tallest), 7, -1):
             for label_below in (False, True):
                 table = self._try_table(rows, card_w, area, status, label_below)
                 if table is not None:
@@ -205,7 +208,7 @@ class Layout:
                 label_x = stock.right + max(self.pad, cursor_width(card_w) + 2)
                 middle = self.safe.x + self.safe.w // 2
                 stock_label = Rect(label_x, stock.y, _free_width(label_x, stock.y, line_h, cards, middle), line_h)
-                if stock_label.w < self.measure(STOCK_LABEL_SAMPLE, self.text_px):
+                if stock_label.w < self._label_width:
                     return None
             return self._finish_table(card_w, card_h, step, cards, stock, waste, waste_step, stock_label, status)
         return None
@@ -277,10 +280,10 @@ class Layout:
         body = Rect(safe.x + self.pad, title.bottom + self.pad, safe.w - 2 * self.pad, safe.bottom - title.bottom - 2 * self.pad)
         best: tuple[PlacedText, ...] = ()
         for px in range(self.text_px, MIN_PAGE_PX - 1, -1):
-            for columns in (1, 2):
+            for columns, spaced in ((1, True), (2, True), (1, False)):
                 if columns == 2 and body.w < px * 36:
                     continue
-                placed, complete = self._flow_text(page, body, px, columns)
+                placed, complete = self._flow_text(page, body, px, columns, spaced)
                 if complete:
                     return TextLayout(title, title_px, px, placed, True)
                 best = placed
@@ -288,22 +291,28 @@ class Layout:
             best = best[:-1] + (PlacedText(best[-1].rect, "…", "body"),)
         return TextLayout(title, title_px, MIN_PAGE_PX, best, False)
 
-    def _flow_text(self, page: TextView, body: Rect, px: int, columns: int) -> tuple[tuple[PlacedText, ...], bool]:
+    def _flow_text(self, page: TextView, body: Rect, px: int, columns: int, spaced: bool) -> tuple[tuple[PlacedText, ...], bool]:
+        """Place the page's lines in ``columns``; a heading never ends a column; ``spaced`` parts paragraphs."""
         gutter = px * 2
         column_w = (body.w - gutter * (columns - 1)) // columns
-        line_h, heading_h = round(px * 1.2), round(px * 1.35)
-        lines: list[tuple[str, Literal["heading", "body"], int]] = []
+        line_h, heading_h = round(px * 1.2), round(px * 1.4)
+        gap = round(px * 0.35) if spaced else 0
+        # (text, style, height, space before, height that must fit with it)
+        lines: list[tuple[str, Literal["heading", "body"], int, int, int]] = []
         for heading, paragraphs in page.sections:
-            lines.append((heading, "heading", heading_h))
-            for paragraph in paragraphs:
-                lines += [(part, "body", line_h) for part in wrap_text(paragraph, column_w, px, self.measure)]
+            lines.append((heading, "heading", heading_h, gap if lines else 0, heading_h + line_h))
+            for number, paragraph in enumerate(paragraphs):
+                for part_number, part in enumerate(wrap_text(paragraph, column_w, px, self.measure)):
+                    space = gap // 2 if number and not part_number else 0
+                    lines.append((part, "body", line_h, space, line_h))
         placed: list[PlacedText] = []
         column, y = 0, body.y
-        for text, style, height in lines:
-            if y + height > body.bottom:
-                column, y = column + 1, body.y
+        for text, style, height, space, needed in lines:
+            if y + space + needed > body.bottom:
+                column, y, space = column + 1, body.y, 0
                 if column == columns:
                     return tuple(placed), False
+            y += space if y > body.y else 0
             x = body.x + column * (column_w + gutter)
             placed.append(PlacedText(Rect(x, y, column_w, height), text, style))
             y += height

@@ -1,5 +1,8 @@
 """Realistic views for screenshots, benchmarks and renderer tests.
 
+``python -m display.samples docs`` writes the README screenshots
+(docs/screenshot-<W>x<H>.png) without going through the whole application.
+
 They come from the engine itself (a numbered deal played for a while through
 :class:`pyramid.play.Table`), not from hand-made data, so what they show is
 what a player sees — including the cursor, a chosen card and the waste.
@@ -7,7 +10,9 @@ what a player sees — including the cursor, a chosen card and the waste.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import replace
+from pathlib import Path
 
 from pyramid.board import Board
 from pyramid.deal import numbered_deal
@@ -15,6 +20,8 @@ from pyramid.help_text import pyramid_help
 from pyramid.play import Table
 from pyramid.rules import RETROHUB
 from pyramid.view import MenuView, PanelView, TextView, View
+
+from .settings import parse_size
 
 
 def played_table(deal_number: int = 7, removals: int = 9, redeals: int | None = 1) -> Table:
@@ -79,3 +86,36 @@ def all_views() -> dict[str, View]:
         "menu": menu_view(),
         "help": help_view(),
     }
+
+
+def save_screenshots(directory: Path, sizes: list[tuple[int, int]], views: dict[str, View]) -> list[Path]:
+    """Render each view at each size into ``directory`` as ``<name>-<W>x<H>.png``."""
+    import pygame
+
+    from .render import Renderer
+
+    saved = []
+    for size in sizes:
+        renderer = Renderer(size)
+        for name, view in views.items():
+            renderer.draw(view)
+            path = directory / f"{name}-{size[0]}x{size[1]}.png"
+            pygame.image.save(renderer.frame, str(path))
+            saved.append(path)
+    return saved
+
+
+def main(arguments: list[str]) -> None:
+    """``python -m display.samples DIRECTORY [WxH …] [--all]``: the README screenshots (or every sample)."""
+    all_samples = "--all" in arguments
+    words = [word for word in arguments if word != "--all"]
+    if not words:
+        raise SystemExit("usage: python -m display.samples DIRECTORY [WxH ...] [--all]")
+    sizes = [parse_size(word) for word in words[1:]] or [(320, 240), (480, 320), (800, 480), (1920, 1080)]
+    views = all_views() if all_samples else {"screenshot": game_view()}
+    for path in save_screenshots(Path(words[0]), sizes, views):
+        print(path)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import re
-import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
@@ -95,6 +94,8 @@ def load_settings(explicit: str | Path | None = None, environ: Mapping[str, str]
 
 def parse_settings(text: str, path: Path | None = None) -> Settings:
     """Settings from TOML ``text``; ``path`` only names the file in messages."""
+    import tomllib  # here, not at the top: a start without a settings file does not pay for it
+
     name = str(path) if path else "settings"
     try:
         data = tomllib.loads(text)
