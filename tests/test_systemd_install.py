@@ -1,0 +1,134 @@
+"""firmware/install.sh into a device root, run twice: the same result, no errors.
+
+apt-get and useradd are skipped (PYRAMID_SKIP); everything else is real: the
+release is built by the device tool from a tiny fake bundle, the units are
+enabled with ``systemctl --root``, the boot files are edited in place.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from display.settings import DisplaySettings, parse_settings
+from update_fakes import REPOSITORY, make_bundle
+
+INSTALL = REPOSITORY / "firmware" / "install.sh"
+SYSTEM_UNITS = Path("/usr/lib/systemd/system")
+
+PI_CMDLINE = "console=serial0,115200 console=tty1 root=PARTUUID=4e639091-02 rootfstype=ext4 fsck.repair=yes rootwait\n"
+PI_CONFIG = """\
+# For more options and information see
+# http://rptl.io/configtxt
+dtparam=audio=on
+camera_auto_detect=1
+display_auto_detect=1
+auto_initramfs=1
+dtoverlay=vc4-kms-v3d
+max_framebuffers=2
+arm_64bit=1
+
+[cm4]
+otg_mode=1
+
+[all]
+"""
+
+pytestmark = pytest.mark.skipif(shutil.which("systemctl") is None, reason="needs systemctl (installed by .ci/run)")
+
+
+def fresh_pi(root: Path) -> None:
+    """The parts of a fresh Raspberry Pi OS Lite that install.sh touches."""
+    (root / "boot" / "firmware").mkdir(parents=True)
+    (root / "boot" / "firmware" / "cmdline.txt").write_text(PI_CMDLINE)
+    (root / "boot" / "firmware" / "config.txt").write_text(PI_CONFIG)
+    shutil.copytree(SYSTEM_UNITS, root / SYSTEM_UNITS.relative_to("/"), symlinks=True)
+    wants = root / "etc" / "systemd" / "system" / "getty.target.wants"
+    wants.mkdir(parents=True)
+    (wants / "getty@tty1.service").symlink_to("/lib/systemd/system/getty@.service")
+
+
+def run_install(root: Path, bundle: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYRAMID_ROOT": str(root), "PYRAMID_SKIP": "packages accounts",
+           "PYRAMID_BUNDLE": str(bundle)}
+    return subprocess.run(["sh", str(INSTALL)], env=env, capture_output=True, text=True, timeout=300, check=False)
+
+
+def snapshot(root: Path) -> dict[str, tuple[str, ...]]:
+    """Every path under root: kind, mode and content (hash) or link target."""
+    entries: dict[str, tuple[str, ...]] = {}
+    for path in sorted(root.rglob("*")):
+        name = str(path.relative_to(root))
+        if path.is_symlink():
+            entries[name] = ("link", os.readlink(path))
+        elif path.is_dir():
+            entries[name] = ("dir", oct(path.stat().st_mode))
+        else:
+            entries[name] = ("file", oct(path.stat().st_mode), hashlib.sha256(path.read_bytes()).hexdigest())
+    return entries
+
+
+def test_install_twice_gives_the_same_console(tmp_path: Path) -> None:
+    root = tmp_path / "device"
+    fresh_pi(root)
+    bundle = make_bundle(tmp_path, "1.0")
+
+    first = run_install(root, bundle)
+    assert first.returncode == 0, first.stdout + first.stderr
+    after_first = snapshot(root)
+    second = run_install(root, bundle)
+    assert second.returncode == 0, second.stdout + second.stderr
+    assert second.stderr == ""
+    assert "release 1.0 is already current" in second.stdout
+    assert snapshot(root) == after_first
+
+    opt = root / "opt" / "pyramid"
+    assert os.readlink(opt / "current") == "releases/1.0"
+    assert (opt / "releases" / "1.0" / ".installed").is_file()
+    assert os.access(opt / "bin" / "pyramid-release", os.X_OK)
+    system = root / "etc" / "systemd" / "system"
+    for unit in ("pyramid.service", "pyramid-rollback.service"):
+        assert (system / unit).read_text() == (REPOSITORY / "systemd" / unit).read_text()
+    assert os.readlink(system / "multi-user.target.wants" / "pyramid.service") == "/etc/systemd/system/pyramid.service"
+    assert not (system / "getty.target.wants" / "getty@tty1.service").exists()
+
+
+def test_boot_configuration_is_added_once_and_keeps_the_owners_lines(tmp_path: Path) -> None:
+    root = tmp_path / "device"
+    fresh_pi(root)
+    boot = root / "boot" / "firmware"
+    (boot / "pyramid.toml").write_text('[display]\nrotation = 180\n')
+    bundle = make_bundle(tmp_path, "1.0")
+    for _ in range(2):
+        assert run_install(root, bundle).returncode == 0
+
+    config = (boot / "config.txt").read_text()
+    assert config.startswith(PI_CONFIG)
+    assert config.count("# >>> pyramid console") == 1
+    assert config.count("disable_splash=1") == 1
+    cmdline = (boot / "cmdline.txt").read_text()
+    assert cmdline.count("\n") == 1  # the kernel command line is one line
+    options = cmdline.split()
+    assert options[:6] == PI_CMDLINE.split()
+    for option in ("quiet", "loglevel=3", "logo.nologo", "vt.global_cursor_default=0", "consoleblank=0"):
+        assert options.count(option) == 1
+    assert (boot / "pyramid.toml").read_text() == '[display]\nrotation = 180\n'
+
+
+def test_settings_example_is_installed_on_a_fresh_card(tmp_path: Path) -> None:
+    root = tmp_path / "device"
+    fresh_pi(root)
+    assert run_install(root, make_bundle(tmp_path, "1.0")).returncode == 0
+    example = (root / "boot" / "firmware" / "pyramid.toml").read_text()
+    assert example == (REPOSITORY / "firmware" / "boot" / "firmware" / "pyramid.toml").read_text()
+    for key in ("display = \"auto\"", "rotation = 0", "safe_area = 5"):
+        assert f"#{key}" in example
+    uncommented = parse_settings(example.replace("\n#display", "\ndisplay").replace("\n#rotation", "\nrotation")
+                                 .replace("\n#safe_area", "\nsafe_area"))
+    assert uncommented.problems == ()
+    assert uncommented.display == DisplaySettings(display="auto", rotation=0, safe_area=5)

@@ -1,0 +1,101 @@
+"""The units in systemd/: `systemd-analyze verify` clean, `security` exposure at most 1.5.
+
+`verify` checks that ExecStart= binaries exist, so it runs with ``--root`` on a
+small device root: the host's own unit files (for targets such as
+multi-user.target), our units, the release tool and a stand-in console at
+/opt/pyramid/current/bin/pyramid.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from update_fakes import RELEASE_TOOL, REPOSITORY
+
+UNITS = REPOSITORY / "systemd"
+SYSTEM_UNITS = Path("/usr/lib/systemd/system")
+MAX_EXPOSURE = 1.5
+
+pytestmark = pytest.mark.skipif(shutil.which("systemd-analyze") is None,
+                                reason="needs systemd-analyze (installed by .ci/run)")
+
+
+def unit_settings(name: str) -> dict[str, list[str]]:
+    """Every Key=value of a unit file, values in order (keys may repeat)."""
+    settings: dict[str, list[str]] = {}
+    for line in (UNITS / name).read_text().splitlines():
+        if "=" in line and not line.startswith(("#", "[")):
+            key, value = line.split("=", 1)
+            settings.setdefault(key, []).append(value)
+    return settings
+
+
+def exposure(unit: Path) -> float:
+    result = subprocess.run(["systemd-analyze", "security", "--offline=yes", "--no-pager", str(unit)],
+                            capture_output=True, text=True, check=False)
+    match = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", result.stdout)
+    assert match, result.stdout + result.stderr
+    return float(match.group(1))
+
+
+def test_console_unit_exposure_is_at_most_one_and_a_half() -> None:
+    level = exposure(UNITS / "pyramid.service")
+    print(f"\nsystemd-analyze security --offline=yes pyramid.service: exposure {level}")
+    assert level <= MAX_EXPOSURE
+
+
+def test_console_still_reaches_screen_input_tty_and_gpio() -> None:
+    """Hardened, but not blind: the devices the console needs stay allowed."""
+    settings = unit_settings("pyramid.service")
+    assert settings["DevicePolicy"] == ["closed"]
+    allowed = {entry.split()[0] for entry in settings["DeviceAllow"] if entry.split()[1] == "rw"}
+    assert allowed == {"char-drm", "char-fb", "char-input", "char-gpiochip", "/dev/tty1"}
+    assert "PrivateDevices" not in settings  # it would hide /dev/dri and /dev/input
+    assert "PrivateNetwork" not in settings  # /proc/net must show the host's addresses
+    assert "AF_UNIX" in settings["RestrictAddressFamilies"][0].split()  # sd_notify
+    assert settings["SupplementaryGroups"] == ["video render input gpio"]
+    assert settings["User"] == ["pyramid"]
+
+
+def test_console_unit_boots_on_tty1_and_falls_back_on_failure() -> None:
+    settings = unit_settings("pyramid.service")
+    assert settings["ExecStart"] == ["/opt/pyramid/current/bin/pyramid --display auto"]
+    assert settings["Conflicts"] == ["getty@tty1.service"]
+    assert settings["TTYPath"] == ["/dev/tty1"]
+    assert settings["StandardInput"] == ["tty"]
+    assert settings["Type"] == ["notify"]
+    assert settings["Restart"] == ["on-failure"]
+    assert settings["OnFailure"] == ["pyramid-rollback.service"]
+    assert int(settings["StartLimitBurst"][0]) > 1
+    assert settings["StateDirectory"] == ["pyramid"]
+    assert settings["WorkingDirectory"] == ["/run/pyramid"]  # writable: RuntimeDirectory=pyramid
+    assert settings["RuntimeDirectory"] == ["pyramid"]
+    assert unit_settings("pyramid-rollback.service")["ExecStart"] == [
+        "/opt/pyramid/bin/pyramid-release rollback --only-if-failed"]
+
+
+def test_units_verify_clean_on_a_device_root(tmp_path: Path) -> None:
+    root = tmp_path / "device"
+    shutil.copytree(SYSTEM_UNITS, root / SYSTEM_UNITS.relative_to("/"), symlinks=True)
+    units = root / "etc" / "systemd" / "system"
+    units.mkdir(parents=True)
+    for unit in UNITS.glob("*.service"):
+        shutil.copy(unit, units / unit.name)
+    tool = root / "opt" / "pyramid" / "bin" / "pyramid-release"
+    tool.parent.mkdir(parents=True)
+    shutil.copy(RELEASE_TOOL, tool)
+    console = root / "opt" / "pyramid" / "releases" / "1.0" / "bin" / "pyramid"
+    console.parent.mkdir(parents=True)
+    console.write_text("#!/bin/sh\n")
+    console.chmod(0o755)
+    (root / "opt" / "pyramid" / "current").symlink_to("releases/1.0")
+
+    result = subprocess.run(["systemd-analyze", "verify", f"--root={root}", "pyramid.service",
+                             "pyramid-rollback.service"], capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.strip() == ""
