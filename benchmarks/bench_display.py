@@ -83,7 +83,7 @@ def render_times() -> None:
         renderer.draw(view)
         cold = (time.perf_counter() - start) * 1000
 
-        def repaint() -> None:
+        def repaint(renderer: Renderer = renderer) -> None:
             renderer.invalidate()
             renderer.draw(view)
         print(f"   {size[0]:>5}x{size[1]:<4} {cold:8.1f} {milliseconds(repaint):8.2f}")
@@ -108,7 +108,7 @@ def write_times(directory: Path) -> None:
                 renderer = Renderer(display.size)
                 renderer.draw(view)
                 whole = [Rect(0, 0, *display.size)]
-                cells.append(milliseconds(lambda: display.present(renderer.frame, whole)))
+                cells.append(milliseconds(lambda: display.present(renderer.frame, whole)))  # noqa: B023 (called at once)
         print(f"   {size[0]:>5}x{size[1]:<4} {cells[0]:8.2f} {cells[1]:10.2f} {cells[2]:9.2f}")
 
 

@@ -61,7 +61,7 @@ class Display(ABC):
     def close(self) -> None:
         """Give the screen back (restore the console, close the window)."""
 
-    def __enter__(self) -> "Display":
+    def __enter__(self) -> Display:
         return self
 
     def __exit__(self, *exc_info: object) -> None:

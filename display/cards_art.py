@@ -9,6 +9,7 @@ cached per card size: after the first frame, drawing a table is only blits.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Callable
 
 import pygame
@@ -34,10 +35,21 @@ def rank_label(card: Card, letters: str) -> str:
     return FACE_LETTERS[letters].get(card.rank, str(card.rank))
 
 
-def suit_colour(card: Card) -> Color:
+def suit_colour(card: Card, four_colour: bool = False) -> Color:
+    """Red and black, or one colour per suit with ``four_colour`` (Spanish suits always have their own)."""
     if card.suit in theme.SPANISH_SUIT_COLOURS:
         return theme.SPANISH_SUIT_COLOURS[card.suit]
+    if four_colour:
+        return theme.FOUR_COLOUR_SUITS[card.suit]
     return theme.RED if card.is_red else theme.BLACK
+
+
+@dataclass(frozen=True, slots=True)
+class FaceStyle:
+    """How faces are printed: court letters (``"french"`` V D R or ``"english"`` J Q K), suit colours."""
+
+    letters: str = "french"
+    four_colour: bool = False
 
 
 class CardArt:
@@ -76,7 +88,7 @@ class CardArt:
         return surface
 
     # -- faces -------------------------------------------------------------
-    def face(self, card: Card, letters: str = "french", chosen: bool = False, covered: bool = False) -> pygame.Surface:
+    def face(self, card: Card, style: FaceStyle = FaceStyle(), chosen: bool = False, covered: bool = False) -> pygame.Surface:
         """The face of ``card``; ``chosen`` greys it out (the first half of a pair).
 
         A ``covered`` card leaves its lower half plain: the slivers of it that
@@ -84,17 +96,17 @@ class CardArt:
         only when the card can be played.
         """
         if chosen:
-            return self._cached(("chosen", card, letters, covered), lambda: self._greyed(self.face(card, letters, False, covered)))
-        return self._cached(("face", card, letters, covered), lambda: self._draw_face(card, letters, covered))
+            return self._cached(("chosen", card, style, covered), lambda: self._greyed(self.face(card, style, False, covered)))
+        return self._cached(("face", card, style, covered), lambda: self._draw_face(card, style, covered))
 
     def _greyed(self, face: pygame.Surface) -> pygame.Surface:
         grey = face.copy()
         grey.fill(theme.CHOSEN_MULTIPLY, special_flags=pygame.BLEND_RGB_MULT)
         return grey
 
-    def _draw_face(self, card: Card, letters: str, covered: bool) -> pygame.Surface:
+    def _draw_face(self, card: Card, style: FaceStyle, covered: bool) -> pygame.Surface:
         surface = self._card_body(theme.CARD_FACE)
-        colour, label = suit_colour(card), rank_label(card, letters)
+        colour, label = suit_colour(card, style.four_colour), rank_label(card, style.letters)
         m = self.margin
         small = max(7, round(self.w * 0.34))
         rank_px = max(10, round(self.h * 0.36))
@@ -162,7 +174,7 @@ class CardArt:
             pygame.draw.rect(surface, theme.EMPTY_LINE, body, width=line, border_radius=self.radius)
         return surface
 
-    # -- the cursor ----------------------------------------------------------
+    # -- the cursor and the hint ---------------------------------------------
     @property
     def cursor_margin(self) -> int:
         """How far the cursor ring reaches outside the card it surrounds."""
@@ -170,13 +182,20 @@ class CardArt:
 
     def cursor(self) -> pygame.Surface:
         """A thick ring, dark-edged so it shows on white cards, on the felt and on the hollow."""
-        return self._cached(("cursor",), self._draw_cursor)
+        return self.ring(theme.CURSOR, theme.CURSOR_EDGE)
 
-    def _draw_cursor(self) -> pygame.Surface:
+    def hint(self) -> pygame.Surface:
+        """The ring around the cards a hint suggests, in a colour the cursor never has."""
+        return self.ring(theme.HINT, theme.HINT_EDGE)
+
+    def ring(self, colour: Color, edge: Color) -> pygame.Surface:
+        return self._cached(("ring", colour, edge), lambda: self._draw_ring(colour, edge))
+
+    def _draw_ring(self, colour: Color, edge: Color) -> pygame.Surface:
         m = self.cursor_margin
         surface = pygame.Surface((self.w + 2 * m, self.h + 2 * m), pygame.SRCALPHA)
         ring = surface.get_rect()
         radius = self.radius + m
-        pygame.draw.rect(surface, theme.CURSOR_EDGE, ring, width=self.cursor_width + 2, border_radius=radius)
-        pygame.draw.rect(surface, theme.CURSOR, ring.inflate(-2, -2), width=self.cursor_width, border_radius=radius - 1)
+        pygame.draw.rect(surface, edge, ring, width=self.cursor_width + 2, border_radius=radius)
+        pygame.draw.rect(surface, colour, ring.inflate(-2, -2), width=self.cursor_width, border_radius=radius - 1)
         return surface

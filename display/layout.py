@@ -191,7 +191,7 @@ class Layout:
         for centre in centres:
             offsets = _row_offsets(rows, card_w, gap, centre)
             top = area.y
-            for row, (left, right) in enumerate(offsets):
+            for row, (left, _) in enumerate(offsets):
                 if left < column.right:
                     top = max(top, column.bottom - row * step)
             slack = area.bottom - (top + pyramid_h)

@@ -42,29 +42,29 @@ class Rect:
     def contains_point(self, x: int, y: int) -> bool:
         return self.x <= x < self.right and self.y <= y < self.bottom
 
-    def contains(self, other: "Rect") -> bool:
+    def contains(self, other: Rect) -> bool:
         return self.x <= other.x and self.y <= other.y and other.right <= self.right and other.bottom <= self.bottom
 
-    def intersects(self, other: "Rect") -> bool:
+    def intersects(self, other: Rect) -> bool:
         return self.x < other.right and other.x < self.right and self.y < other.bottom and other.y < self.bottom
 
-    def intersection(self, other: "Rect") -> "Rect | None":
+    def intersection(self, other: Rect) -> Rect | None:
         x, y = max(self.x, other.x), max(self.y, other.y)
         right, bottom = min(self.right, other.right), min(self.bottom, other.bottom)
         if right <= x or bottom <= y:
             return None
         return Rect(x, y, right - x, bottom - y)
 
-    def union(self, other: "Rect") -> "Rect":
+    def union(self, other: Rect) -> Rect:
         x, y = min(self.x, other.x), min(self.y, other.y)
         return Rect(x, y, max(self.right, other.right) - x, max(self.bottom, other.bottom) - y)
 
-    def inflate(self, dx: int, dy: int | None = None) -> "Rect":
+    def inflate(self, dx: int, dy: int | None = None) -> Rect:
         """Grow by ``dx`` on the left and right and ``dy`` on top and bottom (shrink if negative)."""
         dy = dx if dy is None else dy
         return Rect(self.x - dx, self.y - dy, self.w + 2 * dx, self.h + 2 * dy)
 
-    def move(self, dx: int, dy: int) -> "Rect":
+    def move(self, dx: int, dy: int) -> Rect:
         return Rect(self.x + dx, self.y + dy, self.w, self.h)
 
 

@@ -22,7 +22,7 @@ from pyramid.cards import Card
 from pyramid.view import Hit, MenuView, PanelView, TableView, Target, TextView, View
 
 from . import theme
-from .cards_art import CardArt
+from .cards_art import CardArt, FaceStyle
 from .layout import MIN_TEXT_PX, Layout, TableLayout
 from .rect import Rect, merge_rects
 from .symbols import Color
@@ -35,30 +35,41 @@ Sprite = tuple[Rect, tuple[Hashable, ...]]
 class Renderer:
     """Draws views for a screen of ``size`` with a ``safe_area`` margin (percent).
 
-    ``frame`` is the surface drawn into; after :meth:`draw` it holds the whole
-    picture, and the returned rectangles are the parts that differ from the
-    previous frame (all of it the first time).
+    ``safe_area`` is the display's own margin; a view that carries the
+    player's ``safe_area`` setting overrides it. ``frame`` is the surface
+    drawn into; after :meth:`draw` it holds the whole picture, and the returned
+    rectangles are the parts that differ from the previous frame (all of it
+    the first time). ``layout`` is the layout of the last view drawn.
     """
 
     def __init__(self, size: tuple[int, int], safe_area: float = 0) -> None:
         if not pygame.font.get_init():
             pygame.font.init()
-        self.layout = Layout(size, safe_area, measure=text_width)
+        self.size = size
+        self.safe_area = safe_area
+        self._layouts: dict[float, Layout] = {}
+        self.layout = self._layout(safe_area)
         self.frame = pygame.Surface(size)
         self._felt = _felt(size)
         self._scene: list[Sprite] | None = None
         self._art: dict[Hashable, CardArt] = {}
 
-    @property
-    def size(self) -> tuple[int, int]:
-        return self.layout.size
+    def layout_for(self, view: View) -> Layout:
+        """The layout ``view`` is drawn with (its safe area, else the display's)."""
+        return self._layout(self.safe_area if view.safe_area is None else view.safe_area)
+
+    def _layout(self, safe_area: float) -> Layout:
+        if safe_area not in self._layouts:
+            self._layouts[safe_area] = Layout(self.size, safe_area, measure=text_width)
+        return self._layouts[safe_area]
 
     def hit_at(self, view: View, x: int, y: int) -> Hit:
         """What a tap at ``(x, y)`` (frame coordinates) lands on; see :meth:`Layout.hit_at`."""
-        return self.layout.hit_at(view, x, y)
+        return self.layout_for(view).hit_at(view, x, y)
 
     def draw(self, view: View) -> list[Rect]:
         """Bring ``frame`` up to date with ``view``; return the rectangles that changed."""
+        self.layout = self.layout_for(view)
         scene = self._build_scene(view)
         if self._scene is None:
             dirty = [self.layout.screen]
@@ -94,14 +105,16 @@ class Renderer:
                 return _box(w, h, fill, edge, radius)
             case ("dim", int(w), int(h)):
                 return _dim(w, h)
-            case ("face", size, Card() as card, str(letters), bool(chosen), bool(covered)):
-                return self._art[size].face(card, letters, chosen, covered)
+            case ("face", size, Card() as card, FaceStyle() as style, bool(chosen), bool(covered)):
+                return self._art[size].face(card, style, chosen, covered)
             case ("back", size, int(count)):
                 return self._art[size].back(count)
             case ("hollow", size, bool(redeal)):
                 return self._art[size].hollow(redeal)
             case ("cursor", size):
                 return self._art[size].cursor()
+            case ("hint", size):
+                return self._art[size].hint()
         raise ValueError(f"unknown sprite {key!r}")
 
     # -- scenes ----------------------------------------------------------------
@@ -113,7 +126,7 @@ class Renderer:
         elif view.text is not None:
             self._text_scene(scene, view.text)
         elif view.table is not None:
-            self._table_scene(scene, view.table, view.letters)
+            self._table_scene(scene, view.table, FaceStyle(view.letters, view.four_colour))
         status = view.table.status_line if view.table is not None and view.menu is None and view.text is None else ""
         if view.notice:
             scene.text(view.notice, self.layout.text_px, theme.NOTICE, status_band, "center")
@@ -129,14 +142,14 @@ class Renderer:
             self._art[size] = CardArt(size, table.row_step, table.cursor_width)
         return size, self._art[size]
 
-    def _table_scene(self, scene: _Scene, view: TableView, letters: str) -> None:
+    def _table_scene(self, scene: _Scene, view: TableView, style: FaceStyle) -> None:
         table = self.layout.table(view.rows)
         size, art = self._art_for(table)
         px = table.text_px
         scene.text(view.score_label, round(px * 1.3), theme.FELT_TEXT, table.score, "right")
         scene.text(view.title, px, theme.FELT_MUTED, table.title, "right")
         if view.stock_count and view.stock_face_up is not None:
-            scene.add(table.stock, ("face", size, view.stock_face_up, letters, view.chosen == "stock", False))
+            scene.add(table.stock, ("face", size, view.stock_face_up, style, view.chosen == "stock", False))
         elif view.stock_count:
             scene.add(table.stock, ("back", size, view.stock_count))
         else:
@@ -148,15 +161,16 @@ class Renderer:
         for k, card in enumerate(shown):
             depth = len(shown) - 1 - k
             chosen = depth == 0 and view.chosen == "waste"
-            scene.add(table.waste.move(-depth * table.waste_step, 0), ("face", size, card, letters, chosen, depth > 0))
+            scene.add(table.waste.move(-depth * table.waste_step, 0), ("face", size, card, style, chosen, depth > 0))
         covers = pyramid_geometry(view.rows)[1]
         for index, card in enumerate(view.pyramid):
             if card is not None:
                 covered = any(view.pyramid[i] is not None for i in covers[index])
-                scene.add(table.cards[index], ("face", size, card, letters, view.chosen == index, covered))
+                scene.add(table.cards[index], ("face", size, card, style, view.chosen == index, covered))
+        for target in view.hint:
+            scene.add(_target_rect(table, target).inflate(art.cursor_margin), ("hint", size))
         if view.cursor is not None:
-            target = _target_rect(table, view.cursor)
-            scene.add(target.inflate(art.cursor_margin), ("cursor", size))
+            scene.add(_target_rect(table, view.cursor).inflate(art.cursor_margin), ("cursor", size))
 
     def _menu_scene(self, scene: _Scene, menu: MenuView) -> None:
         layout = self.layout.menu(menu)

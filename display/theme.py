@@ -29,6 +29,8 @@ EMPTY_LINE = (255, 255, 255, 55)
 
 CURSOR = (255, 196, 0)
 CURSOR_EDGE = (60, 40, 0)
+HINT = (80, 200, 255)
+HINT_EDGE = (0, 40, 70)
 
 PANEL = (250, 248, 238)
 PANEL_EDGE = (30, 40, 34)
@@ -38,6 +40,9 @@ ITEM = (0, 0, 0, 70)
 ITEM_TEXT = (240, 244, 236)
 SELECTED_TEXT = (40, 26, 0)
 NOTICE = (255, 214, 90)
+
+#: The four-colour deck (an accessibility setting): every suit tells apart at a glance.
+FOUR_COLOUR_SUITS = {"s": BLACK, "h": RED, "d": (20, 90, 210), "c": (16, 128, 50)}
 
 #: Spanish suits in their traditional colours.
 SPANISH_SUIT_COLOURS = {"o": (206, 150, 0), "p": (200, 30, 40), "e": (40, 80, 170), "b": (40, 120, 50)}

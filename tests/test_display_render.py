@@ -11,7 +11,7 @@ import pygame
 import pytest
 
 from display import samples, theme
-from display.cards_art import CardArt, rank_label, suit_colour
+from display.cards_art import CardArt, FaceStyle, rank_label, suit_colour
 from display.rect import Rect
 from display.render import Renderer
 from display.symbols import SHAPES, symbol
@@ -193,3 +193,43 @@ def test_six_row_and_spanish_tables_render() -> None:
     renderer.draw(View("game", table=table, panel=PanelView("Spanish deck", ("Pairs make 12",))))
     stock = renderer.layout.table(6).stock
     assert not is_felt(pixel(renderer, stock.x + stock.w // 2, stock.y + 3))
+
+
+def test_a_hint_rings_its_cards_in_its_own_colour_under_the_cursor(game: View) -> None:
+    assert game.table is not None and isinstance(game.table.cursor, int)
+    renderer = Renderer((480, 320))
+    table = renderer.layout.table(7)
+    hinted = View("game", table=replace(game.table, hint=("waste", game.table.cursor)))
+    renderer.draw(game)
+    dirty = renderer.draw(hinted)
+    assert any(rect.contains(table.waste.inflate(table.cursor_width + 1)) for rect in dirty)
+    assert close_to(cursor_pixel(renderer, table.waste), theme.HINT)
+    assert close_to(cursor_pixel(renderer, table.cards[game.table.cursor]), theme.CURSOR), "the cursor stays on top"
+
+
+def test_the_four_colour_deck_paints_diamonds_blue_and_clubs_green() -> None:
+    art = CardArt((60, 84), 42, 5)
+    for card, colour in ((Card(5, "d"), theme.FOUR_COLOUR_SUITS["d"]), (Card(5, "c"), theme.FOUR_COLOUR_SUITS["c"])):
+        plain, four = art.face(card), art.face(card, FaceStyle(four_colour=True))
+        strip = {tuple(four.get_at((x, y)))[:3] for x in range(2, 58) for y in range(2, 40)}
+        assert any(close_to(c, colour, 40) for c in strip)
+        assert pygame.image.tobytes(plain, "RGBA") != pygame.image.tobytes(four, "RGBA")
+
+
+def test_the_players_safe_area_moves_everything_inward_and_taps_follow(game: View) -> None:
+    renderer = Renderer((1280, 720), safe_area=0)
+    renderer.draw(game)
+    edge = renderer.layout.table(7).stock
+    tv = replace(game, safe_area=8)
+    dirty = renderer.draw(tv)
+    inset = renderer.layout.table(7).stock
+    assert inset.x >= 1280 * 8 // 100 > edge.x and dirty
+    assert renderer.hit_at(tv, *inset.center) == "stock"
+    assert renderer.hit_at(game, *edge.center) == "stock"
+    assert frame_bytes(renderer) == frame_bytes(_fresh(tv, (1280, 720)))
+
+
+def _fresh(view: View, size: tuple[int, int]) -> Renderer:
+    renderer = Renderer(size)
+    renderer.draw(view)
+    return renderer
