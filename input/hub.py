@@ -146,8 +146,7 @@ class InputHub:
         self._main_thread = threading.get_ident()
         block_for = self._time_to_block(timeout)
         if self._waiter is not None:
-            if not self._events:
-                self._waiter.block(block_for)
+            self._waiter.block(0.0 if self._events else block_for)  # always lets SDL hand over its events
         else:
             with self._ready:
                 self._ready.wait_for(lambda: bool(self._events), block_for)

@@ -1,0 +1,131 @@
+"""Keyboard, mouse and touch through SDL (pygame-ce), for a window or KMS display.
+
+SPEC §2, keyboard row: arrows; Space, Enter (and keypad Enter) = ok;
+Backspace = back; Esc and ``*`` (keypad ``*`` too) = star; F1 = help.
+A mouse click (left button) or an SDL touch is ``tap(x, y)`` in screen
+coordinates.
+
+Auto-repeat is switched off here (``pygame.key.set_repeat()``) and a second
+key-down without a key-up is ignored: held keys repeat in the hub's action
+layer, at the same rhythm as every other source.
+
+:class:`PygameEvents` is also the hub's :class:`~input.hub.Waiter` when a
+pygame display exists: the main loop then sleeps in ``pygame.event.wait``
+(window events such as close or resize arrive there too: every event that
+is not a key, click or touch is passed on to ``on_other_event``), and producer threads wake it by posting a user event.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import pygame
+
+from input.hub import InputHub
+
+KEYBOARD = "keyboard"
+MOUSE = "mouse"
+TOUCHSCREEN = "touchscreen"
+LEFT_MOUSE_BUTTON = 1
+
+KEYS: dict[int, str] = {
+    pygame.K_UP: "up",
+    pygame.K_DOWN: "down",
+    pygame.K_LEFT: "left",
+    pygame.K_RIGHT: "right",
+    pygame.K_SPACE: "ok",
+    pygame.K_RETURN: "ok",
+    pygame.K_KP_ENTER: "ok",
+    pygame.K_BACKSPACE: "back",
+    pygame.K_ESCAPE: "star",
+    pygame.K_ASTERISK: "star",
+    pygame.K_KP_MULTIPLY: "star",
+    pygame.K_F1: "help",
+}
+
+
+def button_for_key(key: int, text: str) -> str | None:
+    """The button a key-down means; ``text`` catches ``*`` typed as Shift+8 on layouts without a ``*`` key."""
+    return KEYS.get(key) or ("star" if text == "*" else None)
+
+
+class PygameEvents:
+    """Feeds SDL input events to ``hub`` and lets the hub sleep in SDL's event wait.
+
+    ``screen_size`` returns the logical screen size (what the renderer draws),
+    read at each touch so a resized window is followed.
+    """
+
+    def __init__(
+        self,
+        hub: InputHub,
+        screen_size: Callable[[], tuple[int, int]],
+        on_other_event: Callable[[pygame.event.Event], None] | None = None,
+    ) -> None:
+        self._hub = hub
+        self._screen_size = screen_size
+        self._on_other_event = on_other_event
+        self._held: dict[int, str] = {}
+        self._wake_type = pygame.event.custom_type()
+        self._wake_pending = False
+        pygame.key.set_repeat()
+        hub.use_waiter(self)
+        hub.device_added(KEYBOARD)
+
+    def block(self, timeout: float | None) -> None:
+        """Wait for SDL events (at most ``timeout`` seconds), then handle all that are pending."""
+        if timeout is None:
+            events = [pygame.event.wait()]
+        elif timeout <= 0:
+            events = []
+        else:
+            events = [pygame.event.wait(max(1, math.ceil(timeout * 1000)))]
+        for event in events + pygame.event.get():
+            self.handle(event)
+
+    def wake(self) -> None:
+        """From any thread: make a pending ``pygame.event.wait`` return."""
+        if not self._wake_pending:
+            self._wake_pending = True
+            pygame.event.post(pygame.event.Event(self._wake_type))
+
+    def handle(self, event: pygame.event.Event) -> None:
+        """Turn one SDL event into hub reports; pass non-input events on."""
+        if event.type == self._wake_type:
+            self._wake_pending = False
+        elif event.type == pygame.KEYDOWN:
+            self._key_down(event.key, event.unicode)
+        elif event.type == pygame.KEYUP:
+            button = self._held.pop(event.key, None)
+            if button is not None:
+                self._hub.release(button, KEYBOARD)
+        elif event.type == pygame.WINDOWFOCUSLOST:
+            self._release_all()
+        elif event.type == pygame.MOUSEBUTTONDOWN:
+            if event.button == LEFT_MOUSE_BUTTON and not getattr(event, "touch", False):
+                self._hub.tap(*event.pos, MOUSE)
+        elif event.type == pygame.FINGERDOWN:
+            width, height = self._screen_size()
+            self._hub.tap(_scale(event.x, width), _scale(event.y, height), TOUCHSCREEN)
+        elif event.type != pygame.NOEVENT and self._on_other_event is not None:
+            self._on_other_event(event)
+
+    def _key_down(self, key: int, text: str) -> None:
+        if key in self._held:
+            return
+        button = button_for_key(key, text)
+        if button is not None:
+            self._held[key] = button
+            self._hub.press(button, KEYBOARD)
+
+    def _release_all(self) -> None:
+        """Focus moved away: the key-ups will go elsewhere, so nothing may stay held (and repeat)."""
+        for button in self._held.values():
+            self._hub.release(button, KEYBOARD)
+        self._held.clear()
+
+
+def _scale(fraction: float, size: int) -> int:
+    """SDL touch positions are 0..1 of the screen; clamp to the last pixel."""
+    return min(size - 1, max(0, int(fraction * size)))
