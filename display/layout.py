@@ -221,8 +221,9 @@ class Layout:
         px = self.text_px
         score_h, line_h = round(px * 1.6), round(px * 1.3)
         middle = self.safe.x + self.safe.w // 2
-        score = _right_band(self.safe.y, score_h, cards, middle, self.safe.right, self.pad)
-        title = _right_band(score.bottom, line_h, cards, middle, self.safe.right, self.pad)
+        right = self.safe.right - self.pad
+        score = _right_band(self.safe.y, score_h, cards, middle, right, self.pad)
+        title = _right_band(score.bottom, line_h, cards, middle, right, self.pad)
         return TableLayout(card_w, card_h, step, cards, stock, waste, waste_step, stock_label, score, title, status, px)
 
     # -- menus, panels, text pages ------------------------------------------
