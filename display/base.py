@@ -48,6 +48,11 @@ class Display(ABC):
         if dirty:
             self._show(frame, dirty)
 
+    def refresh(self) -> None:
+        """Show the whole last frame again: the screen lost it (a window was exposed, a console came back)."""
+        if self._last_frame is not None:
+            self._show(self._last_frame, [Rect(0, 0, *self.size)])
+
     def to_frame_point(self, x: int, y: int) -> tuple[int, int]:
         """A point in screen pixels (a click, a touch) in frame coordinates, for hit testing."""
         return self.rotation.to_frame_point(x, y, self.size)

@@ -130,6 +130,20 @@ def test_presenting_nothing_new_writes_nothing(tmp_path: Path) -> None:
         assert display.bytes_written == written
 
 
+def test_refresh_rewrites_the_whole_frame_after_the_screen_lost_it(tmp_path: Path) -> None:
+    path, geometry = fake_framebuffer(tmp_path, RGB565)
+    with FramebufferDisplay(path, geometry=geometry, console=False) as display:
+        renderer = Renderer(display.size)
+        display.present(renderer.frame, renderer.draw(samples.game_view()))
+        shown = path.read_bytes()
+        path.write_bytes(bytes(len(shown)))  # something else drew over the whole device
+        display.refresh()
+        restored, row = path.read_bytes(), PANEL[0] * 2
+        for y in range(PANEL[1]):
+            start = geometry.offset_of(0, y)
+            assert restored[start : start + row] == shown[start : start + row]
+
+
 def test_the_geometry_falls_back_to_sysfs_when_the_ioctl_is_refused(tmp_path: Path) -> None:
     sysfs, dev = fake_sysfs(tmp_path, {"fb1": ("fb_ili9486", "480,320", 16, 960)})
     device = dev / "fb1"
