@@ -149,15 +149,20 @@ class Layout:
         self.pad = max(2, self.text_px // 3)
         self._label_width = measure(STOCK_LABEL_SAMPLE, self.text_px)
 
+    @property
+    def status_band(self) -> Rect:
+        """The line at the bottom for the status and notices, on every screen."""
+        height = round(self.text_px * 1.5)
+        return Rect(self.safe.x, self.safe.bottom - height, self.safe.w, height)
+
     # -- the table ---------------------------------------------------------
     @lru_cache(maxsize=4)
     def table(self, rows: int = 7) -> TableLayout:
         """The table for a pyramid of ``rows`` rows; :class:`LayoutError` if it cannot fit."""
         if rows < 1:
             raise LayoutError(f"invalid number of rows {rows!r}")
-        status_h = round(self.text_px * 1.5)
-        status = Rect(self.safe.x, self.safe.bottom - status_h, self.safe.w, status_h)
-        area = Rect(self.safe.x, self.safe.y, self.safe.w, self.safe.h - status_h)
+        status = self.status_band
+        area = Rect(self.safe.x, self.safe.y, self.safe.w, status.y - self.safe.y)
         # A pyramid is about (rows + 1) / 2 card heights tall: no wider card can fit.
         tallest = math.ceil(area.h * 2 / ((rows + 1) * CARD_ASPECT)) + 1
         for card_w in range(min(area.w // rows, tallest), 7, -1):

@@ -120,18 +120,17 @@ class Renderer:
     # -- scenes ----------------------------------------------------------------
     def _build_scene(self, view: View) -> list[Sprite]:
         scene = _Scene()
-        status_band = self.layout.table(view.table.rows if view.table else 7).status
+        status = ""
         if view.menu is not None:
-            self._menu_scene(scene, view.menu)
+            self._menu_scene(scene, view.menu, footer=not view.notice)  # a notice takes the footer's place
         elif view.text is not None:
             self._text_scene(scene, view.text)
         elif view.table is not None:
             self._table_scene(scene, view.table, FaceStyle(view.letters, view.four_colour))
-        status = view.table.status_line if view.table is not None and view.menu is None and view.text is None else ""
-        if view.notice:
-            scene.text(view.notice, self.layout.text_px, theme.NOTICE, status_band, "center")
-        elif status:
-            scene.text(status, self.layout.text_px, theme.FELT_MUTED, status_band, "center")
+            status = view.table.status_line
+        if view.notice or status:
+            colour = theme.NOTICE if view.notice else theme.FELT_MUTED
+            scene.text(view.notice or status, self.layout.text_px, colour, self.layout.status_band, "center")
         if view.panel is not None and view.menu is None and view.text is None:
             self._panel_scene(scene, view.panel)
         return scene.sprites
@@ -172,12 +171,12 @@ class Renderer:
         if view.cursor is not None:
             scene.add(_target_rect(table, view.cursor).inflate(art.cursor_margin), ("cursor", size))
 
-    def _menu_scene(self, scene: _Scene, menu: MenuView) -> None:
+    def _menu_scene(self, scene: _Scene, menu: MenuView, footer: bool) -> None:
         layout = self.layout.menu(menu)
         scene.text(menu.title, layout.title_px, theme.FELT_TEXT, layout.title, "center")
         for index, rect in layout.items:
             self._item(scene, menu.items[index], rect, layout.item_px, index == menu.selected, theme.ITEM_TEXT)
-        if layout.footer is not None:
+        if layout.footer is not None and footer:
             scene.text(menu.footer, layout.footer_px, theme.FELT_MUTED, layout.footer, "center")
 
     def _panel_scene(self, scene: _Scene, panel: PanelView) -> None:

@@ -158,6 +158,20 @@ def test_the_notice_replaces_the_status_line(game: View) -> None:
     assert any(close_to(c, theme.NOTICE, 40) for c in colours)
 
 
+def test_a_notice_on_a_menu_takes_the_place_of_its_footer() -> None:
+    menu = samples.menu_view()
+    renderer = Renderer((480, 320))
+    renderer.draw(menu)
+    footer = renderer.layout.menu(menu.menu).footer
+    assert footer is not None
+    dirty = renderer.draw(replace(menu, notice="Settings file: syntax error at line 3"))
+    band = renderer.layout.status_band
+    assert dirty and all(band.union(footer).contains(rect) for rect in dirty)
+    row = {pixel(renderer, x, band.y + band.h // 2) for x in range(band.x, band.right)}
+    assert any(close_to(c, theme.NOTICE, 40) for c in row)
+    assert not any(close_to(c, theme.FELT_MUTED, 10) for c in row), "the footer is not drawn under the notice"
+
+
 def test_court_cards_carry_french_letters_unless_english_is_asked() -> None:
     assert [rank_label(Card(rank, "s"), "french") for rank in (1, 10, 11, 12, 13)] == ["A", "10", "V", "D", "R"]
     assert [rank_label(Card(rank, "h"), "english") for rank in (11, 12, 13)] == ["J", "Q", "K"]
