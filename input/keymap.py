@@ -1,0 +1,231 @@
+"""Which key, button or GPIO pin means which action: defaults and the settings file.
+
+Defaults follow SPEC §2. One choice needed making: a keyboard's Esc is
+``star`` (SPEC keyboard row, and the seeds' "Esc leaves the game"), while many
+TV remotes send KEY_ESC from their Back key, where the issue asks for
+``back``. So an evdev device that is a real keyboard (it has letter keys) gets
+the keyboard table on top of the remote table: KEY_ESC is ``star`` on a
+keyboard and ``back`` on a remote, gamepad or button box.
+
+The settings file (TOML, loaded elsewhere) may add to the maps::
+
+    [input]
+    sources = ["gpio", "evdev"]
+
+    [input.gpio]          # action = BCM pin; replaces that action's default pin
+    ok = 16
+
+    [input.keys]          # action = evdev key names; added to the defaults
+    ok = ["KEY_PLAYPAUSE"]
+
+A key named in the settings moves to the action it is listed under (a key
+means one action). Mistakes raise :class:`InputSettingsError` naming the file,
+line and key, so a handheld builder finds the typo without reading code.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from pyramid.actions import BUTTONS
+
+SOURCES = ("keyboard", "gpio", "evdev")
+DEFAULT_SOURCES = ("keyboard",)
+
+#: A typical handheld: each button between its BCM pin and ground (internal pull-ups).
+#: Avoids I2C (2, 3), UART (14, 15), SPI0 (7-11), the DC/reset/backlight pins of
+#: common SPI TFTs (24, 25, 18), the Waveshare touch interrupt (17) and I2S audio (18-21).
+DEFAULT_GPIO_PINS: Mapping[str, int] = MappingProxyType(
+    {"up": 5, "down": 6, "left": 13, "right": 26, "ok": 22, "back": 23, "star": 27}
+)
+GPIO_PIN_RANGE = range(0, 28)
+
+#: Remotes (USB, IR, HDMI-CEC), gamepads, gpio-key buttons and the shared keyboard keys.
+DEFAULT_KEYS: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {
+        "up": ("KEY_UP", "BTN_DPAD_UP"),
+        "down": ("KEY_DOWN", "BTN_DPAD_DOWN"),
+        "left": ("KEY_LEFT", "BTN_DPAD_LEFT"),
+        "right": ("KEY_RIGHT", "BTN_DPAD_RIGHT"),
+        "ok": ("KEY_OK", "KEY_SELECT", "KEY_ENTER", "KEY_KPENTER", "KEY_SPACE", "BTN_SOUTH"),
+        "back": ("KEY_BACK", "KEY_EXIT", "KEY_ESC", "KEY_BACKSPACE", "BTN_EAST"),
+        "star": ("KEY_HOMEPAGE", "KEY_HOME", "KEY_MENU", "KEY_KPASTERISK", "BTN_START"),
+        "help": ("KEY_INFO", "KEY_HELP", "KEY_F1", "BTN_SELECT"),
+    }
+)
+#: What changes on a real keyboard (SPEC §2 keyboard row).
+KEYBOARD_OVERRIDES: Mapping[str, str] = MappingProxyType({"KEY_ESC": "star"})
+
+
+class InputSettingsError(ValueError):
+    """A mistake in the ``[input]`` sections of the settings file (or in ``--input``)."""
+
+
+@dataclass(frozen=True)
+class KeyMap:
+    """evdev key names → actions, for keyboards and for every other device."""
+
+    names: Mapping[str, str] = field(default_factory=dict)
+    keyboard_names: Mapping[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def default(cls) -> KeyMap:
+        return cls.with_settings({})
+
+    @classmethod
+    def with_settings(cls, added: Mapping[str, str]) -> KeyMap:
+        """The defaults plus ``added`` (key name → action), where ``added`` wins on both tables."""
+        names = {name: action for action, keys in DEFAULT_KEYS.items() for name in keys}
+        keyboard_names = {**names, **KEYBOARD_OVERRIDES}
+        names.update(added)
+        keyboard_names.update(added)
+        return cls(MappingProxyType(names), MappingProxyType(keyboard_names))
+
+    def codes(self, keyboard: bool) -> dict[int, str]:
+        """The map by evdev key code, for a keyboard or for any other device."""
+        ecodes = _ecodes()
+        table = self.keyboard_names if keyboard else self.names
+        return {ecodes.ecodes[name]: action for name, action in table.items()}
+
+
+@dataclass(frozen=True)
+class InputSettings:
+    """The validated ``[input]`` part of the settings file."""
+
+    sources: tuple[str, ...] = DEFAULT_SOURCES
+    gpio_pins: Mapping[str, int] = field(default_factory=lambda: DEFAULT_GPIO_PINS)
+    keys: KeyMap = field(default_factory=KeyMap.default)
+
+    @classmethod
+    def from_settings(cls, settings: Mapping[str, Any], text: str | None = None,
+                      filename: str = "settings") -> InputSettings:
+        """Validate the parsed settings file; ``text`` (the raw TOML) lets errors give line numbers."""
+        where = _Locator(text, filename)
+        section = settings.get("input", {})
+        _expect_table(section, "input", where)
+        unknown = sorted(set(section) - {"sources", "gpio", "keys"})
+        if unknown:
+            raise InputSettingsError(f"{where('input', unknown[0])}unknown setting {unknown[0]!r} "
+                                     "(use sources, [input.gpio] or [input.keys])")
+        sources = DEFAULT_SOURCES
+        if "sources" in section:
+            value = section["sources"]
+            if not isinstance(value, list) or not all(isinstance(word, str) for word in value):
+                raise InputSettingsError(f"{where('input', 'sources')}sources must be a list of names, "
+                                         f"got {value!r}")
+            sources = _check_sources(value, where("input", "sources"))
+        return cls(sources, _gpio_pins(section.get("gpio", {}), where), _key_map(section.get("keys", {}), where))
+
+
+def parse_sources(text: str) -> tuple[str, ...]:
+    """``--input keyboard,gpio,evdev`` → ("keyboard", "gpio", "evdev")."""
+    return _check_sources([word.strip() for word in text.split(",") if word.strip()], f"--input {text!r}: ")
+
+
+def _check_sources(words: Iterable[str], prefix: str) -> tuple[str, ...]:
+    chosen: list[str] = []
+    for word in words:
+        if word not in SOURCES:
+            raise InputSettingsError(f"{prefix}unknown input source {word!r} (use {', '.join(SOURCES)})")
+        if word not in chosen:
+            chosen.append(word)
+    if not chosen:
+        raise InputSettingsError(f"{prefix}no input source given (use {', '.join(SOURCES)})")
+    return tuple(chosen)
+
+
+def _gpio_pins(table: Any, where: _Locator) -> Mapping[str, int]:
+    _expect_table(table, "input.gpio", where)
+    pins = dict(DEFAULT_GPIO_PINS)
+    for action, pin in table.items():
+        prefix = where("input.gpio", action)
+        _check_action(action, prefix)
+        if isinstance(pin, bool) or not isinstance(pin, int) or pin not in GPIO_PIN_RANGE:
+            raise InputSettingsError(f"{prefix}{action} = {pin!r}: a GPIO pin is a BCM number from 0 to 27")
+        pins[action] = pin
+    by_pin: dict[int, str] = {}
+    for action, pin in pins.items():
+        if pin in by_pin:
+            first, second = sorted((by_pin[pin], action), key=lambda name: name not in table)
+            raise InputSettingsError(f"{where('input.gpio', first)}GPIO {pin} is used twice: "
+                                     f"by {first!r} and by {second!r}")
+        by_pin[pin] = action
+    return MappingProxyType(pins)
+
+
+def _key_map(table: Any, where: _Locator) -> KeyMap:
+    _expect_table(table, "input.keys", where)
+    if not table:
+        return KeyMap.default()
+    known = _ecodes().ecodes
+    added: dict[str, str] = {}
+    for action, names in table.items():
+        prefix = where("input.keys", action)
+        _check_action(action, prefix)
+        if isinstance(names, str):
+            names = [names]
+        if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
+            raise InputSettingsError(f"{prefix}{action} must be a list of key names such as [\"KEY_OK\"], "
+                                     f"got {names!r}")
+        for name in names:
+            if name not in known or not name.startswith(("KEY_", "BTN_")):
+                close = difflib.get_close_matches(name.upper(), [k for k in known if k.startswith(("KEY_", "BTN_"))], 1)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                raise InputSettingsError(f"{prefix}unknown key name {name!r}{hint}")
+            if name in added and added[name] != action:
+                raise InputSettingsError(f"{prefix}key {name!r} is given to both {added[name]!r} and {action!r}")
+            added[name] = action
+    return KeyMap.with_settings(added)
+
+
+def _check_action(action: str, prefix: str) -> None:
+    if action not in BUTTONS:
+        raise InputSettingsError(f"{prefix}unknown action {action!r} (use {', '.join(BUTTONS)})")
+
+
+def _expect_table(value: Any, name: str, where: _Locator) -> None:
+    if not isinstance(value, Mapping):
+        raise InputSettingsError(f"{where(name, None)}[{name}] must be a table, got {value!r}")
+
+
+def _ecodes() -> Any:
+    """evdev's code tables, imported only when key maps are used (evdev is Linux-only)."""
+    try:
+        from evdev import ecodes
+    except ImportError as error:
+        raise InputSettingsError(f"evdev key maps need python-evdev ({error})") from None
+    return ecodes
+
+
+class _Locator:
+    """Finds the line of ``key`` inside table ``[section]`` in the raw TOML, for error messages."""
+
+    _HEADER = re.compile(r"^\s*\[([^\[\]]+)\]\s*(#.*)?$")
+
+    def __init__(self, text: str | None, filename: str) -> None:
+        self._lines = text.splitlines() if text is not None else []
+        self._filename = filename
+
+    def __call__(self, section: str, key: str | None) -> str:
+        """A message prefix such as ``settings.toml line 12: [input.keys] ok: ``."""
+        line = self._find(section, key)
+        place = f"{self._filename} line {line}" if line else self._filename
+        return f"{place}: [{section}] {key}: " if key is not None else f"{place}: "
+
+    def _find(self, section: str, key: str | None) -> int | None:
+        current = ""
+        key_line = re.compile(rf"^\s*\"?{re.escape(key)}\"?\s*=") if key is not None else None
+        for number, line in enumerate(self._lines, start=1):
+            header = self._HEADER.match(line)
+            if header:
+                current = header.group(1).replace(" ", "").replace('"', "")
+                if key_line is None and current == section:
+                    return number
+            elif key_line is not None and current == section and key_line.match(line):
+                return number
+        return None
