@@ -99,6 +99,10 @@ class CardArt:
             return self._cached(("chosen", card, style, covered), lambda: self._greyed(self.face(card, style, False, covered)))
         return self._cached(("face", card, style, covered), lambda: self._draw_face(card, style, covered))
 
+    def tilted(self, card: Card, degrees: int) -> pygame.Surface:
+        """The face turned ``degrees`` counter-clockwise, smoothly (the fan above the menus)."""
+        return self._cached(("tilted", card, degrees), lambda: pygame.transform.rotozoom(self.face(card), degrees, 1))
+
     def _greyed(self, face: pygame.Surface) -> pygame.Surface:
         grey = face.copy()
         grey.fill(theme.CHOSEN_MULTIPLY, special_flags=pygame.BLEND_RGB_MULT)

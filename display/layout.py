@@ -34,6 +34,8 @@ CARD_ASPECT = 88 / 63
 MIN_TEXT_PX = 10
 #: A help page may go one size smaller rather than lose its last lines.
 MIN_PAGE_PX = 9
+#: Height of the band of fanned cards over a menu, in card heights (room for the tilt).
+FAN_BAND = 1.45
 #: Longest text shown beside the stock; the label must have room for it.
 STOCK_LABEL_SAMPLE = "2 redeals left"
 
@@ -84,7 +86,11 @@ class TableLayout:
 
 @dataclass(frozen=True, slots=True)
 class MenuLayout:
-    """A full-screen list; ``items`` pairs each visible item index with its line."""
+    """A full-screen list; ``items`` pairs each visible item index with its line.
+
+    ``fan`` places a few decorative cards between the title and the lines when
+    the screen has room for them (none on a 320x240 panel).
+    """
 
     title: Rect
     title_px: int
@@ -92,6 +98,7 @@ class MenuLayout:
     item_px: int
     footer: Rect | None
     footer_px: int
+    fan: tuple[Rect, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,13 +253,31 @@ class Layout:
         width = min(safe.w - 2 * self.pad, max(widest + 3 * px, px * 16))
         line_h = min(round(item_px * 2.3), max(round(item_px * 1.6), (bottom - top) // max(1, len(menu.items))))
         shown = _window(len(menu.items), menu.selected, max(1, (bottom - top) // line_h))
+        fan = self._fan(top, bottom - top - line_h * len(shown))
+        if fan:
+            top += round(fan[0].h * FAN_BAND) + 2 * self.pad
         block_top = top + (bottom - top - line_h * len(shown)) // 2
         x = safe.x + (safe.w - width) // 2
         inner = max(2, line_h // 12)
         items = tuple(
             (index, Rect(x, block_top + k * line_h + inner, width, line_h - 2 * inner)) for k, index in enumerate(shown)
         )
-        return MenuLayout(title, title_px, items, item_px, footer, footer_px)
+        return MenuLayout(title, title_px, items, item_px, footer, footer_px, fan)
+
+    def _fan(self, top: int, spare: int, cards: int = 4) -> tuple[Rect, ...]:
+        """Card places fanned from ``top``, if the ``spare`` height left by the lines is enough.
+
+        The renderer tilts the outer cards by up to 15° and lowers them a little:
+        the places are centred in a band :data:`FAN_BAND` times their height.
+        """
+        card_h = min(round((spare - 2 * self.pad) / FAN_BAND), self.text_px * 4)
+        if card_h < self.text_px * 2:
+            return ()
+        card_w = round(card_h / CARD_ASPECT)
+        step = round(card_w * 0.62)
+        left = self.safe.x + (self.safe.w - card_w - step * (cards - 1)) // 2
+        y = top + self.pad + round(card_h * (FAN_BAND - 1) / 2)
+        return tuple(Rect(left + k * step, y, card_w, card_h) for k in range(cards))
 
     @lru_cache(maxsize=16)
     def panel(self, panel: PanelView) -> PanelLayout:

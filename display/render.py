@@ -29,6 +29,10 @@ from .symbols import Color
 from .text import fit_text, render_text, text_width
 
 Align = Literal["left", "center", "right"]
+
+#: The cards fanned above a menu's lines where there is room: a king and a pair that makes 13.
+MENU_FAN = (Card(1, "s"), Card(13, "h"), Card(12, "c"), Card(1, "d"))
+MENU_FAN_ANGLES = (15, 5, -5, -15)
 Sprite = tuple[Rect, tuple[Hashable, ...]]
 
 
@@ -111,6 +115,8 @@ class Renderer:
                 return self._art[size].back(count)
             case ("hollow", size, bool(redeal)):
                 return self._art[size].hollow(redeal)
+            case ("fan", size, Card() as card, int(angle)):
+                return self._art[size].tilted(card, angle)
             case ("cursor", size):
                 return self._art[size].cursor()
             case ("hint", size):
@@ -174,6 +180,13 @@ class Renderer:
     def _menu_scene(self, scene: _Scene, menu: MenuView, footer: bool) -> None:
         layout = self.layout.menu(menu)
         scene.text(menu.title, layout.title_px, theme.FELT_TEXT, layout.title, "center")
+        for rect, card, angle in zip(layout.fan, MENU_FAN, MENU_FAN_ANGLES):
+            size = (rect.w, rect.h)
+            if size not in self._art:
+                self._art[size] = CardArt(size, rect.h // 2, 3)
+            key = ("fan", size, card, angle)
+            turned = self._image(key).get_rect(center=(rect.x + rect.w // 2, rect.y + rect.h // 2 + abs(angle) * rect.h // 80))
+            scene.add(Rect(turned.x, turned.y, turned.w, turned.h), key)
         for index, rect in layout.items:
             self._item(scene, menu.items[index], rect, layout.item_px, index == menu.selected, theme.ITEM_TEXT)
         if layout.footer is not None and footer:

@@ -10,7 +10,7 @@ import itertools
 import pytest
 
 from display.errors import LayoutError
-from display.layout import Layout
+from display.layout import FAN_BAND, Layout
 from display.rect import Rect, merge_rects
 from display.text import text_width
 from pyramid.board import pyramid_geometry
@@ -116,6 +116,17 @@ def test_menu_lines_fit_and_round_trip(size: tuple[int, int], safe: int) -> None
         assert placed.footer is not None and not rect.intersects(placed.footer)
         assert layout.hit_at(view, *rect.center) == MenuHit(index)
     assert layout.hit_at(view, layout.safe.x, layout.safe.y) is None
+    first = placed.items[0][1]
+    for card in placed.fan:  # with the room the tilt needs
+        band = card.inflate(card.h // 4, round(card.h * (FAN_BAND - 1) / 2))
+        assert layout.safe.contains(band) and band.bottom <= first.y and band.y >= placed.title.bottom
+
+
+def test_menus_get_a_fan_of_cards_where_there_is_room() -> None:
+    menu = MenuView("Redeal the stock?", ("No redeal", "One redeal", "Unlimited redeals"), 1, footer="▲ ▼ ✓")
+    assert all(len(Layout(size).menu(menu).fan) == 4 for size in SIZES)
+    crowded = MenuView("Deals", tuple(f"Deal {n}" for n in range(12)), 0)
+    assert Layout((320, 240)).menu(crowded).fan == ()
 
 
 def test_a_long_menu_scrolls_to_keep_the_selected_line_visible() -> None:
