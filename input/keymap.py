@@ -34,6 +34,8 @@ from typing import Any
 
 from pyramid.actions import BUTTONS
 
+from input.errors import InputSettingsError
+
 SOURCES = ("keyboard", "gpio", "evdev")
 DEFAULT_SOURCES = ("keyboard",)
 
@@ -60,10 +62,6 @@ DEFAULT_KEYS: Mapping[str, tuple[str, ...]] = MappingProxyType(
 )
 #: What changes on a real keyboard (SPEC §2 keyboard row).
 KEYBOARD_OVERRIDES: Mapping[str, str] = MappingProxyType({"KEY_ESC": "star"})
-
-
-class InputSettingsError(ValueError):
-    """A mistake in the ``[input]`` sections of the settings file (or in ``--input``)."""
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,8 @@ import tomllib
 import pytest
 from evdev import ecodes
 
-from input.keymap import DEFAULT_GPIO_PINS, InputSettings, InputSettingsError, KeyMap, parse_sources
+from input.errors import InputSettingsError
+from input.keymap import DEFAULT_GPIO_PINS, InputSettings, KeyMap, parse_sources
 
 SETTINGS = """\
 # Pyramid console settings
