@@ -21,7 +21,13 @@ from .base import Display
 from .console import ConsoleGraphicsMode
 from .drm import SYSFS, connected_outputs
 from .errors import DisplayError
-from .fbinfo import FramebufferGeometry, framebuffer_driver, is_drm_emulation, list_framebuffers, read_geometry
+from .fbinfo import (
+    FramebufferGeometry,
+    framebuffer_driver,
+    is_drm_emulation,
+    list_framebuffers,
+    read_geometry,
+)
 from .rect import Rect, merge_rects
 from .rotation import Rotation
 from .sdl import start_video

@@ -17,7 +17,6 @@ import pygame
 
 from .symbols import GLYPHS, Color, symbol
 
-
 #: pygame's bundled font file. ``Font(None, size)`` finds it through importlib.resources,
 #: which costs ~8 ms at start-up; opening the file by path skips that.
 BUNDLED_FONT = Path(pygame.__file__).parent / pygame.font.get_default_font()

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import replace
-
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
 import pygame
 import pytest

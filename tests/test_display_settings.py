@@ -7,7 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from display.settings import DisplaySettings, load_settings, parse_settings, parse_size, settings_path
+from display.settings import (
+    DisplaySettings,
+    load_settings,
+    parse_settings,
+    parse_size,
+    settings_path,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 

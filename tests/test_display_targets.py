@@ -5,10 +5,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-
 import pygame
 import pytest
+from test_fbdev import fake_sysfs
 
 from display import samples
 from display.auto import open_display
@@ -18,8 +17,6 @@ from display.headless import HeadlessDisplay
 from display.kmsdrm import KmsDrmDisplay
 from display.render import Renderer
 from display.settings import DisplaySettings
-
-from test_fbdev import fake_sysfs
 
 
 @pytest.fixture(autouse=True)

@@ -11,15 +11,21 @@ import os
 from dataclasses import replace
 from pathlib import Path
 
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-
 import pygame
 import pytest
 
 from display import samples
 from display.errors import DisplayError
 from display.fbdev import FramebufferDisplay, choose_framebuffer
-from display.fbinfo import BGR565, RGB565, XBGR8888, XRGB8888, FramebufferGeometry, PixelFormat, read_geometry
+from display.fbinfo import (
+    BGR565,
+    RGB565,
+    XBGR8888,
+    XRGB8888,
+    FramebufferGeometry,
+    PixelFormat,
+    read_geometry,
+)
 from display.rect import Rect
 from display.render import Renderer
 from display.rotation import Rotation
