@@ -121,16 +121,16 @@ class RoundSearch:
         """(best points if the round is then cleared, best if it then fails), _NONE if unreachable.
 
         The memo key replaces the pile top by what it decides, the set of
-        uncovered cards that fit it (nothing, while the joker is armed), and
-        drops the streak when only a turn can follow, which merges many states.
+        uncovered cards that fit it, and drops the streak when only a turn can
+        follow, which merges many states. Armed-joker states are not stored:
+        the search goes from "joker available" straight to the placements.
         """
         shape = self.shape
         if joker == JOKER_ARMED:
-            playable, fit_set = shape.uncovered(mask), 0
-        else:
-            playable, fit_set = shape.fitting(mask, top)
-            if not fit_set and joker == JOKER_SPENT:
-                streak = 0
+            return self._placements(mask, pos, shape.uncovered(mask), JOKER_SPENT, streak)
+        playable, fit_set = shape.fitting(mask, top)
+        if not fit_set and joker == JOKER_SPENT:
+            streak = 0
         key = mask | fit_set << 28 | pos << 56 | joker << 61 | streak << 63
         found = self._memo.get(key)
         if found is not None:
@@ -138,31 +138,40 @@ class RoundSearch:
         if not playable and self._is_dead(mask, pos, top, joker):
             self._memo[key] = (_NONE, 0)
             return _NONE, 0
-        rules, ranks = self.rules, shape.ranks
-        best_clear, best_fail = _NONE, _NONE
+        rules = self.rules
+        if playable:
+            best_clear, best_fail = self._placements(mask, pos, playable, joker, streak)
+        elif joker == JOKER_AVAILABLE:
+            clear, fail = self._placements(mask, pos, shape.uncovered(mask), JOKER_SPENT, streak)
+            best_clear, best_fail = clear - rules.joker_cost, fail - rules.joker_cost
+        else:
+            best_clear, best_fail = _NONE, _NONE
+        if pos < len(shape.stock):
+            clear, fail = self._value(mask, pos + 1, shape.stock[pos], joker, 0)
+            if clear - rules.turn_cost > best_clear:
+                best_clear = clear - rules.turn_cost
+            if fail - rules.turn_cost > best_fail:
+                best_fail = fail - rules.turn_cost
+        found = (best_clear if best_clear > _UNREACHED else _NONE, best_fail if best_fail > _UNREACHED else _NONE)
+        self._memo[key] = found
+        return found
+
+    def _placements(self, mask: int, pos: int, playable: tuple[int, ...], joker: int, streak: int) -> tuple[int, int]:
+        """The best of placing one of ``playable`` (each scoring the next step of the sequence)."""
+        rules, ranks = self.rules, self.shape.ranks
         gain = rules.placement_step * (streak + 1)
-        next_joker = JOKER_SPENT if joker == JOKER_ARMED else joker
+        best_clear, best_fail = _NONE, _NONE
         for i in playable:
             rest = mask & ~(1 << i)
             if not rest:
                 clear, fail = rules.clear_bonus, _NONE
             else:
-                clear, fail = self._value(rest, pos, ranks[i], next_joker, streak + 1)
+                clear, fail = self._value(rest, pos, ranks[i], joker, streak + 1)
             if clear + gain > best_clear:
                 best_clear = clear + gain
             if fail + gain > best_fail:
                 best_fail = fail + gain
-        if joker == JOKER_AVAILABLE and not playable:
-            clear, fail = self._value(mask, pos, top, JOKER_ARMED, streak)
-            best_clear = max(best_clear, clear - rules.joker_cost)
-            best_fail = max(best_fail, fail - rules.joker_cost)
-        if joker != JOKER_ARMED and pos < len(shape.stock):
-            clear, fail = self._value(mask, pos + 1, shape.stock[pos], joker, 0)
-            best_clear = max(best_clear, clear - rules.turn_cost)
-            best_fail = max(best_fail, fail - rules.turn_cost)
-        found = (best_clear if best_clear > _UNREACHED else _NONE, best_fail if best_fail > _UNREACHED else _NONE)
-        self._memo[key] = found
-        return found
+        return best_clear, best_fail
 
     def _is_dead(self, mask: int, pos: int, top: int, joker: int) -> bool:
         """The engine's exact end: joker spent and no reachable pile top fits an uncovered card."""
