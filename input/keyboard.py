@@ -2,8 +2,8 @@
 
 SPEC §2, keyboard row: arrows; Space, Enter (and keypad Enter) = ok;
 Backspace = back; Esc and ``*`` (keypad ``*`` too) = star; F1 = help.
-A mouse click (left button) or an SDL touch is ``tap(x, y)`` in screen
-coordinates.
+A mouse click (left button) or an SDL touch is ``tap(x, y)`` in frame
+coordinates (see input.touch for rotated displays).
 
 Auto-repeat is switched off here (``pygame.key.set_repeat()``) and a second
 key-down without a key-up is ignored: held keys repeat in the hub's action
@@ -23,6 +23,7 @@ from collections.abc import Callable
 import pygame
 
 from input.hub import InputHub
+from input.touch import TouchArea
 
 KEYBOARD = "keyboard"
 MOUSE = "mouse"
@@ -53,18 +54,17 @@ def button_for_key(key: int, text: str) -> str | None:
 class PygameEvents:
     """Feeds SDL input events to ``hub`` and lets the hub sleep in SDL's event wait.
 
-    ``screen_size`` returns the logical screen size (what the renderer draws),
-    read at each touch so a resized window is followed.
+    ``touch_area`` turns window positions into frame points (see input.touch).
     """
 
     def __init__(
         self,
         hub: InputHub,
-        screen_size: Callable[[], tuple[int, int]],
+        touch_area: TouchArea,
         on_other_event: Callable[[pygame.event.Event], None] | None = None,
     ) -> None:
         self._hub = hub
-        self._screen_size = screen_size
+        self._touch_area = touch_area
         self._on_other_event = on_other_event
         self._held: dict[int, str] = {}
         self._wake_type = pygame.event.custom_type()
@@ -104,10 +104,9 @@ class PygameEvents:
             self._release_all()
         elif event.type == pygame.MOUSEBUTTONDOWN:
             if event.button == LEFT_MOUSE_BUTTON and not getattr(event, "touch", False):
-                self._hub.tap(*event.pos, MOUSE)
+                self._hub.tap(*self._touch_area.pixel(*event.pos), MOUSE)
         elif event.type == pygame.FINGERDOWN:
-            width, height = self._screen_size()
-            self._hub.tap(_scale(event.x, width), _scale(event.y, height), TOUCHSCREEN)
+            self._hub.tap(*self._touch_area.fraction(event.x, event.y), TOUCHSCREEN)
         elif event.type != pygame.NOEVENT and self._on_other_event is not None:
             self._on_other_event(event)
 
@@ -125,7 +124,3 @@ class PygameEvents:
             self._hub.release(button, KEYBOARD)
         self._held.clear()
 
-
-def _scale(fraction: float, size: int) -> int:
-    """SDL touch positions are 0..1 of the screen; clamp to the last pixel."""
-    return min(size - 1, max(0, int(fraction * size)))

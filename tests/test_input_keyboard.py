@@ -12,6 +12,7 @@ pygame = pytest.importorskip("pygame")
 
 from input.hub import InputHub  # noqa: E402
 from input.keyboard import PygameEvents  # noqa: E402
+from input.touch import TouchArea  # noqa: E402
 from pyramid.actions import Action  # noqa: E402
 
 SCREEN = (480, 320)
@@ -47,7 +48,7 @@ def clock() -> FakeClock:
 @pytest.fixture
 def hub(display, others, clock) -> InputHub:
     hub = InputHub(clock)
-    PygameEvents(hub, lambda: SCREEN, others.append)
+    PygameEvents(hub, TouchArea(lambda: SCREEN), others.append)
     return hub
 
 
@@ -139,7 +140,7 @@ def test_window_events_go_to_the_other_event_handler(hub, others):
 
 def test_worker_thread_wakes_the_sdl_wait(display):
     hub = InputHub()
-    PygameEvents(hub, lambda: SCREEN)
+    PygameEvents(hub, TouchArea(lambda: SCREEN))
     pygame.event.clear()
     hub.wait(0)  # takes the "keyboard connected" report
     worker = threading.Timer(0.05, hub.press, ("back", "Remote"))
@@ -151,6 +152,15 @@ def test_worker_thread_wakes_the_sdl_wait(display):
 
 def test_sdl_wait_times_out(display):
     hub = InputHub()
-    PygameEvents(hub, lambda: SCREEN)
+    PygameEvents(hub, TouchArea(lambda: SCREEN))
     pygame.event.clear()
     assert hub.wait(timeout=0.02) == []
+
+
+def test_clicks_and_touches_on_a_rotated_display_are_turned_into_frame_points(display):
+    hub = InputHub()
+    turned = TouchArea(lambda: SCREEN, lambda x, y: (y, SCREEN[0] - 1 - x))  # a 90° turn, as display does it
+    PygameEvents(hub, turned)
+    post(pygame.MOUSEBUTTONDOWN, pos=(0, 0), button=1, touch=False)
+    post(pygame.FINGERDOWN, x=1.0, y=0.0, dx=0.0, dy=0.0, touch_id=1, finger_id=0, pressure=1.0)
+    assert hub.wait(0) == [Action.tap(0, 479), Action.tap(0, 0)]
