@@ -86,8 +86,11 @@ def run_loop(session: Session, frontend: Frontend, source: ActionSource, notifie
 
 
 def build_session(options: Options) -> Session:
-    rules = preset(options.rules)
-    session = Session(rules, DealChoice(cards=options.deal, number=options.deal_number))
+    """The session over the player's store; ``--rules`` overrides the remembered preset."""
+    from .store import Store
+
+    rules = preset(options.rules) if options.rules else None
+    session = Session(rules, DealChoice(cards=options.deal, number=options.deal_number), store=Store.open())
     if options.game:
         session.open_game(options.game, options.redeals)
     return session

@@ -30,7 +30,7 @@ class Options:
     display: str | None = None
     size: tuple[int, int] | None = None
     game: str | None = None
-    rules: str = "retrohub"
+    rules: str | None = None
     redeals: int | None | str = "ask"
     deal: tuple[Card, ...] | None = None
     deal_number: int | None = None
@@ -73,7 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
                              "(default: the settings file's choice, else auto)")
     parser.add_argument("--size", help="screen size WIDTHxHEIGHT (window and headless)")
     parser.add_argument("--game", choices=GAMES, help="skip the main menu and open this game")
-    parser.add_argument("--rules", default="retrohub", help=f"rules preset: {', '.join(PRESETS)}")
+    parser.add_argument("--rules", help=f"rules preset: {', '.join(PRESETS)} (default: the last one chosen)")
     parser.add_argument("--redeals", choices=tuple(REDEAL_CHOICES), help="with --game: deal at once")
     deal = parser.add_mutually_exclusive_group()
     deal.add_argument("--deal", help="the 52 cards of the deal (SPEC §6 notation)")
@@ -94,7 +94,7 @@ def parse_options(argv: Sequence[str]) -> tuple[Options, bool]:
     """Parse ``argv``; returns the options and whether ``--version`` was asked."""
     args = build_parser().parse_args(list(argv))
     try:
-        preset(args.rules)
+        rules = preset(args.rules or "retrohub")
     except KeyError as error:
         raise OptionError(str(error.args[0])) from None
     redeals = REDEAL_CHOICES[args.redeals] if args.redeals else "ask"
@@ -105,7 +105,7 @@ def parse_options(argv: Sequence[str]) -> tuple[Options, bool]:
     if args.script_delay < 0:
         raise OptionError(f"invalid --script-delay {args.script_delay}: must be 0 or more")
     try:
-        deal = parse_deal(args.deal, preset(args.rules).deck) if args.deal is not None else None
+        deal = parse_deal(args.deal, rules.deck) if args.deal is not None else None
     except PyramidError as error:
         raise OptionError(f"invalid --deal: {error}") from None
     try:

@@ -1,199 +1,67 @@
-"""The console's game flow, UI-neutral: screens, menus, and what each action does.
+"""The console's game flow, UI-neutral: a stack of screens over the rules, the deals and the store.
 
 One :class:`Session` owns everything the player can see. Input adapters give
-it :class:`~pyramid.actions.Action` values; renderers read :meth:`Session.view`.
-Screens form a stack: the main menu at the bottom, then whatever was opened
-from it. Back and ✱ pop a screen, so "one screen up" is the same everywhere.
+it :class:`~pyramid.actions.Action` values; renderers read :meth:`Session.view`;
+the scripted mode reads :meth:`Session.state`. Screens live in their own
+modules (:mod:`pyramid.menus`, :mod:`pyramid.game_screen`, …) and call back
+into the session for anything that outlives them: starting a game, saving,
+settings.
 """
 
 from __future__ import annotations
 
+import datetime
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 from .actions import Action
 from .board import Board
-from .cards import Card
+from .cards import Card, format_cards
 from .deal import MAX_DEAL_NUMBER, numbered_deal
-from .help_text import pyramid_help
+from .errors import ReplayError
+from .game_screen import GameScreen, record_abandoned
+from .menus import HelpScreen, MainMenu, NoticeScreen, RedealChoice
 from .play import Table
-from .rules import RETROHUB, Rules
-from .view import Hit, MenuHit, MenuView, PanelView, TextView, View
+from .progress import Progress, replay
+from .rules import PRESETS, Rules, format_redeals, preset
+from .screen import Screen
+from .settings import Settings
+from .store import Store
+from .view import Hit, View
 
 Locate = Callable[[int, int], Hit]
 
-REDEAL_ITEMS: tuple[tuple[str, int | None], ...] = (
-    ("No redeal", 0),
-    ("One redeal", 1),
-    ("Unlimited redeals", None),
-)
+
+@dataclass(frozen=True)
+class DealRequest:
+    """Which deal the player asked for: a number, or ``None`` for a random one."""
+
+    number: int | None = None
 
 
 @dataclass
 class DealChoice:
-    """Which cards the next game uses: a fixed deal, a numbered one, or a random number."""
+    """Deals fixed from outside (scripted mode's ``--deal`` / ``--deal-number``), used once."""
 
     cards: tuple[Card, ...] | None = None
     number: int | None = None
 
-    def take(self, rules: Rules, rng: random.Random) -> tuple[tuple[Card, ...], int | None]:
-        """The cards for the next deal; a fixed choice is used once, then deals are random."""
-        if self.cards is not None:
-            cards, self.cards = self.cards, None
-            return cards, None
-        number = self.number if self.number is not None else rng.randint(1, MAX_DEAL_NUMBER)
-        self.number = None
-        return numbered_deal(number, rules.deck), number
-
-
-class Screen:
-    """One screen of the stack. Subclasses answer actions and describe themselves."""
-
-    name = "screen"
-
-    def __init__(self, session: "Session") -> None:
-        self.session = session
-
-    def handle(self, action: Action, hit: Hit) -> None:
-        raise NotImplementedError
-
-    def view(self) -> View:
-        raise NotImplementedError
-
-    def menu_state(self) -> dict[str, Any] | None:
-        return None
-
-
-class MenuScreen(Screen):
-    """A list of lines: ▲ ▼ move, ✓ or a tap chooses, Back and ✱ go one screen up."""
-
-    title = ""
-
-    def __init__(self, session: "Session", selected: int = 0) -> None:
-        super().__init__(session)
-        self.selected = selected
-
-    def items(self) -> list[str]:
-        raise NotImplementedError
-
-    def choose(self, index: int) -> None:
-        raise NotImplementedError
-
-    def leave(self) -> None:
-        self.session.pop()
-
-    def handle(self, action: Action, hit: Hit) -> None:
-        count = len(self.items())
-        if action.name in ("up", "down") and count:
-            self.selected = (self.selected + (1 if action.name == "down" else -1)) % count
-        elif action.name == "ok" and count:
-            self.choose(self.selected)
-        elif action.name == "tap" and isinstance(hit, MenuHit) and 0 <= hit.index < count:
-            self.selected = hit.index
-            self.choose(hit.index)
-        elif action.name in ("back", "star"):
-            self.leave()
-
-    def view(self) -> View:
-        return View(self.name, menu=MenuView(self.title, tuple(self.items()), self.selected))
-
-    def menu_state(self) -> dict[str, Any]:
-        return {"items": self.items(), "selected": self.selected}
-
-
-class MainMenu(MenuScreen):
-    name = "menu"
-    title = "Pyramid"
-
-    def items(self) -> list[str]:
-        return ["Play Pyramid", "Rules & controls"]
-
-    def choose(self, index: int) -> None:
-        if index == 0:
-            self.session.push(RedealChoice(self.session))
-        else:
-            self.session.push(HelpScreen(self.session))
-
-    def leave(self) -> None:
-        """The main menu is the bottom of the stack: there is nothing above it."""
-
-
-class RedealChoice(MenuScreen):
-    name = "redeal_choice"
-    title = "Redeal the stock?"
-
-    def items(self) -> list[str]:
-        return [label for label, _ in REDEAL_ITEMS]
-
-    def choose(self, index: int) -> None:
-        self.session.start_pyramid(REDEAL_ITEMS[index][1], replace=self)
-
-
-class HelpScreen(Screen):
-    """Rules and controls; any of ✓, Back or ✱ closes it, changing nothing else."""
-
-    name = "help"
-
-    def handle(self, action: Action, hit: Hit) -> None:
-        if action.name in ("ok", "back", "star", "tap"):
-            self.session.pop()
-
-    def view(self) -> View:
-        return View(self.name, text=TextView("Rules & controls", pyramid_help(self.session.rules)))
-
-
-class GameScreen(Screen):
-    """The felt: cursor moves, picks, draws; ends with a panel when the deal is over."""
-
-    name = "game"
-
-    def __init__(self, session: "Session", table: Table, deal_number: int | None) -> None:
-        super().__init__(session)
-        self.table = table
-        self.deal_number = deal_number
-
-    @property
-    def over(self) -> bool:
-        return self.table.board.status() != "playing"
-
-    def handle(self, action: Action, hit: Hit) -> None:
-        if self.over:
-            if action.name in ("ok", "star", "back", "tap"):
-                self.session.pop()
-            return
-        if action.name in ("up", "down", "left", "right"):
-            self.table.move_cursor(action.name)
-        elif action.name == "ok" and self.table.cursor is not None:
-            self.table.pick(self.table.cursor)
-        elif action.name == "tap" and hit is not None and not isinstance(hit, MenuHit):
-            self.table.pick(hit)
-        elif action.name == "back" and self.table.cancel():
-            pass
-        elif action.name in ("back", "star"):
-            self.session.pop()
-
-    def view(self) -> View:
-        title = f"Deal {self.deal_number}" if self.deal_number else ""
-        table = self.table.view(title)
-        panel = None
-        status = self.table.board.status()
-        if status == "cleared":
-            panel = PanelView(f"Pyramid cleared, {self.table.board.score} points")
-        elif status == "no_moves":
-            panel = PanelView("No move left", (table.score_label,))
-        return View("game_over" if panel else "game", table=table, panel=panel)
-
 
 class Session:
-    """The console's state: a stack of screens over the rules and the next deal."""
+    """The console's state: a stack of screens, the rules in use, the store."""
 
-    def __init__(self, rules: Rules = RETROHUB, deal: DealChoice | None = None,
-                 rng: random.Random | None = None) -> None:
-        self.rules = rules
-        self.deal = deal or DealChoice()
+    def __init__(self, rules: Rules | None = None, deal: DealChoice | None = None,
+                 rng: random.Random | None = None, store: Store | None = None,
+                 today: Callable[[], datetime.date] = datetime.date.today) -> None:
+        self.store = store or Store.in_memory()
+        self.settings: Settings = self.store.settings()
+        self.rules = rules or preset(self.settings.rules_preset)
+        self.fixed_deal = deal or DealChoice()
         self.rng = rng or random.Random()
+        self.today = today
         self.stack: list[Screen] = [MainMenu(self)]
+        self.show_store_notice()
 
     # -- the stack ----------------------------------------------------------
     @property
@@ -206,36 +74,109 @@ class Session:
     def pop(self) -> None:
         if len(self.stack) > 1:
             self.stack.pop()
+            self.screen.resume()
 
-    # -- starting games -----------------------------------------------------
-    def start_pyramid(self, redeals: int | None, replace: Screen | None = None) -> None:
-        """Deal a new Pyramid game with ``redeals`` redeals (``None`` = unlimited)."""
-        rules = self.rules.with_redeals(redeals)
-        cards, number = self.deal.take(rules, self.rng)
-        if replace is not None and self.screen is replace:
-            self.stack.pop()
-        self.push(GameScreen(self, Table(Board(cards, rules)), number))
+    def show_store_notice(self) -> None:
+        """Tell the player once about damaged data put aside or a store that cannot save."""
+        notice = self.store.take_notice()
+        if notice:
+            self.push(NoticeScreen(self, "About your saved data", notice))
+
+    # -- settings -----------------------------------------------------------
+    def change_setting(self, name: str, value: Any) -> None:
+        self.store.set_setting(name, value)
+        self.settings = self.store.settings()
+        self.show_store_notice()
+
+    def remember_choice(self, menu: str, line: str) -> None:
+        if self.settings.menu_choices.get(menu) != line:
+            self.change_setting("menu_choices", {**self.settings.menu_choices, menu: line})
+
+    def choose_rules(self, name: str) -> None:
+        self.rules = preset(name)
+        self.change_setting("rules_preset", name)
+
+    @staticmethod
+    def describe_variant(game: str, variant: str) -> str:
+        """"retrohub/one" → "Pyramid, one redeal" for the statistics screen."""
+        name, _, redeals = variant.partition("/")
+        title = PRESETS[name].title if name in PRESETS else name
+        return f"{title}, {redeals} redeal" + ("s" if redeals in ("two", "unlimited") else "") if redeals else title
+
+    # -- games --------------------------------------------------------------
+    def saved_game(self) -> Progress | None:
+        return self.store.load_progress("pyramid")
+
+    def continue_game(self) -> None:
+        progress = self.saved_game()
+        if progress is None:
+            return
+        try:
+            board = replay(progress)
+        except ReplayError as error:
+            self.store.clear_progress("pyramid")
+            self.push(NoticeScreen(self, "The saved game cannot be resumed", str(error)))
+            return
+        self.rules = preset(progress.preset)
+        self.push(GameScreen(self, Table(board), progress))
+
+    def ask_redeals(self, number: int | None) -> None:
+        """Open "Redeal the stock?" (RetroHub), or deal at once with the preset's own redeals."""
+        request = DealRequest(number)
+        if self.rules.name == "retrohub":
+            self.push(RedealChoice(self, request))
+        else:
+            self.start_pyramid(self.rules.redeals, request)
 
     def open_game(self, game: str, redeals: int | None | str = "ask") -> None:
         """Skip the main menu (scripted mode's ``--game``): ask for redeals, or deal at once."""
         if game != "pyramid":
             raise ValueError(f"unknown game {game!r}")
         if redeals == "ask":
-            self.push(RedealChoice(self))
+            self.ask_redeals(None)
         else:
-            self.start_pyramid(redeals)  # type: ignore[arg-type]
+            self.start_pyramid(redeals, DealRequest())  # type: ignore[arg-type]
+
+    def start_pyramid(self, redeals: int | None, request: DealRequest, replace: Screen | None = None) -> None:
+        """Deal a new game with ``redeals`` redeals (``None`` = unlimited); it replaces any saved one."""
+        rules = self.rules.with_redeals(redeals)
+        cards, number = self._cards_for(rules, request)
+        self._abandon_saved_game()
+        progress = Progress("pyramid", rules.name, redeals, format_cards(cards), deal_number=number)
+        self.store.save_progress(progress)
+        if replace is not None and self.screen is replace:
+            self.stack.pop()
+        self.push(GameScreen(self, Table(Board(cards, rules)), progress))
+        self.show_store_notice()
+
+    def _cards_for(self, rules: Rules, request: DealRequest) -> tuple[tuple[Card, ...], int | None]:
+        fixed = self.fixed_deal
+        if fixed.cards is not None:
+            cards, fixed.cards = fixed.cards, None
+            return cards, None
+        number = fixed.number or request.number or self.rng.randint(1, MAX_DEAL_NUMBER)
+        fixed.number = None
+        return numbered_deal(number, rules.deck), number
+
+    def _abandon_saved_game(self) -> None:
+        """A saved game replaced by a new deal counts as lost (as in most solitaire games)."""
+        saved = self.saved_game()
+        if saved is not None:
+            record_abandoned(self.store, saved)
 
     # -- actions and views --------------------------------------------------
     def handle(self, action: Action, locate: Locate | None = None) -> None:
         """Apply one action. Taps are located by the renderer's layout (``locate``)."""
         hit = locate(action.x, action.y) if action.name == "tap" and locate else None
-        if action.name == "help" and not isinstance(self.screen, HelpScreen):
-            self.push(HelpScreen(self))
-            return
-        self.screen.handle(action, hit)
+        if action.name == "help":
+            self.screen.on_help()
+        else:
+            self.screen.handle(action, hit)
 
     def view(self) -> View:
-        return self.screen.view()
+        settings = self.settings
+        return replace(self.screen.view(), letters=settings.card_letters,
+                       four_colour=settings.four_colour_suits, safe_area=settings.safe_area)
 
     def state(self) -> dict[str, Any]:
         """The scripted mode's state object (schema in the README)."""

@@ -30,7 +30,8 @@ class Settings:
     ``redeal_default`` is the line selected first in "Redeal the stock?".
     ``winnable_only`` deals only games the solver can win. ``safe_area`` is
     the margin, in percent of the screen's width and height, left clear at
-    each edge for TVs that crop the picture. ``menu_choices`` remembers the
+    each edge for TVs that crop the picture (``None``: the display decides —
+    5 % on HDMI, none on a built-in panel). ``menu_choices`` remembers the
     last line chosen in each menu (menu name → line name).
     """
 
@@ -38,7 +39,7 @@ class Settings:
     four_colour_suits: bool = False
     redeal_default: str = "none"
     winnable_only: bool = False
-    safe_area: int = 0
+    safe_area: int | None = None
     rules_preset: str = "retrohub"
     menu_choices: Mapping[str, str] = field(default_factory=dict)
 
@@ -65,7 +66,7 @@ def _is_bool(value: Any) -> bool:
 
 
 def _is_safe_area(value: Any) -> bool:
-    return type(value) is int and 0 <= value <= MAX_SAFE_AREA
+    return value is None or (type(value) is int and 0 <= value <= MAX_SAFE_AREA)
 
 
 def _is_menu_choices(value: Any) -> bool:
@@ -78,7 +79,7 @@ CHECKS: dict[str, Check] = {
     "four_colour_suits": Check(_is_bool, "true or false"),
     "redeal_default": Check(lambda v: isinstance(v, str) and v in REDEAL_CHOICES, f"one of {', '.join(REDEAL_CHOICES)}"),
     "winnable_only": Check(_is_bool, "true or false"),
-    "safe_area": Check(_is_safe_area, f"a whole number of percent from 0 to {MAX_SAFE_AREA}"),
+    "safe_area": Check(_is_safe_area, f"null (automatic) or a whole number of percent from 0 to {MAX_SAFE_AREA}"),
     "rules_preset": Check(lambda v: isinstance(v, str) and v in PRESETS, "the name of a rules preset"),
     "menu_choices": Check(_is_menu_choices, "a mapping of menu names to line names"),
 }

@@ -78,6 +78,8 @@ class TableView:
     cursor: Target | None
     title: str = ""
     status_line: str = ""
+    #: Targets of the move a hint suggests, drawn highlighted until the next move.
+    hint: tuple[Target, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,3 +93,6 @@ class View:
     text: TextView | None = None
     notice: str = ""
     letters: Literal["french", "english"] = "french"
+    four_colour: bool = False
+    #: The player's TV safe area in percent; ``None`` leaves it to the display.
+    safe_area: int | None = None

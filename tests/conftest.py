@@ -6,6 +6,17 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).parent))
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+
+@pytest.fixture(autouse=True)
+def data_directory(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch):
+    """Every test (and every console it starts) keeps its data in a directory of its own."""
+    directory = tmp_path_factory.mktemp("data")
+    monkeypatch.setenv("PYRAMID_DATA_DIR", str(directory))
+    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
+    return directory

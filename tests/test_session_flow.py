@@ -46,11 +46,23 @@ def test_back_and_star_go_one_screen_up_on_menus() -> None:
 
 def test_help_changes_nothing_and_closes_with_back_star_or_ok() -> None:
     session = session_with(clearable_deal())
-    before = play(session, "ok ok right")
-    for closer in ("back", "star", "ok"):
-        state = play(session, "help")
-        assert state["screen"] == "help"
+    before = play(session, "down")
+    for closer in ("back", "star", "ok", "help"):
+        assert play(session, "help")["screen"] == "help"
         assert play(session, closer) == before
+
+
+def test_help_in_a_game_pauses_it_and_changes_nothing() -> None:
+    session = session_with(clearable_deal())
+    before = play(session, "ok ok right")
+    for closer in ("back", "star", "ok", "help"):
+        state = play(session, "help")
+        assert state["screen"] == "assists"
+        assert state["menu"]["items"] == ["Resume", "Hint", "Undo", "Rules & controls"]
+        assert play(session, closer) == before
+    assert play(session, "help up ok")["screen"] == "help", "the last line shows the rules"
+    assert play(session, "back")["screen"] == "assists"
+    assert play(session, "star") == before
 
 
 def test_cursor_only_lands_on_targets_and_ok_on_stock_stays_there() -> None:

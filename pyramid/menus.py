@@ -1,0 +1,275 @@
+"""The console's menus: main menu, redeal question, rules, deal number, settings, statistics.
+
+Each is a small :class:`~pyramid.screen.MenuScreen`; what a line does is a
+call on the session, so menus hold no game logic.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import TYPE_CHECKING, Callable
+
+from .actions import Action
+from .deal import MAX_DEAL_NUMBER, daily_deal_number
+from .help_text import pyramid_help
+from .rules import PRESETS, REDEAL_CHOICES
+from .screen import MenuScreen, Screen
+from .view import Hit, MenuHit, MenuView, PanelView, TextView, View
+
+if TYPE_CHECKING:
+    from .session import DealRequest, Session
+
+
+class MainMenu(MenuScreen):
+    name = "menu"
+    title = "Pyramid"
+
+    def lines(self) -> list[tuple[str, Callable[[], None]]]:
+        session = self.session
+        lines: list[tuple[str, Callable[[], None]]] = []
+        if session.saved_game() is not None:
+            lines.append(("Continue", session.continue_game))
+        lines += [
+            ("New game", lambda: session.ask_redeals(None)),
+            ("Daily deal", lambda: session.ask_redeals(daily_deal_number(session.today()))),
+            ("Deal number", lambda: session.push(DealNumberScreen(session))),
+            (f"Rules: {session.rules.title}", lambda: session.push(RulesMenu(session))),
+            ("Statistics", lambda: session.push(StatisticsScreen(session))),
+            ("Settings", lambda: session.push(SettingsScreen(session))),
+            ("Rules & controls", lambda: session.push(HelpScreen(session))),
+        ]
+        return lines
+
+    def items(self) -> list[str]:
+        return [label for label, _ in self.lines()]
+
+    def choose(self, index: int) -> None:
+        self.lines()[index][1]()
+
+    def footer(self) -> str:
+        return ""
+
+    def __init__(self, session: "Session") -> None:
+        super().__init__(session)
+        self._had_saved_game = session.saved_game() is not None
+
+    def resume(self) -> None:
+        """Back on the main menu: when "Continue" came or went, start again at the top line."""
+        has_saved_game = self.session.saved_game() is not None
+        if has_saved_game != self._had_saved_game:
+            self.selected = 0
+        self._had_saved_game = has_saved_game
+
+    def leave(self) -> None:
+        """The main menu is the bottom of the stack: there is nothing above it."""
+
+
+class RedealChoice(MenuScreen):
+    """ "Redeal the stock?" — asked before a RetroHub deal (SPEC §3)."""
+
+    name = "redeal_choice"
+    title = "Redeal the stock?"
+    CHOICES = (("No redeal", "none"), ("One redeal", "one"), ("Unlimited redeals", "unlimited"))
+
+    def __init__(self, session: "Session", deal: "DealRequest") -> None:
+        super().__init__(session)
+        self.deal = deal
+        default = session.settings.redeal_default
+        words = [word for _, word in self.CHOICES]
+        if default in words:
+            self.selected = words.index(default)
+
+    def items(self) -> list[str]:
+        return [label for label, _ in self.CHOICES]
+
+    def choose(self, index: int) -> None:
+        self.session.start_pyramid(REDEAL_CHOICES[self.CHOICES[index][1]], self.deal, replace=self)
+
+
+class RulesMenu(MenuScreen):
+    """Which rules to play: every preset of SPEC §4; the choice is remembered."""
+
+    name = "rules_choice"
+    title = "Rules"
+
+    def __init__(self, session: "Session") -> None:
+        super().__init__(session)
+        names = list(PRESETS)
+        self.selected = names.index(session.rules.name) if session.rules.name in names else 0
+
+    def items(self) -> list[str]:
+        return [rules.title for rules in PRESETS.values()]
+
+    def choose(self, index: int) -> None:
+        self.session.choose_rules(list(PRESETS)[index])
+        self.session.pop()
+
+
+class DealNumberScreen(Screen):
+    """Typing a deal number with arrows only: ▲ ▼ change a digit, ◀ ▶ pick the digit."""
+
+    name = "deal_number"
+    DIGITS = len(str(MAX_DEAL_NUMBER))
+
+    def __init__(self, session: "Session") -> None:
+        super().__init__(session)
+        self.digits = [0] * (self.DIGITS - 1) + [1]
+        self.position = self.DIGITS - 1
+
+    @property
+    def number(self) -> int:
+        return int("".join(map(str, self.digits)))
+
+    def handle(self, action: Action, hit: Hit) -> None:
+        if action.name in ("up", "down"):
+            self.digits[self.position] = (self.digits[self.position] + (1 if action.name == "up" else -1)) % 10
+        elif action.name in ("left", "right"):
+            self.position = (self.position + (1 if action.name == "right" else -1)) % self.DIGITS
+        elif action.name in ("ok", "tap") and 1 <= self.number <= MAX_DEAL_NUMBER:
+            self.session.pop()
+            self.session.ask_redeals(self.number)
+        elif action.name in ("back", "star"):
+            self.session.pop()
+
+    def view(self) -> View:
+        shown = "".join(f"[{d}]" if i == self.position else str(d) for i, d in enumerate(self.digits))
+        valid = 1 <= self.number <= MAX_DEAL_NUMBER
+        footer = "▲ ▼ change the digit, ◀ ▶ move, ✓ deal" if valid else f"Choose 1 to {MAX_DEAL_NUMBER}"
+        return View(self.name, menu=MenuView("Deal number", (shown,), 0, footer))
+
+    def menu_state(self) -> dict[str, object]:
+        return {"items": [str(self.number)], "selected": 0}
+
+
+class HelpScreen(Screen):
+    """Rules and controls; any of ✓, Back, ✱ or help closes it, changing nothing else."""
+
+    name = "help"
+
+    def handle(self, action: Action, hit: Hit) -> None:
+        if action.name in ("ok", "back", "star", "tap"):
+            self.session.pop()
+
+    def on_help(self) -> None:
+        self.session.pop()
+
+    def view(self) -> View:
+        return View(self.name, text=TextView("Rules & controls", pyramid_help(self.session.rules)))
+
+
+class ConfirmScreen(MenuScreen):
+    """A yes/no question over the screen below; "No" is selected first."""
+
+    name = "confirm"
+
+    def __init__(self, session: "Session", question: str, yes: str, on_yes: Callable[[], None]) -> None:
+        super().__init__(session)
+        self.question = question
+        self.yes = yes
+        self.on_yes = on_yes
+
+    def items(self) -> list[str]:
+        return ["No", self.yes]
+
+    def choose(self, index: int) -> None:
+        self.session.pop()
+        if index == 1:
+            self.on_yes()
+
+    def view(self) -> View:
+        below = self.session.stack[-2].view() if len(self.session.stack) > 1 else View(self.name)
+        return View(self.name, table=below.table, text=below.text, menu=below.menu,
+                    panel=PanelView(self.question, (), tuple(self.items()), self.selected))
+
+
+class StatisticsScreen(Screen):
+    """Played, won, win rate, best score and streaks per rules; ✓ offers to reset them."""
+
+    name = "statistics"
+
+    def handle(self, action: Action, hit: Hit) -> None:
+        if action.name in ("ok", "tap"):
+            self.session.push(ConfirmScreen(self.session, "Reset all statistics?", "Reset",
+                                            self.session.store.reset_stats))
+        elif action.name in ("back", "star"):
+            self.session.pop()
+
+    def view(self) -> View:
+        sections = []
+        for stats in self.session.store.all_stats():
+            rate = "–" if stats.win_rate is None else f"{stats.win_rate:.0%}"
+            best = "–" if stats.best_score is None else str(stats.best_score)
+            lines = [f"Played {stats.played}, won {stats.won} ({rate}), best score {best}",
+                     f"Win streak {stats.current_streak}, best streak {stats.best_streak}"]
+            if stats.assisted_played:
+                lines.append(f"Assisted: played {stats.assisted_played}, won {stats.assisted_won}")
+            sections.append((self.session.describe_variant(stats.game, stats.variant), tuple(lines)))
+        if not sections:
+            sections.append(("No game finished yet", ("Statistics appear after your first game.",)))
+        sections.append(("", ("✓ reset the statistics · Back to leave",)))
+        return View(self.name, text=TextView("Statistics", tuple(sections)))
+
+
+class SettingsScreen(MenuScreen):
+    """The player's settings: ◀ ▶ or ✓ change the value of the selected line."""
+
+    name = "settings"
+    title = "Settings"
+    SAFE_AREAS: tuple[int | None, ...] = (None, 0, 2, 4, 5, 6, 8, 10)
+
+    def options(self) -> list[tuple[str, str, list[object]]]:
+        """(label, setting name, values in order) for each line."""
+        return [
+            ("Card letters", "card_letters", ["french", "english"]),
+            ("Suit colours", "four_colour_suits", [False, True]),
+            ("Redeal question starts on", "redeal_default", ["none", "one", "unlimited"]),
+            ("TV safe area", "safe_area", list(self.SAFE_AREAS)),
+        ]
+
+    def items(self) -> list[str]:
+        settings = self.session.settings
+        return [f"{label}: {self.describe(name, getattr(settings, name))}" for label, name, _ in self.options()]
+
+    @staticmethod
+    def describe(name: str, value: object) -> str:
+        if name == "card_letters":
+            return "French (V D R)" if value == "french" else "English (J Q K)"
+        if name == "four_colour_suits":
+            return "four" if value else "two"
+        if name == "redeal_default":
+            return {"none": "no redeal", "one": "one redeal", "unlimited": "unlimited"}[str(value)]
+        if name == "safe_area":
+            return "automatic" if value is None else f"{value}%"
+        return str(value)
+
+    def sideways(self, direction: int) -> None:
+        _, name, values = self.options()[self.selected]
+        current = getattr(self.session.settings, name)
+        index = values.index(current) if current in values else 0
+        self.session.change_setting(name, values[(index + direction) % len(values)])
+
+    def choose(self, index: int) -> None:
+        self.sideways(1)
+
+
+class NoticeScreen(Screen):
+    """A message the player must see once (damaged data put aside, nothing saved, …)."""
+
+    name = "notice"
+
+    def __init__(self, session: "Session", title: str, text: str) -> None:
+        super().__init__(session)
+        self.title = title
+        self.text = text
+
+    def handle(self, action: Action, hit: Hit) -> None:
+        if action.name in ("ok", "back", "star", "tap") or isinstance(hit, MenuHit):
+            self.session.pop()
+
+    def view(self) -> View:
+        below = self.session.stack[-2].view()
+        return View(self.name, menu=below.menu, table=below.table,
+                    panel=PanelView(self.title, (self.text,), ("OK",), 0))
+
+    def menu_state(self) -> dict[str, object]:
+        return {"items": ["OK"], "selected": 0}

@@ -1,0 +1,48 @@
+"""Watching a line of play move by move: a solution, or an opponent's game.
+
+▶ or ✓ plays the next move, ◀ takes it back, Back or ✱ leaves. The moves
+are replayed through the engine, so what is shown is always a legal game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from .actions import Action
+from .board import Board, Move
+from .play import Table
+from .screen import Screen
+from .view import Hit, View
+
+if TYPE_CHECKING:
+    from .session import Session
+
+
+class ReplayScreen(Screen):
+    name = "replay"
+
+    def __init__(self, session: "Session", start: Board, moves: list[Move], title: str) -> None:
+        super().__init__(session)
+        self.table = Table(start)
+        self.moves = list(moves)
+        self.title = title
+        self.step = 0
+
+    def handle(self, action: Action, hit: Hit) -> None:
+        if action.name in ("right", "ok", "tap") and self.step < len(self.moves):
+            self.table.board.push(self.moves[self.step])
+            self.step += 1
+        elif action.name == "left" and self.step > 0:
+            self.table.board.pop()
+            self.step -= 1
+        elif action.name in ("back", "star"):
+            self.session.pop()
+
+    def view(self) -> View:
+        table = self.table.view(self.title)
+        if self.step < len(self.moves):
+            line = f"Step {self.step} of {len(self.moves)}: ▶ next, ◀ back"
+        else:
+            line = f"Done in {len(self.moves)} steps: Back to leave"
+        return View(self.name, table=replace(table, status_line=line, cursor=None))
