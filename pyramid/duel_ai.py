@@ -7,8 +7,8 @@ Each level is a player that picks a legal move on a :class:`~pyramid.duel.DuelBo
   is empty.
 * ``"good"`` sees what a person sees (the pyramid and the pile, not the
   stock): it places the card that starts the longest sequence it can find in
-  the pyramid within :data:`GOOD_LOOKAHEAD` placements; it too keeps the joker
-  for an empty stock.
+  the pyramid within :data:`GOOD_LOOKAHEAD` placements, and plays the joker
+  when nothing fits and the joker starts a long sequence, or the stock is empty.
 * ``"expert"`` plays the deal like the solver does, knowing the stock: it
   searches each round completely (:mod:`pyramid.duel_search`) and plans the
   match backwards: it clears a round whenever the clear bonus plus the best
@@ -35,7 +35,9 @@ LEVELS = ("casual", "good", "expert")
 #: How often (one time in this many) the casual player misses a placement.
 CASUAL_MISS_ODDS = 4
 #: How many placements ahead the good player looks.
-GOOD_LOOKAHEAD = 5
+GOOD_LOOKAHEAD = 6
+#: The shortest run the good player starts with the joker while the stock lasts.
+GOOD_JOKER_RUN = 5
 
 
 class Opponent(Protocol):
@@ -64,7 +66,13 @@ class CasualPlayer:
 
 
 class GoodPlayer:
-    """Greedy with a short lookahead over the visible pyramid; the joker once the stock is empty."""
+    """Greedy with a short lookahead over the visible pyramid.
+
+    It places the card that starts the longest run it can see. When nothing
+    fits it plays the joker if that starts a run of :data:`GOOD_JOKER_RUN`
+    cards or more (the sequence pays for the joker), otherwise it turns the
+    stock, and it falls back on the joker once the stock is empty.
+    """
 
     level = "good"
 
@@ -72,19 +80,23 @@ class GoodPlayer:
         self.lookahead = lookahead
 
     def choose(self, board: DuelBoard) -> DuelMove:
-        placements = [move for move in board.legal_moves if move.kind == "place"]
-        if not placements:
-            return DuelMove.turn() if board.stock else DuelMove.joker()
         shape = RoundShape(board)
         mask = shape.mask_of(board)
-        best, best_length = placements[0], -1
-        for move in placements:
-            assert move.card is not None
-            index = shape.cards.index(move.card)
-            length = self._run_length(shape, mask & ~(1 << index), move.card.rank, self.lookahead - 1)
-            if length > best_length:
-                best, best_length = move, length
-        return best
+        placements = [move for move in board.legal_moves if move.kind == "place"]
+        if placements:
+            runs = [self._run_after(shape, mask, shape.cards.index(move.card)) for move in placements]
+            return placements[runs.index(max(runs))]
+        if not board.stock:
+            return DuelMove.joker()
+        if board.joker_available:
+            longest = max(self._run_after(shape, mask, index) for index in shape.uncovered(mask))
+            if longest >= GOOD_JOKER_RUN:
+                return DuelMove.joker()
+        return DuelMove.turn()
+
+    def _run_after(self, shape: RoundShape, mask: int, index: int) -> int:
+        """The longest run the player can see that starts by placing card ``index``."""
+        return 1 + self._run_length(shape, mask & ~(1 << index), shape.ranks[index], self.lookahead - 1)
 
     def _run_length(self, shape: RoundShape, mask: int, top: int, depth: int) -> int:
         """The longest run of placements on ``top`` from the cards in ``mask``, up to ``depth``."""
