@@ -42,8 +42,9 @@ the position, :meth:`DuelBoard.pop` as an exact undo, and ``to_json``/``from_jso
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Literal, Sequence
+from typing import Any, Literal
 
 from .board import pyramid_geometry
 from .cards import STANDARD_DECK, Card, format_cards, parse_deal

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from .board import pyramid_geometry
 from .cards import Card
-from .duel import PYRAMIDS, DuelBoard, DuelMove, DuelRules, ranks_fit
+from .duel import DuelBoard, DuelMove, DuelRules, ranks_fit
 
 JOKER_AVAILABLE, JOKER_ARMED, JOKER_SPENT = 0, 1, 2
 _NONE = -(10**9)  # "outcome unreachable"; far below any real score

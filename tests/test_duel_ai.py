@@ -7,7 +7,15 @@ from deals import build_deal
 
 from pyramid.deal import numbered_deal
 from pyramid.duel import DuelBoard, DuelMove, DuelRules
-from pyramid.duel_ai import LEVELS, CasualPlayer, GoodPlayer, MatchRecord, opponent_for, play_game, play_match
+from pyramid.duel_ai import (
+    LEVELS,
+    CasualPlayer,
+    GoodPlayer,
+    MatchRecord,
+    opponent_for,
+    play_game,
+    play_match,
+)
 from pyramid.duel_search import RoundSearch
 
 
