@@ -140,12 +140,6 @@ def test_unfinished_release_is_cleared_and_reinstall_of_current_is_a_no_op(
     assert assert_console_healthy(root, service) == "1.0"
 
 
-def test_first_install_without_restart_only_switches(tmp_path: Path, root: Path) -> None:
-    install(tmp_path, root, None, "1.0")
-    assert current_version(root) == "1.0"
-    assert (root / "opt" / "pyramid" / "releases" / "1.0" / ".installed").is_file()
-
-
 def test_switching_current_never_leaves_it_missing(tmp_path: Path) -> None:
     """A reader polling the link while it is switched 2,000 times always finds a release."""
     tool = load_release_tool()

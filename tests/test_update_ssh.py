@@ -112,8 +112,28 @@ class Device:
     def update(self, *arguments: str) -> subprocess.CompletedProcess[str]:
         command, env = self.update_command(*arguments)
         result = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300, check=False)
-        self.sshd.wait_idle()
+        self.wait_for_device()
         return result
+
+    def wait_for_device(self) -> None:
+        """Wait until the device has finished: no SSH session, no device tool still working.
+
+        The tool outlives a killed update on purpose (it ignores the hang-up and
+        finishes or rolls back), and then it is no longer sshd's child.
+        """
+        self.sshd.wait_idle()
+        assert wait_until(lambda: not self.tool_running(), timeout=300), "the device tool never finished"
+
+    def tool_running(self) -> bool:
+        marks = (str(RELEASE_TOOL).encode(), str(self.root).encode())
+        for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+            try:
+                arguments = cmdline.read_bytes()
+            except OSError:
+                continue
+            if all(mark in arguments for mark in marks):
+                return True
+        return False
 
     def start_update(self, *arguments: str, rsync_options: str = "") -> subprocess.Popen[bytes]:
         """An update in its own process group, so the test can kill it with its ssh and rsync."""
@@ -129,7 +149,7 @@ class Device:
         except ProcessLookupError:
             pass
         update.wait(timeout=30)
-        self.sshd.wait_idle()
+        self.wait_for_device()
 
     def bundle(self, version: str, behaviour: str = "good", padding: int = 0) -> Path:
         return make_bundle(self.bundles, version, behaviour, padding)
@@ -228,7 +248,7 @@ def test_fault_injected_updates_never_break_the_console(device: Device) -> None:
                                      rsync_options="--bwlimit=2000" if padding else "")
         if interruption == "none":
             update.wait(timeout=300)
-            device.sshd.wait_idle()
+            device.wait_for_device()
         else:
             delay = chance.uniform(0.2, 1.0) if padding else chance.uniform(0.0, 6.0)
             try:
