@@ -42,14 +42,14 @@ the position, :meth:`DuelBoard.pop` as an exact undo, and ``to_json``/``from_jso
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from .board import pyramid_geometry
 from .cards import STANDARD_DECK, Card, format_cards, parse_deal
 from .deal import MAX_DEAL_NUMBER, SplitMix64, numbered_deal
-from .errors import IllegalMoveError, InvalidDealError, InvalidMoveError
+from .errors import IllegalMoveError, InvalidDealError, InvalidMoveError, PyramidError, ReplayError
 
 DuelMoveKind = Literal["place", "turn", "joker"]
 DuelStatus = Literal["playing", "cleared", "no_moves"]
@@ -419,9 +419,9 @@ class DuelBoard:
     def from_json(cls, data: dict[str, Any], rules: DuelRules = PYRAMIDS) -> "DuelBoard":
         """Rebuild a match written by :meth:`to_json` by replaying its moves.
 
-        Raises :class:`InvalidMoveError`/:class:`IllegalMoveError` for a move that
-        does not replay, and :class:`InvalidDealError` when the replayed
-        position differs from the one written.
+        Raises :class:`ReplayError` for a move that does not replay, and
+        :class:`InvalidDealError` when the replayed position differs from the
+        one written.
         """
         if data.get("rules") != rules.name:
             raise InvalidDealError(f"not a {rules.title} game: rules {data.get('rules')!r}")
@@ -430,13 +430,24 @@ class DuelBoard:
             board = cls.for_match(int(match_number), rules)
         else:
             board = cls(list(data["deals"]), rules)
-        for text in data["moves"]:
-            board.push(DuelMove.parse(text))
+        board.replay(data["moves"])
         replayed = board.to_json()
         for key in ("pyramid", "stock", "pile", "score", "round"):
             if key in data and replayed[key] != data[key]:
                 raise InvalidDealError(f"the moves do not lead to the position written: {key} differs")
         return board
+
+    def replay(self, moves: Iterable[str]) -> None:
+        """Push saved moves in notation; :class:`ReplayError` names the first that fails.
+
+        This is how a game in progress comes back after a power cut: the match
+        number and the moves are all that is saved.
+        """
+        for ply, text in enumerate(moves, start=1):
+            try:
+                self.push(DuelMove.parse(text))
+            except PyramidError as error:
+                raise ReplayError(f"saved move {ply} {text!r} no longer replays: {error}") from None
 
     def copy(self) -> "DuelBoard":
         """An independent board in the same position (history included)."""

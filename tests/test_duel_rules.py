@@ -8,7 +8,7 @@ from deals import build_deal, c
 from pyramid.cards import RANK_LETTERS, STANDARD_DECK, format_cards
 from pyramid.deal import numbered_deal
 from pyramid.duel import DuelBoard, DuelMove, match_deals, ranks_fit, round_deal_numbers
-from pyramid.errors import IllegalMoveError, InvalidDealError, InvalidMoveError
+from pyramid.errors import IllegalMoveError, InvalidDealError, InvalidMoveError, ReplayError
 
 # The base row is pyramid indices 21..27; the 29th card of a deal starts on the pile.
 BASE = slice(21, 28)
@@ -298,5 +298,17 @@ def test_json_that_does_not_replay_is_refused() -> None:
         DuelBoard.from_json({**data, "score": data["score"] + 5})
     with pytest.raises(InvalidDealError, match="rules"):
         DuelBoard.from_json({**data, "rules": "retrohub"})
-    with pytest.raises(InvalidMoveError):
+    with pytest.raises(ReplayError, match="saved move 1 'nonsense'"):
         DuelBoard.from_json({**data, "moves": ["nonsense"]})
+
+
+def test_a_saved_game_comes_back_from_its_match_number_and_moves() -> None:
+    board = DuelBoard.for_match(77)
+    for _ in range(12):
+        board.push(board.legal_moves[0])
+    saved = [str(move) for move in board.move_stack]
+    resumed = DuelBoard.for_match(77)
+    resumed.replay(saved)
+    assert resumed.to_json() == board.to_json()
+    with pytest.raises(ReplayError, match="saved move 2 'turn'"):
+        DuelBoard.for_match(77).replay(["joker", "turn"])
