@@ -1,6 +1,7 @@
 """What drawing costs: render time per size, framebuffer writes, bytes per move, start-up.
 
-Run: ``nice .venv/bin/python benchmarks/bench_display.py`` (about 30 s on 2 cores).
+Run: ``nice .venv/bin/python benchmarks/bench_display.py`` (a few seconds). Times are
+the best of several runs, which stays comparable on a machine shared with other work.
 Prints four tables:
 
 1. full-frame render time at each size (cold: first frame, card images drawn;
@@ -37,7 +38,7 @@ from pyramid.view import View  # noqa: E402
 
 SIZES = [(320, 240), (480, 320), (800, 480), (1280, 720), (1920, 1080)]
 REPEAT = 15
-STARTS = 7
+STARTS = 9
 
 BASELINE = """
 import time; start = time.perf_counter()
@@ -70,11 +71,11 @@ def milliseconds(action, repeat: int = REPEAT) -> float:  # type: ignore[no-unty
         start = time.perf_counter()
         action()
         times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
+    return min(times)
 
 
 def render_times() -> None:
-    print("1. full-frame render (ms)")
+    print(f"1. full-frame render (ms; warm: best of {REPEAT})")
     print(f"   {'size':>10} {'cold':>8} {'warm':>8}")
     view = samples.game_view()
     for size in SIZES:
@@ -98,7 +99,7 @@ def framebuffer(directory: Path, size: tuple[int, int], fmt: PixelFormat, rotati
 
 
 def write_times(directory: Path) -> None:
-    print("2. convert + write a full frame to a file-backed framebuffer (ms)")
+    print(f"2. convert + write a full frame to a file-backed framebuffer (ms, best of {REPEAT})")
     print(f"   {'size':>10} {'RGB565':>8} {'RGB565/90':>10} {'XRGB8888':>9}")
     view = samples.game_view()
     for size in SIZES:
@@ -161,7 +162,7 @@ def bytes_per_move(directory: Path) -> None:
 
 
 def start_times() -> None:
-    print(f"4. start to first frame, SDL dummy driver (ms, median of {STARTS} fresh processes)")
+    print(f"4. start to first frame, SDL dummy driver (ms, best of {STARTS} fresh processes, run alternately)")
     print("   in-process: from the first import; launch: from spawning the interpreter")
     print(f"   {'size':>10} {'set_mode':>9} {'console':>8} {'ratio':>6} {'launch set_mode':>16} {'launch console':>15} {'ratio':>6}")
     # Bytecode is cached as on an installed system (pip compiles it), so a
@@ -183,8 +184,8 @@ def start_times() -> None:
                     runs[name].append((inside * 1000, (shown - launched) * 1000))
         cells = []
         for column in (0, 1):
-            baseline = statistics.median(run[column] for run in runs["baseline"])
-            console = statistics.median(run[column] for run in runs["console"])
+            baseline = min(run[column] for run in runs["baseline"])
+            console = min(run[column] for run in runs["console"])
             cells.append((baseline, console, console / baseline))
         (b0, c0, r0), (b1, c1, r1) = cells
         print(f"   {size[0]:>5}x{size[1]:<4} {b0:9.1f} {c0:8.1f} {r0:5.2f}x {b1:16.1f} {c1:15.1f} {r1:5.2f}x")

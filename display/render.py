@@ -259,13 +259,18 @@ def _clip(rect: Rect, screen: Rect) -> Rect:
     return rect.intersection(screen) or Rect(0, 0, 0, 0)
 
 
-def _felt(size: tuple[int, int]) -> pygame.Surface:
-    """The green baize: lighter in the middle, darker towards the edges."""
-    small = pygame.Surface((32, 24))
-    for y in range(24):
-        for x in range(32):
-            distance = min(1.0, (((x - 15.5) / 16) ** 2 + ((y - 11.5) / 12) ** 2) ** 0.5 / 1.2)
-            shade = distance ** 2
+def _felt(size: tuple[int, int], grid: tuple[int, int] = (16, 12)) -> pygame.Surface:
+    """The green baize: lighter in the middle, darker towards the edges.
+
+    Shaded on a small grid and scaled up smoothly: a vignette has no detail,
+    and the first frame must come quickly.
+    """
+    columns, rows = grid
+    small = pygame.Surface(grid)
+    for y in range(rows):
+        for x in range(columns):
+            dx, dy = (x - (columns - 1) / 2) / (columns / 2), (y - (rows - 1) / 2) / (rows / 2)
+            shade = min(1.0, (dx * dx + dy * dy) ** 0.5 / 1.2) ** 2
             small.set_at((x, y), tuple(round(c + (e - c) * shade) for c, e in zip(theme.FELT, theme.FELT_EDGE)))
     return pygame.transform.smoothscale(small, size)
 
