@@ -33,7 +33,7 @@ class MainMenu(MenuScreen):
             ("New game", lambda: session.ask_redeals(None)),
             ("Daily deal", lambda: session.ask_redeals(daily_deal_number(session.today()))),
             ("Deal number", lambda: session.push(DealNumberScreen(session))),
-            (f"Rules: {session.rules.title}", lambda: session.push(RulesMenu(session))),
+            (f"Variant: {session.rules.title}", lambda: session.push(VariantMenu(session))),
             ("Statistics", lambda: session.push(StatisticsScreen(session))),
             ("Settings", lambda: session.push(SettingsScreen(session))),
             ("Rules & controls", lambda: session.push(HelpScreen(session))),
@@ -86,11 +86,11 @@ class RedealChoice(MenuScreen):
         self.session.start_pyramid(REDEAL_CHOICES[self.CHOICES[index][1]], self.deal, replace=self)
 
 
-class RulesMenu(MenuScreen):
+class VariantMenu(MenuScreen):
     """Which rules to play: every preset of SPEC §4; the choice is remembered."""
 
-    name = "rules_choice"
-    title = "Rules"
+    name = "variant_choice"
+    title = "Variant"
 
     def __init__(self, session: "Session") -> None:
         super().__init__(session)

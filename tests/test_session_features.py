@@ -1,0 +1,195 @@
+"""Console features over a real store file: continue, statistics, settings, assists, deals."""
+
+from __future__ import annotations
+
+import datetime
+from pathlib import Path
+
+from pyramid.actions import Action, parse_script
+from pyramid.board import Board, Move
+from pyramid.cards import parse_deal
+from pyramid.deal import daily_deal_number, numbered_deal
+from pyramid.rules import RETROHUB
+from pyramid.session import DealChoice, Session
+from pyramid.store import Store
+
+from deals import build_deal, clearable_deal
+
+DAY = datetime.date(2026, 11, 30)
+# Lost at once: every partner of the base row is covered and no king is free.
+HOPELESS = build_deal(["3c", "3d", "3h", "3s", "4c", "4d", "4h", "4s", "Kd", "Kh", "Ks", "Ac", "Ad",
+                       "Ah", "As", "2c", "2d", "2h", "2s", "9s", "Kc"]
+                      + ["Tc", "Td", "Th", "Ts", "9c", "9d", "9h"], [])
+
+
+def new_session(path: Path, deal: str | None = None, number: int | None = None) -> Session:
+    return Session(None, DealChoice(cards=parse_deal(deal) if deal else None, number=number),
+                   store=Store.open(path / "pyramid.db"), today=lambda: DAY)
+
+
+def play(session: Session, script: str) -> dict:
+    for action in parse_script(script):
+        session.handle(action)
+    return session.state()
+
+
+def test_continue_resumes_exactly_after_a_restart(tmp_path: Path) -> None:
+    session = new_session(tmp_path, clearable_deal())
+    state = play(session, "ok ok ok ok right ok up up up up up up up ok ok")
+    session.store.close()
+    again = new_session(tmp_path)
+    menu = again.state()
+    assert menu["menu"]["items"][0] == "Continue" and menu["menu"]["selected"] == 0
+    resumed = play(again, "ok")
+    for key in ("pyramid", "stock", "waste", "score", "redeals_left", "deal"):
+        assert resumed["game"][key] == state["game"][key]
+
+
+def test_star_leaves_but_keeps_the_game_for_continue(tmp_path: Path) -> None:
+    session = new_session(tmp_path, clearable_deal())
+    before = play(session, "ok ok ok")
+    assert play(session, "star")["menu"]["items"][0] == "Continue"
+    assert play(session, "ok")["game"]["pyramid"] == before["game"]["pyramid"]
+
+
+def test_results_go_into_the_statistics_per_variant(tmp_path: Path) -> None:
+    session = new_session(tmp_path, HOPELESS)
+    state = play(session, "ok ok")
+    assert state["screen"] == "game_over"
+    stats = session.store.stats("pyramid", "retrohub/none")
+    assert (stats.played, stats.won, stats.current_streak) == (1, 0, 0)
+    assert session.saved_game() is None, "a finished game is not offered to continue"
+    state = play(session, "ok")
+    assert state["screen"] == "menu" and state["menu"]["items"][0] == "New game"
+
+
+def test_a_replaced_saved_game_counts_as_lost(tmp_path: Path) -> None:
+    session = new_session(tmp_path, clearable_deal())
+    play(session, "ok ok star")
+    play(session, "down ok ok")  # New game over the saved one
+    assert session.store.stats("pyramid", "retrohub/none").played == 1
+
+
+def test_statistics_screen_and_reset_with_confirmation(tmp_path: Path) -> None:
+    session = new_session(tmp_path, HOPELESS)
+    play(session, "ok ok ok")
+    view = play(session, "down down down down ok") and session.view()
+    assert view.screen == "statistics"
+    assert any("Played 1, won 0" in line for _, lines in view.text.sections for line in lines)
+    assert play(session, "ok")["menu"] == {"items": ["No", "Reset"], "selected": 0}
+    play(session, "ok")  # No
+    assert session.store.stats("pyramid", "retrohub/none").played == 1
+    play(session, "ok down ok")  # Reset
+    assert session.store.all_stats() == [] or session.store.stats("pyramid", "retrohub/none").played == 0
+
+
+def test_settings_change_the_view_and_survive_a_restart(tmp_path: Path) -> None:
+    session = new_session(tmp_path)
+    state = play(session, "up up ok")
+    assert state["screen"] == "settings"
+    assert state["menu"]["items"][0] == "Card letters: French (V D R)"
+    state = play(session, "right down right")
+    assert state["menu"]["items"][:2] == ["Card letters: English (J Q K)", "Suit colours: four"]
+    assert session.view().letters == "english" and session.view().four_colour
+    session.store.close()
+    again = new_session(tmp_path)
+    assert again.view().letters == "english"
+
+
+def test_redeal_question_starts_on_the_chosen_default(tmp_path: Path) -> None:
+    session = new_session(tmp_path)
+    play(session, "up up ok down down right star")
+    assert play(session, "down down ok")["menu"] == {
+        "items": ["No redeal", "One redeal", "Unlimited redeals"], "selected": 1}
+
+
+def test_hint_marks_the_game_assisted_and_points_at_a_winning_move(tmp_path: Path) -> None:
+    session = new_session(tmp_path, clearable_deal())
+    play(session, "ok ok")
+    state = play(session, "help down ok")
+    view = session.view()
+    assert view.table.status_line.startswith("Hint: ")
+    assert view.table.hint and state["game"]["cursor"] is not None
+    assert session.saved_game().assisted
+    screen = session.screen
+    while screen.table.board.status() == "playing":  # type: ignore[attr-defined]
+        board = screen.table.board  # type: ignore[attr-defined]
+        move = [m for m in board.legal_moves if m.kind == "remove"][0]
+        for card in move.cards:
+            session.handle(Action.tap(0, 0), lambda x, y, i=board.index_of(card): i)
+    assert session.state()["screen"] == "game_over"
+    stats = session.store.stats("pyramid", "retrohub/none")
+    assert stats.assisted_won == 1 and stats.won == 0 and stats.played == 0
+
+
+def test_undo_takes_back_one_move_and_is_saved(tmp_path: Path) -> None:
+    session = new_session(tmp_path, clearable_deal())
+    before = play(session, "ok ok")
+    after = play(session, "ok")
+    assert after["game"]["score"] == 5
+    state = play(session, "help down down ok")
+    assert state["game"]["pyramid"] == before["game"]["pyramid"] and state["game"]["score"] == 0
+    saved = session.saved_game()
+    assert saved.moves == () and saved.assists == {"undo": 1}
+
+
+def greedy_loss(rules) -> tuple[int, list[Move]]:
+    """A deal the solver wins but the "first legal move" player loses, and that player's moves."""
+    from pyramid.solver import solve
+
+    for number in range(1, 2000):
+        board = Board(numbered_deal(number), rules)
+        while board.status() == "playing":
+            board.push(board.legal_moves[0])
+        if board.status() == "no_moves" and solve(Board(numbered_deal(number), rules)).verdict == "win":
+            return number, list(board.move_stack)
+    raise AssertionError("no such deal in the first 2000")
+
+
+def tap_move(session: Session, move: Move) -> None:
+    """Play ``move`` the way a touchscreen player would: tap its cards, or the stock."""
+    board = session.screen.table.board  # type: ignore[attr-defined]
+    targets = ["stock"] if move.kind != "remove" else [
+        board.index_of(card) if board.index_of(card) is not None else "waste" for card in move.cards]
+    for target in targets:
+        session.handle(Action.tap(0, 0), lambda x, y: target)
+
+
+def test_lost_deal_says_if_it_was_winnable_and_shows_the_solution(tmp_path: Path) -> None:
+    number, moves = greedy_loss(RETROHUB.with_redeals(1))
+    session = new_session(tmp_path, number=number)
+    play(session, "ok down ok")
+    for move in moves:
+        tap_move(session, move)
+    view = session.view()
+    assert view.screen == "game_over" and view.panel.title == "No move left"
+    assert "could be won from the start" in " ".join(view.panel.lines)
+    assert view.panel.items == ("Back to the menu", "Watch the solution")
+    state = play(session, "down ok")
+    assert state["screen"] == "replay"
+    for _ in range(120):
+        play(session, "right")
+    assert session.screen.table.board.status() == "cleared"  # type: ignore[attr-defined]
+    assert play(session, "back")["screen"] == "game_over"
+
+
+def test_variant_choice_is_remembered(tmp_path: Path) -> None:
+    session = new_session(tmp_path)
+    state = play(session, "down down down ok")
+    assert state["screen"] == "variant_choice" and state["menu"]["items"][0] == "Pyramid"
+    state = play(session, "down ok")
+    assert state["menu"]["items"][3] == "Variant: Classic"
+    session.store.close()
+    assert new_session(tmp_path).rules.name == "classic"
+
+
+def test_deal_number_and_daily_deal(tmp_path: Path) -> None:
+    session = new_session(tmp_path)
+    state = play(session, "down down ok")
+    assert state["screen"] == "deal_number" and state["menu"]["items"] == ["1"]
+    state = play(session, "up left up ok ok")  # 1 -> 2, then tens digit 1: deal 12
+    assert state["screen"] == "game"
+    assert state["game"]["deal"] == " ".join(map(str, numbered_deal(12)))
+    session = new_session(tmp_path / "other")
+    state = play(session, "down ok ok")
+    assert state["game"]["deal"] == " ".join(map(str, numbered_deal(daily_deal_number(DAY))))
