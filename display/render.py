@@ -29,11 +29,11 @@ from .symbols import Color
 from .text import fit_text, render_text, text_width
 
 Align = Literal["left", "center", "right"]
+Sprite = tuple[Rect, tuple[Hashable, ...]]
 
 #: The cards fanned above a menu's lines where there is room: a king and a pair that makes 13.
 MENU_FAN = (Card(1, "s"), Card(13, "h"), Card(12, "c"), Card(1, "d"))
 MENU_FAN_ANGLES = (15, 5, -5, -15)
-Sprite = tuple[Rect, tuple[Hashable, ...]]
 
 
 class Renderer:
@@ -56,7 +56,7 @@ class Renderer:
         self.frame = pygame.Surface(size)
         self._felt = _felt(size)
         self._scene: list[Sprite] | None = None
-        self._art: dict[Hashable, CardArt] = {}
+        self._art: dict[tuple[int, int], CardArt] = {}
 
     def layout_for(self, view: View) -> Layout:
         """The layout ``view`` is drawn with (its safe area, else the display's)."""
