@@ -51,8 +51,9 @@ replace_block() {
 # add_options FRAGMENT FILE: each option of FRAGMENT into the one-line FILE; an option
 # named NAME=... replaces an existing NAME=..., others are added once.
 add_options() {
-    set -f  # options are words, never file patterns
+    set -f  # no file-name expansion of the options
     line=$(head -n 1 "$2")
+    # shellcheck disable=SC2013  # options are words, not lines
     for option in $(cat "$1"); do
         name=${option%%=*}
         kept=

@@ -23,6 +23,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 ssh_command=${PYRAMID_SSH:-ssh}
 tool=${PYRAMID_REMOTE_TOOL:-/opt/pyramid/bin/pyramid-release}
 # Evaluated by the device's shell: sudo unless the SSH user is root already.
+# shellcheck disable=SC2016  # expanded on the device, not here
 as_root='$(test "$(id -u)" -eq 0 || echo sudo -n)'
 
 bundle=

@@ -75,7 +75,8 @@ def sshd(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Sshd]:
     (home / "sshd_config").write_text(
         f"Port {port}\nListenAddress 127.0.0.1\nHostKey {home / 'host_key'}\nPidFile {home / 'sshd.pid'}\n"
         f"AuthorizedKeysFile {home / 'authorized_keys'}\nPermitRootLogin prohibit-password\nStrictModes no\n"
-        "PasswordAuthentication no\nKbdInteractiveAuthentication no\nUsePAM no\nLogLevel ERROR\n")
+        "PasswordAuthentication no\nKbdInteractiveAuthentication no\nLogLevel ERROR\n"
+        f"UsePAM {'yes' if root_is_locked() else 'no'}\n")
     host_key = (home / "host_key.pub").read_text().split()
     (home / "known_hosts").write_text(f"[127.0.0.1]:{port} {host_key[0]} {host_key[1]}\n")
     client_config = home / "ssh_config"
@@ -93,6 +94,15 @@ def sshd(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Sshd]:
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+def root_is_locked() -> bool:
+    """Without PAM, sshd refuses even a key for an account whose password starts with '!'."""
+    for line in Path("/etc/shadow").read_text().splitlines():
+        name, password = line.split(":")[:2]
+        if name == "root":
+            return password.startswith("!")
+    return False
 
 
 @dataclass
