@@ -132,6 +132,12 @@ class _Position:
         self.stock_rank_mask = [0] * (self.target + 1)
         for j, card in enumerate(self.sequence):
             self.stock_rank_mask[card.rank] |= 1 << j
+        self.lonely_cache: dict[int, list[int]] = {}
+        self.facts_cache: dict[int, tuple[int, list[tuple[int, int]], int]] = {}
+        pairs = [(low, self.target - low) for low in range(1, (self.target + 1) // 2)]
+        if self.target % 2 == 0:
+            pairs.append((self.target // 2, self.target // 2))
+        self.rank_pairs = pairs
         self.start_pm = pm
         self.start_live = (1 << self.m) - 1
         self.start_q = len(board.waste)
@@ -156,7 +162,6 @@ class _Position:
             for child in covers[index]:
                 above[child] |= (1 << bit_of[index]) | above[index]
         self.pyramid_partners = [0] * _PYRAMID_BITS
-        self.stock_partners = [0] * _PYRAMID_BITS
         for index in range(n):
             bit = bit_of[index]
             rank = self.rank[bit]
@@ -174,7 +179,6 @@ class _Position:
                         near |= 1 << bit_of[parent]
                 cone &= ~near
             self.pyramid_partners[bit] = self.rank_mask_all(need) & ~cone
-            self.stock_partners[bit] = self.stock_rank_mask[need]
         self.stock_needs = [0] * self.m
         for j, rank in enumerate(self.stock_rank):
             if rank < self.target:
@@ -201,14 +205,14 @@ class _Position:
         return self.next_live(live, q + 1)
 
     def is_lost(self, pm: int, live: int) -> bool:
-        """True when some card can never find a partner (see :meth:`_build_partner_masks`)."""
-        pyramid_partners, stock_partners = self.pyramid_partners, self.stock_partners
-        rest = pm
-        while rest:
-            low = rest & -rest
-            bit = low.bit_length() - 1
-            rest ^= low
-            if not (pyramid_partners[bit] & pm or stock_partners[bit] & live):
+        """True when the pyramid needs more stock cards of some rank than are left.
+
+        The need comes from :meth:`pyramid_facts`: every pyramid card that no
+        matching inside the pyramid can pair must take a stock card. A card with
+        no partner at all is the simplest case.
+        """
+        for rank, count in self.pyramid_facts(pm)[1]:
+            if (self.stock_rank_mask[rank] & live).bit_count() < count:
                 return True
         if self.goal_all:
             for j in _bits(live):
@@ -216,6 +220,44 @@ class _Position:
                 if need and not ((self.rank_mask[need] & pm) or (self.stock_rank_mask[need] & live & ~(1 << j))):
                     return True
         return False
+
+    def pyramid_facts(self, pm: int) -> tuple[int, list[tuple[int, int]], int]:
+        """For a pyramid: removals still needed, how many stock cards of each rank it
+        needs at least, and the stock cards that can never pair with it (a mask).
+
+        Per pair of complementary ranks, a maximum matching of the cards that
+        could pair inside the pyramid (neither in the other's cone) says how
+        many pairs the pyramid can give itself; every other card needs a
+        removal of its own with a stock card.
+        """
+        cached = self.facts_cache.get(pm)
+        if cached is not None:
+            return cached
+        pos = self
+        rm, target = pos.rank_mask, pos.target
+        removals = (rm[target] & pm).bit_count()
+        needs = []
+        for low, high in self.rank_pairs:
+            lows, highs = _bits(rm[low] & pm), _bits(rm[high] & pm)
+            if low == high:
+                matched = _matching(lows, lows, pos.pyramid_partners, pair_with_self=True)
+                removals += len(lows) - matched
+                if len(lows) > 2 * matched:
+                    needs.append((low, len(lows) - 2 * matched))
+                continue
+            matched = _matching(lows, highs, pos.pyramid_partners)
+            removals += len(lows) + len(highs) - matched
+            if len(lows) > matched:
+                needs.append((high, len(lows) - matched))
+            if len(highs) > matched:
+                needs.append((low, len(highs) - matched))
+        useful = 0
+        for rank in range(1, target):
+            if rm[target - rank] & pm:
+                useful |= pos.stock_rank_mask[rank]
+        facts = (removals, needs, ~useful)
+        self.facts_cache[pm] = facts
+        return facts
 
     def is_won(self, pm: int, live: int) -> bool:
         return not pm and not (self.goal_all and live)
@@ -266,13 +308,48 @@ class _Position:
             removals.append((_STOCK_ID + open_cards[0][0], _STOCK_ID + open_cards[1][0]))
         return removals
 
-    def apply_removal(self, pm: int, live: int, q: int, removal: tuple[int, ...]) -> tuple[int, int, int]:
+    def apply_removal(self, pm: int, live: int, q: int, r: int, removal: tuple[int, ...]) -> tuple[int, int, int]:
         for card_id in removal:
             if card_id >= _STOCK_ID:
                 live &= ~(1 << (card_id - _STOCK_ID))
             else:
                 pm &= ~(1 << card_id)
-        return pm, live, self.next_live(live, q)
+        q = self.next_live(live, q)
+        return pm, self.forget_buried(pm, live, q, r), q
+
+    def forget_buried(self, pm: int, live: int, q: int, r: int) -> int:
+        """``live`` without the waste cards buried for good.
+
+        With no redeal left, a waste card that can never leave (no partner
+        left that could ever reach it) keeps every card under it out of play
+        until the end: those cards no longer matter, and forgetting them makes
+        positions that differ only there one position.
+        """
+        if r or self.goal_all:
+            return live
+        waste = live & ((1 << q) - 1)
+        if not waste:
+            return live
+        stuck = self.stuck_in_waste(pm, live, q) & waste
+        if not stuck:
+            return live
+        return live & ~((2 << (stuck.bit_length() - 1)) - 1)
+
+    def stuck_in_waste(self, pm: int, live: int, q: int) -> int:
+        """Stock-sequence cards that can never pair again if they sit in the waste."""
+        lonely = self.lonely_cache.get(pm)
+        if lonely is None:
+            lonely = []
+            for rank in range(1, self.target):
+                if not self.rank_mask[self.target - rank] & pm:
+                    lonely.append(rank)
+            self.lonely_cache[pm] = lonely
+        stuck = 0
+        stock = live >> q << q
+        for rank in lonely:
+            if not (self.stock_top_playable and self.stock_rank_mask[self.target - rank] & stock):
+                stuck |= self.stock_rank_mask[rank]
+        return stuck
 
     def move_of(self, token: int | tuple[int, ...]) -> Move:
         if token == _DRAW:
@@ -370,7 +447,7 @@ class _VerdictSearch:
         walked: list[int] = []
         for removal in pos.pyramid_removals(pm, uncovered):
             path.append(removal)
-            if self.search(*pos.apply_removal(pm, live, q, removal), r):
+            if self.search(*pos.apply_removal(pm, live, q, r, removal), r):
                 return True
             path.pop()
         m = pos.m
@@ -382,7 +459,7 @@ class _VerdictSearch:
             walked.append(key)
             for removal in pos.open_removals(uncovered, live, q):
                 path.append(removal)
-                if self.search(*pos.apply_removal(pm, live, q, removal), r):
+                if self.search(*pos.apply_removal(pm, live, q, r, removal), r):
                     for done in walked:
                         del lost[done]
                     return True
@@ -392,6 +469,7 @@ class _VerdictSearch:
             else:
                 if q < m:
                     q = pos.after_draw(live, q)
+                    live = pos.forget_buried(pm, live, q, r)
                     path.append(_DRAW)
                     continue
                 if live and r:
@@ -432,57 +510,14 @@ class _ShortestSearch:
         self.pos = pos
         self.budget = budget
         self.lost = lost
-        self.pyramid_cache: dict[int, tuple[int, list[int], int]] = {}
-        pairs = [(low, pos.target - low) for low in range(1, (pos.target + 1) // 2)]
-        if pos.target % 2 == 0:
-            pairs.append((pos.target // 2, pos.target // 2))
-        self.pairs = pairs
         self.count_draws = pos.draw_count == 1 and pos.waste_playable and not pos.goal_all
-
-    def _pyramid_facts(self, pm: int) -> tuple[int, list[tuple[int, int]], int]:
-        """For a pyramid: removals still needed, how many stock cards of each rank it
-        needs at least, and the stock cards that can never pair with it (a mask).
-
-        Per pair of complementary ranks, a maximum matching of the cards that
-        could pair inside the pyramid (neither in the other's cone) says how
-        many pairs the pyramid can give itself; every other card needs a
-        removal of its own with a stock card.
-        """
-        cached = self.pyramid_cache.get(pm)
-        if cached is not None:
-            return cached
-        pos = self.pos
-        rm, target = pos.rank_mask, pos.target
-        removals = (rm[target] & pm).bit_count()
-        needs = []
-        for low, high in self.pairs:
-            lows, highs = _bits(rm[low] & pm), _bits(rm[high] & pm)
-            if low == high:
-                matched = _matching(lows, lows, pos.pyramid_partners, pair_with_self=True)
-                removals += len(lows) - matched
-                if len(lows) > 2 * matched:
-                    needs.append((low, len(lows) - 2 * matched))
-                continue
-            matched = _matching(lows, highs, pos.pyramid_partners)
-            removals += len(lows) + len(highs) - matched
-            if len(lows) > matched:
-                needs.append((high, len(lows) - matched))
-            if len(highs) > matched:
-                needs.append((low, len(highs) - matched))
-        useful = 0
-        for rank in range(1, target):
-            if rm[target - rank] & pm:
-                useful |= pos.stock_rank_mask[rank]
-        facts = (removals, needs, ~useful)
-        self.pyramid_cache[pm] = facts
-        return facts
 
     def _all_cards_bound(self, pm: int, live: int) -> int:
         """Goal "all": removals still needed over the whole table."""
         pos = self.pos
         rm, sm, target = pos.rank_mask, pos.stock_rank_mask, pos.target
         total = (rm[target] & pm).bit_count() + (sm[target] & live).bit_count()
-        for low, high in self.pairs:
+        for low, high in self.pos.rank_pairs:
             a = (rm[low] & pm).bit_count() + (sm[low] & live).bit_count()
             if low == high:
                 total += (a + 1) // 2
@@ -494,7 +529,7 @@ class _ShortestSearch:
     def bound(self, pm: int, live: int, q: int, r: int) -> int:
         if self.pos.goal_all:
             return self._all_cards_bound(pm, live)
-        removals, needs, useless = self._pyramid_facts(pm)
+        removals, needs, useless = self.pos.pyramid_facts(pm)
         if not needs or not self.count_draws:
             return removals
         pos = self.pos
@@ -556,12 +591,13 @@ class _ShortestSearch:
                     if not drew:
                         removals += pos.pyramid_removals(pm, uncovered)
                     for removal in removals:
-                        new_pm, new_live, new_q = pos.apply_removal(pm, live, q, removal)
+                        new_pm, new_live, new_q = pos.apply_removal(pm, live, q, r, removal)
                         if pos.is_lost(new_pm, new_live):
                             continue
                         successors.append((removal, new_pm, new_live, new_q, r))
                     if q < m:
-                        successors.append((_DRAW, pm, live, pos.after_draw(live, q), r))
+                        new_q = pos.after_draw(live, q)
+                        successors.append((_DRAW, pm, pos.forget_buried(pm, live, new_q, r), new_q, r))
                     elif live and r:
                         successors.append((_REDEAL, pm, live, pos.next_live(live, 0), r if r == UNLIMITED else r - 1))
                 child_g = g + 1

@@ -1,0 +1,47 @@
+"""Deal numbers known to be winnable, for the "winnable deals only" option.
+
+The lists in ``pyramid/data/winnable-<preset>.txt`` were found by the solver
+(``python benchmarks/make_winnable_lists.py``) under each preset's default
+redeals, and the tests solve a sample of them again. A deal won with some
+redeals is also won with more, so a list serves every allowance at least the
+default; for fewer redeals there is no list and the console falls back to the
+solver with a time budget.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import lru_cache
+from importlib import resources
+
+from .rules import PRESETS, Rules
+
+
+def list_file_name(preset_name: str) -> str:
+    """The data file holding ``preset_name``'s winnable deal numbers."""
+    return f"winnable-{preset_name}.txt"
+
+
+def _redeals_at_least(redeals: int | None, minimum: int | None) -> bool:
+    if redeals is None:
+        return True
+    return minimum is not None and redeals >= minimum
+
+
+@lru_cache(maxsize=None)
+def _read_list(preset_name: str) -> tuple[int, ...]:
+    text = resources.files("pyramid").joinpath("data", list_file_name(preset_name)).read_text(encoding="utf-8")
+    return tuple(int(line) for line in text.split("\n") if line.strip() and not line.startswith("#"))
+
+
+def winnable_deal_numbers(rules: Rules) -> list[int]:
+    """Numbered deals (see :func:`pyramid.deal.numbered_deal`) known winnable under ``rules``.
+
+    Empty when ``rules`` is not a preset with at least its default redeals.
+    """
+    default = PRESETS.get(rules.name)
+    if default is None or replace(rules, redeals=default.redeals) != default:
+        return []
+    if not _redeals_at_least(rules.redeals, default.redeals):
+        return []
+    return list(_read_list(rules.name))

@@ -1,0 +1,260 @@
+"""The board under every preset: variant moves, scoring, and the exact end check.
+
+The end check (:meth:`Board.removal_reachable`) walks one draw/redeal path; it
+is compared here with an independent brute force over every stock/waste
+position reachable by draws and redeals, on random mid-game positions of every
+preset.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from pyramid.board import Board, Move
+from pyramid.cards import Card
+from pyramid.deal import numbered_deal
+from pyramid.errors import IllegalMoveError
+from pyramid.rules import (
+    MSC_PYRAMID_BONUS,
+    MSC_REMOVAL_POINTS,
+    MSC_ROW_BONUS,
+    PRESETS,
+    Rules,
+    preset,
+)
+
+from deals import build_deal, c, clearable_deal
+
+
+def board_with(pyramid: list[str], stock: list[str], rules: Rules) -> Board:
+    return Board(build_deal(pyramid, stock), rules)
+
+
+# -- variant moves ---------------------------------------------------------------
+def test_classic_plays_the_stock_top_and_pairs_it_with_the_waste_top() -> None:
+    board = board_with([], ["5c", "8d", "2h"], preset("classic"))
+    assert Move.draw() in board.legal_moves
+    board.push(Move.draw())  # 5c to the waste; 8d is the stock top, face up
+    assert board.waste_top == c("5c") and board.stock_top == c("8d")
+    assert Move.remove(c("5c"), c("8d")) in board.legal_moves
+    board.push(Move.remove(c("5c"), c("8d")))
+    assert board.stock_top == c("2h") and board.waste == []
+
+
+def test_retrohub_never_plays_the_stock_top() -> None:
+    board = board_with([], ["5c", "8d"], preset("retrohub"))
+    board.push(Move.draw())
+    assert Move.remove(c("5c"), c("8d")) not in board.legal_moves
+
+
+def test_classic_is_won_only_with_all_52_cards_gone() -> None:
+    board = Board(clearable_deal(), preset("classic"))
+    relaxed = Board(clearable_deal(), preset("relaxed"))
+    for played in (board, relaxed):
+        played.pyramid = [None] * 28
+    assert relaxed.status() == "cleared"
+    assert board.status() != "cleared" and not board.is_cleared()
+    board.stock, board.waste = [], []
+    assert board.status() == "cleared"
+
+
+def test_cards_left_scoring_counts_nothing_while_playing() -> None:
+    board = Board(clearable_deal(), preset("relaxed"))
+    board.push(Move.remove(c("Kc")))
+    assert board.score == 0
+    assert board.cards_left() == 27
+
+
+def test_king_tut_draws_three_and_plays_only_the_waste_top() -> None:
+    board = board_with([], ["5c", "8d", "2h", "Jc"], preset("king-tut"))
+    board.push(Move.draw())
+    assert board.waste == [c("5c"), c("8d"), c("2h")]
+    assert board.stock_top == c("Jc")
+    assert Move.remove(c("2h"), c("Jc")) not in board.legal_moves
+    assert [m for m in board.legal_moves if m.kind == "remove" and c("8d") in m.cards] == []
+
+
+def test_king_tut_redeals_without_limit() -> None:
+    rules = preset("king-tut")
+    assert rules.redeals is None
+    board = board_with([], ["5c"], rules)
+    board.stock = [c("5c")]
+    board.waste = []
+    board.push(Move.draw())
+    assert board.can_redeal()
+
+
+def test_overlap_removes_a_card_with_its_only_coverer() -> None:
+    # Row 5 holds 6c at (5,0); row 6 (base) has 7c at (6,0) and 9h at (6,1).
+    rows = [["Ks"], ["Kd", "Kc"], ["Ah", "2h", "3h"], ["4h", "5h", "6h", "Th"],
+            ["8h", "Jh", "Qh", "Ad", "2d"], ["6c", "3d", "4d", "5d", "6d", "7d"],
+            ["7c", "9h", "8d", "9d", "Td", "Jd", "Qd"]]
+    pyramid = [card for row in rows for card in row]
+    board = board_with(pyramid, [], preset("overlap"))
+    pair = Move.remove(c("6c"), c("9h"))  # 6c + 9h is 15: not a pair anyway
+    assert pair not in board.legal_moves
+    overlap_pair = Move.remove(c("6c"), c("7c"))
+    assert overlap_pair not in board.legal_moves  # 6c is still covered by 7c and 9h
+    board.pyramid[board.index_of(c("9h"))] = None  # 9h gone: 7c alone covers 6c
+    assert overlap_pair in board.legal_moves
+    board.push(overlap_pair)
+    assert board.index_of(c("6c")) is None and board.index_of(c("7c")) is None
+    retro = board_with(pyramid, [], preset("relaxed"))
+    retro.pyramid[retro.index_of(c("9h"))] = None
+    assert overlap_pair not in retro.legal_moves
+
+
+def test_six_rows_deals_21_cards_and_31_in_the_stock() -> None:
+    rules = preset("six-rows")
+    board = Board(numbered_deal(7, rules.deck), rules)
+    assert len(board.pyramid) == 21 and len(board.stock) == 31
+    assert board.uncovered_indices() == list(range(15, 21))
+    assert board.row_of(20) == 5
+
+
+def test_spanish_deck_pairs_make_12_and_the_king_leaves_alone() -> None:
+    rules = preset("spanish")
+    for number in range(1, 200):
+        board = Board(numbered_deal(number, rules.deck), rules)
+        base = [board.pyramid[i] for i in board.uncovered_indices()]
+        if any(card is not None and card.rank == 12 for card in base):
+            break
+    assert len(board.pyramid) + len(board.stock) == 48
+    assert all(card.suit in "opeb" and card.rank <= 12 for card in board.deal)
+    removals = [move for move in board.legal_moves if move.kind == "remove"]
+    assert all(sum(card.rank for card in move.cards) == 12 for move in removals)
+    king = next(card for card in base if card is not None and card.rank == 12)
+    assert Move.remove(king) in removals
+
+
+# -- MSC scoring -----------------------------------------------------------------
+def test_msc_scores_five_per_removal_and_bonuses_for_emptied_rows() -> None:
+    board = Board(clearable_deal(), preset("three-pass"))
+    board.push(Move.remove(c("Kc")))
+    assert board.score == MSC_REMOVAL_POINTS
+    for low, high in (("Ac", "Qc"), ("2c", "Jc")):
+        board.push(Move.remove(c(low), c(high)))
+    assert board.score == 3 * MSC_REMOVAL_POINTS
+    board.push(Move.remove(c("3c"), c("Tc")))  # the base row is now empty
+    assert board.score == 4 * MSC_REMOVAL_POINTS + MSC_ROW_BONUS
+    while board.status() == "playing":
+        board.push(next(m for m in board.legal_moves if m.kind == "remove"))
+    assert board.status() == "cleared"
+    removals = len(board.move_stack)
+    assert board.score == removals * MSC_REMOVAL_POINTS + 6 * MSC_ROW_BONUS + MSC_PYRAMID_BONUS
+
+
+def test_every_preset_scores_through_push_without_error() -> None:
+    for rules in PRESETS.values():
+        board = Board(numbered_deal(11, rules.deck), rules)
+        rng = random.Random(rules.name)
+        while board.status() == "playing" and len(board.move_stack) < 200:
+            board.push(rng.choice(board.legal_moves))
+        assert board.score >= 0
+
+
+def test_illegal_move_still_raises_in_variants() -> None:
+    board = board_with([], ["5c"], preset("classic"))
+    with pytest.raises(IllegalMoveError):
+        board.push(Move.redeal())
+
+
+# -- the exact end check ---------------------------------------------------------
+def brute_force_removal_reachable(board: Board) -> bool:
+    """Search every stock/waste position reachable by draws and redeals, written
+    independently of the board: a removal anywhere means the game goes on."""
+    rules = board.rules
+    pyramid = board.pyramid
+    rows = rules.rows
+
+    def uncovered(index: int) -> bool:
+        row = 0
+        while (row + 1) * (row + 2) // 2 <= index:
+            row += 1
+        if row == rows - 1:
+            return True
+        below = index + row + 1
+        return pyramid[below] is None and pyramid[below + 1] is None
+
+    def single_coverer_pairs() -> list[tuple[Card, Card]]:
+        pairs = []
+        for index, card in enumerate(pyramid):
+            if card is None or uncovered(index):
+                continue
+            row = 0
+            while (row + 1) * (row + 2) // 2 <= index:
+                row += 1
+            below = [i for i in (index + row + 1, index + row + 2) if pyramid[i] is not None]
+            if len(below) == 1 and uncovered(below[0]):
+                pairs.append((card, pyramid[below[0]]))
+        return pairs
+
+    free = [card for i, card in enumerate(pyramid) if card is not None and uncovered(i)]
+
+    def has_removal(stock: tuple[Card, ...], waste: tuple[Card, ...]) -> bool:
+        cards = list(free)
+        if rules.stock_top_playable and stock:
+            cards.append(stock[0])
+        if rules.waste_playable and waste:
+            cards.append(waste[-1])
+        if any(card.rank == rules.target for card in cards):
+            return True
+        if any(a.rank + b.rank == rules.target for i, a in enumerate(cards) for b in cards[i + 1:]):
+            return True
+        return rules.overlap and any(a.rank + b.rank == rules.target for a, b in single_coverer_pairs())
+
+    cap = 3  # more redeals than this never reach a new position
+    left = board.redeals_left
+    start = (tuple(board.stock), tuple(board.waste), cap if left is None else min(left, cap))
+    seen = {start}
+    todo = [start]
+    while todo:
+        stock, waste, redeals = todo.pop()
+        if has_removal(stock, waste):
+            return True
+        successors = []
+        if stock:
+            k = rules.draw_count
+            successors.append((stock[k:], waste + stock[:k], redeals))
+        elif waste and redeals > 0:
+            successors.append((waste, (), redeals if left is None else redeals - 1))
+        for state in successors:
+            if state not in seen:
+                seen.add(state)
+                todo.append(state)
+    return False
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+@pytest.mark.parametrize("redeals", ["default", 0, 1, None])
+def test_end_check_matches_brute_force_on_random_positions(name: str, redeals) -> None:
+    rules = preset(name) if redeals == "default" else preset(name).with_redeals(redeals)
+    rng = random.Random(f"{name}-{redeals}")
+    checked = 0
+    for number in range(1, 13):
+        board = Board(numbered_deal(number, rules.deck), rules)
+        while True:
+            assert board.removal_reachable() == brute_force_removal_reachable(board), board.fen()
+            checked += 1
+            moves = board.legal_moves
+            if not moves:
+                break
+            removals = [m for m in moves if m.kind == "remove"]
+            board.push(rng.choice(removals) if removals and rng.random() < 0.7 else rng.choice(moves))
+    assert checked > 100
+
+
+def test_end_check_sees_a_stock_pair_that_needs_a_redeal() -> None:
+    # Classic with one redeal and an empty pyramid: 5c and 8d meet as waste top
+    # and stock top only in the pass after the redeal.
+    rules = preset("classic").with_redeals(1)
+    board = Board(clearable_deal(), rules)
+    board.pyramid = [None] * 28
+    board.stock, board.waste = [], [c("2c"), c("5c"), c("8d")]
+    assert board.status() == "playing"
+    assert brute_force_removal_reachable(board)
+    board.redeals_left = 0
+    assert board.status() == "no_moves"
+    assert not brute_force_removal_reachable(board)
