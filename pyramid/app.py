@@ -200,5 +200,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except PyramidError as error:
         print(f"pyramid: error: {error}", file=sys.stderr)
         return 2
+    except OSError as error:
+        print(f"pyramid: {error}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         return 130
