@@ -19,15 +19,17 @@ alert thread on a Pi, the driving thread under ``MockFactory``): the callbacks
 only report to the hub. Debounce, repeat and long press happen in the hub on
 its injectable clock (see input.debounce for why gpiozero's ``bounce_time`` is
 not used). The pin factory is lgpio, which drives ``/dev/gpiochip*`` on every
-current Pi including the Pi 5; tests pass ``MockFactory``.
+current Pi including the Pi 5; tests pass ``MockFactory`` (or set
+``GPIOZERO_PIN_FACTORY=mock``).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from functools import partial
 
-from gpiozero import Button
+from gpiozero import Button, Device
 from gpiozero.pins import Factory
 
 from input.errors import SourceUnavailableError
@@ -37,8 +39,14 @@ from input.keymap import DEFAULT_GPIO_PINS
 BOUNCE_TIME = 0.02
 
 
-def lgpio_factory() -> Factory:
-    """The lgpio pin factory (needs a writable working directory: it creates a pipe there)."""
+def default_pin_factory() -> Factory | None:
+    """lgpio, unless a factory was chosen the gpiozero way (``GPIOZERO_PIN_FACTORY``, ``Device.pin_factory``).
+
+    None lets gpiozero use that choice. lgpio needs a writable working
+    directory: it creates a notification pipe there.
+    """
+    if Device.pin_factory is not None or os.environ.get("GPIOZERO_PIN_FACTORY"):
+        return None
     try:
         from gpiozero.pins.lgpio import LGPIOFactory
 
@@ -63,7 +71,8 @@ class GpioButtons:
         bounce_time: float = BOUNCE_TIME,
         pin_factory: Factory | None = None,
     ) -> None:
-        factory = pin_factory if pin_factory is not None else lgpio_factory()
+        """``pin_factory``: gpiozero's seam to the hardware (``MockFactory`` in tests); see default_pin_factory."""
+        factory = pin_factory if pin_factory is not None else default_pin_factory()
         long_press = None if "help" in pins else "help"
         self._buttons: list[Button] = []
         try:
@@ -75,7 +84,7 @@ class GpioButtons:
             raise SourceUnavailableError(f"cannot use GPIO {pin} for {action!r}: {error}") from error
 
     @staticmethod
-    def _button(hub: InputHub, factory: Factory, action: str, pin: int, bounce_time: float,
+    def _button(hub: InputHub, factory: Factory | None, action: str, pin: int, bounce_time: float,
                 long_press: str | None) -> Button:
         button = Button(pin, pull_up=True, pin_factory=factory)
         name = device_name(pin)

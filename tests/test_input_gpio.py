@@ -168,7 +168,9 @@ def test_a_pin_in_use_is_a_clear_error_and_nothing_stays_open(hub, factory):
     GpioButtons(hub, {"up": 5}, pin_factory=factory).close()  # 5 was released after the failure
 
 
-def test_without_lgpio_or_a_gpio_chip_the_source_is_unavailable(hub):
+def test_without_lgpio_or_a_gpio_chip_the_source_is_unavailable(hub, monkeypatch):
+    monkeypatch.setattr(Device, "pin_factory", None)
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
     try:
         import lgpio  # noqa: F401
     except ImportError:
@@ -176,3 +178,16 @@ def test_without_lgpio_or_a_gpio_chip_the_source_is_unavailable(hub):
             GpioButtons(hub)
     else:
         pytest.skip("lgpio is installed here")
+
+
+def test_a_factory_chosen_the_gpiozero_way_is_used(hub, monkeypatch):
+    monkeypatch.setattr(Device, "pin_factory", None)
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    buttons = GpioButtons(hub, {"ok": 22})
+    try:
+        assert isinstance(Device.pin_factory, MockFactory)
+        Device.pin_factory.pin(22).drive_low()
+        assert hub.wait(0) == [Action("ok")]
+    finally:
+        buttons.close()
+        Device.pin_factory.reset()

@@ -1,0 +1,75 @@
+"""open_inputs: the hub built the way the main loop builds it."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+import pygame  # noqa: E402
+
+from input.errors import SourceUnavailableError  # noqa: E402
+from input.keymap import InputSettings  # noqa: E402
+from input.sources import open_inputs  # noqa: E402
+from input.touch import TouchArea  # noqa: E402
+from pyramid.actions import Action  # noqa: E402
+
+PANEL = (320, 240)
+
+
+@pytest.fixture
+def mock_gpio(monkeypatch):
+    monkeypatch.setattr(Device, "pin_factory", None)
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    yield
+    if isinstance(Device.pin_factory, MockFactory):
+        Device.pin_factory.reset()
+
+
+@pytest.fixture
+def display():
+    pygame.display.init()
+    pygame.display.set_mode(PANEL)
+    pygame.event.clear()
+    yield
+    pygame.display.quit()
+
+
+def test_keyboard_and_gpio_together(display, mock_gpio):
+    settings = InputSettings.from_settings({"input": {"gpio": {"ok": 16}}})
+    others: list[pygame.event.Event] = []
+    hub = open_inputs(("keyboard", "gpio"), TouchArea(lambda: PANEL), settings, on_other_event=others.append)
+    try:
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F1, unicode="", mod=0, scancode=0))
+        Device.pin_factory.pin(16).drive_low()
+        pygame.event.post(pygame.event.Event(pygame.QUIT))
+        assert hub.wait(1) == [Action("ok"), Action("help")]  # GPIO reported at once, SDL pumped in wait
+        assert [str(r) for r in hub.recent_presses] == ["ok from 'GPIO 16'", "help from 'keyboard'"]
+        assert pygame.QUIT in [event.type for event in others]
+    finally:
+        hub.close()
+
+
+def test_gpio_alone_blocks_on_the_queue(mock_gpio):
+    hub = open_inputs(("gpio",), TouchArea(lambda: PANEL))
+    try:
+        assert hub.wait(0.01) == []
+        Device.pin_factory.pin(5).drive_low()
+        assert hub.wait(1) == [Action("up")]
+    finally:
+        hub.close()
+
+
+def test_an_unavailable_source_is_a_clear_error(monkeypatch):
+    monkeypatch.setattr(Device, "pin_factory", None)
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    try:
+        import lgpio  # noqa: F401
+    except ImportError:
+        with pytest.raises(SourceUnavailableError, match="GPIO buttons need lgpio"):
+            open_inputs(("gpio",), TouchArea(lambda: PANEL))
+    else:
+        pytest.skip("lgpio is installed here")
