@@ -3,8 +3,9 @@
 #
 #   sudo firmware/install.sh        (on the Pi, from a copy of this project)
 #
-# Installs the packages, the `pyramid` user, a release in /opt/pyramid/releases/<version>
-# with an atomic `current` link, the systemd units (the console replaces the login prompt
+# Installs the packages, the `pyramid` user, the first release in
+# /opt/pyramid/releases/<version> with an atomic `current` link (later releases come with
+# update.sh), the systemd units (the console replaces the login prompt
 # on tty1), the boot configuration and the settings file /boot/firmware/pyramid.toml.
 # Re-running it is harmless: every step checks what is there first, and the owner's
 # settings file is never overwritten. Reboot afterwards to start the console.
@@ -104,15 +105,13 @@ fi
 tool="$root/opt/pyramid/bin/pyramid-release"
 put "$firmware/opt/pyramid/bin/pyramid-release" "$tool" 755
 
-version=$(python3 -c 'import sys, tomllib
-print(tomllib.load(open(sys.argv[1], "rb"))["project"]["version"])' "$project/pyproject.toml")
-bundle=${PYRAMID_BUNDLE:-}
-if [ -n "$bundle" ]; then
-    version=$(cat "$bundle/VERSION")
-fi
-if [ "$(readlink "$root/opt/pyramid/current" || true)" = "releases/$version" ]; then
-    say "release $version is already current"
+# The first release only: later ones come with update.sh, and re-running this script from
+# an older copy of the project must not take the console back to that version.
+current=$(readlink "$root/opt/pyramid/current" || true)
+if [ -n "$current" ]; then
+    say "${current#releases/} is the current release; update it with firmware/update.sh"
 else
+    bundle=${PYRAMID_BUNDLE:-}
     if [ -z "$bundle" ]; then
         # Build on the Pi itself: a throwaway venv supplies pip, PyPI the wheels.
         build=$(mktemp -d)

@@ -84,7 +84,7 @@ def test_install_twice_gives_the_same_console(tmp_path: Path) -> None:
     second = run_install(root, bundle)
     assert second.returncode == 0, second.stdout + second.stderr
     assert second.stderr == ""
-    assert "release 1.0 is already current" in second.stdout
+    assert "1.0 is the current release" in second.stdout
     assert snapshot(root) == after_first
 
     opt = root / "opt" / "pyramid"
