@@ -41,16 +41,16 @@ REPEAT = 15
 STARTS = 9
 
 BASELINE = """
-import time; start = time.perf_counter()
+import time; start, cpu = time.perf_counter(), time.process_time()
 import pygame
 pygame.display.init()
 screen = pygame.display.set_mode(({w}, {h}))
 pygame.display.flip()
-print(time.perf_counter() - start, time.time())
+print(time.perf_counter() - start, time.time(), time.process_time() - cpu)
 """
 
 CONSOLE = """
-import time; start = time.perf_counter()
+import time; start, cpu = time.perf_counter(), time.process_time()
 from display.auto import open_display
 from display.render import Renderer
 from pyramid.board import Board
@@ -61,7 +61,7 @@ display = open_display("headless", ({w}, {h}))
 renderer = Renderer(display.size, display.safe_area)
 view = View("game", table=Table(Board(numbered_deal(1))).view("Deal 1"))
 display.present(renderer.frame, renderer.draw(view))
-print(time.perf_counter() - start, time.time())
+print(time.perf_counter() - start, time.time(), time.process_time() - cpu)
 """
 
 
@@ -163,15 +163,16 @@ def bytes_per_move(directory: Path) -> None:
 
 def start_times() -> None:
     print(f"4. start to first frame, SDL dummy driver (ms, best of {STARTS} fresh processes, run alternately)")
-    print("   in-process: from the first import; launch: from spawning the interpreter")
-    print(f"   {'size':>10} {'set_mode':>9} {'console':>8} {'ratio':>6} {'launch set_mode':>16} {'launch console':>15} {'ratio':>6}")
+    print("   wall: from the first import; launch: from spawning the interpreter; cpu: CPU time from the first import")
+    header = "".join(f"{name:>27}" for name in ("wall set_mode / console", "launch set_mode / console", "cpu set_mode / console"))
+    print(f"   {'size':>10}{header}")
     # Bytecode is cached as on an installed system (pip compiles it), so a
     # PYTHONDONTWRITEBYTECODE in the caller's environment does not count as start-up.
     environment = dict(os.environ, SDL_VIDEODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1")
     environment.pop("PYTHONDONTWRITEBYTECODE", None)
     root = Path(__file__).resolve().parents[1]
     for size in ((480, 320), (1920, 1080)):
-        runs: dict[str, list[tuple[float, float]]] = {"baseline": [], "console": []}
+        runs: dict[str, list[tuple[float, float, float]]] = {"baseline": [], "console": []}
         for attempt in range(STARTS + 1):  # the first round only warms the caches
             for name, script in (("baseline", BASELINE), ("console", CONSOLE)):
                 launched = time.time()
@@ -179,16 +180,15 @@ def start_times() -> None:
                     [sys.executable, "-c", script.format(w=size[0], h=size[1])],
                     capture_output=True, text=True, check=True, env=environment, cwd=root,
                 ).stdout
-                inside, shown = (float(value) for value in output.strip().splitlines()[-1].split())
+                inside, shown, cpu = (float(value) for value in output.strip().splitlines()[-1].split())
                 if attempt:
-                    runs[name].append((inside * 1000, (shown - launched) * 1000))
-        cells = []
-        for column in (0, 1):
+                    runs[name].append((inside * 1000, (shown - launched) * 1000, cpu * 1000))
+        cells = ""
+        for column in (0, 1, 2):
             baseline = min(run[column] for run in runs["baseline"])
             console = min(run[column] for run in runs["console"])
-            cells.append((baseline, console, console / baseline))
-        (b0, c0, r0), (b1, c1, r1) = cells
-        print(f"   {size[0]:>5}x{size[1]:<4} {b0:9.1f} {c0:8.1f} {r0:5.2f}x {b1:16.1f} {c1:15.1f} {r1:5.2f}x")
+            cells += f"{baseline:13.1f} /{console:6.1f} {console / baseline:4.2f}x"
+        print(f"   {size[0]:>5}x{size[1]:<4}{cells}")
 
 
 def main() -> None:
