@@ -7,7 +7,8 @@
 # Prints the bundle's path (OUTDIR/pyramid-<version>, OUTDIR defaults to dist/) on its
 # last line. Needs pip and access to PyPI on the computer that builds. The `pi` extras
 # (gpiozero, lgpio, evdev) are not bundled: the device gets them from Debian
-# (install.sh), because evdev and lgpio publish no wheels for the Pi.
+# (install.sh): evdev publishes no wheels (it compiles against the kernel headers), and
+# Debian's builds of all three match the Pi's system.
 set -eu
 
 arch=aarch64
@@ -17,7 +18,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --arch) arch=$2; shift 2 ;;
         --python-version) python_version=$2; shift 2 ;;
-        -h|--help) sed -n '2,10s/^# \{0,1\}//p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,11s/^# \{0,1\}//p' "$0"; exit 0 ;;
         -*) echo "build-release.sh: unknown option $1" >&2; exit 2 ;;
         *) out=$1; shift ;;
     esac
