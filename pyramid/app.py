@@ -53,7 +53,8 @@ class Frontend:
         self.display.present(self.renderer.frame, dirty)
 
     def locate(self, view: View, x: int, y: int) -> Hit:
-        return self.renderer.hit_at(view, x, y)
+        """What a tap at screen point (x, y) lands on, through the display's rotation."""
+        return self.renderer.hit_at(view, *self.display.to_frame_point(x, y))
 
     def close(self) -> None:
         self.display.close()
