@@ -58,6 +58,10 @@ _PYRAMID_BITS = 7 * ROW_STRIDE
 _LIVE_SHIFT = _PYRAMID_BITS
 _Q_SHIFT = _LIVE_SHIFT + 32
 _R_SHIFT = _Q_SHIFT + 6
+#: ``q`` in the loss table when it does not matter (see ``lost_key``).
+_ANY_Q = 63
+#: Marks loss-table keys made of rank counts instead of a live mask.
+_COUNTS_KEY = 1 << 127
 #: Path tokens for the two moves that are not removals.
 _DRAW = -1
 _REDEAL = -2
@@ -259,6 +263,24 @@ class _Position:
         self.facts_cache[pm] = facts
         return facts
 
+    def lost_key(self, pm: int, live: int, q: int, r: int) -> int:
+        """The key of a position in the table of proven losses.
+
+        With unlimited redeals, one-card draws and a playable waste, every live
+        card can be brought to the waste top whenever wanted, so ``q`` does not
+        matter; and when only the pyramid must be cleared, neither do the
+        places of the live cards: only how many of each rank are left. Such
+        positions win or lose together and share one key.
+        """
+        if r != UNLIMITED or self.draw_count != 1 or not self.waste_playable:
+            return pm | (live << _LIVE_SHIFT) | (q << _Q_SHIFT)
+        if self.goal_all:
+            return pm | (live << _LIVE_SHIFT) | (_ANY_Q << _Q_SHIFT)
+        counts = 0
+        for rank in range(1, self.target + 1):
+            counts |= (self.stock_rank_mask[rank] & live).bit_count() << (3 * rank)
+        return pm | (counts << _LIVE_SHIFT) | _COUNTS_KEY
+
     def is_won(self, pm: int, live: int) -> bool:
         return not pm and not (self.goal_all and live)
 
@@ -441,7 +463,7 @@ class _VerdictSearch:
             kings = _kings(pos, uncovered)
         if pos.is_won(pm, live):
             return True
-        if pos.is_lost(pm, live) or lost.get(pm | (live << _LIVE_SHIFT) | (q << _Q_SHIFT), -1) >= r:
+        if pos.is_lost(pm, live) or lost.get(pos.lost_key(pm, live, q, r), -1) >= r:
             del path[depth:]
             return False
         walked: list[int] = []
@@ -451,12 +473,19 @@ class _VerdictSearch:
                 return True
             path.pop()
         m = pos.m
+        cycle_free = r == UNLIMITED and pos.draw_count == 1 and pos.waste_playable
+        seen_q: set[int] = set()
         while True:
-            key = pm | (live << _LIVE_SHIFT) | (q << _Q_SHIFT)
-            if lost.get(key, -1) >= r:
+            key = pos.lost_key(pm, live, q, r)
+            if cycle_free:
+                if q in seen_q:
+                    break
+                seen_q.add(q)
+            elif lost.get(key, -1) >= r:
                 break
-            lost[key] = r
-            walked.append(key)
+            if key not in walked:
+                lost[key] = r
+                walked.append(key)
             for removal in pos.open_removals(uncovered, live, q):
                 path.append(removal)
                 if self.search(*pos.apply_removal(pm, live, q, r, removal), r):
@@ -602,7 +631,7 @@ class _ShortestSearch:
                         successors.append((_REDEAL, pm, live, pos.next_live(live, 0), r if r == UNLIMITED else r - 1))
                 child_g = g + 1
                 for token, new_pm, new_live, new_q, new_r in successors:
-                    if lost.get(new_pm | (new_live << _LIVE_SHIFT) | (new_q << _Q_SHIFT), -1) >= new_r:
+                    if lost.get(pos.lost_key(new_pm, new_live, new_q, new_r), -1) >= new_r:
                         continue
                     new_key = self._key(new_pm, new_live, new_q, new_r)
                     if best.get(new_key, child_g + 1) <= child_g:
