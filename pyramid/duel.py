@@ -43,7 +43,7 @@ the position, :meth:`DuelBoard.pop` as an exact undo, and ``to_json``/``from_jso
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from .board import pyramid_geometry
@@ -142,7 +142,7 @@ class RoundTally:
     turns: int = 0
     jokers: int = 0
     cleared: bool = False
-    rules: DuelRules = PYRAMIDS
+    rules: DuelRules = field(default=PYRAMIDS, repr=False, compare=False)
 
     @property
     def points(self) -> int:
