@@ -1,0 +1,115 @@
+"""``pyramid solve``: the command line over the solver (called through ``main``)."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pyramid.board import Board, Move
+from pyramid.cards import format_cards
+from pyramid.deal import numbered_deal
+from pyramid.rules import preset
+from pyramid.solve_cli import main
+from pyramid.solver import solve
+
+MSC_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "msc-1500"
+REPO = Path(__file__).resolve().parents[1]
+
+
+def deals_file(tmp_path: Path, lines: list[str]) -> Path:
+    path = tmp_path / "deals.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def parsed(output: str) -> list[list[str]]:
+    return [line.split() for line in output.splitlines()]
+
+
+def test_one_line_per_deal_with_verdict_steps_and_time(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    deals = [format_cards(numbered_deal(n)) for n in (1, 2, 3)]
+    path = deals_file(tmp_path, deals[:2] + [""] + deals[2:])  # blank lines are skipped
+    assert main(["--rules", "three-pass", str(path)]) == 0
+    out, err = capsys.readouterr()
+    lines = parsed(out)
+    assert [line[0] for line in lines] == ["1", "2", "3"]
+    rules = preset("three-pass")
+    for line, deal in zip(lines, deals):
+        number, verdict, steps, milliseconds = line
+        expected = solve(Board(deal, rules))
+        assert verdict == expected.verdict and int(steps) == expected.steps
+        assert (verdict == "lose") == (steps == "0") and int(milliseconds) >= 0
+    assert err == ""  # no progress bar when stderr is not a terminal
+
+
+@pytest.mark.skipif(not MSC_DATA.is_dir(), reason=f"reference data not found at {MSC_DATA}")
+def test_optimal_mode_prints_the_published_lengths_and_moves_that_replay(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    decks = (MSC_DATA / "decks.txt").read_text().splitlines()
+    lengths = (MSC_DATA / "solution-lengths.txt").read_text().split()
+    chosen = [22, 23, 53]  # a loss and two quick wins (1-based deal numbers)
+    path = deals_file(tmp_path, [decks[n - 1] for n in chosen])
+    assert main(["--rules", "three-pass", "--optimal", "--moves", str(path)]) == 0
+    for number, line in zip(chosen, parsed(capsys.readouterr().out)):
+        assert line[2] == lengths[number - 1]
+        board = Board(decks[number - 1], preset("three-pass"))
+        for word in line[4:]:
+            board.push(Move.parse(word))
+        assert (board.status() == "cleared") == (line[1] == "win")
+        assert len(line[4:]) == int(line[2])
+
+
+def test_stdin_redeals_and_jobs(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    deals = [format_cards(numbered_deal(n)) for n in range(1, 7)]
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(deals)))
+    assert main(["--redeals", "unlimited", "-"]) == 0
+    single = parsed(capsys.readouterr().out)
+    rules = preset("retrohub").with_redeals(None)
+    assert [line[1] for line in single] == [solve(Board(deal, rules)).verdict for deal in deals]
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(deals)))
+    assert main(["--redeals", "unlimited", "--jobs", "2", "-"]) == 0
+    parallel = parsed(capsys.readouterr().out)
+    assert [line[:3] for line in parallel] == [line[:3] for line in single]
+
+
+def test_a_bad_line_is_named_in_one_line_and_nothing_is_solved(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good = format_cards(numbered_deal(1))
+    path = deals_file(tmp_path, [good, good.replace("Kh", "Zh")])
+    assert main([str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert "line 2" in err and "'Zh'" in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_spanish_lines_are_read_with_the_spanish_deck(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rules = preset("spanish")
+    path = deals_file(tmp_path, [format_cards(numbered_deal(4, rules.deck))])
+    assert main(["--rules", "spanish", str(path)]) == 0
+    assert parsed(capsys.readouterr().out)[0][1] in ("win", "lose")
+    assert main([str(path)]) == 2  # a Spanish deal is not a standard one
+    assert "line 1" in capsys.readouterr().err
+
+
+def test_missing_file_and_bad_jobs(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert main([str(tmp_path / "absent.txt")]) == 2
+    assert "cannot read" in capsys.readouterr().err
+    assert main(["--jobs", "0", str(tmp_path / "absent.txt")]) == 2
+    assert "--jobs" in capsys.readouterr().err
+
+
+def test_runs_as_a_module() -> None:
+    deal = format_cards(numbered_deal(5))
+    result = subprocess.run(
+        [sys.executable, "-m", "pyramid.solve_cli", "--rules", "three-pass", "-"],
+        input=deal + "\n", capture_output=True, text=True, cwd=REPO, check=True,
+    )
+    number, verdict, steps, _ = result.stdout.split()
+    assert number == "1" and verdict == solve(Board(deal, preset("three-pass"))).verdict
