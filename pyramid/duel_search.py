@@ -111,6 +111,10 @@ class RoundSearch:
             suffix[pos] = suffix[pos + 1] | 1 << (shape.stock[pos] - 1)
         self._stock_ranks_from = tuple(suffix)
         self._memo: dict[int, tuple[int, int]] = {}
+        # memo keys pack mask | fitting cards | pos | joker | streak into one int
+        size = len(shape.ranks)
+        pos_bits = len(shape.stock).bit_length()
+        self._key_shifts = (size, 2 * size, 2 * size + pos_bits, 2 * size + pos_bits + 2)
         joker = JOKER_ARMED if board.joker_armed else JOKER_AVAILABLE if board.joker_available else JOKER_SPENT
         pos = len(shape.stock) - len(board.stock)
         self.root = (shape.mask_of(board), pos, board.pile_top.rank, joker, board.streak)
@@ -133,7 +137,8 @@ class RoundSearch:
         playable, fit_set = shape.fitting(mask, top)
         if not fit_set and joker == JOKER_SPENT:
             streak = 0
-        key = mask | fit_set << 28 | pos << 56 | joker << 61 | streak << 63
+        shifts = self._key_shifts
+        key = mask | fit_set << shifts[0] | pos << shifts[1] | joker << shifts[2] | streak << shifts[3]
         found = self._memo.get(key)
         if found is not None:
             return found

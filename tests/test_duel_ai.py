@@ -36,9 +36,10 @@ def brute_force_best(board: DuelBoard, memo: dict) -> int:
     return memo[key]
 
 
-@pytest.mark.parametrize("deal_number", [1, 2, 3, 7])
-def test_round_search_finds_the_brute_force_best_on_small_pyramids(deal_number: int) -> None:
-    board = DuelBoard([numbered_deal(deal_number)], DuelRules(rows=3))
+@pytest.mark.parametrize(("rows", "deal_number"), [(3, 1), (3, 2), (3, 7), (4, 9)])
+def test_round_search_finds_the_brute_force_best_on_small_pyramids(rows: int, deal_number: int) -> None:
+    """Small pyramids leave long stocks (41 to 45 cards), so this also checks the search's state keys."""
+    board = DuelBoard([numbered_deal(deal_number)], DuelRules(rows=rows))
     value = RoundSearch(board).value()
     best = max(points for points in (value.cleared, value.failed) if points is not None)
     assert best == brute_force_best(board, {})
