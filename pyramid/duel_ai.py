@@ -142,6 +142,7 @@ class ExpertPlayer:
         return planned if planned is not None and planned.root == search.root else search
 
     def _clear_pays(self, board: DuelBoard, value: RoundValue) -> bool:
+        """Whether to aim for clearing the current round, given its best values."""
         if value.cleared is None:
             return False
         if value.failed is None:
