@@ -222,6 +222,9 @@ class GameScreen(Screen):
             return None
         return {"items": list(self.end_items()), "selected": self.end_selected}
 
+    def game_state(self) -> dict[str, Any]:
+        return self.table.state()
+
 
 class AssistPanel(MenuScreen):
     """The panel ``help`` opens during a game: Resume, Hint, Undo, Rules & controls."""

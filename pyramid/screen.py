@@ -35,6 +35,10 @@ class Screen:
         """The scripted mode's ``menu`` object: the lines a player can choose now."""
         return None
 
+    def game_state(self) -> dict[str, Any] | None:
+        """The scripted mode's ``game`` object, for screens that hold a game."""
+        return None
+
     def resume(self) -> None:
         """Called when the screen above this one closes (menus refresh their lines)."""
 

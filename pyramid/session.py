@@ -180,9 +180,9 @@ class Session:
 
     def state(self) -> dict[str, Any]:
         """The scripted mode's state object (schema in the README)."""
-        games = [s for s in self.stack if isinstance(s, GameScreen)]
+        games = [state for state in (screen.game_state() for screen in self.stack) if state is not None]
         return {
             "screen": self.screen.view().screen,
             "menu": self.screen.menu_state(),
-            "game": games[-1].table.state() if games else None,
+            "game": games[-1] if games else None,
         }
