@@ -223,6 +223,7 @@ class SettingsScreen(MenuScreen):
             ("Card letters", "card_letters", ["french", "english"]),
             ("Suit colours", "four_colour_suits", [False, True]),
             ("Redeal question starts on", "redeal_default", ["none", "one", "unlimited"]),
+            ("Winnable deals only", "winnable_only", [False, True]),
             ("TV safe area", "safe_area", list(self.SAFE_AREAS)),
         ]
 
@@ -238,6 +239,8 @@ class SettingsScreen(MenuScreen):
             return "four" if value else "two"
         if name == "redeal_default":
             return {"none": "no redeal", "one": "one redeal", "unlimited": "unlimited"}[str(value)]
+        if name == "winnable_only":
+            return "on" if value else "off"
         if name == "safe_area":
             return "automatic" if value is None else f"{value}%"
         return str(value)

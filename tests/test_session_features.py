@@ -193,3 +193,18 @@ def test_deal_number_and_daily_deal(tmp_path: Path) -> None:
     session = new_session(tmp_path / "other")
     state = play(session, "down ok ok")
     assert state["game"]["deal"] == " ".join(map(str, numbered_deal(daily_deal_number(DAY))))
+
+
+def test_winnable_deals_only_deals_a_deal_the_solver_wins(tmp_path: Path) -> None:
+    from pyramid.solver import solve
+    from pyramid.winnable import winnable_deal_numbers
+
+    session = new_session(tmp_path)
+    state = play(session, "up up ok down down down ok")
+    assert state["menu"]["items"][3] == "Winnable deals only: on" and session.settings.winnable_only
+    play(session, "star")
+    state = play(session, "down down ok ok")
+    rules = session.screen.table.board.rules  # type: ignore[attr-defined]
+    number = session.screen.progress.deal_number  # type: ignore[attr-defined]
+    assert number in winnable_deal_numbers(rules)
+    assert solve(Board(numbered_deal(number), rules)).verdict == "win"
