@@ -15,9 +15,12 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass, field, replace
-from typing import Callable, Mapping
+from typing import Any, Callable, Mapping
 
 from .board import Board, Move
+from .cards import format_cards
+from .duel import DuelBoard
+from .duel_match import Duel
 from .errors import PyramidError, ReplayError
 from .rules import preset
 
@@ -33,7 +36,9 @@ class Progress:
     ``redeals`` is the redeal allowance chosen before the deal (``None`` =
     unlimited), which may differ from the preset's own. ``assists`` counts the
     uses of each named assist (``"hint"``, ``"undo"`` …): a game with any
-    assist is recorded apart in the statistics.
+    assist is recorded apart in the statistics. ``context`` holds what else a
+    game needs to resume, as JSON-ready data (the duel keeps its contenders and
+    the games already finished there).
     """
 
     game: str
@@ -44,6 +49,7 @@ class Progress:
     assists: Mapping[str, int] = field(default_factory=dict)
     started: datetime.datetime = field(default_factory=_now)
     deal_number: int | None = None
+    context: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def assisted(self) -> bool:
@@ -80,8 +86,27 @@ def replay(progress: Progress) -> Board:
     return board
 
 
+def replay_duel(progress: Progress) -> tuple[Duel, DuelBoard]:
+    """The Pyramids duel and the board of the contender playing, after every saved move.
+
+    The match number names every deal; the saved first deal is checked against
+    it so a change in how deals are numbered cannot resume a different match.
+    """
+    try:
+        duel = Duel.from_json(dict(progress.context["duel"]))
+        if duel.match_number != progress.deal_number or duel.is_finished:
+            raise ValueError(f"saved duel {duel.to_json()!r} does not match the saved game")
+        board = DuelBoard.for_match(duel.match_number)
+    except (KeyError, TypeError, ValueError) as error:
+        raise ReplayError(f"saved duel cannot be set up again: {error}") from None
+    if progress.deal != format_cards(board.deals[0]):
+        raise ReplayError(f"saved match {duel.match_number} no longer deals the same cards")
+    board.replay(progress.moves)
+    return duel, board
+
+
 #: Replays a saved game of one kind, raising ``ValueError`` when it no longer replays.
 Replayer = Callable[[Progress], object]
 
 #: How each game's saved moves are checked when a saved game is loaded.
-REPLAYERS: dict[str, Replayer] = {"pyramid": replay}
+REPLAYERS: dict[str, Replayer] = {"pyramid": replay, "pyramids": replay_duel}

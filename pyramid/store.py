@@ -55,6 +55,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         " assisted_played INTEGER NOT NULL, assisted_won INTEGER NOT NULL,"
         " PRIMARY KEY (game, variant))",
     ),
+    # 3: what else a game in progress needs to resume (the duel's contenders and finished games).
+    ("ALTER TABLE progress ADD COLUMN context TEXT NOT NULL DEFAULT '{}'",),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -174,11 +176,13 @@ class Store:
             if saved is None or _header(saved) != _header(progress):
                 db.execute("DELETE FROM progress_moves WHERE game = ?", (progress.game,))
                 db.execute(
-                    "INSERT OR REPLACE INTO progress (game, preset, redeals, deal, deal_number, started, assists)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT OR REPLACE INTO progress"
+                    " (game, preset, redeals, deal, deal_number, started, assists, context)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         progress.game, progress.preset, progress.redeals, progress.deal, progress.deal_number,
                         progress.started.isoformat(), json.dumps(dict(progress.assists), sort_keys=True),
+                        json.dumps(dict(progress.context), sort_keys=True),
                     ),
                 )
                 kept = 0
@@ -208,7 +212,7 @@ class Store:
         """
         try:
             header = self._connection.execute(
-                "SELECT preset, redeals, deal, deal_number, started, assists FROM progress WHERE game = ?", (game,)
+                "SELECT preset, redeals, deal, deal_number, started, assists, context FROM progress WHERE game = ?", (game,)
             ).fetchone()
             rows = self._connection.execute(
                 "SELECT ply, move FROM progress_moves WHERE game = ? ORDER BY ply", (game,)
@@ -350,7 +354,8 @@ class Store:
 
 
 def _header(progress: Progress) -> tuple[object, ...]:
-    return (progress.preset, progress.redeals, progress.deal, progress.deal_number, progress.started)
+    return (progress.preset, progress.redeals, progress.deal, progress.deal_number, progress.started,
+            json.dumps(dict(progress.context), sort_keys=True))
 
 
 def _common_prefix(old: Sequence[str], new: Sequence[str]) -> int:
@@ -369,7 +374,7 @@ def _delete_progress(db: sqlite3.Connection, game: str) -> None:
 
 def _progress_from_rows(game: str, header: tuple[Any, ...], rows: list[tuple[int, str]]) -> Progress:
     """A :class:`Progress` from its rows; ``ValueError`` when they do not make one."""
-    preset, redeals, deal, deal_number, started, assists_text = header
+    preset, redeals, deal, deal_number, started, assists_text, context_text = header
     if [ply for ply, _ in rows] != list(range(len(rows))):
         raise ValueError("the saved move list has gaps")
     if not (
@@ -382,6 +387,9 @@ def _progress_from_rows(game: str, header: tuple[Any, ...], rows: list[tuple[int
         isinstance(name, str) and type(count) is int for name, count in assists.items()
     ):
         raise ValueError(f"unreadable assists {assists_text!r}")
+    context = json.loads(context_text)
+    if not isinstance(context, dict):
+        raise ValueError(f"unreadable context {context_text!r}")
     return Progress(
         game=game,
         preset=preset,
@@ -391,6 +399,7 @@ def _progress_from_rows(game: str, header: tuple[Any, ...], rows: list[tuple[int
         assists=assists,
         started=datetime.datetime.fromisoformat(started),
         deal_number=deal_number,
+        context=context,
     )
 
 

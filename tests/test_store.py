@@ -131,14 +131,14 @@ def test_a_new_deal_replaces_the_saved_game(path: Path) -> None:
 
 
 def test_games_are_kept_apart(path: Path) -> None:
-    duel = Progress("pyramids", "level-3", 0, "duel deal", ("p1", "p2"), started=STARTED)
+    duel = Progress("patience", "level-3", 0, "duel deal", ("p1", "p2"), started=STARTED)
     with Store.open(path) as store:
         store.save_progress(played(new_game(), 4))
         store.save_progress(duel)
         store.clear_progress("pyramid")
     with Store.open(path) as store:
         assert store.load_progress("pyramid") is None
-        assert store.load_progress("pyramids") == duel  # no replayer registered: kept as written
+        assert store.load_progress("patience") == duel  # no replayer registered: kept as written
 
 
 def test_moves_that_no_longer_replay_give_none_and_a_notice(path: Path) -> None:
