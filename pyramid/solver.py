@@ -562,31 +562,67 @@ class _ShortestSearch:
         if not needs or not self.count_draws:
             return removals
         pos = self.pos
-        m = pos.m
         useless &= live
         extra_draw = 0 if pos.stock_top_playable else 1
-        waste_top = (live & ((1 << q) - 1)).bit_length() - 1
+        below_q = (1 << q) - 1
+        waste_top = (live & below_q).bit_length() - 1
         worst = 0
+        stock_rank_mask = pos.stock_rank_mask
         for rank, count in needs:
-            costs = []
-            for j in _bits(pos.stock_rank_mask[rank] & live):
-                if j == waste_top or (j == q and not extra_draw):
-                    costs.append(0)
-                elif j >= q:
-                    costs.append((useless & ((1 << j) - (1 << q))).bit_count() + extra_draw)
-                else:
-                    cost = (useless & ((1 << q) - (2 << j))).bit_count()
-                    if r:
-                        around = 1 + (useless & ((1 << m) - (1 << q))).bit_count()
-                        around += (useless & ((1 << j) - 1)).bit_count() + extra_draw
-                        cost = min(cost, around)
-                    costs.append(cost)
-            if len(costs) < count:
-                return _HOPELESS
-            costs.sort()
-            if costs[count - 1] > worst:
-                worst = costs[count - 1]
+            candidates = stock_rank_mask[rank] & live
+            if count > 1:
+                cost = self._kth_cost(candidates, count, useless, q, r, below_q, waste_top, extra_draw)
+                if cost > worst:
+                    worst = cost
+                continue
+            # One card of ``candidates`` is needed: ahead in the stock the
+            # nearest is cheapest, in the waste the highest, and going round
+            # through a redeal the lowest.
+            cost = _HOPELESS
+            ahead = candidates >> q
+            if ahead:
+                j = q + (ahead & -ahead).bit_length() - 1
+                if j == q and not extra_draw:
+                    continue
+                cost = (useless & ((1 << j) - (1 << q))).bit_count() + extra_draw
+            behind = candidates & below_q
+            if behind:
+                j = behind.bit_length() - 1
+                if j == waste_top:
+                    continue
+                dig = (useless & below_q & ~((2 << j) - 1)).bit_count()
+                if dig < cost:
+                    cost = dig
+                if r:
+                    low = (behind & -behind).bit_length() - 1
+                    around = 1 + (useless >> q).bit_count() + (useless & ((1 << low) - 1)).bit_count() + extra_draw
+                    if around < cost:
+                        cost = around
+            if cost > worst:
+                worst = cost
         return removals + worst
+
+    @staticmethod
+    def _kth_cost(
+        candidates: int, count: int, useless: int, q: int, r: int, below_q: int, waste_top: int, extra_draw: int
+    ) -> int:
+        """Fewest non-pyramid steps before ``count`` of ``candidates`` have been played."""
+        costs = []
+        for j in _bits(candidates):
+            if j == waste_top or (j == q and not extra_draw):
+                costs.append(0)
+            elif j >= q:
+                costs.append((useless & ((1 << j) - (1 << q))).bit_count() + extra_draw)
+            else:
+                cost = (useless & below_q & ~((2 << j) - 1)).bit_count()
+                if r:
+                    around = 1 + (useless >> q).bit_count() + (useless & ((1 << j) - 1)).bit_count() + extra_draw
+                    cost = min(cost, around)
+                costs.append(cost)
+        if len(costs) < count:
+            return _HOPELESS
+        costs.sort()
+        return costs[count - 1]
 
     def run(self) -> list[int | tuple[int, ...]] | None:
         pos, lost, budget = self.pos, self.lost, self.budget
