@@ -32,15 +32,15 @@ from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
-import pygame  # noqa: E402
-from evdev import InputEvent, ecodes  # noqa: E402
-from gpiozero.pins.mock import MockFactory  # noqa: E402
+import pygame
+from evdev import InputEvent, ecodes
+from gpiozero.pins.mock import MockFactory
 
-from input.evdev_devices import EvdevDevices  # noqa: E402
-from input.gpio import GpioButtons  # noqa: E402
-from input.hub import InputHub  # noqa: E402
-from input.keyboard import PygameEvents  # noqa: E402
-from input.touch import TouchArea  # noqa: E402
+from input.evdev_devices import EvdevDevices
+from input.gpio import GpioButtons
+from input.hub import InputHub
+from input.keyboard import PygameEvents
+from input.touch import TouchArea
 
 FRAME = 1 / 60
 GAP = 0.002  # between samples, so that the main thread is really asleep in wait()

@@ -43,7 +43,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from evdev import InputDevice, InputEvent, ecodes
 
@@ -68,7 +68,7 @@ class EventDevice(Protocol):
 
     def fileno(self) -> int: ...
 
-    def capabilities(self, verbose: bool = False, absinfo: bool = True) -> Mapping[int, Sequence[Any]]: ...
+    def capabilities(self, verbose: Literal[False] = False, absinfo: bool = True) -> Mapping[int, Sequence[Any]]: ...
 
     def input_props(self) -> Sequence[int]: ...
 

@@ -24,10 +24,9 @@ from collections import Counter, deque
 from dataclasses import dataclass
 from typing import NamedTuple, Protocol
 
-from pyramid.actions import Action
-
 from input.debounce import Debouncer
 from input.repeat import Clock, Repeater
+from pyramid.actions import Action
 
 PRESS_LOG_SIZE = 16
 

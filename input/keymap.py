@@ -32,9 +32,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from pyramid.actions import BUTTONS
-
 from input.errors import InputSettingsError
+from pyramid.actions import BUTTONS
 
 SOURCES = ("keyboard", "gpio", "evdev")
 DEFAULT_SOURCES = ("keyboard",)
@@ -45,7 +44,7 @@ DEFAULT_SOURCES = ("keyboard",)
 DEFAULT_GPIO_PINS: Mapping[str, int] = MappingProxyType(
     {"up": 5, "down": 6, "left": 13, "right": 26, "ok": 22, "back": 23, "star": 27}
 )
-GPIO_PIN_RANGE = range(0, 28)
+GPIO_PIN_RANGE = range(28)
 
 #: Remotes (USB, IR, HDMI-CEC), gamepads, gpio-key buttons and the shared keyboard keys.
 DEFAULT_KEYS: Mapping[str, tuple[str, ...]] = MappingProxyType(
@@ -110,7 +109,7 @@ class InputSettings:
         if unknown:
             raise InputSettingsError(f"{where('input', unknown[0])}unknown setting {unknown[0]!r} "
                                      "(use sources, [input.gpio] or [input.keys])")
-        sources = DEFAULT_SOURCES
+        sources: tuple[str, ...] = DEFAULT_SOURCES
         if "sources" in section:
             value = section["sources"]
             if not isinstance(value, list) or not all(isinstance(word, str) for word in value):

@@ -17,15 +17,15 @@ from pathlib import Path
 import pytest
 
 evdev = pytest.importorskip("evdev")
-from evdev import AbsInfo, InputEvent, ecodes  # noqa: E402
+from evdev import AbsInfo, InputEvent, ecodes
 
-from display.rotation import Rotation  # noqa: E402
-from input import evdev_devices  # noqa: E402
-from input.evdev_devices import DeviceTranslator, EvdevDevices  # noqa: E402
-from input.hub import InputHub  # noqa: E402
-from input.keymap import InputSettings, KeyMap  # noqa: E402
-from input.touch import TouchArea  # noqa: E402
-from pyramid.actions import Action  # noqa: E402
+from display.rotation import Rotation
+from input import evdev_devices
+from input.evdev_devices import DeviceTranslator, EvdevDevices
+from input.hub import InputHub
+from input.keymap import InputSettings, KeyMap
+from input.touch import TouchArea
+from pyramid.actions import Action
 
 PANEL = (800, 480)
 REMOTE_KEYS = [ecodes.KEY_UP, ecodes.KEY_DOWN, ecodes.KEY_LEFT, ecodes.KEY_RIGHT, ecodes.KEY_OK, ecodes.KEY_SELECT,

@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import os
 import threading
 
+import pygame
 import pytest
 
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-pygame = pytest.importorskip("pygame")
-
-from input.hub import InputHub  # noqa: E402
-from input.keyboard import PygameEvents  # noqa: E402
-from input.touch import TouchArea  # noqa: E402
-from pyramid.actions import Action  # noqa: E402
+from input.hub import InputHub
+from input.keyboard import PygameEvents
+from input.touch import TouchArea
+from pyramid.actions import Action
 
 SCREEN = (480, 320)
 

@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
-import os
-
+import pygame
 import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-import pygame  # noqa: E402
-
-from input.errors import SourceUnavailableError  # noqa: E402
-from input.keymap import InputSettings  # noqa: E402
-from input.sources import open_inputs  # noqa: E402
-from input.touch import TouchArea  # noqa: E402
-from pyramid.actions import Action  # noqa: E402
+from input.errors import SourceUnavailableError
+from input.keymap import InputSettings
+from input.sources import open_inputs
+from input.touch import TouchArea
+from pyramid.actions import Action
 
 PANEL = (320, 240)
 
