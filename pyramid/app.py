@@ -112,6 +112,7 @@ def open_frontend(options: Options) -> Frontend:
 def run_scripted(options: Options) -> int:
     session = build_session(options)
     frontend = open_frontend(options)
+    session.hardware.append(f"Display: {frontend.display.description}")
     trace = Trace(options.trace) if options.trace else None
     try:
         if trace:

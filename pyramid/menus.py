@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime
 from typing import TYPE_CHECKING, Callable
 
+from . import device_info
 from .actions import Action
 from .deal import MAX_DEAL_NUMBER, daily_deal_number
 from .help_text import pyramid_help
@@ -25,14 +26,19 @@ class MainMenu(MenuScreen):
     title = "Pyramid"
 
     def lines(self) -> list[tuple[str, Callable[[], None]]]:
+        from .duel_menus import PyramidsMenu, continue_pyramids  # the duel's menus build on these
+
         session = self.session
         lines: list[tuple[str, Callable[[], None]]] = []
         if session.saved_game() is not None:
             lines.append(("Continue", session.continue_game))
+        if session.store.load_progress("pyramids") is not None:
+            lines.append(("Continue Pyramids", lambda: continue_pyramids(session)))
         lines += [
             ("New game", lambda: session.ask_redeals(None)),
             ("Daily deal", lambda: session.ask_redeals(daily_deal_number(session.today()))),
             ("Deal number", lambda: session.push(DealNumberScreen(session))),
+            ("Pyramids", lambda: session.push(PyramidsMenu(session))),
             (f"Variant: {session.rules.title}", lambda: session.push(VariantMenu(session))),
             ("Statistics", lambda: session.push(StatisticsScreen(session))),
             ("Settings", lambda: session.push(SettingsScreen(session))),
@@ -211,10 +217,14 @@ class StatisticsScreen(Screen):
 
 
 class SettingsScreen(MenuScreen):
-    """The player's settings: ◀ ▶ or ✓ change the value of the selected line."""
+    """The player's settings: ◀ ▶ or ✓ change the value of the selected line.
+
+    The last lines open pages of their own (the system information).
+    """
 
     name = "settings"
     title = "Settings"
+    PAGES: dict[str, Callable[["Session"], Screen]] = {"System": lambda session: SystemScreen(session)}
     SAFE_AREAS: tuple[int | None, ...] = (None, 0, 2, 4, 5, 6, 8, 10)
 
     def options(self) -> list[tuple[str, str, list[object]]]:
@@ -229,7 +239,8 @@ class SettingsScreen(MenuScreen):
 
     def items(self) -> list[str]:
         settings = self.session.settings
-        return [f"{label}: {self.describe(name, getattr(settings, name))}" for label, name, _ in self.options()]
+        lines = [f"{label}: {self.describe(name, getattr(settings, name))}" for label, name, _ in self.options()]
+        return lines + list(self.PAGES)
 
     @staticmethod
     def describe(name: str, value: object) -> str:
@@ -246,13 +257,39 @@ class SettingsScreen(MenuScreen):
         return str(value)
 
     def sideways(self, direction: int) -> None:
+        if self.selected >= len(self.options()):
+            return
         _, name, values = self.options()[self.selected]
         current = getattr(self.session.settings, name)
         index = values.index(current) if current in values else 0
         self.session.change_setting(name, values[(index + direction) % len(values)])
 
     def choose(self, index: int) -> None:
-        self.sideways(1)
+        if index < len(self.options()):
+            self.sideways(1)
+        else:
+            self.session.push(self.PAGES[self.items()[index]](self.session))
+
+
+class SystemScreen(Screen):
+    """What the owner needs to maintain the console: the version and where to SSH."""
+
+    name = "system"
+
+    def handle(self, action: Action, hit: Hit) -> None:
+        if action.name in ("ok", "back", "star", "tap"):
+            self.session.pop()
+
+    def view(self) -> View:
+        addresses = device_info.ip_addresses() or ["no network"]
+        sections = (
+            ("Software", (f"Pyramid console {device_info.software_version()}",)),
+            ("Network", tuple(f"ssh pyramid@{address}" if ":" not in address else f"ssh pyramid@[{address}]"
+                              for address in addresses)),
+            ("Data", (str(self.session.store.location or "not saved (see the notice at start)"),)),
+            ("Hardware", tuple(self.session.hardware) or ("unknown",)),
+        )
+        return View(self.name, text=TextView("System", sections))
 
 
 class NoticeScreen(Screen):

@@ -66,6 +66,8 @@ class Session:
         self.fixed_deal = deal or DealChoice()
         self.rng = rng or random.Random()
         self.today = today
+        #: Lines for the System screen describing the screen and inputs in use (set by the app).
+        self.hardware: list[str] = []
         self.stack: list[Screen] = [MainMenu(self)]
         self.show_store_notice()
 
@@ -135,7 +137,15 @@ class Session:
             self.start_pyramid(self.rules.redeals, request)
 
     def open_game(self, game: str, redeals: int | None | str = "ask") -> None:
-        """Skip the main menu (scripted mode's ``--game``): ask for redeals, or deal at once."""
+        """Skip the main menu (scripted mode's ``--game``): ask for redeals, or deal at once.
+
+        ``"pyramids"`` opens a duel against the computer at the level chosen last.
+        """
+        if game == "pyramids":
+            from .duel_menus import play_computer
+
+            play_computer(self)
+            return
         if game != "pyramid":
             raise ValueError(f"unknown game {game!r}")
         if redeals == "ask":

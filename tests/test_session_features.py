@@ -33,6 +33,14 @@ def play(session: Session, script: str) -> dict:
     return session.state()
 
 
+def choose(session: Session, line: str) -> dict:
+    """Move to the menu line that starts with ``line`` with ▲/▼, as a player would, and press ✓."""
+    menu = session.state()["menu"]
+    index = next(i for i, item in enumerate(menu["items"]) if item.startswith(line))
+    steps = index - menu["selected"]
+    return play(session, ("down " * steps if steps > 0 else "up " * -steps) + "ok")
+
+
 def test_continue_resumes_exactly_after_a_restart(tmp_path: Path) -> None:
     session = new_session(tmp_path, clearable_deal())
     state = play(session, "ok ok ok ok right ok up up up up up up up ok ok")
@@ -66,14 +74,16 @@ def test_results_go_into_the_statistics_per_variant(tmp_path: Path) -> None:
 def test_a_replaced_saved_game_counts_as_lost(tmp_path: Path) -> None:
     session = new_session(tmp_path, clearable_deal())
     play(session, "ok ok star")
-    play(session, "down ok ok")  # New game over the saved one
+    choose(session, "New game")
+    play(session, "ok")  # a new deal over the saved one
     assert session.store.stats("pyramid", "retrohub/none").played == 1
 
 
 def test_statistics_screen_and_reset_with_confirmation(tmp_path: Path) -> None:
     session = new_session(tmp_path, HOPELESS)
     play(session, "ok ok ok")
-    view = play(session, "down down down down ok") and session.view()
+    choose(session, "Statistics")
+    view = session.view()
     assert view.screen == "statistics"
     assert any("Played 1, won 0" in line for _, lines in view.text.sections for line in lines)
     assert play(session, "ok")["menu"] == {"items": ["No", "Reset"], "selected": 0}
@@ -85,7 +95,7 @@ def test_statistics_screen_and_reset_with_confirmation(tmp_path: Path) -> None:
 
 def test_settings_change_the_view_and_survive_a_restart(tmp_path: Path) -> None:
     session = new_session(tmp_path)
-    state = play(session, "up up ok")
+    state = choose(session, "Settings")
     assert state["screen"] == "settings"
     assert state["menu"]["items"][0] == "Card letters: French (V D R)"
     state = play(session, "right down right")
@@ -98,8 +108,9 @@ def test_settings_change_the_view_and_survive_a_restart(tmp_path: Path) -> None:
 
 def test_redeal_question_starts_on_the_chosen_default(tmp_path: Path) -> None:
     session = new_session(tmp_path)
-    play(session, "up up ok down down right star")
-    assert play(session, "down down ok")["menu"] == {
+    choose(session, "Settings")
+    play(session, "down down right star")
+    assert choose(session, "New game")["menu"] == {
         "items": ["No redeal", "One redeal", "Unlimited redeals"], "selected": 1}
 
 
@@ -175,23 +186,23 @@ def test_lost_deal_says_if_it_was_winnable_and_shows_the_solution(tmp_path: Path
 
 def test_variant_choice_is_remembered(tmp_path: Path) -> None:
     session = new_session(tmp_path)
-    state = play(session, "down down down ok")
+    state = choose(session, "Variant")
     assert state["screen"] == "variant_choice" and state["menu"]["items"][0] == "Pyramid"
     state = play(session, "down ok")
-    assert state["menu"]["items"][3] == "Variant: Classic"
+    assert "Variant: Classic" in state["menu"]["items"]
     session.store.close()
     assert new_session(tmp_path).rules.name == "classic"
 
 
 def test_deal_number_and_daily_deal(tmp_path: Path) -> None:
     session = new_session(tmp_path)
-    state = play(session, "down down ok")
+    state = choose(session, "Deal number")
     assert state["screen"] == "deal_number" and state["menu"]["items"] == ["1"]
     state = play(session, "up left up ok ok")  # 1 -> 2, then tens digit 1: deal 12
     assert state["screen"] == "game"
     assert state["game"]["deal"] == " ".join(map(str, numbered_deal(12)))
     session = new_session(tmp_path / "other")
-    state = play(session, "down ok ok")
+    state = choose(session, "Daily deal") and play(session, "ok")
     assert state["game"]["deal"] == " ".join(map(str, numbered_deal(daily_deal_number(DAY))))
 
 
@@ -200,11 +211,26 @@ def test_winnable_deals_only_deals_a_deal_the_solver_wins(tmp_path: Path) -> Non
     from pyramid.winnable import winnable_deal_numbers
 
     session = new_session(tmp_path)
-    state = play(session, "up up ok down down down ok")
-    assert state["menu"]["items"][3] == "Winnable deals only: on" and session.settings.winnable_only
+    choose(session, "Settings")
+    state = choose(session, "Winnable deals only")
+    assert "Winnable deals only: on" in state["menu"]["items"] and session.settings.winnable_only
     play(session, "star")
-    state = play(session, "down down ok ok")
+    choose(session, "New game")
+    play(session, "ok")
     rules = session.screen.table.board.rules  # type: ignore[attr-defined]
     number = session.screen.progress.deal_number  # type: ignore[attr-defined]
     assert number in winnable_deal_numbers(rules)
     assert solve(Board(numbered_deal(number), rules)).verdict == "win"
+
+
+def test_system_page_shows_version_and_addresses(tmp_path: Path) -> None:
+    session = new_session(tmp_path)
+    session.hardware.append("Display: headless 480x320")
+    choose(session, "Settings")
+    state = choose(session, "System")
+    assert state["screen"] == "system"
+    sections = dict(session.view().text.sections)
+    assert sections["Software"][0].startswith("Pyramid console ")
+    assert sections["Network"] and sections["Hardware"] == ("Display: headless 480x320",)
+    assert sections["Data"] == (str(tmp_path / "pyramid.db"),)
+    assert play(session, "back")["screen"] == "settings"
