@@ -137,6 +137,25 @@ class CardArt:
         letter = render_text(label, max(8, round(frame.h * 0.95)), colour)
         surface.blit(letter, letter.get_rect(center=(frame.centerx, frame.centery + round(frame.h * 0.06))))
 
+    # -- the Pyramids joker ------------------------------------------------------
+    def joker(self, spent: bool = False) -> pygame.Surface:
+        """The joker card: a big star under the word; greyed out once ``spent`` for the round."""
+        if spent:
+            return self._cached(("joker", True), lambda: self._greyed(self.joker()))
+        return self._cached(("joker", False), self._draw_joker)
+
+    def _draw_joker(self) -> pygame.Surface:
+        surface = self._card_body(theme.CARD_FACE)
+        m = self.margin
+        text, px = fit_text("JOKER", max(8, round(self.h * 0.2)), self.w - 2 * m, min_px=6)
+        word = render_text(text, px, theme.JOKER)
+        surface.blit(word, word.get_rect(midtop=(self.w // 2, m)))
+        body_h = self.h - self.shadow
+        big = max(8, round(min(self.w * 0.75, (body_h - word.get_height() - 2 * m) * 0.9)))
+        star = symbol("✱", big, theme.JOKER)
+        surface.blit(star, star.get_rect(center=(self.w // 2, (m + word.get_height() + body_h) // 2)))
+        return surface
+
     # -- the back, the stock's place ------------------------------------------
     def back(self, count: int | None = None) -> pygame.Surface:
         """The back of a card; with ``count``, a badge telling how many cards the stock holds."""

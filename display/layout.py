@@ -55,7 +55,9 @@ class TableLayout:
     """Rectangles of the table screen.
 
     ``cards[i]`` is pyramid index ``i``; ``waste`` is the top card of the
-    waste, whose lower cards peek out ``waste_step`` pixels to its left.
+    waste, whose lower cards peek out ``waste_step`` pixels to its left (the
+    Pyramids pile is drawn there too). ``joker`` is the Pyramids joker's place
+    beside the stock, and ``detail`` a line under the title.
     """
 
     card_w: int
@@ -70,6 +72,8 @@ class TableLayout:
     title: Rect
     status: Rect
     text_px: int
+    joker: Rect = Rect(0, 0, 0, 0)
+    detail: Rect = Rect(0, 0, 0, 0)
 
     @property
     def cursor_width(self) -> int:
@@ -229,14 +233,34 @@ class Layout:
         self, card_w: int, card_h: int, step: int, cards: tuple[Rect, ...],
         stock: Rect, waste: Rect, waste_step: int, stock_label: Rect, status: Rect,
     ) -> TableLayout:
-        """Add the score and the title in the top right corner, clear of the cards."""
+        """Add the score, the title and the detail line in the top right corner, clear of the cards."""
         px = self.text_px
         score_h, line_h = round(px * 1.6), round(px * 1.3)
         middle = self.safe.x + self.safe.w // 2
         right = self.safe.right - self.pad
         score = _right_band(self.safe.y, score_h, cards, middle, right, self.pad)
         title = _right_band(score.bottom, line_h, cards, middle, right, self.pad)
-        return TableLayout(card_w, card_h, step, cards, stock, waste, waste_step, stock_label, score, title, status, px)
+        detail = _right_band(title.bottom, line_h, cards, middle, right, self.pad)
+        joker = self._joker_place(stock, waste, cards, status)
+        return TableLayout(card_w, card_h, step, cards, stock, waste, waste_step, stock_label, score, title, status, px,
+                           joker, detail)
+
+    def _joker_place(self, stock: Rect, waste: Rect, cards: tuple[Rect, ...], status: Rect) -> Rect:
+        """The joker's place: right of the stock, else under the pile, wherever cursor rings stay apart.
+
+        Both rings (stock's and joker's) reach ``cursor_width + 1`` outside
+        their cards, hence the spacing. Should neither place be free, the
+        joker goes right of the stock all the same (over the pyramid's edge).
+        """
+        spacing = 2 * (cursor_width(stock.w) + 1) + 1
+        beside = Rect(stock.right + spacing, stock.y, stock.w, stock.h)
+        below = Rect(stock.x, waste.bottom + spacing, stock.w, stock.h)
+        for place in (beside, below):
+            room = place.inflate(spacing // 2)
+            inside = place.right <= self.safe.right and place.bottom <= status.y
+            if inside and not any(card.intersects(room) for card in cards):
+                return place
+        return beside
 
     # -- menus, panels, text pages ------------------------------------------
     @lru_cache(maxsize=16)
@@ -375,6 +399,8 @@ class Layout:
                 return index
         if table.stock.contains_point(x, y):
             return "stock"
+        if table_view.joker in ("available", "spent") and table.joker.contains_point(x, y):
+            return "joker"
         if table_view.waste and table.waste.contains_point(x, y):
             return "waste"
         return None

@@ -19,7 +19,7 @@ import pygame
 
 from pyramid.board import pyramid_geometry
 from pyramid.cards import Card
-from pyramid.view import Hit, MenuView, PanelView, TableView, Target, TextView, View
+from pyramid.view import Hit, JokerState, MenuView, PanelView, TableView, Target, TextView, View
 
 from . import theme
 from .cards_art import CardArt, FaceStyle
@@ -113,6 +113,8 @@ class Renderer:
                 return self._art[size].face(card, style, chosen, covered)
             case ("back", size, int(count)):
                 return self._art[size].back(count)
+            case ("joker", size, bool(spent)):
+                return self._art[size].joker(spent)
             case ("hollow", size, bool(redeal)):
                 return self._art[size].hollow(redeal)
             case ("fan", size, Card() as card, int(angle)):
@@ -153,6 +155,7 @@ class Renderer:
         px = table.text_px
         scene.text(view.score_label, round(px * 1.3), theme.FELT_TEXT, table.score, "right")
         scene.text(view.title, px, theme.FELT_MUTED, table.title, "right")
+        scene.text(view.detail, px, theme.FELT_TEXT, table.detail, "right")
         if view.stock_count and view.stock_face_up is not None:
             scene.add(table.stock, ("face", size, view.stock_face_up, style, view.chosen == "stock", False))
         elif view.stock_count:
@@ -167,6 +170,8 @@ class Renderer:
             depth = len(shown) - 1 - k
             chosen = depth == 0 and view.chosen == "waste"
             scene.add(table.waste.move(-depth * table.waste_step, 0), ("face", size, card, style, chosen, depth > 0))
+        if view.joker is not None:
+            self._joker_scene(scene, table, size, view.joker)
         covers = pyramid_geometry(view.rows)[1]
         for index, card in enumerate(view.pyramid):
             if card is not None:
@@ -176,6 +181,15 @@ class Renderer:
             scene.add(_target_rect(table, target).inflate(art.cursor_margin), ("hint", size))
         if view.cursor is not None:
             scene.add(_target_rect(table, view.cursor).inflate(art.cursor_margin), ("cursor", size))
+
+    @staticmethod
+    def _joker_scene(scene: _Scene, table: TableLayout, size: tuple[int, int], joker: JokerState) -> None:
+        """The joker beside the stock; once played it lies on the pile until a card covers it."""
+        if joker == "armed":
+            scene.add(table.joker, ("hollow", size, False))
+            scene.add(table.waste, ("joker", size, False))
+        else:
+            scene.add(table.joker, ("joker", size, joker == "spent"))
 
     def _menu_scene(self, scene: _Scene, menu: MenuView, footer: bool) -> None:
         layout = self.layout.menu(menu)
@@ -252,6 +266,8 @@ def _target_rect(table: TableLayout, target: Target) -> Rect:
         return table.stock
     if target == "waste":
         return table.waste
+    if target == "joker":
+        return table.joker
     return table.cards[target]
 
 

@@ -57,7 +57,8 @@ INPUT_DIRECTORY = "/dev/input"
 RESCAN_INTERVAL = 1.0
 PERMISSION_GRACE = 1.0
 
-KEYBOARD_KEYS = (ecodes.KEY_Q, ecodes.KEY_A, ecodes.KEY_Z)
+#: Letter keys: a device with these is a real keyboard (not a remote that has a few keyboard keys).
+LETTER_KEYS = (ecodes.KEY_Q, ecodes.KEY_A, ecodes.KEY_Z)
 HAT_AXES: Mapping[int, tuple[str, str]] = {ecodes.ABS_HAT0X: ("left", "right"), ecodes.ABS_HAT0Y: ("up", "down")}
 
 
@@ -143,7 +144,7 @@ class DeviceTranslator:
         self.name = name
         keys = set(capabilities.get(ecodes.EV_KEY, ()))
         axes = dict(capabilities.get(ecodes.EV_ABS, ()))
-        self.keyboard = all(key in keys for key in KEYBOARD_KEYS)
+        self.keyboard = all(key in keys for key in LETTER_KEYS)
         self.keys = {code: action for code, action in keymap.codes(self.keyboard).items() if code in keys}
         self.hats = {axis: directions for axis, directions in HAT_AXES.items() if axis in axes}
         self.touch = _Touch.of(keys, axes, props) if touch_area is not None else None

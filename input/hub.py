@@ -82,9 +82,9 @@ class _DeviceChange(NamedTuple):
 class InputHub:
     """Thread-safe collection point of every input source; see the module docstring."""
 
-    def __init__(self, clock: Clock = time.monotonic, *, repeater: Repeater | None = None) -> None:
+    def __init__(self, clock: Clock = time.monotonic) -> None:
         self._clock = clock
-        self._repeater = repeater if repeater is not None else Repeater(clock)
+        self._repeater = Repeater(clock)
         self._debouncer = Debouncer()
         self._long_press: dict[tuple[str, str], str | None] = {}
         self._ready = threading.Condition()

@@ -4,9 +4,9 @@ The cursor only lands on targets: the stock (or its hollow), the waste top and
 the uncovered pyramid cards. Each target gets a position on an abstract grid —
 pyramid card (row r, column c) sits at ``(r, c - r/2)`` so that rows are
 centred as on screen; the stock sits left of the top row and the waste left of
-the second row, as they are drawn. ◀ ▶ step through the targets in reading
-order, ▲ ▼ go to the nearest row above / below that has a target and pick the
-target nearest horizontally.
+the second row, as they are drawn, and the Pyramids joker just right of the
+stock. ◀ ▶ step through the targets in reading order, ▲ ▼ go to the nearest
+row above / below that has a target and pick the target nearest horizontally.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from .view import Target
 
 STOCK_POINT = (0.0, -6.0)
 WASTE_POINT = (1.0, -6.0)
+JOKER_POINT = (0.0, -5.0)
 
 
 def target_point(target: Target, places: Sequence[tuple[int, int]]) -> tuple[float, float]:
@@ -25,6 +26,8 @@ def target_point(target: Target, places: Sequence[tuple[int, int]]) -> tuple[flo
         return STOCK_POINT
     if target == "waste":
         return WASTE_POINT
+    if target == "joker":
+        return JOKER_POINT
     row, column = places[target]
     return (float(row), column - row / 2)
 

@@ -17,7 +17,7 @@ from .deal import MAX_DEAL_NUMBER
 from .errors import PyramidError
 from .rules import PRESETS, REDEAL_CHOICES, preset
 
-GAMES = ("pyramid",)
+GAMES = ("pyramid", "pyramids")
 SIZE_LIMITS = ((200, 200), (7680, 4320))
 
 

@@ -7,10 +7,12 @@ are replayed through the engine, so what is shown is always a legal game.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 from .actions import Action
 from .board import Board, Move
+from .duel import DuelBoard, DuelMove
+from .duel_play import DuelTable
 from .play import Table
 from .screen import Screen
 from .view import Hit, View
@@ -22,16 +24,19 @@ if TYPE_CHECKING:
 class ReplayScreen(Screen):
     name = "replay"
 
-    def __init__(self, session: "Session", start: Board, moves: list[Move], title: str) -> None:
+    def __init__(self, session: "Session", start: Board | DuelBoard, moves: Sequence[Move | DuelMove],
+                 title: str) -> None:
         super().__init__(session)
-        self.table = Table(start)
+        self.table: Table | DuelTable = (
+            DuelTable(start, session.settings.card_letters) if isinstance(start, DuelBoard) else Table(start)
+        )
         self.moves = list(moves)
         self.title = title
         self.step = 0
 
     def handle(self, action: Action, hit: Hit) -> None:
         if action.name in ("right", "ok", "tap") and self.step < len(self.moves):
-            self.table.board.push(self.moves[self.step])
+            self.table.board.push(self.moves[self.step])  # type: ignore[arg-type]
             self.step += 1
         elif action.name == "left" and self.step > 0:
             self.table.board.pop()

@@ -5,8 +5,8 @@ and never changes it. A view is plain frozen data, so "did anything change?"
 is a simple ``!=`` and redraw-on-change needs no bookkeeping elsewhere.
 
 Targets name the places the cursor can land on: a pyramid index (``int``),
-``"stock"`` (the stock, or its hollow when a redeal is left) or ``"waste"``
-(the waste top). A tap is turned into a :data:`Hit` by the renderer's layout
+``"stock"`` (the stock, or its hollow when a redeal is left), ``"waste"``
+(the waste top) or ``"joker"`` (the Pyramids joker, beside the stock). A tap is turned into a :data:`Hit` by the renderer's layout
 (the only part that knows where things are drawn) and given back to the session.
 """
 
@@ -17,7 +17,10 @@ from typing import Literal, Union
 
 from .cards import Card
 
-Target = Union[int, Literal["stock", "waste"]]
+Target = Union[int, Literal["stock", "waste", "joker"]]
+
+#: The Pyramids joker: still to play, lying armed on the pile, or used this round.
+JokerState = Literal["available", "armed", "spent"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,7 +31,7 @@ class MenuHit:
 
 
 #: What a tap landed on: a table target, a menu/panel line, or nothing.
-Hit = Union[int, Literal["stock", "waste"], MenuHit, None]
+Hit = Union[int, Literal["stock", "waste", "joker"], MenuHit, None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +83,10 @@ class TableView:
     status_line: str = ""
     #: Targets of the move a hint suggests, drawn highlighted until the next move.
     hint: tuple[Target, ...] = ()
+    #: The Pyramids joker beside the stock (``None`` in games without one).
+    joker: JokerState | None = None
+    #: A second line under the title (the duel's sequence counter).
+    detail: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,258 @@
+"""The Pyramids duel in the console, in-process over a real store file.
+
+The person's moves come from the engine's own good player, turned into the
+picks a player makes (a tap on a card, the stock or the joker), so whole
+matches play through the real screens.
+"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from pathlib import Path
+
+from pyramid.actions import Action, parse_script
+from pyramid.duel import DuelBoard, DuelMove
+from pyramid.duel_ai import opponent_for, play_match
+from pyramid.duel_flow import describe_level
+from pyramid.duel_screens import DuelScreen
+from pyramid.progress import Progress
+from pyramid.session import DealChoice, Session
+from pyramid.store import SCHEMA_VERSION, Store
+from pyramid.view import Target
+
+#: The good player clears the first round of this match (so a round panel shows).
+MATCH = 16
+
+
+def new_session(path: Path, number: int | None = None) -> Session:
+    return Session(None, DealChoice(number=number), rng=random.Random(5), store=Store.open(path / "pyramid.db"))
+
+
+def press(session: Session, script: str) -> dict:
+    for action in parse_script(script):
+        session.handle(action)
+    return session.state()
+
+
+def choose(session: Session, label: str) -> dict:
+    """Move the menu selection onto the line starting with ``label`` and take it."""
+    items = session.screen.menu_state()["items"]
+    index = next(i for i, item in enumerate(items) if item.startswith(label))
+    session.screen.selected = index  # type: ignore[attr-defined]
+    return press(session, "ok")
+
+
+def target_of(board: DuelBoard, move: DuelMove) -> Target:
+    if move.kind == "turn":
+        return "stock"
+    if move.kind == "joker":
+        return "joker"
+    assert move.card is not None
+    index = board.index_of(move.card)
+    assert index is not None
+    return index
+
+
+def tap(session: Session, target: Target) -> None:
+    session.handle(Action.tap(1, 1), lambda x, y: target)
+
+
+def play_game(session: Session, level: str = "good", stop_after: int | None = None) -> DuelBoard:
+    """Play the duel game on screen as the ``level`` player would, closing round panels with ✓."""
+    screen = session.screen
+    assert isinstance(screen, DuelScreen)
+    player, played = opponent_for(level, 3), 0
+    while not screen.finished and (stop_after is None or played < stop_after):
+        if screen.cleared_round is not None:
+            press(session, "ok")
+            continue
+        tap(session, target_of(screen.board, player.choose(screen.board)))
+        played += 1
+    return screen.board
+
+
+def start_against_computer(session: Session, level: str) -> dict:
+    choose(session, "Pyramids")
+    session.screen.selected = 1  # type: ignore[attr-defined]
+    while not session.state()["menu"]["items"][1].endswith(level):
+        press(session, "right")
+    return choose(session, "Play the computer")
+
+
+def test_main_menu_leads_to_the_pyramids_menu_and_its_rules(tmp_path: Path) -> None:
+    session = new_session(tmp_path)
+    state = choose(session, "Pyramids")
+    assert state["screen"] == "pyramids_menu"
+    assert state["menu"]["items"] == ["Play the computer", "Opponent: good", "Two players", "Match: random",
+                                      "Rules & controls"]
+    assert choose(session, "Rules & controls")["screen"] == "help"
+    assert "Joker" in [heading for heading, _ in session.view().text.sections]
+    assert press(session, "ok")["screen"] == "pyramids_menu"
+
+
+def test_opponent_level_changes_with_arrows_and_is_remembered(tmp_path: Path) -> None:
+    session = new_session(tmp_path)
+    choose(session, "Pyramids")
+    session.screen.selected = 1  # type: ignore[attr-defined]
+    assert press(session, "right")["menu"]["items"][1] == "Opponent: expert"
+    assert press(session, "right")["menu"]["items"][1] == "Opponent: casual"
+    session.store.close()
+    again = new_session(tmp_path)
+    assert choose(again, "Pyramids")["menu"]["items"][1] == "Opponent: casual"
+
+
+def test_match_number_is_typed_with_arrows(tmp_path: Path) -> None:
+    session = new_session(tmp_path)
+    choose(session, "Pyramids")
+    assert choose(session, "Match")["screen"] == "match_number"
+    state = press(session, "left up ok")  # 0000001 -> 0000011
+    assert state["menu"]["items"][3] == "Match: 11"
+    state = choose(session, "Play the computer")
+    assert state["game"]["match"] == 11 and state["game"]["rules"] == "pyramids"
+
+
+def test_table_targets_stock_joker_and_uncovered_cards(tmp_path: Path) -> None:
+    session = new_session(tmp_path, MATCH)
+    state = start_against_computer(session, "casual")
+    game = state["game"]
+    assert state["screen"] == "duel" and game["round"] == 1 and game["streak"] == 0
+    assert game["joker_available"] is True and len(game["pile"]) == 1 and game["cursor"] == game["pyramid"][6][0]
+    screen = session.screen
+    assert isinstance(screen, DuelScreen)
+    assert screen.table.targets()[:2] == ["stock", "joker"]
+    table = session.view().table
+    assert table.joker == "available" and table.title == "Round 1 of 5" and table.detail == "Sequence 0"
+
+
+def test_a_card_that_does_not_fit_is_explained(tmp_path: Path) -> None:
+    session = new_session(tmp_path, MATCH)
+    start_against_computer(session, "casual")
+    board = session.screen.board  # type: ignore[attr-defined]
+    misfit = next(i for i in board.uncovered_indices() if not board.fits(board.pyramid[i]))
+    tap(session, misfit)
+    assert " does not fit on " in session.view().table.status_line
+    assert session.state()["game"]["moves"] == []
+
+
+def test_joker_is_armed_then_spent_and_drawn_so(tmp_path: Path) -> None:
+    session = new_session(tmp_path, MATCH)
+    start_against_computer(session, "casual")
+    tap(session, "joker")
+    assert session.view().table.joker == "armed"
+    assert "stock" not in session.screen.table.targets()  # type: ignore[attr-defined]
+    tap(session, "stock")
+    assert session.view().table.status_line == "Place a card on the joker first."
+    board = session.screen.board  # type: ignore[attr-defined]
+    tap(session, board.uncovered_indices()[0])
+    state = session.state()["game"]
+    assert state["moves"][0] == "joker" and state["streak"] == 1 and session.view().table.joker == "spent"
+    tap(session, "joker")
+    assert session.view().table.status_line == "The joker is used for this round."
+
+
+def test_whole_match_against_the_computer_counts_per_level_and_replays_its_game(tmp_path: Path) -> None:
+    session = new_session(tmp_path, MATCH)
+    start_against_computer(session, "casual")
+    screen = session.screen
+    assert isinstance(screen, DuelScreen)
+    seen_round_panel = False
+    player = opponent_for("good")
+    while not screen.finished:
+        if screen.cleared_round is not None:
+            panel = session.view().panel
+            assert panel is not None and panel.title.startswith("Round 1 cleared, +")
+            seen_round_panel = True
+            press(session, "ok")
+            continue
+        tap(session, target_of(screen.board, player.choose(screen.board)))
+    assert seen_round_panel and session.state()["screen"] == "duel_over"
+    mine = screen.board.score
+    computer = play_match(MATCH, "casual")
+    state = press(session, "ok")
+    assert state["screen"] == "duel_result"
+    assert state["game"]["duel"]["results"][1]["round_scores"] == list(computer.round_scores)
+    panel = session.view().panel
+    assert panel.title == ("You win!" if mine > computer.total else "The computer wins")
+    assert panel.lines[0] == f"You {mine} – {computer.total} Computer"
+    stats = session.store.stats("pyramids", "casual")
+    assert (stats.played, stats.won, stats.best_score) == (1, int(mine > computer.total), mine)
+    assert session.store.load_progress("pyramids") is None
+    assert describe_level("casual") == "Pyramids against the casual computer"
+
+    assert press(session, "ok")["screen"] == "replay"  # watch the computer's game
+    press(session, " ".join(["right"] * len(computer.moves)))
+    assert session.view().table.score_label == f"Score {computer.total}"
+    assert press(session, "back")["screen"] == "duel_result"
+    assert press(session, "down ok")["screen"] == "pyramids_menu"
+
+
+def test_power_cut_mid_duel_resumes_exactly(tmp_path: Path) -> None:
+    session = new_session(tmp_path, MATCH)
+    start_against_computer(session, "good")
+    play_game(session, stop_after=30)
+    before = session.state()["game"]
+    session.store.close()  # the power goes; nothing else is written
+    again = new_session(tmp_path)
+    menu = again.state()["menu"]
+    assert menu["items"][0] == "Continue Pyramids"
+    resumed = press(again, "ok")["game"]
+    for key in ("pyramid", "stock", "pile", "score", "round", "streak", "joker_available", "moves", "duel"):
+        assert resumed[key] == before[key]
+
+
+def test_two_players_pass_the_console_and_resume_the_second_turn(tmp_path: Path) -> None:
+    session = new_session(tmp_path, MATCH)
+    choose(session, "Pyramids")
+    assert choose(session, "Two players")["screen"] == "name_entry"
+    state = press(session, "left left left left left left left down down ok")  # the "l" of "Player 1" back to "j"
+    assert state["screen"] == "name_entry"
+    first = session.store.settings().menu_choices["pyramids first player"]
+    assert first == "Pjayer 1"
+    state = press(session, "ok")  # the second keeps its default
+    assert state["screen"] == "duel_turn"
+    assert session.view().panel.lines[0] == f"Pass the console to {first}."
+    assert press(session, "ok")["game"]["player"] == first
+    first_board = play_game(session)
+    assert session.view().panel.items == ("Next player",)
+    state = press(session, "ok")
+    assert state["screen"] == "duel_turn" and state["game"]["player"] == "Player 2"
+    assert state["game"]["moves"] == [] and state["game"]["duel"]["results"][0]["round_scores"] == first_board.round_scores()
+
+    session.store.close()  # a power cut while the console is being passed
+    again = new_session(tmp_path)
+    state = press(again, "ok")
+    assert state["screen"] == "duel_turn" and state["game"]["player"] == "Player 2"
+    press(again, "ok")
+    second_board = play_game(again, "casual")
+    state = press(again, "ok")
+    assert state["screen"] == "duel_result"
+    panel = again.view().panel
+    totals = (first_board.score, second_board.score)
+    expected = "A tie" if totals[0] == totals[1] else f"{(first, 'Player 2')[totals[1] > totals[0]]} wins!"
+    assert panel.title == expected and panel.items == ("Back to the menu",)
+    assert again.store.load_progress("pyramids") is None
+    assert again.store.all_stats() == []  # two-player duels have no skill level to count under
+
+
+def test_starting_another_duel_counts_the_unfinished_one_as_lost(tmp_path: Path) -> None:
+    session = new_session(tmp_path, MATCH)
+    start_against_computer(session, "casual")
+    play_game(session, stop_after=3)
+    press(session, "star")
+    choose(session, "Play the computer")
+    stats = session.store.stats("pyramids", "casual")
+    assert (stats.played, stats.won, stats.best_score) == (1, 0, None)
+
+
+def test_version_2_store_migrates_and_the_pyramid_game_keeps_an_empty_context(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    with Store.open(path) as store:
+        store.save_progress(Progress("pyramid", "retrohub", 1, "x" * 10, ("draw",)))
+    with sqlite3.connect(path) as old:  # back to schema 2: the context column did not exist
+        old.execute("ALTER TABLE progress DROP COLUMN context")
+        old.execute("PRAGMA user_version = 2")
+    with Store.open(path, replayers={}) as store:
+        assert store._connection.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
+        saved = store.load_progress("pyramid")
+        assert saved is not None and saved.moves == ("draw",) and saved.context == {}
