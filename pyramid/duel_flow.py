@@ -39,7 +39,7 @@ DEFAULT_LEVEL = "good"
 _COMPUTER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pyramids-computer")
 
 
-def remembered_level(session: "Session") -> str:
+def remembered_level(session: Session) -> str:
     """The opponent level chosen last (``"good"`` the first time)."""
     level = session.settings.menu_choices.get(LEVEL_CHOICE, DEFAULT_LEVEL)
     return level if level in LEVELS else DEFAULT_LEVEL
@@ -50,7 +50,7 @@ def describe_level(level: str) -> str:
     return f"Pyramids against the {level} computer"
 
 
-def match_number_for(session: "Session", chosen: int | None) -> int:
+def match_number_for(session: Session, chosen: int | None) -> int:
     """``--deal-number`` (used once), else the number the player chose, else a random one."""
     fixed, session.fixed_deal.number = session.fixed_deal.number, None
     return fixed or chosen or session.rng.randint(1, MAX_DEAL_NUMBER)
@@ -59,7 +59,7 @@ def match_number_for(session: "Session", chosen: int | None) -> int:
 class DuelRun:
     """One duel in the console: the duel so far, its saved game, the computer's game."""
 
-    def __init__(self, session: "Session", duel: Duel, started: datetime.datetime | None = None) -> None:
+    def __init__(self, session: Session, duel: Duel, started: datetime.datetime | None = None) -> None:
         self.session = session
         self.duel = duel
         self.started = started
@@ -87,7 +87,7 @@ class DuelRun:
     # -- saving -------------------------------------------------------------
     def progress(self, board: DuelBoard) -> Progress:
         """The saved form of ``board``, the game of the contender playing now."""
-        started = self.started or datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
+        started = self.started or datetime.datetime.now(datetime.UTC).replace(microsecond=0)
         self.started = started
         return Progress(GAME, GAME, None, format_cards(board.deals[0]),
                         tuple(str(move) for move in board.move_stack), started=started,
@@ -127,11 +127,11 @@ class DuelRun:
         return self._computer.result()
 
 
-def saved_duel(session: "Session") -> Progress | None:
+def saved_duel(session: Session) -> Progress | None:
     return session.store.load_progress(GAME)
 
 
-def resume(session: "Session") -> tuple[DuelRun, DuelBoard] | None:
+def resume(session: Session) -> tuple[DuelRun, DuelBoard] | None:
     """The saved duel set up again, or ``None`` (with a notice) when it cannot be."""
     progress = saved_duel(session)
     if progress is None:
@@ -144,7 +144,7 @@ def resume(session: "Session") -> tuple[DuelRun, DuelBoard] | None:
     return DuelRun(session, duel, progress.started), board
 
 
-def abandon_saved_duel(session: "Session") -> None:
+def abandon_saved_duel(session: Session) -> None:
     """Count a saved unfinished duel that a new one replaces (see :meth:`DuelRun.abandon`)."""
     progress = saved_duel(session)
     if progress is None:

@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .actions import Action
 from .duel import PYRAMIDS, DuelRules
 from .help_text import Sections
 from .screen import Screen
 from .view import Hit, TextView, View
-
-if TYPE_CHECKING:
-    from .session import Session
 
 CONTROLS: tuple[str, ...] = (
     "◀ ▶  previous / next target;  ▲ ▼  row above / below",
@@ -28,19 +23,19 @@ def pyramids_help(rules: DuelRules = PYRAMIDS) -> Sections:
             f"Score more than your opponent over {rules.rounds} rounds played on the same deals.",
         )),
         ("Placing", (
-            "An uncovered pyramid card goes on the pile when it is one higher or one lower "
-            "than the pile's top card; suits do not matter.",
+            ("An uncovered pyramid card goes on the pile when it is one higher or one lower"
+             " than the pile's top card; suits do not matter."),
             "The ace sits both above the king and below the 2.",
         )),
         ("Points", (
-            f"Placements in a row score {rules.placement_step}, {2 * rules.placement_step}, "
-            f"{3 * rules.placement_step}, … (the sequence counter).",
+            (f"Placements in a row score {rules.placement_step}, {2 * rules.placement_step},"
+             f" {3 * rules.placement_step}, … (the sequence counter)."),
             f"Turning a stock card costs {rules.turn_cost} and ends the sequence.",
             f"Clearing the pyramid scores {rules.clear_bonus} and deals the next round.",
         )),
         ("Joker", (
-            f"Once per round: any uncovered card goes on it. It costs {rules.joker_cost} "
-            "and the sequence goes on.",
+            (f"Once per round: any uncovered card goes on it. It costs {rules.joker_cost}"
+             " and the sequence goes on."),
         )),
         ("End", ("The game ends when the round can no longer be cleared.",)),
         ("Controls", CONTROLS),

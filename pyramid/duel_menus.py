@@ -8,13 +8,21 @@ computer counts as lost, as an abandoned Pyramid deal does).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from .actions import Action
 from .deal import MAX_DEAL_NUMBER
 from .duel_ai import LEVELS
-from .duel_flow import LEVEL_CHOICE, DuelRun, abandon_saved_duel, match_number_for, remembered_level, resume
+from .duel_flow import (
+    LEVEL_CHOICE,
+    DuelRun,
+    abandon_saved_duel,
+    match_number_for,
+    remembered_level,
+    resume,
+)
 from .duel_help import DuelHelpScreen
 from .duel_match import Duel
 from .duel_screens import open_duel
@@ -29,7 +37,7 @@ PLAYER_CHOICES = ("pyramids first player", "pyramids second player")
 DEFAULT_NAMES = ("Player 1", "Player 2")
 
 
-def start_duel(session: "Session", duel: Duel) -> None:
+def start_duel(session: Session, duel: Duel) -> None:
     """Deal match ``duel`` (replacing any saved duel), save it and put it on screen."""
     abandon_saved_duel(session)
     run = DuelRun(session, duel)
@@ -39,13 +47,13 @@ def start_duel(session: "Session", duel: Duel) -> None:
     session.show_store_notice()
 
 
-def play_computer(session: "Session", match_number: int | None = None) -> None:
+def play_computer(session: Session, match_number: int | None = None) -> None:
     """A duel against the computer at the remembered level (``--game pyramids`` opens this)."""
     number = match_number_for(session, match_number)
     start_duel(session, Duel.against_computer(number, "You", remembered_level(session)))
 
 
-def continue_pyramids(session: "Session") -> None:
+def continue_pyramids(session: Session) -> None:
     """Resume the saved duel exactly: the same player, the same move."""
     resumed = resume(session)
     if resumed is None:
@@ -62,7 +70,7 @@ class PyramidsMenu(MenuScreen):
     title = "Pyramids"
     remember = "pyramids"
 
-    def __init__(self, session: "Session") -> None:
+    def __init__(self, session: Session) -> None:
         self.match_number: int | None = None
         super().__init__(session)
 
@@ -125,7 +133,7 @@ class NameEntryScreen(Screen):
     LETTERS = " ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-'"
     LENGTH = 12
 
-    def __init__(self, session: "Session", title: str, seat: int, then: Callable[[str], None]) -> None:
+    def __init__(self, session: Session, title: str, seat: int, then: Callable[[str], None]) -> None:
         super().__init__(session)
         self.title = title
         self.seat = seat
@@ -172,7 +180,7 @@ class MatchNumberScreen(DealNumberScreen):
 
     name = "match_number"
 
-    def __init__(self, session: "Session", menu: PyramidsMenu) -> None:
+    def __init__(self, session: Session, menu: PyramidsMenu) -> None:
         super().__init__(session)
         self.menu = menu
 

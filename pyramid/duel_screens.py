@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from .session import Session
 
 
-def open_duel(session: "Session", run: DuelRun, board: DuelBoard) -> None:
+def open_duel(session: Session, run: DuelRun, board: DuelBoard) -> None:
     """Put the duel's table on screen, with the turn announcement first when two people share it."""
     screen = DuelScreen(session, run, board)
     session.push(screen)
@@ -37,7 +37,7 @@ class DuelScreen(Screen):
 
     name = "duel"
 
-    def __init__(self, session: "Session", run: DuelRun, board: DuelBoard) -> None:
+    def __init__(self, session: Session, run: DuelRun, board: DuelBoard) -> None:
         super().__init__(session)
         self.run = run
         self.player = run.player or 0
@@ -152,7 +152,7 @@ class TurnScreen(Screen):
 
     name = "duel_turn"
 
-    def __init__(self, session: "Session", game: DuelScreen) -> None:
+    def __init__(self, session: Session, game: DuelScreen) -> None:
         super().__init__(session)
         self.game = game
 
@@ -180,7 +180,7 @@ class ResultScreen(Screen):
 
     name = "duel_result"
 
-    def __init__(self, session: "Session", game: DuelScreen) -> None:
+    def __init__(self, session: Session, game: DuelScreen) -> None:
         super().__init__(session)
         self.game = game
         self.selected = 0
