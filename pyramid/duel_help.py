@@ -9,34 +9,22 @@ from .screen import Screen
 from .view import Hit, TextView, View
 
 CONTROLS: tuple[str, ...] = (
-    "◀ ▶  previous / next target;  ▲ ▼  row above / below",
-    "✓  place the card aimed at, turn the stock or play the joker",
-    "Back or ✱  leave (the game is saved);  help  this page",
-    "Touch or click a card, the stock or the joker to play it",
+    "◀ ▶ ▲ ▼  aim;  ✓  play the card, the stock or the joker aimed at",
+    "Back or ✱  leave (the game is saved);  touch a card to play it",
 )
 
 
 def pyramids_help(rules: DuelRules = PYRAMIDS) -> Sections:
-    """Rules and controls of the Pyramids duel."""
+    """Rules and controls of the Pyramids duel, short enough for a 320x240 screen."""
+    step = rules.placement_step
     return (
-        ("Goal", (
-            f"Score more than your opponent over {rules.rounds} rounds played on the same deals.",
-        )),
-        ("Placing", (
-            ("An uncovered pyramid card goes on the pile when it is one higher or one lower"
-             " than the pile's top card; suits do not matter."),
-            "The ace sits both above the king and below the 2.",
-        )),
-        ("Points", (
-            (f"Placements in a row score {rules.placement_step}, {2 * rules.placement_step},"
-             f" {3 * rules.placement_step}, … (the sequence counter)."),
-            f"Turning a stock card costs {rules.turn_cost} and ends the sequence.",
-            f"Clearing the pyramid scores {rules.clear_bonus} and deals the next round.",
-        )),
-        ("Joker", (
-            (f"Once per round: any uncovered card goes on it. It costs {rules.joker_cost}"
-             " and the sequence goes on."),
-        )),
+        ("Goal", (f"Beat your opponent's total over {rules.rounds} rounds dealt alike to both.",)),
+        ("Placing", ("An uncovered card goes on the pile when it is one higher or lower, in any suit;"
+                     " the ace is next to both the king and the 2.",)),
+        ("Points", (f"Cards placed in a row score {step}, {2 * step}, {3 * step}, …; turning the stock costs"
+                    f" {rules.turn_cost} and ends the run; a cleared pyramid scores {rules.clear_bonus}"
+                    " and deals the next round.",)),
+        ("Joker", (f"Once a round, for {rules.joker_cost}: any uncovered card goes on it, and the run goes on.",)),
         ("End", ("The game ends when the round can no longer be cleared.",)),
         ("Controls", CONTROLS),
     )

@@ -73,9 +73,10 @@ class DuelTable:
             card = self.board.pyramid[target]  # type: ignore[index]
             assert card is not None
             move = DuelMove.place(card)
-        self.cursor = target
+        round_before = self.board.round_number
         self.board.push(move)
-        self.cursor = cursor.nearest(self.targets(), self.cursor, self._places)
+        aimed = target if self.board.round_number == round_before else None  # a new round starts afresh
+        self.cursor = cursor.nearest(self.targets(), aimed, self._places)
         return Pick(move)
 
     def _refusal(self, target: Target) -> str:

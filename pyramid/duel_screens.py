@@ -127,9 +127,11 @@ class DuelScreen(Screen):
     def view(self) -> View:
         board = self.board
         title = f"Round {board.round_number} of {board.rules.rounds}"
-        detail = "Joker on the pile" if board.joker_armed else f"Sequence {board.streak}"
+        detail = "joker on the pile" if board.joker_armed else f"sequence {board.streak}"
         if self.run.computer_level is None:
             detail = f"{self.player_name} · {detail}"
+        else:
+            detail = detail.capitalize()
         table = self.table.view(title, detail)
         if self.message:
             table = replace(table, status_line=self.message)
