@@ -40,7 +40,6 @@ from input.evdev_devices import EvdevDevices
 from input.gpio import GpioButtons
 from input.hub import InputHub
 from input.keyboard import PygameEvents
-from input.touch import TouchArea
 
 FRAME = 1 / 60
 GAP = 0.002  # between samples, so that the main thread is really asleep in wait()
@@ -143,7 +142,7 @@ def sdl_path(samples: int) -> list[float]:
     pygame.display.init()
     pygame.display.set_mode((320, 240))
     hub = InputHub()
-    PygameEvents(hub, TouchArea(lambda: (320, 240)))
+    PygameEvents(hub, lambda: (320, 240))
     hub.wait(0)
     try:
         return measure(hub, lambda i: (hub.release if i % 2 else hub.press)("ok", "bench"), samples)
@@ -181,7 +180,7 @@ def idle_sdl() -> tuple[InputHub, Callable[[], None]]:
     pygame.display.init()
     pygame.display.set_mode((320, 240))
     hub = InputHub()
-    PygameEvents(hub, TouchArea(lambda: (320, 240)))
+    PygameEvents(hub, lambda: (320, 240))
     return hub, pygame.display.quit
 
 

@@ -11,11 +11,15 @@ injectable clock, the same for every source.
 Entry points (import the modules, e.g. ``from input import sources``; a bare
 ``import input`` would shadow the builtin ``input()``):
 
-- :func:`input.sources.open_inputs` builds the hub with the chosen sources;
+- :func:`input.sources.open_hub` builds the hub with the chosen sources;
 - :func:`input.keymap.parse_sources` reads ``--input keyboard,gpio,evdev``;
 - :meth:`input.keymap.InputSettings.from_settings` validates ``[input]``;
-- :class:`input.touch.TouchArea` says how touches map onto the frame;
-- ``hub.recent_presses`` feeds the Controls test screen.
+- :func:`input.keyboard.sdl_delivers_input` tells whether SDL has input here;
+- ``hub.recent_presses`` and ``hub.connected_devices`` feed the Controls
+  test screen.
+
+Taps are in panel pixels; the application turns them with the display's
+rotation (input.touch).
 
 This package never imports ``display``.
 """

@@ -9,7 +9,8 @@ the ``/dev/input/event*`` devices are read here with python-evdev:
 - a gamepad's hat (ABS_HAT0X/Y) as arrows;
 - a touchscreen (BTN_TOUCH with ABS_X/Y or ABS_MT_POSITION_X/Y, not a
   touchpad) as ``tap``: the position is scaled by the axis' min/max onto the
-  panel and turned into a frame point by the display's rotation (input.touch).
+  panel's pixels; the application turns that with the display's rotation
+  (input.touch).
 
 Kernel auto-repeat (value 2) is dropped: the hub repeats, like for every
 source. A device without a help key gets help by holding star (SPEC §2).
@@ -49,7 +50,7 @@ from evdev import InputDevice, InputEvent, ecodes
 
 from input.hub import InputHub
 from input.keymap import KeyMap
-from input.touch import TouchArea
+from input.touch import PanelSize, panel_point
 
 log = logging.getLogger(__name__)
 
@@ -140,15 +141,15 @@ class DeviceTranslator:
     """Turns one device's events into hub reports; built from what the device says it has."""
 
     def __init__(self, name: str, capabilities: Mapping[int, Sequence[Any]], props: Sequence[int],
-                 keymap: KeyMap, touch_area: TouchArea | None) -> None:
+                 keymap: KeyMap, panel_size: PanelSize | None) -> None:
         self.name = name
         keys = set(capabilities.get(ecodes.EV_KEY, ()))
         axes = dict(capabilities.get(ecodes.EV_ABS, ()))
         self.keyboard = all(key in keys for key in LETTER_KEYS)
         self.keys = {code: action for code, action in keymap.codes(self.keyboard).items() if code in keys}
         self.hats = {axis: directions for axis, directions in HAT_AXES.items() if axis in axes}
-        self.touch = _Touch.of(keys, axes, props) if touch_area is not None else None
-        self.touch_area = touch_area
+        self.touch = _Touch.of(keys, axes, props) if panel_size is not None else None
+        self.panel_size = panel_size
         self.long_star = "help" not in self.keys.values()
         self._hat_held: dict[int, str] = {}
 
@@ -173,8 +174,8 @@ class DeviceTranslator:
                 self.touch.move(event.code, event.value)
         elif event.type == ecodes.EV_SYN and event.code == ecodes.SYN_REPORT and self.touch is not None:
             fractions = self.touch.tap()
-            if fractions is not None and self.touch_area is not None:
-                hub.tap(*self.touch_area.fraction(*fractions), self.name)
+            if fractions is not None and self.panel_size is not None:
+                hub.tap(*panel_point(*fractions, self.panel_size), self.name)
 
     def _key(self, code: int, value: int, hub: InputHub) -> None:
         if value == 2:
@@ -251,13 +252,16 @@ class _Failure:
 
 
 class EvdevDevices:
-    """Reads every useful evdev device on one thread and reports to ``hub``; see the module docstring."""
+    """Reads every useful evdev device on one thread and reports to ``hub``; see the module docstring.
+
+    Touchscreens are read only when ``panel_size`` is given (it places their taps).
+    """
 
     def __init__(
         self,
         hub: InputHub,
         keymap: KeyMap | None = None,
-        touch_area: TouchArea | None = None,
+        panel_size: PanelSize | None = None,
         *,
         directory: str = INPUT_DIRECTORY,
         opener: Opener = InputDevice,
@@ -266,7 +270,7 @@ class EvdevDevices:
     ) -> None:
         self._hub = hub
         self._keymap = keymap if keymap is not None else KeyMap.default()
-        self._touch_area = touch_area
+        self._panel_size = panel_size
         self._directory = Path(directory)
         self._opener = opener
         self._grab = grab
@@ -349,7 +353,7 @@ class EvdevDevices:
             return
         try:
             translator = DeviceTranslator(device.name, device.capabilities(absinfo=True), device.input_props(),
-                                          self._keymap, self._touch_area)
+                                          self._keymap, self._panel_size)
         except OSError:
             device.close()
             return

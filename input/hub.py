@@ -9,7 +9,8 @@ log) runs in the main loop inside :meth:`InputHub.wait`, so none of it needs a
 lock and all of it follows one injectable clock.
 
 ``wait(timeout)`` blocks until something arrives, a repeat falls due, or the
-timeout passes; it never spins. When a pygame window is used, the main loop
+timeout passes; it never spins. :meth:`InputHub.stop` (any thread, or a
+signal handler) makes it return None, which ends the main loop. When a pygame window is used, the main loop
 must block in SDL's own event wait (window events arrive there), so the
 waiting strategy is pluggable: :class:`Waiter`. The default blocks on the
 queue's condition variable; ``input.keyboard.PygameEvents`` blocks in ``pygame.event.wait`` and is
@@ -94,6 +95,7 @@ class InputHub:
         self._sources: list[Source] = []
         self._presses: deque[PressRecord] = deque(maxlen=PRESS_LOG_SIZE)
         self._devices: Counter[str] = Counter()
+        self._stopping = False
 
     # -- producer side: any thread ------------------------------------------
 
@@ -119,10 +121,20 @@ class InputHub:
         """The device was unplugged: whatever it held is released, silently."""
         self._put(_DeviceChange(device, False))
 
+    def stop(self) -> None:
+        """Time to end (the window was closed, SIGTERM): ``wait`` returns None from now on."""
+        with self._ready:
+            self._stopping = True
+            self._ready.notify()
+        self._wake()
+
     def _put(self, event: _Edge | _Tap | _DeviceChange) -> None:
         with self._ready:
             self._events.append(event)
             self._ready.notify()
+        self._wake()
+
+    def _wake(self) -> None:
         if self._waiter is not None and threading.get_ident() != self._main_thread:
             self._waiter.wake()
 
@@ -136,20 +148,23 @@ class InputHub:
         """Keep ``source`` to close it in :meth:`close`."""
         self._sources.append(source)
 
-    def wait(self, timeout: float | None) -> list[Action]:
+    def wait(self, timeout: float | None) -> list[Action] | None:
         """Block until input or a repeat is due (at most ``timeout`` seconds); return the actions.
 
         May return an empty list (timeout, or a wake-up with nothing to play yet):
-        the caller just loops. ``timeout=None`` waits without limit.
+        the caller just loops. ``timeout=None`` waits without limit. Returns None
+        once :meth:`stop` was called: the main loop ends.
         """
         self._main_thread = threading.get_ident()
+        if self._stopping:
+            return None
         block_for = self._time_to_block(timeout)
         if self._waiter is not None:
             self._waiter.block(0.0 if self._events else block_for)  # always lets SDL hand over its events
         else:
             with self._ready:
-                self._ready.wait_for(lambda: bool(self._events), block_for)
-        return self._collect()
+                self._ready.wait_for(lambda: bool(self._events) or self._stopping, block_for)
+        return None if self._stopping else self._collect()
 
     def next_deadline(self) -> float | None:
         """Clock time at which a repeat, long press or debounce falls due, or None."""

@@ -2,8 +2,9 @@
 
 SPEC §2, keyboard row: arrows; Space, Enter (and keypad Enter) = ok;
 Backspace = back; Esc and ``*`` (keypad ``*`` too) = star; F1 = help.
-A mouse click (left button) or an SDL touch is ``tap(x, y)`` in frame
-coordinates (see input.touch for rotated displays).
+A mouse click (left button) or an SDL touch is ``tap(x, y)`` in panel
+pixels (see input.touch). Closing the window (SDL's quit event, which SDL
+also sends on SIGTERM and SIGINT) stops the hub: ``wait`` returns None.
 
 Auto-repeat is switched off here (``pygame.key.set_repeat()``) and a second
 key-down without a key-up is ignored: held keys repeat in the hub's action
@@ -11,8 +12,9 @@ layer, at the same rhythm as every other source.
 
 :class:`PygameEvents` is also the hub's :class:`~input.hub.Waiter` when a
 pygame display exists: the main loop then sleeps in ``pygame.event.wait``
-(window events such as close or resize arrive there too: every event that
-is not a key, click or touch is passed on to ``on_other_event``), and producer threads wake it by posting a user event.
+(window events arrive there too: every event that is not a key, click,
+touch or quit is passed on to ``on_other_event``, e.g. to redraw an exposed
+window), and producer threads wake it by posting a user event.
 """
 
 from __future__ import annotations
@@ -23,12 +25,14 @@ from collections.abc import Callable
 import pygame
 
 from input.hub import InputHub
-from input.touch import TouchArea
+from input.touch import PanelSize, panel_point
 
 KEYBOARD = "keyboard"
 MOUSE = "mouse"
 TOUCHSCREEN = "touchscreen"
 LEFT_MOUSE_BUTTON = 1
+#: SDL video drivers that have no keyboard, mouse or touch behind them.
+DRIVERS_WITHOUT_INPUT = frozenset(("dummy", "offscreen"))
 
 KEYS: dict[int, str] = {
     pygame.K_UP: "up",
@@ -46,25 +50,27 @@ KEYS: dict[int, str] = {
 }
 
 
+def sdl_delivers_input() -> bool:
+    """Whether the pygame display that is open gets real input events (a window, KMS), not fbdev or headless."""
+    return pygame.display.get_init() and pygame.display.get_driver() not in DRIVERS_WITHOUT_INPUT
+
+
 def button_for_key(key: int, text: str) -> str | None:
     """The button a key-down means; ``text`` catches ``*`` typed as Shift+8 on layouts without a ``*`` key."""
     return KEYS.get(key) or ("star" if text == "*" else None)
 
 
 class PygameEvents:
-    """Feeds SDL input events to ``hub`` and lets the hub sleep in SDL's event wait.
-
-    ``touch_area`` turns window positions into frame points (see input.touch).
-    """
+    """Feeds SDL input events to ``hub`` and lets the hub sleep in SDL's event wait."""
 
     def __init__(
         self,
         hub: InputHub,
-        touch_area: TouchArea,
+        panel_size: PanelSize,
         on_other_event: Callable[[pygame.event.Event], None] | None = None,
     ) -> None:
         self._hub = hub
-        self._touch_area = touch_area
+        self._panel_size = panel_size
         self._on_other_event = on_other_event
         self._held: dict[int, str] = {}
         self._wake_type = pygame.event.custom_type()
@@ -104,9 +110,12 @@ class PygameEvents:
             self._release_all()
         elif event.type == pygame.MOUSEBUTTONDOWN:
             if event.button == LEFT_MOUSE_BUTTON and not getattr(event, "touch", False):
-                self._hub.tap(*self._touch_area.pixel(*event.pos), MOUSE)
+                x, y = event.pos
+                self._hub.tap(x, y, MOUSE)
         elif event.type == pygame.FINGERDOWN:
-            self._hub.tap(*self._touch_area.fraction(event.x, event.y), TOUCHSCREEN)
+            self._hub.tap(*panel_point(event.x, event.y, self._panel_size), TOUCHSCREEN)
+        elif event.type == pygame.QUIT:
+            self._hub.stop()
         elif event.type != pygame.NOEVENT and self._on_other_event is not None:
             self._on_other_event(event)
 

@@ -24,7 +24,6 @@ from input import evdev_devices
 from input.evdev_devices import DeviceTranslator, EvdevDevices
 from input.hub import InputHub
 from input.keymap import InputSettings, KeyMap
-from input.touch import TouchArea
 from pyramid.actions import Action
 
 PANEL = (800, 480)
@@ -161,7 +160,7 @@ def start(hub: InputHub, nodes: FakeNodes):
     started: list[EvdevDevices] = []
 
     def start(**options) -> EvdevDevices:
-        options.setdefault("touch_area", TouchArea(lambda: PANEL))
+        options.setdefault("panel_size", lambda: PANEL)
         reader = EvdevDevices(hub, directory=str(nodes.directory), opener=nodes.open, **options)
         started.append(reader)
         return reader
@@ -198,10 +197,10 @@ class FakeClock:
         return self.now
 
 
-def translate(capabilities: dict, events: list[InputEvent], *, props=(), touch_area=None, clock=None,
+def translate(capabilities: dict, events: list[InputEvent], *, props=(), panel_size=None, clock=None,
               keymap: KeyMap | None = None) -> list[Action]:
     hub = InputHub(clock or FakeClock())
-    translator = DeviceTranslator("dev", capabilities, props, keymap or KeyMap.default(), touch_area)
+    translator = DeviceTranslator("dev", capabilities, props, keymap or KeyMap.default(), panel_size)
     for event in events:
         translator.handle(event, hub)
     return hub.wait(0)
@@ -309,11 +308,11 @@ def lift() -> list[InputEvent]:
     return [absolute(ecodes.ABS_MT_TRACKING_ID, -1), InputEvent(1, 0, ecodes.EV_KEY, ecodes.BTN_TOUCH, 0), report()]
 
 
-def rotated_area(degrees: int) -> TouchArea:
-    """The panel is 800x480; the display (display.rotation) turns the frame by ``degrees``."""
+def on_frame(taps: list[Action], degrees: int) -> list[tuple[int, int]]:
+    """Taps (panel pixels) as the application sees them: turned back by the display's rotation."""
     rotation = Rotation(degrees)
     frame = rotation.frame_size(PANEL)
-    return TouchArea(lambda: PANEL, lambda x, y: rotation.to_frame_point(x, y, frame))
+    return [rotation.to_frame_point(tap.x, tap.y, frame) for tap in taps]
 
 
 @pytest.mark.parametrize(
@@ -328,8 +327,9 @@ def rotated_area(degrees: int) -> TouchArea:
 )
 def test_touchscreen_taps_follow_the_display_rotation(degrees, top_left, top_right, middle):
     events = touch_at(0, 0) + lift() + touch_at(4095, 0) + lift() + touch_at(2048, 2048) + lift()
-    taps = translate(MT_TOUCHSCREEN, events, props=(ecodes.INPUT_PROP_DIRECT,), touch_area=rotated_area(degrees))
-    assert taps == [Action.tap(*top_left), Action.tap(*top_right), Action.tap(*middle)]
+    taps = translate(MT_TOUCHSCREEN, events, props=(ecodes.INPUT_PROP_DIRECT,), panel_size=lambda: PANEL)
+    assert taps == [Action.tap(0, 0), Action.tap(799, 0), Action.tap(400, 240)]
+    assert on_frame(taps, degrees) == [top_left, top_right, middle]
 
 
 def test_single_touch_axes_are_scaled_by_their_min_and_max():
@@ -340,19 +340,19 @@ def test_single_touch_axes_are_scaled_by_their_min_and_max():
               InputEvent(1, 0, ecodes.EV_KEY, ecodes.BTN_TOUCH, 0), report(),
               InputEvent(1, 0, ecodes.EV_KEY, ecodes.BTN_TOUCH, 1), absolute(ecodes.ABS_X, 0), report()]
     # One tap per touch (moving the finger is not another tap); out-of-range values are clamped.
-    assert translate(caps, events, touch_area=TouchArea(lambda: PANEL)) == [Action.tap(400, 479), Action.tap(0, 479)]
+    assert translate(caps, events, panel_size=lambda: PANEL) == [Action.tap(400, 479), Action.tap(0, 479)]
 
 
 def test_second_finger_does_not_move_the_tap():
     events = [InputEvent(1, 0, ecodes.EV_KEY, ecodes.BTN_TOUCH, 1), absolute(ecodes.ABS_MT_SLOT, 1),
               absolute(ecodes.ABS_MT_POSITION_X, 4095), absolute(ecodes.ABS_MT_SLOT, 0),
               absolute(ecodes.ABS_MT_POSITION_X, 0), absolute(ecodes.ABS_MT_POSITION_Y, 0), report()]
-    assert translate(MT_TOUCHSCREEN, events, touch_area=TouchArea(lambda: PANEL)) == [Action.tap(0, 0)]
+    assert translate(MT_TOUCHSCREEN, events, panel_size=lambda: PANEL) == [Action.tap(0, 0)]
 
 
 def test_touchpad_is_not_a_touchscreen():
     translator = DeviceTranslator("pad", MT_TOUCHSCREEN, (ecodes.INPUT_PROP_POINTER,), KeyMap.default(),
-                                  TouchArea(lambda: PANEL))
+                                  lambda: PANEL)
     assert not translator.useful
 
 
@@ -379,9 +379,16 @@ def test_devices_without_anything_useful_are_left_alone(start, nodes, hub):
 
 def test_touchscreen_through_the_reader(start, nodes, hub):
     screen = nodes.plug("event1", FakeDevice("ADS7846 Touchscreen", MT_TOUCHSCREEN, (ecodes.INPUT_PROP_DIRECT,)))
-    start(touch_area=rotated_area(90))
+    start()
     screen.send(*touch_at(4095, 4095), *lift())
-    assert wait_for(hub, 1) == [Action.tap(479, 0)]
+    assert wait_for(hub, 1) == [Action.tap(799, 479)]
+    assert str(hub.recent_presses[-1]) == "tap:799,479 from 'ADS7846 Touchscreen'"
+
+
+def test_without_a_panel_size_touchscreens_are_left_alone(start, nodes, hub):
+    screen = nodes.plug("event1", FakeDevice("ADS7846 Touchscreen", MT_TOUCHSCREEN, (ecodes.INPUT_PROP_DIRECT,)))
+    start(panel_size=None)
+    assert not screen.grabbed and screen.closed
 
 
 def test_unplug_mid_read_drops_the_device_without_spinning(start, nodes, hub):

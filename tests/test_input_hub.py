@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import threading
 
 import pytest
@@ -181,3 +183,25 @@ def test_custom_waiter_is_woken_only_by_other_threads(hub):
     assert waiter.blocks == [0.0]  # events were already queued: the waiter may only poll
     hub.wait(5)
     assert waiter.blocks == [0.0, 5]
+
+
+def test_stop_from_another_thread_ends_a_blocked_wait():
+    hub = InputHub()
+    worker = threading.Timer(0.05, hub.stop)
+    worker.start()
+    assert hub.wait(timeout=None) is None
+    worker.join()
+    hub.press("ok", "kbd")
+    assert hub.wait(0) is None  # stopped for good
+
+
+def test_stop_from_a_signal_handler_ends_a_blocked_wait():
+    hub = InputHub()
+    previous = signal.signal(signal.SIGUSR1, lambda number, frame: hub.stop())
+    worker = threading.Timer(0.05, os.kill, (os.getpid(), signal.SIGUSR1))
+    try:
+        worker.start()
+        assert hub.wait(timeout=None) is None
+    finally:
+        worker.join()
+        signal.signal(signal.SIGUSR1, previous)

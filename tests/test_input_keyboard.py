@@ -8,8 +8,7 @@ import pygame
 import pytest
 
 from input.hub import InputHub
-from input.keyboard import PygameEvents
-from input.touch import TouchArea
+from input.keyboard import PygameEvents, sdl_delivers_input
 from pyramid.actions import Action
 
 SCREEN = (480, 320)
@@ -45,7 +44,7 @@ def clock() -> FakeClock:
 @pytest.fixture
 def hub(display, others, clock) -> InputHub:
     hub = InputHub(clock)
-    PygameEvents(hub, TouchArea(lambda: SCREEN), others.append)
+    PygameEvents(hub, lambda: SCREEN, others.append)
     return hub
 
 
@@ -130,14 +129,26 @@ def test_touch_is_scaled_from_normalized_to_screen_pixels(hub):
 
 
 def test_window_events_go_to_the_other_event_handler(hub, others):
-    post(pygame.QUIT)
+    post(pygame.WINDOWEXPOSED)
     assert hub.wait(0) == []
-    assert pygame.QUIT in [event.type for event in others]
+    assert pygame.WINDOWEXPOSED in [event.type for event in others]
+
+
+def test_closing_the_window_stops_the_hub(hub, others):
+    post(pygame.QUIT)
+    assert hub.wait(10) is None
+    assert hub.wait(10) is None
+    assert pygame.QUIT not in [event.type for event in others]
+
+
+def test_the_dummy_driver_has_no_input(display):
+    assert pygame.display.get_driver() == "dummy"
+    assert not sdl_delivers_input()
 
 
 def test_worker_thread_wakes_the_sdl_wait(display):
     hub = InputHub()
-    PygameEvents(hub, TouchArea(lambda: SCREEN))
+    PygameEvents(hub, lambda: SCREEN)
     pygame.event.clear()
     hub.wait(0)  # takes the "keyboard connected" report
     worker = threading.Timer(0.05, hub.press, ("back", "Remote"))
@@ -149,15 +160,6 @@ def test_worker_thread_wakes_the_sdl_wait(display):
 
 def test_sdl_wait_times_out(display):
     hub = InputHub()
-    PygameEvents(hub, TouchArea(lambda: SCREEN))
+    PygameEvents(hub, lambda: SCREEN)
     pygame.event.clear()
     assert hub.wait(timeout=0.02) == []
-
-
-def test_clicks_and_touches_on_a_rotated_display_are_turned_into_frame_points(display):
-    hub = InputHub()
-    turned = TouchArea(lambda: SCREEN, lambda x, y: (y, SCREEN[0] - 1 - x))  # a 90° turn, as display does it
-    PygameEvents(hub, turned)
-    post(pygame.MOUSEBUTTONDOWN, pos=(0, 0), button=1, touch=False)
-    post(pygame.FINGERDOWN, x=1.0, y=0.0, dx=0.0, dy=0.0, touch_id=1, finger_id=0, pressure=1.0)
-    assert hub.wait(0) == [Action.tap(0, 479), Action.tap(0, 0)]

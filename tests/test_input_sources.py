@@ -1,4 +1,4 @@
-"""open_inputs: the hub built the way the main loop builds it."""
+"""open_hub: the hub built the way the main loop builds it."""
 
 from __future__ import annotations
 
@@ -9,8 +9,7 @@ from gpiozero.pins.mock import MockFactory
 
 from input.errors import SourceUnavailableError
 from input.keymap import InputSettings
-from input.sources import open_inputs
-from input.touch import TouchArea
+from input.sources import open_hub
 from pyramid.actions import Action
 
 PANEL = (320, 240)
@@ -37,20 +36,20 @@ def display():
 def test_keyboard_and_gpio_together(display, mock_gpio):
     settings = InputSettings.from_settings({"input": {"gpio": {"ok": 16}}})
     others: list[pygame.event.Event] = []
-    hub = open_inputs(("keyboard", "gpio"), TouchArea(lambda: PANEL), settings, on_other_event=others.append)
+    hub = open_hub(("keyboard", "gpio"), lambda: PANEL, settings, on_other_event=others.append)
     try:
         pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F1, unicode="", mod=0, scancode=0))
         Device.pin_factory.pin(16).drive_low()
-        pygame.event.post(pygame.event.Event(pygame.QUIT))
+        pygame.event.post(pygame.event.Event(pygame.WINDOWEXPOSED))
         assert hub.wait(1) == [Action("ok"), Action("help")]  # GPIO reported at once, SDL pumped in wait
         assert [str(r) for r in hub.recent_presses] == ["ok from 'GPIO 16'", "help from 'keyboard'"]
-        assert pygame.QUIT in [event.type for event in others]
+        assert pygame.WINDOWEXPOSED in [event.type for event in others]
     finally:
         hub.close()
 
 
 def test_gpio_alone_blocks_on_the_queue(mock_gpio):
-    hub = open_inputs(("gpio",), TouchArea(lambda: PANEL))
+    hub = open_hub(("gpio",), lambda: PANEL)
     try:
         assert hub.wait(0.01) == []
         Device.pin_factory.pin(5).drive_low()
@@ -66,6 +65,6 @@ def test_an_unavailable_source_is_a_clear_error(monkeypatch):
         import lgpio  # noqa: F401
     except ImportError:
         with pytest.raises(SourceUnavailableError, match="GPIO buttons need lgpio"):
-            open_inputs(("gpio",), TouchArea(lambda: PANEL))
+            open_hub(("gpio",), lambda: PANEL)
     else:
         pytest.skip("lgpio is installed here")
