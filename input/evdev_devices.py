@@ -62,6 +62,10 @@ PERMISSION_GRACE = 1.0
 LETTER_KEYS = (ecodes.KEY_Q, ecodes.KEY_A, ecodes.KEY_Z)
 HAT_AXES: Mapping[int, tuple[str, str]] = {ecodes.ABS_HAT0X: ("left", "right"), ecodes.ABS_HAT0Y: ("up", "down")}
 
+# What the reader's selector keys carry besides device paths.
+_STOP = object()
+_NODES_CHANGED = object()
+
 
 class EventDevice(Protocol):
     """What is used of ``evdev.InputDevice`` (the seam for fake devices)."""
@@ -281,11 +285,11 @@ class EvdevDevices:
         self._failing: dict[str, _Failure] = {}
         self._selector = selectors.DefaultSelector()
         self._stop_reader, self._stop_writer = os.pipe()
-        self._selector.register(self._stop_reader, selectors.EVENT_READ, self._stop_reader)
+        self._selector.register(self._stop_reader, selectors.EVENT_READ, _STOP)
         self._watcher: NodeWatcher | None
         try:
             self._watcher = NodeWatcher.open(directory)
-            self._selector.register(self._watcher, selectors.EVENT_READ, self._watcher)
+            self._selector.register(self._watcher, selectors.EVENT_READ, _NODES_CHANGED)
         except OSError as error:
             log.warning("cannot watch %s for new input devices (%s): looking again every %.0f s",
                         directory, error.strerror, RESCAN_INTERVAL)
@@ -311,9 +315,9 @@ class EvdevDevices:
             ready = self._selector.select(self._select_timeout())
             rescan = not ready
             for key, _ in ready:
-                if key.data == self._stop_reader:
+                if key.data is _STOP:
                     return
-                if key.data is self._watcher and self._watcher is not None:
+                if key.data is _NODES_CHANGED and self._watcher is not None:
                     self._watcher.drain()
                     rescan = True
                 elif isinstance(key.data, str):

@@ -101,7 +101,7 @@ class PygameEvents:
         if event.type == self._wake_type:
             self._wake_pending = False
         elif event.type == pygame.KEYDOWN:
-            self._key_down(event.key, event.unicode)
+            self._key_down(event.key, getattr(event, "unicode", ""))
         elif event.type == pygame.KEYUP:
             button = self._held.pop(event.key, None)
             if button is not None:
