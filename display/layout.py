@@ -248,12 +248,13 @@ class Layout:
     def _joker_place(self, stock: Rect, waste: Rect, cards: tuple[Rect, ...], status: Rect) -> Rect:
         """The joker's place: right of the stock, else under the pile, wherever cursor rings stay apart.
 
-        Both rings (stock's and joker's) reach ``cursor_width + 1`` outside
-        their cards, hence the spacing. Should neither place be free, the
-        joker goes right of the stock all the same (over the pyramid's edge).
+        Both rings (the joker's and its neighbour's) reach ``cursor_width + 1``
+        outside their cards, hence the spacing; the pile peeks out right of
+        the stock, so the joker clears it too. Should neither place be free,
+        the joker goes right of the stock all the same (over the pyramid's edge).
         """
         spacing = 2 * (cursor_width(stock.w) + 1) + 1
-        beside = Rect(stock.right + spacing, stock.y, stock.w, stock.h)
+        beside = Rect(max(stock.right, waste.right) + spacing, stock.y, stock.w, stock.h)
         below = Rect(stock.x, waste.bottom + spacing, stock.w, stock.h)
         for place in (beside, below):
             room = place.inflate(spacing // 2)
