@@ -14,9 +14,12 @@ boards take; change them under ``[input.gpio]`` in the settings file (see
 docs/settings-input.md). A handheld has no help button, so holding star for a
 second gives ``help`` (SPEC §2) — unless a ``help`` pin is configured.
 
-gpiozero calls ``when_pressed``/``when_released`` on its own thread (lgpio's
-alert thread on a Pi, the driving thread under ``MockFactory``): the callbacks
-only report to the hub. Debounce, repeat and long press happen in the hub on
+Each button is a gpiozero ``DigitalInputDevice`` rather than a ``Button``:
+holds are timed in the hub, and a ``Button`` keeps a thread per pin that
+wakes ten times a second to watch for holds. gpiozero calls
+``when_activated``/``when_deactivated`` on its own thread (lgpio's alert
+thread on a Pi, the driving thread under ``MockFactory``): the callbacks only
+report to the hub. Debounce, repeat and long press happen in the hub on
 its injectable clock (see input.debounce for why gpiozero's ``bounce_time`` is
 not used). The pin factory is lgpio, which drives ``/dev/gpiochip*`` on every
 current Pi including the Pi 5; tests pass ``MockFactory`` (or set
@@ -29,7 +32,7 @@ import os
 from collections.abc import Mapping
 from functools import partial
 
-from gpiozero import Button, Device
+from gpiozero import Device, DigitalInputDevice
 from gpiozero.pins import Factory
 
 from input.errors import SourceUnavailableError
@@ -61,7 +64,7 @@ def device_name(pin: int) -> str:
 
 
 class GpioButtons:
-    """One gpiozero ``Button`` per action, reporting presses and releases to ``hub``."""
+    """One gpiozero input per action, reporting presses and releases to ``hub``."""
 
     def __init__(
         self,
@@ -74,7 +77,7 @@ class GpioButtons:
         """``pin_factory``: gpiozero's seam to the hardware (``MockFactory`` in tests); see default_pin_factory."""
         factory = pin_factory if pin_factory is not None else default_pin_factory()
         long_press = None if "help" in pins else "help"
-        self._buttons: list[Button] = []
+        self._buttons: list[DigitalInputDevice] = []
         try:
             for action, pin in pins.items():
                 self._buttons.append(self._button(hub, factory, action, pin, bounce_time,
@@ -85,11 +88,11 @@ class GpioButtons:
 
     @staticmethod
     def _button(hub: InputHub, factory: Factory | None, action: str, pin: int, bounce_time: float,
-                long_press: str | None) -> Button:
-        button = Button(pin, pull_up=True, pin_factory=factory)
+                long_press: str | None) -> DigitalInputDevice:
+        button = DigitalInputDevice(pin, pull_up=True, pin_factory=factory)
         name = device_name(pin)
-        button.when_pressed = partial(hub.press, action, name, bounce_time=bounce_time, long_press=long_press)
-        button.when_released = partial(hub.release, action, name, bounce_time=bounce_time)
+        button.when_activated = partial(hub.press, action, name, bounce_time=bounce_time, long_press=long_press)
+        button.when_deactivated = partial(hub.release, action, name, bounce_time=bounce_time)
         return button
 
     def close(self) -> None:
