@@ -104,7 +104,10 @@ class DuelRun:
         its saved game is forgotten; otherwise the next person's empty game is
         saved at once, so a power cut now resumes their turn.
         """
-        duel = self.duel.with_result(self.duel.next_to_play or 0, GameResult.of_board(board))
+        player = self.duel.next_to_play
+        if player is None:
+            raise ValueError(f"match {self.duel.match_number} is already over")
+        duel = self.duel.with_result(player, GameResult.of_board(board))
         while duel.next_to_play is not None and duel.contenders[duel.next_to_play].is_computer:
             duel = duel.with_result(duel.next_to_play, GameResult.of_record(self.computer_game()))
         self.duel = duel

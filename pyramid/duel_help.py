@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .actions import Action
 from .duel import PYRAMIDS, DuelRules
 from .help_text import Sections
 from .screen import Screen
 from .view import Hit, TextView, View
+
+if TYPE_CHECKING:
+    from .session import Session
 
 CONTROLS: tuple[str, ...] = (
     "◀ ▶ ▲ ▼  aim;  ✓  play the card, the stock or the joker aimed at",
@@ -17,13 +22,15 @@ CONTROLS: tuple[str, ...] = (
 def pyramids_help(rules: DuelRules = PYRAMIDS) -> Sections:
     """Rules and controls of the Pyramids duel, short enough for a 320x240 screen."""
     step = rules.placement_step
+    placing = ("An uncovered card goes on the pile when it is one higher or lower, in any suit;"
+               " the ace is next to both the king and the 2.")
+    points = (f"Cards placed in a row score {step}, {2 * step}, {3 * step}, …; turning the stock costs"
+              f" {rules.turn_cost} and ends the run; a cleared pyramid scores {rules.clear_bonus}"
+              " and deals the next round.")
     return (
         ("Goal", (f"Beat your opponent's total over {rules.rounds} rounds dealt alike to both.",)),
-        ("Placing", ("An uncovered card goes on the pile when it is one higher or lower, in any suit;"
-                     " the ace is next to both the king and the 2.",)),
-        ("Points", (f"Cards placed in a row score {step}, {2 * step}, {3 * step}, …; turning the stock costs"
-                    f" {rules.turn_cost} and ends the run; a cleared pyramid scores {rules.clear_bonus}"
-                    " and deals the next round.",)),
+        ("Placing", (placing,)),
+        ("Points", (points,)),
         ("Joker", (f"Once a round, for {rules.joker_cost}: any uncovered card goes on it, and the run goes on.",)),
         ("End", ("The game ends when the round can no longer be cleared.",)),
         ("Controls", CONTROLS),
@@ -44,3 +51,12 @@ class DuelHelpScreen(Screen):
 
     def view(self) -> View:
         return View(self.name, text=TextView("Pyramids: rules & controls", pyramids_help()))
+
+
+class PyramidsHelpKey:
+    """Mixed into every Pyramids screen: ``help`` opens the Pyramids rules, not Pyramid's."""
+
+    session: Session
+
+    def on_help(self) -> None:
+        self.session.push(DuelHelpScreen(self.session))

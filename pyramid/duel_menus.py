@@ -23,7 +23,7 @@ from .duel_flow import (
     remembered_level,
     resume,
 )
-from .duel_help import DuelHelpScreen
+from .duel_help import DuelHelpScreen, PyramidsHelpKey
 from .duel_match import Duel
 from .duel_screens import open_duel
 from .menus import DealNumberScreen, NoticeScreen
@@ -63,7 +63,7 @@ def continue_pyramids(session: Session) -> None:
     open_duel(session, *resumed)
 
 
-class PyramidsMenu(MenuScreen):
+class PyramidsMenu(PyramidsHelpKey, MenuScreen):
     """Against the computer (◀ ▶ choose its level), two players, the match number, the rules."""
 
     name = "pyramids_menu"
@@ -122,7 +122,7 @@ class PyramidsMenu(MenuScreen):
         start_duel(self.session, Duel.pass_the_console(number, first, second))
 
 
-class NameEntryScreen(Screen):
+class NameEntryScreen(PyramidsHelpKey, Screen):
     """Typing a name with arrows only: ▲ ▼ change the letter, ◀ ▶ pick the letter, ✓ done.
 
     ``then`` receives the name (the default when left blank) after this
@@ -175,7 +175,7 @@ class NameEntryScreen(Screen):
         return {"items": [self.text], "selected": 0}
 
 
-class MatchNumberScreen(DealNumberScreen):
+class MatchNumberScreen(PyramidsHelpKey, DealNumberScreen):
     """The match number, typed like a deal number; ✓ takes it back to the Pyramids menu."""
 
     name = "match_number"

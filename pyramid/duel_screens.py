@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from .actions import Action
 from .duel import DuelBoard
 from .duel_flow import DuelRun
-from .duel_help import DuelHelpScreen
+from .duel_help import PyramidsHelpKey
 from .duel_play import DuelTable
 from .screen import Screen
 from .view import Hit, MenuHit, PanelView, View
@@ -32,7 +32,7 @@ def open_duel(session: Session, run: DuelRun, board: DuelBoard) -> None:
         session.push(TurnScreen(session, screen))
 
 
-class DuelScreen(Screen):
+class DuelScreen(PyramidsHelpKey, Screen):
     """One contender's Pyramids game: cursor moves and picks, round and game panels."""
 
     name = "duel"
@@ -69,9 +69,6 @@ class DuelScreen(Screen):
             self._pick(hit)
         elif action.name in ("back", "star"):
             self.session.pop()
-
-    def on_help(self) -> None:
-        self.session.push(DuelHelpScreen(self.session))
 
     def _pick(self, target: Any) -> None:
         round_before = self.board.round_number
@@ -149,7 +146,7 @@ class DuelScreen(Screen):
         return data
 
 
-class TurnScreen(Screen):
+class TurnScreen(PyramidsHelpKey, Screen):
     """ "Pass the console to Ann": shown before each person's game of a two-player duel."""
 
     name = "duel_turn"
@@ -177,7 +174,7 @@ class TurnScreen(Screen):
         return {"items": ["Start"], "selected": 0}
 
 
-class ResultScreen(Screen):
+class ResultScreen(PyramidsHelpKey, Screen):
     """Who won, round by round; against the computer it offers to watch the computer's game."""
 
     name = "duel_result"

@@ -205,7 +205,7 @@ def test_two_players_pass_the_console_and_resume_the_second_turn(tmp_path: Path)
     session = new_session(tmp_path, MATCH)
     choose(session, "Pyramids")
     assert choose(session, "Two players")["screen"] == "name_entry"
-    state = press(session, "left left left left left left left down down ok")  # the "l" of "Player 1" back to "j"
+    state = press(session, "left left left left left left left down down ok")  # "l" of "Player 1" to "j"
     assert state["screen"] == "name_entry"
     first = session.store.settings().menu_choices["pyramids first player"]
     assert first == "Pjayer 1"
@@ -256,3 +256,16 @@ def test_version_2_store_migrates_and_the_pyramid_game_keeps_an_empty_context(tm
         assert store._connection.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
         saved = store.load_progress("pyramid")
         assert saved is not None and saved.moves == ("draw",) and saved.context == {}
+
+
+def test_help_on_any_pyramids_screen_opens_the_pyramids_rules(tmp_path: Path) -> None:
+    session = new_session(tmp_path, MATCH)
+    choose(session, "Pyramids")
+    assert press(session, "help")["screen"] == "help"
+    assert session.view().text.title == "Pyramids: rules & controls"  # type: ignore[union-attr]
+    press(session, "help")
+    choose(session, "Play the computer")
+    before = session.state()["game"]
+    press(session, "help")
+    assert session.view().text.title == "Pyramids: rules & controls"  # type: ignore[union-attr]
+    assert press(session, "ok")["game"] == before
