@@ -18,7 +18,7 @@ from .duel_flow import DuelRun
 from .duel_help import PyramidsHelpKey
 from .duel_play import DuelTable
 from .screen import Screen
-from .view import Hit, MenuHit, PanelView, View
+from .view import Hit, MenuHit, PanelView, Target, View
 
 if TYPE_CHECKING:
     from .session import Session
@@ -70,7 +70,7 @@ class DuelScreen(PyramidsHelpKey, Screen):
         elif action.name in ("back", "star"):
             self.session.pop()
 
-    def _pick(self, target: Any) -> None:
+    def _pick(self, target: Target) -> None:
         round_before = self.board.round_number
         pick = self.table.pick(target)
         self.message = pick.refusal
