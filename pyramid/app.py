@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import sys
 import tempfile
 import time
@@ -28,6 +29,7 @@ from .view import Hit, View
 
 if TYPE_CHECKING:
     from display.base import Display
+    from input.hub import InputHub
 
 log = logging.getLogger("pyramid")
 
@@ -132,17 +134,57 @@ def run_scripted(options: Options) -> int:
 
 
 def run_console(options: Options) -> int:
-    from input.hub import open_hub
-
+    """The console proper: the screen, the input sources, and the loop until asked to stop."""
     session = build_session(options)
     frontend = open_frontend(options)
-    hub = open_hub(options.inputs, frontend.display)
+    try:
+        hub = open_input(options, frontend.display)
+    except BaseException:
+        frontend.close()
+        raise
+    signal.signal(signal.SIGTERM, lambda number, frame: hub.stop())
+    session.hardware.append(f"Display: {frontend.display.description}")
+    session.input_log = lambda: [str(record) for record in hub.recent_presses]
+    session.input_devices = lambda: list(hub.connected_devices)
     try:
         run_loop(session, frontend, hub, Notifier.from_environ())
     finally:
         hub.close()
         frontend.close()
     return 0
+
+
+def open_input(options: Options, display: "Display") -> "InputHub":
+    """The input hub with the sources asked for: ``--input``, else the settings file, else by display.
+
+    A window gets SDL's keyboard and mouse; the console on KMS or a framebuffer
+    reads evdev devices (remotes, gamepads, keyboards, touchscreens), because
+    SDL does not know the keys TV remotes send.
+    """
+    import pygame
+
+    from display.settings import load_settings
+    from input import keymap, sources
+    from input.errors import InputSettingsError
+
+    settings = load_settings(options.settings)
+    text = settings.path.read_text(encoding="utf-8") if settings.path else None
+    try:
+        config = keymap.InputSettings.from_settings(settings.sections, text, str(settings.path or "settings"))
+    except InputSettingsError as error:
+        print(f"pyramid: {error}; using the default buttons", file=sys.stderr)
+        config = keymap.InputSettings()
+    if options.inputs:
+        names = keymap.parse_sources(",".join(options.inputs))
+    elif "sources" in settings.sections.get("input", {}):
+        names = config.sources
+    else:
+        names = ("keyboard",) if display.name == "window" else ("evdev",)
+    if display.name == "window" and "keyboard" not in names:
+        names = ("keyboard", *names)  # a window must pump SDL's events, or it stops answering
+    on_other_event = (lambda event: display.refresh() if event.type == pygame.WINDOWEXPOSED else None)
+    return sources.open_hub(names, lambda: display.rotation.panel_size(display.size), config,
+                            on_other_event=on_other_event)
 
 
 def self_test() -> int:
@@ -191,14 +233,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(device_info.software_version())
         return 0
     from display.errors import DisplayError
+    from input.errors import InputSettingsError, SourceUnavailableError
 
     try:
         if options.self_test:
             return self_test()
         return run_scripted(options) if options.scripted else run_console(options)
-    except DisplayError as error:
+    except (DisplayError, SourceUnavailableError) as error:
         print(f"pyramid: {error}", file=sys.stderr)
         return 1
+    except InputSettingsError as error:
+        print(f"pyramid: error: {error}", file=sys.stderr)
+        return 2
     except PyramidError as error:
         print(f"pyramid: error: {error}", file=sys.stderr)
         return 2

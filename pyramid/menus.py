@@ -224,7 +224,10 @@ class SettingsScreen(MenuScreen):
 
     name = "settings"
     title = "Settings"
-    PAGES: dict[str, Callable[["Session"], Screen]] = {"System": lambda session: SystemScreen(session)}
+    PAGES: dict[str, Callable[["Session"], Screen]] = {
+        "Controls": lambda session: ControlsScreen(session),
+        "System": lambda session: SystemScreen(session),
+    }
     SAFE_AREAS: tuple[int | None, ...] = (None, 0, 2, 4, 5, 6, 8, 10)
 
     def options(self) -> list[tuple[str, str, list[object]]]:
@@ -269,6 +272,38 @@ class SettingsScreen(MenuScreen):
             self.sideways(1)
         else:
             self.session.push(self.PAGES[self.items()[index]](self.session))
+
+
+class ControlsScreen(Screen):
+    """The input test screen: every press shows the action it produced and its device.
+
+    Every action is shown rather than obeyed, so a builder can try each
+    button; pressing Back (or ✱) twice in a row leaves.
+    """
+
+    name = "controls"
+    SHOWN = 8
+
+    def __init__(self, session: "Session") -> None:
+        super().__init__(session)
+        self.seen: list[str] = []
+
+    def handle(self, action: Action, hit: Hit) -> None:
+        leaving = action.name in ("back", "star") and self.seen[-1:] == [str(action)]
+        self.seen.append(str(action))
+        if leaving:
+            self.session.pop()
+
+    def on_help(self) -> None:
+        self.seen.append("help")
+
+    def view(self) -> View:
+        log = list(self.session.input_log()) or [f"{action} (no device information)" for action in self.seen]
+        presses = tuple(reversed(log[-self.SHOWN:])) or ("Press any button…",)
+        devices = tuple(self.session.input_devices()) or ("no input device reported",)
+        sections = (("Last presses, newest first", presses), ("Devices", devices),
+                    ("", ("Press Back twice to leave",)))
+        return View(self.name, text=TextView("Controls", sections))
 
 
 class SystemScreen(Screen):

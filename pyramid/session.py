@@ -14,7 +14,7 @@ import datetime
 import random
 import time
 from dataclasses import dataclass, replace
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from .actions import Action
 from .board import Board
@@ -68,6 +68,10 @@ class Session:
         self.today = today
         #: Lines for the System screen describing the screen and inputs in use (set by the app).
         self.hardware: list[str] = []
+        #: The latest presses with their device ("ok from 'USB Remote'"), newest last, and the
+        #: input devices connected: the Controls screen shows them (set by the app).
+        self.input_log: Callable[[], Sequence[str]] = lambda: ()
+        self.input_devices: Callable[[], Sequence[str]] = lambda: ()
         self.stack: list[Screen] = [MainMenu(self)]
         self.show_store_notice()
 

@@ -234,3 +234,21 @@ def test_system_page_shows_version_and_addresses(tmp_path: Path) -> None:
     assert sections["Network"] and sections["Hardware"] == ("Display: headless 480x320",)
     assert sections["Data"] == (str(tmp_path / "pyramid.db"),)
     assert play(session, "back")["screen"] == "settings"
+
+
+def test_controls_screen_shows_each_press_and_leaves_on_back_twice(tmp_path: Path) -> None:
+    session = new_session(tmp_path)
+    presses: list[str] = []
+    session.input_log = lambda: presses
+    session.input_devices = lambda: ["USB Remote", "GPIO 22"]
+    choose(session, "Settings")
+    assert choose(session, "Controls")["screen"] == "controls"
+    for action, device in (("up", "USB Remote"), ("ok", "GPIO 22"), ("back", "USB Remote")):
+        presses.append(f"{action} from {device!r}")
+        session.handle(Action(action))
+    sections = dict(session.view().text.sections)
+    assert sections["Last presses, newest first"][:2] == ("back from 'USB Remote'", "ok from 'GPIO 22'")
+    assert sections["Devices"] == ("USB Remote", "GPIO 22")
+    assert session.state()["screen"] == "controls", "a single Back is shown, not obeyed"
+    session.handle(Action("back"))
+    assert session.state()["screen"] == "settings"
