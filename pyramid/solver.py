@@ -555,6 +555,12 @@ class _ShortestSearch:
                 total += a if a > b else b
         return total
 
+    def quick_bound(self, pm: int, live: int) -> int:
+        """A weaker bound that is cheap: the removals alone (goal "pyramid")."""
+        if self.pos.goal_all:
+            return self._all_cards_bound(pm, live)
+        return self.pos.pyramid_facts(pm)[0]
+
     def bound(self, pm: int, live: int, q: int, r: int) -> int:
         if self.pos.goal_all:
             return self._all_cards_bound(pm, live)
@@ -630,18 +636,24 @@ class _ShortestSearch:
         start_key = self._key(*start)
         best = {start_key: 0}
         parent: dict[int, tuple[int, int | tuple[int, ...]]] = {}
-        buckets: dict[int, list[tuple[int, int, int, int, int, bool]]] = {}
+        buckets: dict[int, list[tuple[int, int, int, int, int, bool, bool]]] = {}
         f = self.bound(*start)
-        buckets[f] = [(*start, 0, False)]
+        buckets[f] = [(*start, 0, False, True)]
         m = pos.m
+        king_leaves_instead = pos.stock_top_playable and pos.draw_count == 1
         while buckets:
             f = min(buckets)
             bucket = buckets[f]
             while bucket:
-                pm, live, q, r, g, drew = bucket.pop()
+                pm, live, q, r, g, drew, bounded = bucket.pop()
                 key = self._key(pm, live, q, r)
                 if best.get(key, g) < g:
                     continue
+                if not bounded:
+                    estimate = g + self.bound(pm, live, q, r)
+                    if estimate > f:
+                        buckets.setdefault(estimate, []).append((pm, live, q, r, g, drew, True))
+                        continue
                 budget.tick()
                 if pos.is_won(pm, live):
                     return self._line(parent, key, start_key)
@@ -661,8 +673,10 @@ class _ShortestSearch:
                             continue
                         successors.append((removal, new_pm, new_live, new_q, r))
                     if q < m:
-                        new_q = pos.after_draw(live, q)
-                        successors.append((_DRAW, pm, pos.forget_buried(pm, live, new_q, r), new_q, r))
+                        # Drawing a king that could leave at once only buries the waste.
+                        if not (king_leaves_instead and pos.stock_rank[q] == pos.target):
+                            new_q = pos.after_draw(live, q)
+                            successors.append((_DRAW, pm, pos.forget_buried(pm, live, new_q, r), new_q, r))
                     elif live and r:
                         successors.append((_REDEAL, pm, live, pos.next_live(live, 0), r if r == UNLIMITED else r - 1))
                 child_g = g + 1
@@ -674,8 +688,8 @@ class _ShortestSearch:
                         continue
                     best[new_key] = child_g
                     parent[new_key] = (key, token)
-                    new_f = child_g + self.bound(new_pm, new_live, new_q, new_r)
-                    entry = (new_pm, new_live, new_q, new_r, child_g, token == _DRAW or token == _REDEAL)
+                    new_f = child_g + self.quick_bound(new_pm, new_live)
+                    entry = (new_pm, new_live, new_q, new_r, child_g, token == _DRAW or token == _REDEAL, False)
                     if new_f <= f:
                         bucket.append(entry)
                     else:
