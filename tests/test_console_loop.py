@@ -1,0 +1,78 @@
+"""The real main loop driven by real input sources (gpiozero's MockFactory at the pin seam)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory
+
+from display.headless import HeadlessDisplay
+from input import sources
+from input.keymap import DEFAULT_GPIO_PINS, InputSettings
+from pyramid.app import Frontend, run_loop
+from pyramid.cards import parse_deal
+from pyramid.sdnotify import Notifier
+from pyramid.session import DealChoice, Session
+from pyramid.store import Store
+
+from deals import clearable_deal
+
+
+@pytest.fixture
+def mock_pins():
+    Device.pin_factory = MockFactory()
+    yield Device.pin_factory
+    Device.pin_factory.reset()
+    Device.pin_factory = None
+
+
+class CountingFrontend(Frontend):
+    """The real frontend, counting frames so the test can wait for the loop."""
+
+    def __init__(self) -> None:
+        super().__init__(HeadlessDisplay((480, 320)))
+        self.frames = 0
+
+    def show(self, view) -> None:
+        super().show(view)
+        self.frames += 1
+
+
+def wait_until(condition, seconds: float = 10.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "the main loop did not get there in time"
+        time.sleep(0.01)
+
+
+def test_buttons_play_through_the_main_loop_and_idle_draws_nothing(mock_pins, tmp_path: Path) -> None:
+    session = Session(None, DealChoice(cards=parse_deal(clearable_deal())), store=Store.open(tmp_path / "p.db"))
+    session.open_game("pyramid", 0)
+    frontend = CountingFrontend()
+    hub = sources.open_hub(("gpio",), lambda: (480, 320), InputSettings())
+    loop = threading.Thread(target=run_loop, args=(session, frontend, hub, Notifier(None)))
+    loop.start()
+    try:
+        wait_until(lambda: frontend.frames == 1)
+        ok = mock_pins.pin(DEFAULT_GPIO_PINS["ok"])
+        ok.drive_low()   # pressed (pull-up: active low)
+        ok.drive_high()
+        wait_until(lambda: session.state()["game"]["pyramid"][6][0] is None)
+        wait_until(lambda: frontend.frames == 2)
+        time.sleep(0.3)
+        assert frontend.frames == 2, "an idle console draws nothing"
+        right = mock_pins.pin(DEFAULT_GPIO_PINS["right"])
+        right.drive_low()
+        right.drive_high()
+        wait_until(lambda: session.state()["game"]["cursor"] == "Qc")
+    finally:
+        hub.stop()
+        loop.join(5)
+        hub.close()
+        frontend.close()
+    assert not loop.is_alive()
+    assert [str(record) for record in hub.recent_presses][-2:] == ["ok from 'GPIO 22'", "right from 'GPIO 26'"]
