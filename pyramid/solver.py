@@ -12,31 +12,35 @@ Both return :class:`Solution`, whose ``moves`` are :class:`~pyramid.board.Move`
 values that replay through :meth:`Board.push`. A node or time budget makes the
 answer ``"unknown"`` rather than late: the console asks for hints this way.
 
-Why it is fast enough in pure Python — the compact state:
+Why it is fast enough in pure Python:
 
-* The pyramid is a bitmask with 8 bits per row: card ``(r, c)`` is bit
-  ``8r + c``, so the two cards covering bit ``b`` are ``b + 8`` and ``b + 9``
-  and every uncovered card is ``pm & ~((pm >> 8) | (pm >> 9))`` — one
-  expression instead of a loop.
-* Stock and waste are one sequence in drawing order (the waste bottom first,
-  then the stock top first): a redeal turns the waste over unshuffled, so the
-  order never changes and only cards leave it. A bitmask ``live`` says which are
-  still there and ``q`` (the index of the stock top, or the length when the
-  stock is empty) says where the waste ends. With the redeals left, that is the
-  whole position.
-* Between two removals the player can only draw or redeal, and one of them at
-  most is possible at a time, so the verdict search "walks" that single path and
-  branches only on removals. A position met again on the walk with fewer
-  redeals left is dominated and ends the walk.
-* Proven losses are remembered per (pyramid, live, q) with the most redeals
-  they were lost with; fewer redeals lose too.
-* A pyramid card whose every partner is gone or sits in its own cone (above it,
-  or among the cards that must leave before it) can never leave: the position
-  is lost at once.
-* An uncovered pyramid king is always removed at once (it costs a step that
-  every solution pays and frees what it covers); with one-card draws, an open
-  king of the stock or waste too in verdict mode, since the same position
-  without it is at least as good.
+* **Compact state.** The pyramid is a bitmask with 8 bits per row: card
+  ``(r, c)`` is bit ``8r + c``, so the two cards covering bit ``b`` are
+  ``b + 8`` and ``b + 9`` and the uncovered cards are
+  ``pm & ~((pm >> 8) | (pm >> 9))``. Stock and waste are one sequence in
+  drawing order (waste bottom first, then stock top first): a redeal turns the
+  waste over unshuffled, so the order never changes and cards only leave it. A
+  bitmask ``live`` says which are still there and ``q`` (the index of the stock
+  top, or the length when the stock is empty) where the waste ends. With the
+  redeals left, ``(pm, live, q, r)`` is the whole position.
+* **One path between removals.** Only a draw or a redeal is possible between
+  two removals, so the verdict search walks that single path and branches only
+  on removals. A position met again on the walk is dominated and ends it.
+* **Proven losses** are remembered with the most redeals they were lost with;
+  fewer redeals lose too. With unlimited redeals any live card can be brought
+  up at will, so ``q`` and (goal "pyramid") even which card of a rank is
+  which stop mattering: the key is the count of each rank.
+* **Hopeless positions.** Per pair of complementary ranks, a maximum matching
+  of the pyramid cards that could ever pair with each other (neither in the
+  other's cone) leaves cards that must each take a stock card; fewer live
+  stock cards of that rank than needed and the position is lost.
+* **Forgotten waste.** With no redeal left, a waste card that can never pair
+  again buries everything under it for good; those cards are dropped from
+  ``live`` so that positions differing only there become one.
+* **Forced and dominated moves.** An uncovered pyramid king is removed at
+  once (every solution pays that step, and it only frees cards). With one-card
+  draws, removing an open king of the stock or waste beats anything else in
+  verdict mode, and drawing a stock-top king that could leave is never shortest.
 """
 
 from __future__ import annotations
@@ -125,7 +129,7 @@ class _Position:
         pm = 0
         for index, card in enumerate(board.pyramid):
             bit = bit_of[index]
-            self.rank[bit] = card.rank if card else board.deal[index].rank
+            self.rank[bit] = card.rank if card else 0
             if card is not None:
                 pm |= 1 << bit
                 self.pyramid_card[bit] = card
@@ -169,6 +173,8 @@ class _Position:
         for index in range(n):
             bit = bit_of[index]
             rank = self.rank[bit]
+            if not rank:
+                continue  # already removed
             if rank >= self.target:
                 self.pyramid_partners[bit] = -1  # a king needs nobody
                 continue
@@ -182,14 +188,14 @@ class _Position:
                     if index in covers[parent]:
                         near |= 1 << bit_of[parent]
                 cone &= ~near
-            self.pyramid_partners[bit] = self.rank_mask_all(need) & ~cone
+            self.pyramid_partners[bit] = self._dealt_rank_mask(need) & ~cone
         self.stock_needs = [0] * self.m
         for j, rank in enumerate(self.stock_rank):
             if rank < self.target:
                 self.stock_needs[j] = self.target - rank
 
-    def rank_mask_all(self, rank: int) -> int:
-        """Pyramid bits dealt with ``rank`` (present or not)."""
+    def _dealt_rank_mask(self, rank: int) -> int:
+        """Pyramid bits of the cards of ``rank`` still present."""
         return sum(1 << bit for bit in range(_PYRAMID_BITS) if self.rank[bit] == rank)
 
     # -- the rules on the compact state ---------------------------------------
@@ -237,19 +243,18 @@ class _Position:
         cached = self.facts_cache.get(pm)
         if cached is not None:
             return cached
-        pos = self
-        rm, target = pos.rank_mask, pos.target
+        rm, target = self.rank_mask, self.target
         removals = (rm[target] & pm).bit_count()
         needs = []
         for low, high in self.rank_pairs:
             lows, highs = _bits(rm[low] & pm), _bits(rm[high] & pm)
             if low == high:
-                matched = _matching(lows, lows, pos.pyramid_partners, pair_with_self=True)
+                matched = _matching(lows, lows, self.pyramid_partners, pair_with_self=True)
                 removals += len(lows) - matched
                 if len(lows) > 2 * matched:
                     needs.append((low, len(lows) - 2 * matched))
                 continue
-            matched = _matching(lows, highs, pos.pyramid_partners)
+            matched = _matching(lows, highs, self.pyramid_partners)
             removals += len(lows) + len(highs) - matched
             if len(lows) > matched:
                 needs.append((high, len(lows) - matched))
@@ -258,7 +263,7 @@ class _Position:
         useful = 0
         for rank in range(1, target):
             if rm[target - rank] & pm:
-                useful |= pos.stock_rank_mask[rank]
+                useful |= self.stock_rank_mask[rank]
         facts = (removals, needs, ~useful)
         self.facts_cache[pm] = facts
         return facts
