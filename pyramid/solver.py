@@ -286,6 +286,29 @@ class _Position:
             counts |= (self.stock_rank_mask[rank] & live).bit_count() << (3 * rank)
         return pm | (counts << _LIVE_SHIFT) | _COUNTS_KEY
 
+    def forced_removal(self, pm: int, uncovered: int, live: int) -> tuple[int, ...] | None:
+        """A pyramid removal that some shortest solution makes right now, if any.
+
+        An uncovered king; or two uncovered cards that are the last of their
+        two complementary ranks anywhere (pyramid and live stock), so they can
+        only ever leave together. Both cost one step whenever they are made and
+        only uncover cards, so making them first loses nothing.
+        """
+        rank_mask, target = self.rank_mask, self.target
+        kings = uncovered & rank_mask[target]
+        if kings:
+            return ((kings & -kings).bit_length() - 1,)
+        stock_rank_mask = self.stock_rank_mask
+        for low, high in self.rank_pairs:
+            both = (rank_mask[low] | rank_mask[high]) & pm
+            if both & (both - 1) and not (both & (both - 1)) & ((both & (both - 1)) - 1):
+                if both & uncovered == both and not (stock_rank_mask[low] | stock_rank_mask[high]) & live:
+                    first = (both & -both).bit_length() - 1
+                    second = both.bit_length() - 1
+                    if self.rank[first] + self.rank[second] == target:
+                        return (first, second)
+        return None
+
     def is_won(self, pm: int, live: int) -> bool:
         return not pm and not (self.goal_all and live)
 
@@ -419,10 +442,6 @@ def _uncovered(pm: int) -> int:
     return pm & ~((pm >> ROW_STRIDE) | (pm >> (ROW_STRIDE + 1)))
 
 
-def _kings(pos: _Position, uncovered: int) -> int:
-    return uncovered & pos.rank_mask[pos.target]
-
-
 class _Budget:
     """Counts nodes and stops a search that runs over its node or time budget."""
 
@@ -459,13 +478,15 @@ class _VerdictSearch:
         self.budget.tick()
         depth = len(path)
         uncovered = _uncovered(pm)
-        kings = _kings(pos, uncovered)
-        while kings:
-            bit = (kings & -kings).bit_length() - 1
-            path.append((bit,))
-            pm &= ~(1 << bit)
-            uncovered = _uncovered(pm)
-            kings = _kings(pos, uncovered)
+        forced = pos.forced_removal(pm, uncovered, live)
+        if forced:
+            while forced:
+                path.append(forced)
+                for bit in forced:
+                    pm &= ~(1 << bit)
+                uncovered = _uncovered(pm)
+                forced = pos.forced_removal(pm, uncovered, live)
+            live = pos.forget_buried(pm, live, q, r)
         if pos.is_won(pm, live):
             return True
         if pos.is_lost(pm, live) or lost.get(pos.lost_key(pm, live, q, r), -1) >= r:
@@ -663,11 +684,10 @@ class _ShortestSearch:
                 if pos.is_won(pm, live):
                     return self._line(parent, key, start_key)
                 uncovered = _uncovered(pm)
-                kings = _kings(pos, uncovered)
+                forced = pos.forced_removal(pm, uncovered, live)
                 successors: list[tuple[int | tuple[int, ...], int, int, int, int]] = []
-                if kings:
-                    bit = (kings & -kings).bit_length() - 1
-                    successors.append(((bit,), pm & ~(1 << bit), live, q, r))
+                if forced:
+                    successors.append((forced, *pos.apply_removal(pm, live, q, r, forced), r))
                 else:
                     removals = pos.open_removals(uncovered, live, q)
                     if not drew:
