@@ -76,7 +76,8 @@ def solve_lines(deals: list[str], rules: Rules, optimal: bool = False, jobs: int
         yield from pool.imap(_solve_one, work)
 
 
-def _progress(done: int, total: int, stream: TextIO) -> None:
+def progress_bar(done: int, total: int, stream: TextIO) -> None:
+    """Redraw a one-line bar of `done` out of `total` on `stream` (a terminal)."""
     width = 30
     filled = width * done // max(total, 1)
     stream.write(f"\r[{'#' * filled}{' ' * (width - filled)}] {done}/{total}")
@@ -113,7 +114,7 @@ def main(argv: list[str]) -> int:
         line = f"{number} {verdict} {steps} {milliseconds}"
         print(f"{line} {moves}" if args.moves and moves else line, flush=show_progress)
         if show_progress:
-            _progress(done, len(deals), sys.stderr)
+            progress_bar(done, len(deals), sys.stderr)
     return 0
 
 

@@ -113,3 +113,14 @@ def test_runs_as_a_module() -> None:
     )
     number, verdict, steps, _ = result.stdout.split()
     assert number == "1" and verdict == solve(Board(deal, preset("three-pass"))).verdict
+
+
+def test_progress_bar_fills_up_and_ends_the_line() -> None:
+    from pyramid.solve_cli import progress_bar
+
+    stream = io.StringIO()
+    progress_bar(1, 4, stream)
+    progress_bar(4, 4, stream)
+    first, last = stream.getvalue().split("\r")[1:]
+    assert first.endswith("1/4") and "#" * 7 in first and "#" * 8 not in first
+    assert last == "[" + "#" * 30 + "] 4/4\n"
