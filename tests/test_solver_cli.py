@@ -13,7 +13,7 @@ from pyramid.board import Board, Move
 from pyramid.cards import format_cards
 from pyramid.deal import numbered_deal
 from pyramid.rules import preset
-from pyramid.solve_cli import main
+from pyramid.solve_cli import main, progress_bar
 from pyramid.solver import solve
 
 MSC_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "msc-1500"
@@ -116,8 +116,6 @@ def test_runs_as_a_module() -> None:
 
 
 def test_progress_bar_fills_up_and_ends_the_line() -> None:
-    from pyramid.solve_cli import progress_bar
-
     stream = io.StringIO()
     progress_bar(1, 4, stream)
     progress_bar(4, 4, stream)
