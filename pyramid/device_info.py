@@ -10,7 +10,6 @@ keeps this free of ioctls and platform-specific structures.
 from __future__ import annotations
 
 import ipaddress
-from importlib import metadata
 from pathlib import Path
 
 DISTRIBUTION = "pyramid-console"
@@ -23,6 +22,8 @@ def software_version() -> str:
     ``"unknown"`` when the code runs from a source tree that was never installed,
     so the System screen still has something honest to show.
     """
+    from importlib import metadata  # 20 ms of imports: paid only when the version is shown
+
     try:
         return metadata.version(DISTRIBUTION)
     except metadata.PackageNotFoundError:

@@ -1,0 +1,97 @@
+"""The whole console as systemd sees it: start to first frame, and CPU while idle.
+
+Run: ``nice .venv/bin/python benchmarks/bench_console.py`` (about 40 s).
+
+Both figures come from fresh processes that report ``READY=1`` on a real
+notify socket, as under the console's unit (``Type=notify``):
+
+1. start to first frame: ``pyramid --display headless`` against a bare
+   ``pygame.display.set_mode`` + ``flip`` + ``READY=1`` program, alternated
+   in the same run (median of several) — target ≤ 1.5x;
+2. idle CPU: the console waiting on the main menu with GPIO buttons
+   (gpiozero's mock pins) for 10 s, from ``/proc/PID/stat`` — target < 1 %
+   of a core.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+RUNS = 7
+IDLE_SECONDS = 10.0
+BASELINE = """
+import os, socket, pygame
+pygame.display.init()
+screen = pygame.display.set_mode((480, 320))
+pygame.display.flip()
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.sendto(b"READY=1", os.environ["NOTIFY_SOCKET"])
+"""
+
+
+def start_until_ready(command: list[str], env: dict[str, str], directory: Path) -> tuple[subprocess.Popen, float]:
+    """Start ``command`` and return it with the seconds until it sent READY=1."""
+    address = str(directory / f"notify-{time.monotonic_ns()}")
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    listener.bind(address)
+    listener.settimeout(60)
+    started = time.perf_counter()
+    process = subprocess.Popen(command, env={**env, "NOTIFY_SOCKET": address},
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    while listener.recv(4096) != b"READY=1":
+        pass
+    elapsed = time.perf_counter() - started
+    listener.close()
+    return process, elapsed
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def main() -> None:
+    # An installed release has its bytecode compiled (pip does it); this checkout may not,
+    # when PYTHONDONTWRITEBYTECODE is set, and compiling would dominate the start-up.
+    root = Path(__file__).resolve().parents[1]
+    subprocess.run([sys.executable, "-m", "compileall", "-q", *(str(root / name) for name in
+                                                                ("pyramid", "display", "input"))], check=True)
+    with tempfile.TemporaryDirectory() as scratch:
+        directory = Path(scratch)
+        env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "PYGAME_HIDE_SUPPORT_PROMPT": "1",
+               "PYRAMID_DATA_DIR": str(directory / "data"), "GPIOZERO_PIN_FACTORY": "mock"}
+        console = [sys.executable, "-m", "pyramid", "--display", "headless", "--size", "480x320",
+                   "--input", "gpio"]
+        baseline = [sys.executable, "-c", BASELINE]
+        times: dict[str, list[float]] = {"console": [], "baseline": []}
+        for _ in range(RUNS):
+            for name, command in (("baseline", baseline), ("console", console)):
+                process, elapsed = start_until_ready(command, env, directory)
+                times[name].append(elapsed)
+                process.terminate()
+                process.wait()
+        console_ms = statistics.median(times["console"]) * 1000
+        baseline_ms = statistics.median(times["baseline"]) * 1000
+        print("start to first frame (median of %d fresh processes)" % RUNS)
+        print(f"  bare set_mode baseline  {baseline_ms:7.1f} ms")
+        print(f"  pyramid console         {console_ms:7.1f} ms   ratio {console_ms / baseline_ms:.2f}x (target ≤ 1.5x)")
+
+        process, _ = start_until_ready(console, env, directory)
+        before = cpu_seconds(process.pid)
+        time.sleep(IDLE_SECONDS)
+        used = cpu_seconds(process.pid) - before
+        process.terminate()
+        process.wait()
+        print(f"idle CPU over {IDLE_SECONDS:.0f} s: {used:.3f} s = {100 * used / IDLE_SECONDS:.2f} % of a core "
+              "(target < 1 %)")
+
+
+if __name__ == "__main__":
+    main()
