@@ -18,11 +18,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pyramid.board import Board  # noqa: E402
-from pyramid.deal import numbered_deal  # noqa: E402
-from pyramid.rules import PRESETS, format_redeals  # noqa: E402
-from pyramid.solver import solve  # noqa: E402
-from pyramid.winnable import list_file_name  # noqa: E402
+from pyramid.board import Board
+from pyramid.deal import numbered_deal
+from pyramid.rules import PRESETS, format_redeals
+from pyramid.solver import solve
+from pyramid.winnable import list_file_name
 
 DATA = Path(__file__).resolve().parents[1] / "pyramid" / "data"
 

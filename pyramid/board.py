@@ -145,9 +145,7 @@ class Board:
 
     def playable_cards(self) -> list[Card]:
         """Cards that may take part in a removal now (uncovered, waste top, stock top)."""
-        cards = [self.pyramid[i] for i in self.uncovered_indices()]
-        cards = [card for card in cards if card is not None]
-        return cards + self._open_stock_cards(self.stock, self.waste)
+        return self._uncovered_cards() + self._open_stock_cards(self.stock, self.waste)
 
     def _open_stock_cards(self, stock: list[Card], waste: list[Card]) -> list[Card]:
         cards = []

@@ -20,7 +20,8 @@ import argparse
 import multiprocessing
 import sys
 import time
-from typing import Iterable, TextIO
+from collections.abc import Iterable
+from typing import TextIO
 
 from .board import Board
 from .cards import parse_deal

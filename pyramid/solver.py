@@ -301,12 +301,13 @@ class _Position:
         stock_rank_mask = self.stock_rank_mask
         for low, high in self.rank_pairs:
             both = (rank_mask[low] | rank_mask[high]) & pm
-            if both & (both - 1) and not (both & (both - 1)) & ((both & (both - 1)) - 1):
-                if both & uncovered == both and not (stock_rank_mask[low] | stock_rank_mask[high]) & live:
-                    first = (both & -both).bit_length() - 1
-                    second = both.bit_length() - 1
-                    if self.rank[first] + self.rank[second] == target:
-                        return (first, second)
+            if both.bit_count() != 2 or both & uncovered != both:
+                continue
+            if not (stock_rank_mask[low] | stock_rank_mask[high]) & live:
+                first = (both & -both).bit_length() - 1
+                second = both.bit_length() - 1
+                if self.rank[first] + self.rank[second] == target:
+                    return (first, second)
         return None
 
     def is_won(self, pm: int, live: int) -> bool:
@@ -326,7 +327,7 @@ class _Position:
     def pyramid_removals(self, pm: int, uncovered: int) -> list[tuple[int, ...]]:
         """Removals inside the pyramid (pairs, overlap pairs), as card-id tuples."""
         target, rank, rank_mask = self.target, self.rank, self.rank_mask
-        removals = []
+        removals: list[tuple[int, ...]] = []
         for bit in _bits(uncovered):
             need = target - rank[bit]
             if need <= 0:
@@ -346,7 +347,7 @@ class _Position:
         """Removals that use a stock or waste card at ``q``; open kings first."""
         target, rank_mask = self.target, self.rank_mask
         open_cards = self.open_cards(live, q)
-        removals = []
+        removals: list[tuple[int, ...]] = []
         for j, rank in open_cards:
             if rank == target:
                 removals.append((_STOCK_ID + j,))
@@ -578,7 +579,7 @@ class _ShortestSearch:
                 total += (a + 1) // 2
             else:
                 b = (rm[high] & pm).bit_count() + (sm[high] & live).bit_count()
-                total += a if a > b else b
+                total += max(a, b)
         return total
 
     def quick_bound(self, pm: int, live: int) -> int:
@@ -598,6 +599,7 @@ class _ShortestSearch:
         extra_draw = 0 if pos.stock_top_playable else 1
         below_q = (1 << q) - 1
         waste_top = (live & below_q).bit_length() - 1
+        # Plain comparisons rather than min()/max() calls: this is the hottest loop.
         worst = 0
         stock_rank_mask = pos.stock_rank_mask
         for rank, count in needs:

@@ -11,7 +11,7 @@ solver with a time budget.
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 
 from .rules import PRESETS, Rules
@@ -28,7 +28,7 @@ def _redeals_at_least(redeals: int | None, minimum: int | None) -> bool:
     return minimum is not None and redeals >= minimum
 
 
-@lru_cache(maxsize=None)
+@cache
 def _read_list(preset_name: str) -> tuple[int, ...]:
     text = resources.files("pyramid").joinpath("data", list_file_name(preset_name)).read_text(encoding="utf-8")
     return tuple(int(line) for line in text.split("\n") if line.strip() and not line.startswith("#"))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from deals import build_deal, c, clearable_deal
 
 from pyramid.board import Board, Move
 from pyramid.cards import Card
@@ -24,8 +25,6 @@ from pyramid.rules import (
     Rules,
     preset,
 )
-
-from deals import build_deal, c, clearable_deal
 
 
 def board_with(pyramid: list[str], stock: list[str], rules: Rules) -> Board:

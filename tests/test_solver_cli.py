@@ -39,7 +39,7 @@ def test_one_line_per_deal_with_verdict_steps_and_time(tmp_path: Path, capsys: p
     assert [line[0] for line in lines] == ["1", "2", "3"]
     rules = preset("three-pass")
     for line, deal in zip(lines, deals):
-        number, verdict, steps, milliseconds = line
+        _number, verdict, steps, milliseconds = line
         expected = solve(Board(deal, rules))
         assert verdict == expected.verdict and int(steps) == expected.steps
         assert (verdict == "lose") == (steps == "0") and int(milliseconds) >= 0
@@ -111,7 +111,7 @@ def test_runs_as_a_module() -> None:
         [sys.executable, "-m", "pyramid.solve_cli", "--rules", "three-pass", "-"],
         input=deal + "\n", capture_output=True, text=True, cwd=REPO, check=True,
     )
-    number, verdict, steps, _ = result.stdout.split()
+    number, verdict, _steps, _milliseconds = result.stdout.split()
     assert number == "1" and verdict == solve(Board(deal, preset("three-pass"))).verdict
 
 
