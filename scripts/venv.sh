@@ -1,7 +1,7 @@
 # Sourced by run.sh and test.sh: make sure .venv exists with the project installed.
 # Re-running is cheap: pip is only called when pyproject.toml changed since the last install.
 set -eu
-root=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 venv="$root/.venv"
 extras="${PYRAMID_EXTRAS:-test}"
 
