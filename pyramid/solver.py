@@ -62,10 +62,13 @@ _PYRAMID_BITS = 7 * ROW_STRIDE
 _LIVE_SHIFT = _PYRAMID_BITS
 _Q_SHIFT = _LIVE_SHIFT + 32
 _R_SHIFT = _Q_SHIFT + 6
-#: ``q`` in the loss table when it does not matter (see ``lost_key``).
-_ANY_Q = 63
-#: Marks loss-table keys made of rank counts instead of a live mask.
-_COUNTS_KEY = 1 << 127
+#: In loss-table keys: where the waste size and the rank sequence start.
+_WASTE_SHIFT = _PYRAMID_BITS
+_SEQUENCE_SHIFT = _WASTE_SHIFT + 8
+#: The waste size in the loss table when it does not matter (see ``lost_key``).
+_ANY_WASTE = 255
+#: Marks loss-table keys made of rank counts instead of a rank sequence.
+_COUNTS_KEY = 1 << 255
 #: Path tokens for the two moves that are not removals.
 _DRAW = -1
 _REDEAL = -2
@@ -141,6 +144,7 @@ class _Position:
         for j, card in enumerate(self.sequence):
             self.stock_rank_mask[card.rank] |= 1 << j
         self.lonely_cache: dict[int, list[int]] = {}
+        self.sequence_cache: dict[int, int] = {}
         self.facts_cache: dict[int, tuple[int, list[tuple[int, int]], int]] = {}
         pairs = [(low, self.target - low) for low in range(1, (self.target + 1) // 2)]
         if self.target % 2 == 0:
@@ -271,20 +275,33 @@ class _Position:
     def lost_key(self, pm: int, live: int, q: int, r: int) -> int:
         """The key of a position in the table of proven losses.
 
+        Only ranks matter, never suits, so the stock and waste are keyed by the
+        ranks of their live cards in drawing order and the size of the waste:
+        positions that used different cards of the same rank are one position.
         With unlimited redeals, one-card draws and a playable waste, every live
-        card can be brought to the waste top whenever wanted, so ``q`` does not
-        matter; and when only the pyramid must be cleared, neither do the
-        places of the live cards: only how many of each rank are left. Such
-        positions win or lose together and share one key.
+        card can be brought to the waste top whenever wanted, so the waste size
+        does not matter either; and when only the pyramid must be cleared,
+        neither does the order: only how many of each rank are left.
         """
         if r != UNLIMITED or self.draw_count != 1 or not self.waste_playable:
-            return pm | (live << _LIVE_SHIFT) | (q << _Q_SHIFT)
+            waste = (live & ((1 << q) - 1)).bit_count()
+            return pm | (waste << _WASTE_SHIFT) | (self.rank_sequence(live) << _SEQUENCE_SHIFT)
         if self.goal_all:
-            return pm | (live << _LIVE_SHIFT) | (_ANY_Q << _Q_SHIFT)
+            return pm | (_ANY_WASTE << _WASTE_SHIFT) | (self.rank_sequence(live) << _SEQUENCE_SHIFT)
         counts = 0
         for rank in range(1, self.target + 1):
             counts |= (self.stock_rank_mask[rank] & live).bit_count() << (3 * rank)
         return pm | (counts << _LIVE_SHIFT) | _COUNTS_KEY
+
+    def rank_sequence(self, live: int) -> int:
+        """The ranks of the live cards in drawing order, four bits each (cached)."""
+        sequence = self.sequence_cache.get(live)
+        if sequence is None:
+            sequence = 0
+            for j in reversed(_bits(live)):
+                sequence = (sequence << 4) | self.stock_rank[j]
+            self.sequence_cache[live] = sequence
+        return sequence
 
     def forced_removal(self, pm: int, uncovered: int, live: int) -> tuple[int, ...] | None:
         """A pyramid removal that some shortest solution makes right now, if any.
@@ -463,6 +480,85 @@ class _Budget:
             raise BudgetExceeded
 
 
+class _UnlimitedRelaxation:
+    """Can the pyramid be cleared if every live stock card could be played at will?
+
+    That is the game with unlimited redeals (one-card draws, a playable waste,
+    goal "pyramid"), where only how many stock cards of each rank are left
+    matters. Every line of the real game, with any redeals left, is a line of
+    this one, so a position this game loses is lost: the verdict search asks it
+    before exploring a position. Its own positions are few (the pyramid and 13
+    counts), and one more rule makes it fast: a card that no pyramid card can
+    ever pair with must take a stock card anyway, so taking one at once only
+    uncovers cards.
+    """
+
+    def __init__(self, pos: _Position, budget: _Budget) -> None:
+        self.pos = pos
+        self.budget = budget
+        self.won: dict[int, bool] = {}
+        self.counts_cache: dict[int, int] = {}
+
+    def counts(self, live: int) -> int:
+        """How many live cards of each rank, three bits per rank (cached)."""
+        counts = self.counts_cache.get(live)
+        if counts is None:
+            counts = 0
+            mask = self.pos.stock_rank_mask
+            for rank in range(1, self.pos.target):
+                counts |= (mask[rank] & live).bit_count() << (3 * rank)
+            self.counts_cache[live] = counts
+        return counts
+
+    def can_win(self, pm: int, counts: int) -> bool:
+        key = pm | (counts << _PYRAMID_BITS)
+        known = self.won.get(key)
+        if known is not None:
+            return known
+        self.budget.tick()
+        pos = self.pos
+        target, rank, rank_mask, partners = pos.target, pos.rank, pos.rank_mask, pos.pyramid_partners
+        start_key = key
+        while True:
+            if not pm:
+                self.won[start_key] = True
+                return True
+            uncovered = _uncovered(pm)
+            kings = uncovered & rank_mask[target]
+            if kings:
+                pm &= ~kings
+                continue
+            forced = 0
+            for bit in _bits(uncovered):
+                if not partners[bit] & pm:
+                    need = target - rank[bit]
+                    if not (counts >> (3 * need)) & 7:
+                        self.won[start_key] = False
+                        return False
+                    counts -= 1 << (3 * need)
+                    forced |= 1 << bit
+            if not forced:
+                break
+            pm &= ~forced
+        won = False
+        if not any(
+            (counts >> (3 * rank_)) & 7 < count for rank_, count in pos.pyramid_facts(pm)[1]
+        ):
+            for removal in pos.pyramid_removals(pm, uncovered):
+                if self.can_win(pm & ~(1 << removal[0]) & ~(1 << removal[1]), counts):
+                    won = True
+                    break
+            else:
+                for bit in _bits(uncovered):
+                    shift = 3 * (target - rank[bit])
+                    if (counts >> shift) & 7 and self.can_win(pm & ~(1 << bit), counts - (1 << shift)):
+                        won = True
+                        break
+        self.won[start_key] = won
+        self.won[pm | (counts << _PYRAMID_BITS)] = won
+        return won
+
+
 class _VerdictSearch:
     """Depth-first search over removals, walking the draw/redeal path in between."""
 
@@ -473,6 +569,7 @@ class _VerdictSearch:
         self.lost: dict[int, int] = {}
         self.path: list[int | tuple[int, ...]] = []
         self.king_dominates = pos.draw_count == 1
+        self.relaxation = _UnlimitedRelaxation(pos, budget)
 
     def run(self) -> bool:
         pos = self.pos
@@ -494,7 +591,11 @@ class _VerdictSearch:
             live = pos.forget_buried(pm, live, q, r)
         if pos.is_won(pm, live):
             return True
-        if pos.is_lost(pm, live) or lost.get(pos.lost_key(pm, live, q, r), -1) >= r:
+        if (
+            pos.is_lost(pm, live)
+            or lost.get(pos.lost_key(pm, live, q, r), -1) >= r
+            or not self.relaxation.can_win(pm, self.relaxation.counts(live))
+        ):
             del path[depth:]
             return False
         walked: list[int] = []
