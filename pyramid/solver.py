@@ -306,25 +306,40 @@ class _Position:
     def forced_removal(self, pm: int, uncovered: int, live: int) -> tuple[int, ...] | None:
         """A pyramid removal that some shortest solution makes right now, if any.
 
-        An uncovered king; or two uncovered cards that are the last of their
-        two complementary ranks anywhere (pyramid and live stock), so they can
-        only ever leave together. Both cost one step whenever they are made and
-        only uncover cards, so making them first loses nothing.
+        An uncovered king; or an uncovered card whose one possible partner left
+        anywhere (pyramid and live stock) is another uncovered card, so every
+        solution removes the two together. Both cost one step whenever they are
+        made and only uncover cards, so making them first loses nothing.
         """
         rank_mask, target = self.rank_mask, self.target
         kings = uncovered & rank_mask[target]
         if kings:
             return ((kings & -kings).bit_length() - 1,)
-        stock_rank_mask = self.stock_rank_mask
-        for low, high in self.rank_pairs:
-            both = (rank_mask[low] | rank_mask[high]) & pm
-            if both.bit_count() != 2 or both & uncovered != both:
+        stock_rank_mask, rank, partners = self.stock_rank_mask, self.rank, self.pyramid_partners
+        for bit in _bits(uncovered):
+            if stock_rank_mask[target - rank[bit]] & live:
                 continue
-            if not (stock_rank_mask[low] | stock_rank_mask[high]) & live:
-                first = (both & -both).bit_length() - 1
-                second = both.bit_length() - 1
-                if self.rank[first] + self.rank[second] == target:
-                    return (first, second)
+            options = partners[bit] & pm & ~(1 << bit)
+            if options & uncovered and not options & (options - 1):
+                other = options.bit_length() - 1
+                return (bit, other) if bit < other else (other, bit)
+        return None
+
+    def forced_open_removal(self, pm: int, uncovered: int, live: int, q: int) -> tuple[int, ...] | None:
+        """A removal of an open stock or waste card that dominates every other move here.
+
+        An uncovered pyramid card whose one possible partner left is the open
+        card must leave with it, and taking it now only opens what lay under it
+        sooner: with one-card draws, any line that keeps it can be played
+        without it. (The caller checks the one-card draw.)
+        """
+        target, rank, partners = self.target, self.rank, self.pyramid_partners
+        for j, open_rank in self.open_cards(live, q):
+            if open_rank >= target or (self.stock_rank_mask[open_rank] & live) != 1 << j:
+                continue
+            for bit in _bits(uncovered & self.rank_mask[target - open_rank]):
+                if not partners[bit] & pm & ~(1 << bit):
+                    return (bit, _STOCK_ID + j)
         return None
 
     def is_won(self, pm: int, live: int) -> bool:
@@ -619,14 +634,15 @@ class _VerdictSearch:
             if key not in walked:
                 lost[key] = r
                 walked.append(key)
-            for removal in pos.open_removals(uncovered, live, q):
+            forced = self.king_dominates and pos.forced_open_removal(pm, uncovered, live, q)
+            for removal in [forced] if forced else pos.open_removals(uncovered, live, q):
                 path.append(removal)
                 if self.search(*pos.apply_removal(pm, live, q, r, removal), r):
                     for done in walked:
                         del lost[done]
                     return True
                 path.pop()
-                if self.king_dominates and len(removal) == 1:
+                if forced or (self.king_dominates and len(removal) == 1):
                     break
             else:
                 if q < m:
