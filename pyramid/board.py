@@ -144,8 +144,9 @@ class Board:
         return self.stock[0] if self.stock else None
 
     def playable_cards(self) -> list[Card]:
-        """Cards that may take part in a removal now (uncovered, waste top, stock top)."""
-        return self._uncovered_cards() + self._open_stock_cards(self.stock, self.waste)
+        """Cards that may take part in a removal now (pickable pyramid cards, waste top, stock top)."""
+        pyramid = [card for card in (self.pyramid[i] for i in self.pickable_indices()) if card is not None]
+        return pyramid + self._open_stock_cards(self.stock, self.waste)
 
     def _open_stock_cards(self, stock: list[Card], waste: list[Card]) -> list[Card]:
         cards = []
@@ -154,6 +155,14 @@ class Board:
         if self.rules.waste_playable and waste:
             cards.append(waste[-1])
         return cards
+
+    def pickable_indices(self) -> list[int]:
+        """Pyramid cards a player may pick: the uncovered ones and, under the overlap rule,
+        a card whose one remaining coverer is uncovered (the two may leave together)."""
+        picks = set(self.uncovered_indices())
+        if self.rules.overlap:
+            picks.update(self.pyramid.index(card) for card, _ in self._overlap_pairs())
+        return sorted(picks)
 
     def _overlap_pairs(self) -> list[tuple[Card, Card]]:
         """Pairs (covered card, its only remaining coverer) allowed by the overlap rule."""

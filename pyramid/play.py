@@ -29,7 +29,7 @@ class Table:
 
     # -- targets ------------------------------------------------------------
     def targets(self) -> list[Target]:
-        """Where the cursor may land: stock (or its hollow), waste top, uncovered cards."""
+        """Where the cursor may land: stock (or its hollow), waste top, pickable pyramid cards."""
         board = self.board
         if board.status() != "playing":
             return []
@@ -38,7 +38,7 @@ class Table:
             found.append("stock")
         if board.waste and board.rules.waste_playable:
             found.append("waste")
-        found.extend(board.uncovered_indices())
+        found.extend(board.pickable_indices())
         return found
 
     def card_at(self, target: Target) -> Card | None:

@@ -152,3 +152,21 @@ def test_no_move_left_panel() -> None:
     assert state["screen"] == "game_over" and state["game"]["status"] == "no_moves"
     assert session.view().panel.title == "No move left"
     assert play(session, "star")["screen"] == "menu"
+
+
+def test_overlap_rule_lets_the_player_pick_a_card_with_the_one_covering_it() -> None:
+    from pyramid.rules import preset
+
+    # Base row: Kc first, then 9c over... index 15 (row 5, col 0) is covered by 21 and 22.
+    pyramid = ["Ks", "Kh", "Kd", "Qs", "Qh", "Qd", "Js", "Jh", "Jd", "Ts", "Th", "Td", "9s", "9h", "9d",
+               "4c", "8s", "8h", "8d", "7s", "7h", "Kc", "9c", "2c", "3c", "5c", "6c", "7c"]
+    session = Session(preset("overlap"), DealChoice(cards=parse_deal(build_deal(pyramid, []))))
+    session.open_game("pyramid", None)
+    session.handle(Action.tap(0, 0), lambda x, y: 21)  # Kc leaves: 15 (4c) is now covered by 9c only
+    table = session.screen.table  # type: ignore[attr-defined]
+    assert 15 in table.targets(), "a card covered only by an uncovered card can be picked"
+    session.handle(Action.tap(0, 0), lambda x, y: 15)
+    assert session.state()["game"]["chosen"] == "4c"
+    session.handle(Action.tap(0, 0), lambda x, y: 22)
+    state = session.state()["game"]
+    assert state["pyramid"][5][0] is None and state["pyramid"][6][1] is None, "4c and 9c left together"
