@@ -65,6 +65,8 @@ _R_SHIFT = _Q_SHIFT + 6
 #: In loss-table keys: where the waste size and the rank sequence start.
 _WASTE_SHIFT = _PYRAMID_BITS
 _SEQUENCE_SHIFT = _WASTE_SHIFT + 8
+#: Where the waste starts in the keys of :class:`_Relaxation` (after 12 counts).
+_RELAXED_WASTE_SHIFT = _PYRAMID_BITS + 42
 #: The waste size in the loss table when it does not matter (see ``lost_key``).
 _ANY_WASTE = 255
 #: Marks loss-table keys made of rank counts instead of a rank sequence.
@@ -294,11 +296,14 @@ class _Position:
         return pm | (counts << _LIVE_SHIFT) | _COUNTS_KEY
 
     def rank_sequence(self, live: int) -> int:
-        """The ranks of the live cards in drawing order, four bits each (cached)."""
+        """The ranks of the live cards, four bits each, the last to be drawn lowest (cached).
+
+        For a waste, the lowest four bits are its top.
+        """
         sequence = self.sequence_cache.get(live)
         if sequence is None:
             sequence = 0
-            for j in reversed(_bits(live)):
+            for j in _bits(live):
                 sequence = (sequence << 4) | self.stock_rank[j]
             self.sequence_cache[live] = sequence
         return sequence
@@ -495,17 +500,28 @@ class _Budget:
             raise BudgetExceeded
 
 
-class _UnlimitedRelaxation:
-    """Can the pyramid be cleared if every live stock card could be played at will?
+class _Relaxation:
+    """Could the pyramid be cleared if the stock cards could be played at will?
 
-    That is the game with unlimited redeals (one-card draws, a playable waste,
-    goal "pyramid"), where only how many stock cards of each rank are left
-    matters. Every line of the real game, with any redeals left, is a line of
-    this one, so a position this game loses is lost: the verdict search asks it
-    before exploring a position. Its own positions are few (the pyramid and 13
-    counts), and one more rule makes it fast: a card that no pyramid card can
-    ever pair with must take a stock card anyway, so taking one at once only
-    uncovers cards.
+    Two relaxed games, each one a game that every line of the real one can be
+    played in, so a position they lose is lost and the verdict search asks
+    them before exploring a position:
+
+    * with redeals left, every live stock and waste card may be played
+      whenever wanted (the real game with unlimited redeals and one-card
+      draws): only how many cards of each rank are left matters;
+    * in the last pass, when only the waste top plays, the cards still in the
+      stock may be played whenever wanted, but the waste only from its top
+      down, each with a pyramid card, as the real game allows with nothing
+      drawn over it. This catches a pass that has gone by the cards the
+      pyramid still needs.
+
+    Their positions are few (the pyramid, 12 counts and the waste's ranks) and
+    are remembered won or lost. Dominance keeps them fast: kings leave at once,
+    and a pyramid card that no pyramid card can ever pair with must take a
+    stock or waste card: when the waste holds none of its complement it takes
+    one from the stock at once (they are all alike), and when the waste top is
+    the only one left it takes that. Either way it only uncovers cards sooner.
     """
 
     def __init__(self, pos: _Position, budget: _Budget) -> None:
@@ -513,9 +529,17 @@ class _UnlimitedRelaxation:
         self.budget = budget
         self.won: dict[int, bool] = {}
         self.counts_cache: dict[int, int] = {}
+        self.waste_counts_cache: dict[int, int] = {}
+
+    def can_win(self, pm: int, live: int, q: int, r: int) -> bool:
+        """False when the position (pyramid ``pm``, stock ``live`` and ``q``, redeals ``r``) is lost."""
+        if r or self.pos.stock_top_playable:
+            return self.relaxed_win(pm, self.counts(live), 0)
+        below_q = (1 << q) - 1
+        return self.relaxed_win(pm, self.counts(live & ~below_q), self.pos.rank_sequence(live & below_q))
 
     def counts(self, live: int) -> int:
-        """How many live cards of each rank, three bits per rank (cached)."""
+        """How many cards of each rank ``live`` holds, three bits per rank (cached)."""
         counts = self.counts_cache.get(live)
         if counts is None:
             counts = 0
@@ -525,53 +549,85 @@ class _UnlimitedRelaxation:
             self.counts_cache[live] = counts
         return counts
 
-    def can_win(self, pm: int, counts: int) -> bool:
-        key = pm | (counts << _PYRAMID_BITS)
+    def waste_counts(self, waste: int) -> int:
+        """:meth:`counts` of a waste given as a rank sequence (cached)."""
+        counts = self.waste_counts_cache.get(waste)
+        if counts is None:
+            counts = 0
+            rest = waste
+            while rest:
+                rank = rest & 15
+                if rank < self.pos.target:
+                    counts += 1 << (3 * rank)
+                rest >>= 4
+            self.waste_counts_cache[waste] = counts
+        return counts
+
+    def relaxed_win(self, pm: int, counts: int, waste: int) -> bool:
+        """The relaxed game: ``counts`` playable at will, ``waste`` (a rank sequence, top lowest) from the top."""
+        key = pm | (counts << _PYRAMID_BITS) | (waste << _RELAXED_WASTE_SHIFT)
         known = self.won.get(key)
         if known is not None:
             return known
         self.budget.tick()
         pos = self.pos
         target, rank, rank_mask, partners = pos.target, pos.rank, pos.rank_mask, pos.pyramid_partners
-        start_key = key
+        won = False
         while True:
             if not pm:
-                self.won[start_key] = True
-                return True
+                won = True
+                break
             uncovered = _uncovered(pm)
             kings = uncovered & rank_mask[target]
             if kings:
                 pm &= ~kings
                 continue
+            if waste & 15 == target:
+                waste >>= 4
+                continue
             forced = 0
+            hopeless = False
             for bit in _bits(uncovered):
-                if not partners[bit] & pm:
-                    need = target - rank[bit]
-                    if not (counts >> (3 * need)) & 7:
-                        self.won[start_key] = False
-                        return False
-                    counts -= 1 << (3 * need)
-                    forced |= 1 << bit
-            if not forced:
+                if partners[bit] & pm & ~(1 << bit):
+                    continue
+                shift = 3 * (target - rank[bit])
+                in_stock = (counts >> shift) & 7
+                in_waste = (self.waste_counts(waste) >> shift) & 7 if waste else 0
+                if not in_waste:
+                    if not in_stock:
+                        hopeless = True
+                        break
+                    counts -= 1 << shift
+                elif in_waste == 1 and not in_stock and waste & 15 == target - rank[bit]:
+                    waste >>= 4
+                else:
+                    continue
+                forced |= 1 << bit
+            if hopeless or not forced:
                 break
             pm &= ~forced
-        won = False
-        if not any(
-            (counts >> (3 * rank_)) & 7 < count for rank_, count in pos.pyramid_facts(pm)[1]
-        ):
-            for removal in pos.pyramid_removals(pm, uncovered):
-                if self.can_win(pm & ~(1 << removal[0]) & ~(1 << removal[1]), counts):
-                    won = True
-                    break
-            else:
-                for bit in _bits(uncovered):
-                    shift = 3 * (target - rank[bit])
-                    if (counts >> shift) & 7 and self.can_win(pm & ~(1 << bit), counts - (1 << shift)):
-                        won = True
-                        break
-        self.won[start_key] = won
-        self.won[pm | (counts << _PYRAMID_BITS)] = won
+        if pm and not hopeless:
+            supply = counts + self.waste_counts(waste) if waste else counts
+            if not any((supply >> (3 * rank_)) & 7 < count for rank_, count in pos.pyramid_facts(pm)[1]):
+                won = self._branch(pm, uncovered, counts, waste)
+        self.won[key] = won
         return won
+
+    def _branch(self, pm: int, uncovered: int, counts: int, waste: int) -> bool:
+        pos = self.pos
+        for first, second in pos.pyramid_removals(pm, uncovered):
+            if self.relaxed_win(pm & ~(1 << first) & ~(1 << second), counts, waste):
+                return True
+        target, rank = pos.target, pos.rank
+        top = waste & 15
+        for bit in _bits(uncovered):
+            need = target - rank[bit]
+            if need == top and self.relaxed_win(pm & ~(1 << bit), counts, waste >> 4):
+                return True
+            shift = 3 * need
+            if (counts >> shift) & 7 and self.relaxed_win(pm & ~(1 << bit), counts - (1 << shift), waste):
+                return True
+        return False
 
 
 class _VerdictSearch:
@@ -584,7 +640,7 @@ class _VerdictSearch:
         self.lost: dict[int, int] = {}
         self.path: list[int | tuple[int, ...]] = []
         self.king_dominates = pos.draw_count == 1
-        self.relaxation = _UnlimitedRelaxation(pos, budget)
+        self.relaxation = _Relaxation(pos, budget)
 
     def run(self) -> bool:
         pos = self.pos
@@ -609,7 +665,7 @@ class _VerdictSearch:
         if (
             pos.is_lost(pm, live)
             or lost.get(pos.lost_key(pm, live, q, r), -1) >= r
-            or not self.relaxation.can_win(pm, self.relaxation.counts(live))
+            or not self.relaxation.can_win(pm, live, q, r)
         ):
             del path[depth:]
             return False
