@@ -158,6 +158,20 @@ def test_verdict_and_shortest_length_match_brute_force(name: str) -> None:
     assert min(outcomes.values()) > 0, outcomes
 
 
+@pytest.mark.parametrize("name", ["retrohub", "king-tut"])
+def test_verdicts_with_a_deep_waste_match_brute_force(name: str) -> None:
+    """The last-pass relaxation plays the waste from the top down: deep wastes test it."""
+    rng = random.Random(f"deep-{name}")
+    outcomes = {"win": 0, "lose": 0}
+    for _ in range(150):
+        rules = preset(name).with_redeals(rng.choice((0, 0, 1)))
+        board = small_position(rules, rng, 3, rng.randint(3, 8), rng.randint(1, 6))
+        expected = "lose" if brute_force_shortest(board) is None else "win"
+        assert checked_solve(board).verdict == expected, board.fen()
+        outcomes[expected] += 1
+    assert min(outcomes.values()) > 10, outcomes
+
+
 # -- every preset, from the start and from mid-game --------------------------------
 @pytest.mark.parametrize("name", list(PRESETS))
 def test_solutions_replay_from_the_start_and_from_mid_game(name: str) -> None:
