@@ -6,7 +6,7 @@ call on the session, so menus hold no game logic.
 
 from __future__ import annotations
 
-import datetime
+from types import ModuleType
 from typing import TYPE_CHECKING, Callable
 
 from . import device_info
@@ -21,24 +21,30 @@ if TYPE_CHECKING:
     from .session import DealRequest, Session
 
 
+def _duel_menus() -> ModuleType:
+    """The Pyramids menus, imported when first opened: they import this module, and
+    the duel's engine is not needed to show the main menu (start-up time)."""
+    from . import duel_menus
+
+    return duel_menus
+
+
 class MainMenu(MenuScreen):
     name = "menu"
     title = "Pyramid"
 
     def lines(self) -> list[tuple[str, Callable[[], None]]]:
-        from .duel_menus import PyramidsMenu, continue_pyramids  # the duel's menus build on these
-
         session = self.session
         lines: list[tuple[str, Callable[[], None]]] = []
-        if session.saved_game() is not None:
+        if self._saved["pyramid"]:
             lines.append(("Continue", session.continue_game))
-        if session.store.load_progress("pyramids") is not None:
-            lines.append(("Continue Pyramids", lambda: continue_pyramids(session)))
+        if self._saved["pyramids"]:
+            lines.append(("Continue Pyramids", lambda: _duel_menus().continue_pyramids(session)))
         lines += [
             ("New game", lambda: session.ask_redeals(None)),
             ("Daily deal", lambda: session.ask_redeals(daily_deal_number(session.today()))),
             ("Deal number", lambda: session.push(DealNumberScreen(session))),
-            ("Pyramids", lambda: session.push(PyramidsMenu(session))),
+            ("Pyramids", lambda: session.push(_duel_menus().PyramidsMenu(session))),
             (f"Variant: {session.rules.title}", lambda: session.push(VariantMenu(session))),
             ("Statistics", lambda: session.push(StatisticsScreen(session))),
             ("Settings", lambda: session.push(SettingsScreen(session))),
@@ -56,15 +62,20 @@ class MainMenu(MenuScreen):
         return ""
 
     def __init__(self, session: "Session") -> None:
+        self.session = session
+        self._saved = self._saved_games()
         super().__init__(session)
-        self._had_saved_game = session.saved_game() is not None
+
+    def _saved_games(self) -> dict[str, bool]:
+        """Which games can be continued: read when the menu shows, not on every frame."""
+        return {game: self.session.store.has_progress(game) for game in ("pyramid", "pyramids")}
 
     def resume(self) -> None:
-        """Back on the main menu: when "Continue" came or went, start again at the top line."""
-        has_saved_game = self.session.saved_game() is not None
-        if has_saved_game != self._had_saved_game:
+        """Back on the main menu: when a "Continue" line came or went, start again at the top line."""
+        saved = self._saved_games()
+        if saved != self._saved:
             self.selected = 0
-        self._had_saved_game = has_saved_game
+        self._saved = saved
 
     def leave(self) -> None:
         """The main menu is the bottom of the stack: there is nothing above it."""

@@ -46,6 +46,8 @@ class Table:
             return self.board.stock_top if self.board.rules.stock_top_playable else None
         if target == "waste":
             return self.board.waste_top
+        if target == "joker":
+            return None
         return self.board.pyramid[target]
 
     def chosen_target(self) -> Target | None:

@@ -15,14 +15,16 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from .board import Board, Move
 from .cards import format_cards
-from .duel import DuelBoard
-from .duel_match import Duel
 from .errors import PyramidError, ReplayError
 from .rules import preset
+
+if TYPE_CHECKING:
+    from .duel import DuelBoard
+    from .duel_match import Duel
 
 
 def _now() -> datetime.datetime:
@@ -92,6 +94,9 @@ def replay_duel(progress: Progress) -> tuple[Duel, DuelBoard]:
     The match number names every deal; the saved first deal is checked against
     it so a change in how deals are numbered cannot resume a different match.
     """
+    from .duel import DuelBoard  # the duel's engine loads only when a duel is resumed
+    from .duel_match import Duel
+
     try:
         duel = Duel.from_json(dict(progress.context["duel"]))
         if duel.match_number != progress.deal_number or duel.is_finished:

@@ -110,7 +110,11 @@ class Session:
 
     @staticmethod
     def describe_variant(game: str, variant: str) -> str:
-        """"retrohub/one" → "Pyramid, one redeal" for the statistics screen."""
+        """"retrohub/one" → "Pyramid, one redeal"; "good" → "Pyramids against the good computer"."""
+        if game == "pyramids":
+            from .duel_flow import describe_level
+
+            return describe_level(variant)
         name, _, redeals = variant.partition("/")
         title = PRESETS[name].title if name in PRESETS else name
         return f"{title}, {redeals} redeal" + ("s" if redeals in ("two", "unlimited") else "") if redeals else title

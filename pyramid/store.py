@@ -233,6 +233,13 @@ class Store:
         self._saved[game] = progress
         return progress
 
+    def has_progress(self, game: str) -> bool:
+        """Whether a game of kind ``game`` is saved; cheap (nothing is replayed), for menus."""
+        try:
+            return self._connection.execute("SELECT 1 FROM progress WHERE game = ?", (game,)).fetchone() is not None
+        except sqlite3.Error:
+            return False
+
     def clear_progress(self, game: str) -> None:
         """Forget the saved game of kind ``game`` (it ended, or the player started another)."""
         self._saved.pop(game, None)
