@@ -12,8 +12,6 @@ import logging
 import os
 import signal
 import sys
-import tempfile
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Protocol, Sequence
 
@@ -194,6 +192,8 @@ def self_test() -> int:
     never migrate the player's data before the switch), and renders one frame
     offscreen. Prints what failed and exits non-zero on any failure.
     """
+    import tempfile
+
     os.environ["SDL_VIDEODRIVER"] = "offscreen"
     from display.headless import HeadlessDisplay
 
