@@ -333,7 +333,8 @@ class Layout:
         safe = self.safe
         title_px = round(self.text_px * 1.45)
         title = Rect(safe.x, safe.y + self.pad, safe.w, round(title_px * 1.25))
-        body = Rect(safe.x + self.pad, title.bottom + self.pad, safe.w - 2 * self.pad, safe.bottom - title.bottom - 2 * self.pad)
+        bottom = self.status_band.y if page.footer else safe.bottom - self.pad
+        body = Rect(safe.x + self.pad, title.bottom + self.pad, safe.w - 2 * self.pad, bottom - title.bottom - self.pad)
         best: tuple[PlacedText, ...] = ()
         for px in range(self.text_px, MIN_PAGE_PX - 1, -1):
             for columns, spaced in ((1, True), (2, True), (1, False)):

@@ -133,6 +133,7 @@ class Renderer:
             self._menu_scene(scene, view.menu, footer=not view.notice)  # a notice takes the footer's place
         elif view.text is not None:
             self._text_scene(scene, view.text)
+            status = view.text.footer
         elif view.table is not None:
             self._table_scene(scene, view.table, FaceStyle(view.letters, view.four_colour))
             status = view.table.status_line

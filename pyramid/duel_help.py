@@ -4,11 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .actions import Action
 from .duel import PYRAMIDS, DuelRules
 from .help_text import Sections
-from .screen import Screen
-from .view import Hit, TextView, View
 
 if TYPE_CHECKING:
     from .session import Session
@@ -37,20 +34,11 @@ def pyramids_help(rules: DuelRules = PYRAMIDS) -> Sections:
     )
 
 
-class DuelHelpScreen(Screen):
-    """The Pyramids rules; ✓, Back, ✱ or help closes it."""
+def open_pyramids_help(session: "Session") -> None:
+    """Push the Pyramids rules, paged like Pyramid's."""
+    from .menus import HelpScreen  # menus is the module that opens the duel's menus
 
-    name = "help"
-
-    def handle(self, action: Action, hit: Hit) -> None:
-        if action.name in ("ok", "back", "star", "tap"):
-            self.session.pop()
-
-    def on_help(self) -> None:
-        self.session.pop()
-
-    def view(self) -> View:
-        return View(self.name, text=TextView("Pyramids: rules & controls", pyramids_help()))
+    session.push(HelpScreen(session, "Pyramids: rules & controls", pyramids_help()))
 
 
 class PyramidsHelpKey:
@@ -59,4 +47,4 @@ class PyramidsHelpKey:
     session: Session
 
     def on_help(self) -> None:
-        self.session.push(DuelHelpScreen(self.session))
+        open_pyramids_help(self.session)

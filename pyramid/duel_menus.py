@@ -23,7 +23,7 @@ from .duel_flow import (
     remembered_level,
     resume,
 )
-from .duel_help import DuelHelpScreen, PyramidsHelpKey
+from .duel_help import PyramidsHelpKey, open_pyramids_help
 from .duel_match import Duel
 from .duel_screens import open_duel
 from .menus import DealNumberScreen, NoticeScreen
@@ -82,7 +82,7 @@ class PyramidsMenu(PyramidsHelpKey, MenuScreen):
             (f"Opponent: {remembered_level(session)}", lambda: self.sideways(1)),
             ("Two players", self.ask_names),
             (f"Match: {match}", lambda: session.push(MatchNumberScreen(session, self))),
-            ("Rules & controls", lambda: session.push(DuelHelpScreen(session))),
+            ("Rules & controls", lambda: open_pyramids_help(session)),
         ]
 
     def items(self) -> list[str]:

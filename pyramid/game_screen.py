@@ -15,6 +15,7 @@ from .actions import Action
 from .board import Board, Move
 from .cards import ENGLISH_FACE_LETTERS, FRENCH_FACE_LETTERS, Card
 from .errors import ReplayError
+from .help_text import pyramid_help
 from .progress import Progress, replay
 from .play import Table
 from .rules import format_redeals
@@ -245,7 +246,7 @@ class AssistPanel(MenuScreen):
         if choice == "Rules & controls":
             from .menus import HelpScreen
 
-            self.session.push(HelpScreen(self.session))
+            self.session.push(HelpScreen(self.session, sections=pyramid_help(self.game.board.rules)))
             return
         self.session.pop()
         if choice == "Hint":

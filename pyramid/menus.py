@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Callable
 from . import device_info
 from .actions import Action
 from .deal import MAX_DEAL_NUMBER, daily_deal_number
-from .help_text import pyramid_help
+from .help_text import Sections, paginate, pyramid_help
 from .rules import PRESETS, REDEAL_CHOICES
 from .screen import MenuScreen, Screen
 from .view import Hit, MenuHit, MenuView, PanelView, TextView, View
@@ -159,19 +159,33 @@ class DealNumberScreen(Screen):
 
 
 class HelpScreen(Screen):
-    """Rules and controls; any of ✓, Back, ✱ or help closes it, changing nothing else."""
+    """Rules and controls, a page at a time so the text stays legible on a 320x240 screen.
+
+    ◀ ▶ (or ▲ ▼) turn the pages; ✓, Back, ✱ or help closes it, changing nothing else.
+    """
 
     name = "help"
 
+    def __init__(self, session: "Session", title: str = "Rules & controls",
+                 sections: Sections | None = None) -> None:
+        super().__init__(session)
+        self.title = title
+        self.pages = paginate(sections if sections is not None else pyramid_help(session.rules))
+        self.page = 0
+
     def handle(self, action: Action, hit: Hit) -> None:
-        if action.name in ("ok", "back", "star", "tap"):
+        if action.name in ("left", "up", "right", "down"):
+            step = 1 if action.name in ("right", "down") else -1
+            self.page = min(max(self.page + step, 0), len(self.pages) - 1)
+        elif action.name in ("ok", "back", "star", "tap"):
             self.session.pop()
 
     def on_help(self) -> None:
         self.session.pop()
 
     def view(self) -> View:
-        return View(self.name, text=TextView("Rules & controls", pyramid_help(self.session.rules)))
+        footer = f"◀ ▶ page {self.page + 1} of {len(self.pages)}" if len(self.pages) > 1 else ""
+        return View(self.name, text=TextView(self.title, self.pages[self.page], footer))
 
 
 class ConfirmScreen(MenuScreen):

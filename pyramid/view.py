@@ -59,10 +59,14 @@ class PanelView:
 
 @dataclass(frozen=True, slots=True)
 class TextView:
-    """A page of text (rules and controls), left with ✓, Back or ✱."""
+    """A page of text (rules and controls), left with ✓, Back or ✱.
+
+    ``footer`` is drawn on the status line (e.g. "◀ ▶ page 1 of 3").
+    """
 
     title: str
     sections: tuple[tuple[str, tuple[str, ...]], ...]
+    footer: str = ""
 
 
 @dataclass(frozen=True, slots=True)

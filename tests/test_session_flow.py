@@ -170,3 +170,19 @@ def test_overlap_rule_lets_the_player_pick_a_card_with_the_one_covering_it() -> 
     session.handle(Action.tap(0, 0), lambda x, y: 22)
     state = session.state()["game"]
     assert state["pyramid"][5][0] is None and state["pyramid"][6][1] is None, "4c and 9c left together"
+
+
+def test_rules_are_paged_and_every_page_is_reachable() -> None:
+    session = session_with(clearable_deal())
+    play(session, "help")
+    pages = []
+    for _ in range(6):
+        view = session.view()
+        pages.append(view.text.sections)
+        play(session, "right")
+    distinct = list(dict.fromkeys(pages))
+    assert len(distinct) >= 2 and view.text.footer.startswith("◀ ▶ page")
+    headings = [heading for page in distinct for heading, _ in page]
+    assert headings == ["Goal", "Pairs", "Stock", "Points", "Controls"]
+    play(session, "left left left left left left")
+    assert session.view().text.sections == distinct[0], "◀ goes back to the first page"
