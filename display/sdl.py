@@ -32,7 +32,8 @@ def start_video(driver: str | None, hints: Mapping[str, str] | None = None, advi
         name = driver or "the default"
         raise DisplayError(f"SDL could not start {name} video driver: {error}. {advice}".strip()) from None
     actual = pygame.display.get_driver()
-    if driver is not None and actual != driver:
+    # SDL names drivers case-insensitively: asked for "kmsdrm", SDL 2.32 reports "KMSDRM".
+    if driver is not None and actual.lower() != driver.lower():
         pygame.display.quit()
         raise DisplayError(f"SDL started the {actual!r} video driver instead of {driver!r}. {advice}".strip())
     return actual
