@@ -82,11 +82,16 @@ if ! skipping packages; then
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq
     # python3-venv: the release venvs. python3-evdev, -gpiozero, -lgpio: built for the Pi
-    # and shared into the venvs. libgbm1, libegl1, libgles2: SDL's KMS/DRM video driver.
-    # rsync: updates over SSH.
+    # and shared into the venvs (python3-lgpio is in Raspberry Pi OS's archive only; on
+    # plain Debian, as in the emulator test, gpiozero falls back to its other pin
+    # libraries). libgbm1, libegl1, libgles2: SDL's KMS/DRM video driver;
+    # libgl1-mesa-dri: its GPU drivers (vc4, v3d; kms_swrast without a GPU), without
+    # which set_mode fails with "EGL not initialized". rsync: updates over SSH.
+    lgpio=
+    if apt-cache show python3-lgpio > /dev/null 2>&1; then lgpio=python3-lgpio; fi
     apt-get install -y -qq --no-install-recommends \
-        python3 python3-venv python3-evdev python3-gpiozero python3-lgpio \
-        libgbm1 libegl1 libgles2 libdrm2 rsync
+        python3 python3-venv python3-evdev python3-gpiozero $lgpio \
+        libgbm1 libegl1 libgles2 libgl1-mesa-dri libdrm2 rsync
 fi
 
 if ! skipping accounts; then
