@@ -1,0 +1,195 @@
+"""The appliance end to end in an emulated machine: boot, play, harden, update.
+
+Opt-in (``PYRAMID_VM=1``), never part of the normal run: it builds a Debian
+bookworm system (Raspberry Pi OS Lite's systemd 252 and Python 3.11) once into
+a cache, installs the console with firmware/install.sh, boots it under qemu and
+checks on a real kernel and a real systemd what the other tests check offline:
+
+- pyramid.service replaces the login prompt on tty1, ``--display auto`` picks
+  kmsdrm, and the unit is active once the console sent READY=1;
+- the screen (a QMP screendump) shows the green felt and the menu, and keys
+  typed on the emulated USB keyboard arrive through evdev and move the menu;
+- a game started keeps its data in /var/lib/pyramid;
+- ``systemd-analyze security`` on the loaded unit, and the watchdog restarting
+  a console that stopped answering;
+- firmware/update.sh over SSH lands a new release, and refuses one whose
+  self-test fails while the old one keeps running.
+
+The tests share one machine and run in file order, each building on the last.
+About 12 minutes on two shared cores (the first run adds the base system).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from vm.appliance import PROJECT, PreparedImage, prepare, project_copy
+from vm.machine import Machine
+
+TOOLS = {"qemu-system-x86_64": "qemu-system-x86", "qemu-img": "qemu-utils", "mmdebstrap": "mmdebstrap",
+         "mkfs.ext4": "e2fsprogs", "unshare": "util-linux", "ssh": "openssh-client", "rsync": "rsync"}
+MISSING = sorted({package for tool, package in TOOLS.items() if shutil.which(tool) is None})
+
+pytestmark = [
+    pytest.mark.skipif(os.environ.get("PYRAMID_VM") != "1",
+                       reason="the appliance test boots a virtual machine (about 12 minutes): set PYRAMID_VM=1"),
+    pytest.mark.skipif(bool(MISSING), reason=f"needs: apt-get install {' '.join(MISSING)}"),
+    pytest.mark.skipif(os.geteuid() != 0, reason="builds the guest system with mmdebstrap and chroot: run as root"),
+]
+
+BOOT_TIMEOUT = 300.0
+TIMINGS: dict[str, float] = {}
+
+
+class Guest:
+    """The booted appliance, with what the tests learn along the way."""
+
+    def __init__(self, machine: Machine, prepared: PreparedImage) -> None:
+        self.machine = machine
+        self.prepared = prepared
+        self.menu_screen = None
+
+
+@pytest.fixture(scope="module")
+def guest(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Guest]:
+    started = time.monotonic()
+    workdir = tmp_path_factory.mktemp("vm")
+    prepared = prepare(workdir)
+    TIMINGS.update(prepared.timings)
+    machine = Machine(prepared.image, prepared.kernel, prepared.initrd, workdir, prepared.key, "pi")
+    try:
+        TIMINGS["power-on to SSH"] = machine.wait_for_ssh(BOOT_TIMEOUT)
+        yield Guest(machine, prepared)
+    finally:
+        machine.stop()
+        TIMINGS["whole run"] = time.monotonic() - started
+        print("\nappliance VM timings (s): " + ", ".join(f"{name} {value:.0f}" for name, value in TIMINGS.items()))
+        print(f"screendumps and logs in {workdir}")
+
+
+def journal(guest: Guest) -> str:
+    return guest.machine.ssh("sudo journalctl -b -u pyramid.service --no-pager -o cat").stdout
+
+
+def test_console_replaces_the_login_prompt_on_tty1(guest: Guest) -> None:
+    machine = guest.machine
+    TIMINGS["power-on to console active"] = machine.wait_until(
+        "systemctl is-active --quiet pyramid.service", BOOT_TIMEOUT, "pyramid.service active")
+    ready_after_kernel_start = int(machine.unit_property("pyramid.service", "ActiveEnterTimestampMonotonic")) / 1e6
+    TIMINGS["guest boot to READY=1"] = ready_after_kernel_start
+    assert machine.unit_property("pyramid.service", "Type") == "notify"
+    assert machine.unit_property("pyramid.service", "User") == "pyramid"
+    assert machine.ssh("systemctl is-active getty@tty1.service", check=False).stdout.strip() != "active"
+    log = journal(guest)
+    assert re.search(r"display auto: using kmsdrm card\d+ Virtual-\d+ \d+x\d+", log), log
+    assert "QEMU QEMU USB Keyboard" in log, log
+
+
+def test_screen_shows_the_felt_and_the_menu(guest: Guest) -> None:
+    screen = guest.machine.screendump("menu")
+    assert screen.felt_share() > 0.5, f"only {screen.felt_share():.0%} of the screen is felt green"
+    assert screen.light_share() > 0.002, f"no menu text on the screen ({screen.light_share():.2%} light pixels)"
+    assert screen.highlight_row() is not None, "no highlighted menu line"
+    guest.menu_screen = screen
+
+
+def test_keys_on_the_usb_keyboard_move_the_menu_selection(guest: Guest) -> None:
+    assert guest.menu_screen is not None, "needs the screen of the previous test"
+    guest.machine.press("down")
+    time.sleep(2)
+    moved = guest.machine.screendump("menu-down")
+    assert moved.felt_share() > 0.5
+    before, after = guest.menu_screen.highlight_row(), moved.highlight_row()
+    assert after is not None and after > before + 10, f"the highlight stayed at row {before:.0f} ({after})"
+
+
+def saved_games(guest: Guest) -> list[str]:
+    """The games in progress in the console's store, read with the guest's Python."""
+    query = ("import sqlite3; db = sqlite3.connect('file:/var/lib/pyramid/pyramid.db?mode=ro', uri=True); "
+             "print(*db.execute('SELECT game, deal, started FROM progress ORDER BY game'), sep=chr(10))")
+    return guest.machine.ssh(f'sudo python3 -c "{query}"').stdout.splitlines()
+
+
+def test_a_game_started_keeps_its_data_in_the_state_directory(guest: Guest) -> None:
+    machine = guest.machine
+    for key in ("up", "ret", "ret"):  # New game, then the redeal question's first answer
+        machine.press(key)
+        time.sleep(2)
+    game = machine.screendump("game")
+    assert game.light_share() > 0.1, "no cards on the screen after starting a game"
+    listing = machine.ssh("sudo stat -c '%U %a %n' /var/lib/pyramid /var/lib/pyramid/pyramid.db").stdout
+    assert listing.splitlines() == ["pyramid 700 /var/lib/pyramid", "pyramid 600 /var/lib/pyramid/pyramid.db"]
+    assert saved_games(guest), "the game in progress is not in the store"
+
+
+def test_security_exposure_of_the_loaded_unit(guest: Guest) -> None:
+    report = guest.machine.ssh("sudo systemd-analyze security --no-pager pyramid.service").stdout
+    match = re.search(r"Overall exposure level for pyramid\.service: (\d+\.\d+) (\S+)", report)
+    assert match, report
+    print(f"\nsystemd-analyze security in the guest: {match.group(1)} {match.group(2)}")
+    assert float(match.group(1)) <= 1.5
+
+
+def test_watchdog_restarts_a_console_that_stopped_answering(guest: Guest) -> None:
+    machine = guest.machine
+    hung = machine.unit_property("pyramid.service", "MainPID")
+    restarts = int(machine.unit_property("pyramid.service", "NRestarts"))
+    machine.ssh(f"sudo kill -STOP {hung}")
+    started = time.monotonic()
+    machine.wait_until(
+        f"test \"$(systemctl show --value -p NRestarts pyramid.service)\" -gt {restarts} && "
+        "systemctl is-active --quiet pyramid.service", 240, "restart after the watchdog")
+    TIMINGS["SIGSTOP to console active again"] = time.monotonic() - started
+    assert machine.unit_property("pyramid.service", "MainPID") != hung
+    assert "Watchdog timeout" in machine.ssh("sudo journalctl -b -u pyramid.service --no-pager").stdout
+
+
+def update(guest: Guest, project: Path) -> subprocess.CompletedProcess[str]:
+    """firmware/update.sh from a copy of the project, over SSH to the guest, as the owner runs it."""
+    machine = guest.machine
+    environment = {**os.environ, "PYRAMID_SSH": " ".join(machine.ssh_command), "PYTHON": sys.executable}
+    return subprocess.run([str(project / "firmware" / "update.sh"), machine.ssh_target], env=environment,
+                          capture_output=True, text=True, timeout=900, check=False)
+
+
+def current_version() -> str:
+    text = (PROJECT / "pyproject.toml").read_text()
+    return re.search(r'(?m)^version = "([^"]*)"$', text).group(1)
+
+
+def test_update_over_ssh_switches_to_the_new_release(guest: Guest, tmp_path: Path) -> None:
+    machine = guest.machine
+    games_before = saved_games(guest)
+    version = f"{current_version()}.post1"
+    started = time.monotonic()
+    result = update(guest, project_copy(tmp_path / "project", version=version))
+    TIMINGS["update.sh (build, copy, install, restart)"] = time.monotonic() - started
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert f"{version} is running" in result.stdout
+    assert f"* {version}" in machine.ssh("sudo /opt/pyramid/bin/pyramid-release status").stdout
+    assert machine.ssh("/opt/pyramid/current/bin/pyramid --version").stdout.strip().endswith(version)
+    assert machine.ssh("systemctl is-active pyramid.service").stdout.strip() == "active"
+    assert saved_games(guest) == games_before  # the player's game in progress survived
+
+
+def test_update_with_a_failing_self_test_is_refused(guest: Guest, tmp_path: Path) -> None:
+    machine = guest.machine
+    running = machine.unit_property("pyramid.service", "MainPID")
+    good = machine.ssh("readlink /opt/pyramid/current").stdout.strip()
+    broken = f"{current_version()}.post2"
+    result = update(guest, project_copy(tmp_path / "project", version=broken, broken=True))
+    assert result.returncode != 0
+    assert "self-test" in result.stdout + result.stderr, result.stdout + result.stderr
+    assert machine.ssh("readlink /opt/pyramid/current").stdout.strip() == good
+    assert machine.ssh(f"test -e /opt/pyramid/releases/{broken}", check=False).returncode != 0
+    assert machine.unit_property("pyramid.service", "MainPID") == running
+    assert machine.ssh("systemctl is-active pyramid.service").stdout.strip() == "active"
