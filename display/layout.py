@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable, Literal
 
-from pyramid.board import pyramid_geometry
+from pyramid.tableau import pyramid_geometry
 from pyramid.view import Hit, MenuHit, MenuView, PanelView, TextView, View
 
 from .errors import LayoutError

@@ -17,7 +17,7 @@ from typing import Hashable, Literal
 
 import pygame
 
-from pyramid.board import pyramid_geometry
+from pyramid.tableau import pyramid_geometry
 from pyramid.cards import Card
 from pyramid.view import Hit, JokerState, MenuView, PanelView, TableView, Target, TextView, View
 

@@ -6,20 +6,19 @@ Modelled on python-chess: :class:`Move` values with a parse/format pair,
 :meth:`Board.pop` (exact undo from a snapshot). Every rule is read from the
 :class:`~pyramid.rules.Rules` object, so variants share this code.
 
-Positions in the pyramid are indices 0 … n-1, row by row from the top, left to
-right; row ``r`` (0 = top) has ``r + 1`` cards and starts at ``r*(r+1)/2``.
-Card ``(r, c)`` is covered by ``(r+1, c)`` and ``(r+1, c+1)``.
+The pyramid's geometry (indices, rows, covering) is :class:`~pyramid.tableau.Tableau`'s,
+shared with the Pyramids duel.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any, Iterator, Literal
 
 from .cards import Card, format_cards, parse_deal
 from .errors import IllegalMoveError, InvalidDealError, InvalidMoveError
 from .rules import MSC_PYRAMID_BONUS, MSC_REMOVAL_POINTS, MSC_ROW_BONUS, RETROHUB, Rules, preset
+from .tableau import Tableau, pyramid_geometry  # noqa: F401 (pyramid_geometry: part of this module's API)
 
 MoveKind = Literal["draw", "redeal", "remove"]
 Status = Literal["playing", "cleared", "no_moves"]
@@ -71,19 +70,6 @@ class Move:
         return self.kind
 
 
-@lru_cache(maxsize=None)
-def pyramid_geometry(rows: int) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, ...], ...]]:
-    """For a pyramid of ``rows`` rows: (row, column) of each index, and the indices covering it."""
-    places = tuple((r, c) for r in range(rows) for c in range(r + 1))
-    def index(r: int, c: int) -> int:
-        return r * (r + 1) // 2 + c
-    covers = tuple(
-        (index(r + 1, c), index(r + 1, c + 1)) if r + 1 < rows else ()
-        for r, c in places
-    )
-    return places, covers
-
-
 @dataclass(frozen=True, slots=True)
 class _Snapshot:
     pyramid: tuple[Card | None, ...]
@@ -93,13 +79,14 @@ class _Snapshot:
     score: int
 
 
-class Board:
+class Board(Tableau):
     """A Pyramid position under some :class:`Rules`, with its move history."""
 
     def __init__(self, deal: tuple[Card, ...] | str, rules: Rules = RETROHUB) -> None:
         cards = parse_deal(deal, rules.deck) if isinstance(deal, str) else tuple(deal)
         if isinstance(deal, tuple):
             parse_deal(format_cards(cards), rules.deck)  # same checks as for a string
+        super().__init__(rules.rows)
         self.rules = rules
         self.deal = cards
         n = rules.pyramid_size
@@ -110,29 +97,6 @@ class Board:
         self.score = 0
         self.move_stack: list[Move] = []
         self._snapshots: list[_Snapshot] = []
-        self._places, self._covers = pyramid_geometry(rules.rows)
-
-    # -- geometry -----------------------------------------------------------
-    def row_of(self, index: int) -> int:
-        return self._places[index][0]
-
-    def place_of(self, index: int) -> tuple[int, int]:
-        """(row, column) of a pyramid index."""
-        return self._places[index]
-
-    def is_uncovered(self, index: int) -> bool:
-        """A pyramid card is uncovered when both cards covering it are gone."""
-        return all(self.pyramid[i] is None for i in self._covers[index])
-
-    def uncovered_indices(self) -> list[int]:
-        """Indices of the pyramid cards that are present and uncovered."""
-        return [i for i, card in enumerate(self.pyramid) if card is not None and self.is_uncovered(i)]
-
-    def index_of(self, card: Card) -> int | None:
-        try:
-            return self.pyramid.index(card)
-        except ValueError:
-            return None
 
     # -- what can be played -------------------------------------------------
     @property
@@ -170,7 +134,7 @@ class Board:
         for index, card in enumerate(self.pyramid):
             if card is None:
                 continue
-            present = [i for i in self._covers[index] if self.pyramid[i] is not None]
+            present = [i for i in self.covering(index) if self.pyramid[i] is not None]
             if len(present) == 1 and self.is_uncovered(present[0]):
                 coverer = self.pyramid[present[0]]
                 assert coverer is not None
@@ -191,15 +155,12 @@ class Board:
                 if card.rank + coverer.rank == target:
                     yield Move.remove(card, coverer)
 
-    def _uncovered_cards(self) -> list[Card]:
-        return [card for card in (self.pyramid[i] for i in self.uncovered_indices()) if card is not None]
-
     @property
     def legal_moves(self) -> list[Move]:
         """Every move allowed now: removals first, then the draw or the redeal."""
         if self.status() != "playing":
             return []
-        moves = list(self._removals(self._open_stock_cards(self.stock, self.waste), self._uncovered_cards()))
+        moves = list(self._removals(self._open_stock_cards(self.stock, self.waste), self.uncovered_cards()))
         if self.stock:
             moves.append(Move.draw())
         elif self.can_redeal():
@@ -226,7 +187,7 @@ class Board:
         single path. After one redeal the path repeats, so walking to the
         second redeal sees every position it will ever reach.
         """
-        pyramid_cards = self._uncovered_cards()
+        pyramid_cards = self.uncovered_cards()
         stock, waste, redeals_left = list(self.stock), list(self.waste), self.redeals_left
         redeals_walked = 0
         while True:
@@ -331,7 +292,7 @@ class Board:
         other.pyramid, other.stock, other.waste = list(self.pyramid), list(self.stock), list(self.waste)
         other.redeals_left, other.score = self.redeals_left, self.score
         other.move_stack, other._snapshots = list(self.move_stack), list(self._snapshots)
-        other._places, other._covers = self._places, self._covers
+        other.rows, other.places, other._covers = self.rows, self.places, self._covers
         return other
 
     # -- notation and JSON --------------------------------------------------
@@ -339,13 +300,6 @@ class Board:
         """A one-line description of the position, used in error messages."""
         pyramid = " ".join(str(card) if card else "--" for card in self.pyramid)
         return f"{pyramid} | stock {format_cards(self.stock) or '-'} | waste {format_cards(self.waste) or '-'}"
-
-    def pyramid_rows(self) -> list[list[Card | None]]:
-        rows = []
-        for r in range(self.rules.rows):
-            start = r * (r + 1) // 2
-            rows.append(self.pyramid[start : start + r + 1])
-        return rows
 
     def to_json(self) -> dict[str, Any]:
         """The position as JSON-serialisable data (the scripted mode's ``game`` object)."""

@@ -1,7 +1,7 @@
 """Pyramids, the duel game (SPEC §5): place uncovered cards one up or one down on a pile.
 
 The layout is Pyramid's (same deal notation, same pyramid geometry from
-:func:`pyramid.board.pyramid_geometry`), the rules are different:
+:class:`pyramid.tableau.Tableau`), the rules are different:
 
 * **Deal** of a round: 52 cards in SPEC §6 order. The first 28 form the pyramid
   (row by row, top first); the 29th starts face up on the **pile**; the other 23
@@ -46,7 +46,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from .board import pyramid_geometry
+from .tableau import Tableau
 from .cards import STANDARD_DECK, Card, format_cards, parse_deal
 from .deal import MAX_DEAL_NUMBER, SplitMix64, numbered_deal
 from .errors import IllegalMoveError, InvalidDealError, InvalidMoveError, PyramidError, ReplayError
@@ -167,7 +167,7 @@ class _Snapshot:
     tallies: tuple[RoundTally, ...]
 
 
-class DuelBoard:
+class DuelBoard(Tableau):
     """A whole Pyramids match for one player: every round, with its move history.
 
     ``deals`` holds one deal per round (cards or deal strings); most callers use
@@ -183,12 +183,12 @@ class DuelBoard:
     ) -> None:
         if not 1 <= len(deals) <= rules.rounds:
             raise InvalidDealError(f"a match needs 1..{rules.rounds} deals, got {len(deals)}")
+        super().__init__(rules.rows)
         self.rules = rules
         self.match_number = match_number
         self.deals = tuple(
             parse_deal(deal if isinstance(deal, str) else format_cards(deal), STANDARD_DECK) for deal in deals
         )
-        self._places, self._covers = pyramid_geometry(rules.rows)
         self.move_stack: list[DuelMove] = []
         self._snapshots: list[_Snapshot] = []
         self.tallies: list[RoundTally] = []
@@ -228,35 +228,6 @@ class DuelBoard:
     def round_scores(self) -> list[int]:
         """Points of each round played so far (the current one included)."""
         return [tally.points for tally in self.tallies]
-
-    # -- geometry (shared with Pyramid) --------------------------------------
-    def place_of(self, index: int) -> tuple[int, int]:
-        """(row, column) of a pyramid index."""
-        return self._places[index]
-
-    def is_uncovered(self, index: int) -> bool:
-        """A pyramid card is uncovered when both cards covering it are gone."""
-        return all(self.pyramid[i] is None for i in self._covers[index])
-
-    def uncovered_indices(self) -> list[int]:
-        """Indices of the pyramid cards that are present and uncovered."""
-        return [i for i, card in enumerate(self.pyramid) if card is not None and self.is_uncovered(i)]
-
-    def uncovered_cards(self) -> list[Card]:
-        return [card for card in (self.pyramid[i] for i in self.uncovered_indices()) if card is not None]
-
-    def index_of(self, card: Card) -> int | None:
-        try:
-            return self.pyramid.index(card)
-        except ValueError:
-            return None
-
-    def pyramid_rows(self) -> list[list[Card | None]]:
-        rows = []
-        for r in range(self.rules.rows):
-            start = r * (r + 1) // 2
-            rows.append(self.pyramid[start : start + r + 1])
-        return rows
 
     @property
     def pile_top(self) -> Card:
@@ -453,7 +424,7 @@ class DuelBoard:
         """An independent board in the same position (history included)."""
         other = DuelBoard.__new__(DuelBoard)
         other.rules, other.match_number, other.deals = self.rules, self.match_number, self.deals
-        other._places, other._covers = self._places, self._covers
+        other.rows, other.places, other._covers = self.rows, self.places, self._covers
         other.round_index = self.round_index
         other.pyramid, other.stock, other.pile = list(self.pyramid), list(self.stock), list(self.pile)
         other.joker_available, other.joker_armed, other.streak = self.joker_available, self.joker_armed, self.streak

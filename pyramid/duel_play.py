@@ -31,11 +31,7 @@ class DuelTable:
     def __init__(self, board: DuelBoard, letters: str = "french") -> None:
         self.board = board
         self.letters = letters
-        self.cursor: Target | None = cursor.nearest(self.targets(), None, self._places)
-
-    @property
-    def _places(self) -> tuple[tuple[int, int], ...]:
-        return tuple(self.board.place_of(i) for i in range(len(self.board.pyramid)))
+        self.cursor: Target | None = cursor.nearest(self.targets(), None, self.board.places)
 
     def targets(self) -> list[Target]:
         """Where the cursor may land: the stock, the joker while it can be played, uncovered cards."""
@@ -58,7 +54,7 @@ class DuelTable:
 
     # -- actions ------------------------------------------------------------
     def move_cursor(self, direction: str) -> None:
-        self.cursor = cursor.step(self.targets(), self.cursor, direction, self._places)
+        self.cursor = cursor.step(self.targets(), self.cursor, direction, self.board.places)
 
     def pick(self, target: Target) -> Pick:
         """Pick ``target`` (✓ on it, or a tap): play it when the rules allow, else say why not."""
@@ -76,7 +72,7 @@ class DuelTable:
         round_before = self.board.round_number
         self.board.push(move)
         aimed = target if self.board.round_number == round_before else None  # a new round starts afresh
-        self.cursor = cursor.nearest(self.targets(), aimed, self._places)
+        self.cursor = cursor.nearest(self.targets(), aimed, self.board.places)
         return Pick(move)
 
     def _refusal(self, target: Target) -> str:

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .board import pyramid_geometry
+from .tableau import pyramid_geometry
 from .cards import Card
 from .duel import DuelBoard, DuelMove, DuelRules, ranks_fit
 

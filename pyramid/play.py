@@ -21,11 +21,7 @@ class Table:
     def __init__(self, board: Board) -> None:
         self.board = board
         self.chosen: Card | None = None
-        self.cursor: Target | None = cursor.nearest(self.targets(), None, self._places)
-
-    @property
-    def _places(self) -> tuple[tuple[int, int], ...]:
-        return tuple(self.board.place_of(i) for i in range(len(self.board.pyramid)))
+        self.cursor: Target | None = cursor.nearest(self.targets(), None, self.board.places)
 
     # -- targets ------------------------------------------------------------
     def targets(self) -> list[Target]:
@@ -62,7 +58,7 @@ class Table:
 
     # -- actions ------------------------------------------------------------
     def move_cursor(self, direction: str) -> None:
-        self.cursor = cursor.step(self.targets(), self.cursor, direction, self._places)
+        self.cursor = cursor.step(self.targets(), self.cursor, direction, self.board.places)
 
     def pick(self, target: Target) -> Move | None:
         """Pick ``target`` (✓ on it, or a tap); return the move played, if any."""
@@ -135,7 +131,7 @@ class Table:
         """
         if self.chosen is not None and self.chosen not in self.board.playable_cards():
             self.chosen = None
-        self.cursor = cursor.nearest(self.targets(), self.cursor, self._places)
+        self.cursor = cursor.nearest(self.targets(), self.cursor, self.board.places)
 
     # -- views --------------------------------------------------------------
     def view(self, title: str = "") -> TableView:

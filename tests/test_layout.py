@@ -13,7 +13,7 @@ from display.errors import LayoutError
 from display.layout import FAN_BAND, Layout
 from display.rect import Rect, merge_rects
 from display.text import text_width
-from pyramid.board import pyramid_geometry
+from pyramid.tableau import pyramid_geometry
 from pyramid.deal import numbered_deal
 from pyramid.help_text import pyramid_help
 from pyramid.rules import RETROHUB
