@@ -10,7 +10,10 @@ notify socket, as under the console's unit (``Type=notify``):
    in the same run (median of several) — target ≤ 1.5x;
 2. idle CPU: the console waiting on the main menu with GPIO buttons
    (gpiozero's mock pins) for 10 s, from ``/proc/PID/stat`` — target < 1 %
-   of a core.
+   of a core;
+3. input to state and frame through the scripted path: in this process, the
+   real main loop fed by the scripted source, from the moment an action is
+   handed over to the moment its frame has been presented (480x320).
 """
 
 from __future__ import annotations
@@ -57,6 +60,44 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def scripted_latency(actions: int = 300) -> list[float]:
+    """Seconds from each action handed to the main loop until its frame is presented."""
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import random
+
+    from display.headless import HeadlessDisplay
+    from pyramid.actions import Action
+    from pyramid.app import Frontend, run_loop
+    from pyramid.scripting import ScriptSource
+    from pyramid.sdnotify import Notifier
+    from pyramid.session import DealChoice, Session
+
+    rng = random.Random(1)
+    script = [Action(rng.choice(["left", "right", "up", "down", "ok", "ok"])) for _ in range(actions)]
+    handed: list[float] = []  # when each action was handed to the loop
+    shown: list[float] = []  # for each action that changed the screen: seconds until its frame was shown
+
+    class TimedSource(ScriptSource):
+        def wait(self, timeout: float | None) -> list[Action] | None:
+            batch = super().wait(timeout)
+            handed.append(time.perf_counter())
+            return batch
+
+    class TimedFrontend(Frontend):
+        def show(self, view) -> None:
+            super().show(view)
+            if handed:  # the first frame comes before any action
+                shown.append(time.perf_counter() - handed[-1])
+
+    session = Session(None, DealChoice(number=7))
+    session.open_game("pyramid", None)
+    frontend = TimedFrontend(HeadlessDisplay((480, 320)))
+    run_loop(session, frontend, TimedSource(script), Notifier(None), lambda s: None)
+    frontend.close()
+    return shown
+
+
 def main() -> None:
     # An installed release has its bytecode compiled (pip does it); this checkout may not,
     # when PYTHONDONTWRITEBYTECODE is set, and compiling would dominate the start-up.
@@ -91,6 +132,10 @@ def main() -> None:
         process.wait()
         print(f"idle CPU over {IDLE_SECONDS:.0f} s: {used:.3f} s = {100 * used / IDLE_SECONDS:.2f} % of a core "
               "(target < 1 %)")
+    latencies = sorted(scripted_latency())
+    print(f"input to state and frame, scripted path ({len(latencies)} actions that changed the screen): "
+          f"median {1000 * statistics.median(latencies):.2f} ms, "
+          f"p95 {1000 * latencies[int(0.95 * len(latencies))]:.2f} ms, max {1000 * latencies[-1]:.2f} ms")
 
 
 if __name__ == "__main__":
