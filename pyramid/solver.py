@@ -380,6 +380,17 @@ class _Position:
                         removals.append((bit, other))
         return removals
 
+    def open_removal_possible(self, uncovered: int, live: int, q: int) -> bool:
+        """True when some removal uses a stock or waste card at ``q`` (a cheap test)."""
+        target, rank_mask = self.target, self.rank_mask
+        if not self.stock_top_playable:
+            top = (live & ((1 << q) - 1)).bit_length() - 1
+            if top < 0 or not self.waste_playable:
+                return False
+            rank = self.stock_rank[top]
+            return rank == target or bool(uncovered & rank_mask[target - rank])
+        return bool(self.open_removals(uncovered, live, q))
+
     def open_removals(self, uncovered: int, live: int, q: int) -> list[tuple[int, ...]]:
         """Removals that use a stock or waste card at ``q``; open kings first."""
         target, rank_mask = self.target, self.rank_mask
@@ -530,6 +541,7 @@ class _Relaxation:
         self.won: dict[int, bool] = {}
         self.counts_cache: dict[int, int] = {}
         self.waste_counts_cache: dict[int, int] = {}
+        self.useful_cache: dict[int, int] = {}
 
     def can_win(self, pm: int, live: int, q: int, r: int) -> bool:
         """False when the position (pyramid ``pm``, stock ``live`` and ``q``, redeals ``r``) is lost."""
@@ -549,6 +561,16 @@ class _Relaxation:
             self.counts_cache[live] = counts
         return counts
 
+    def _useful(self, pm: int) -> int:
+        """Three bits per rank, set for the ranks that can still pair with ``pm`` (kings too)."""
+        rank_mask, target = self.pos.rank_mask, self.pos.target
+        useful = 7 << (3 * target)
+        for rank in range(1, target):
+            if rank_mask[target - rank] & pm:
+                useful |= 7 << (3 * rank)
+        self.useful_cache[pm] = useful
+        return useful
+
     def waste_counts(self, waste: int) -> int:
         """:meth:`counts` of a waste given as a rank sequence (cached)."""
         counts = self.waste_counts_cache.get(waste)
@@ -564,7 +586,23 @@ class _Relaxation:
         return counts
 
     def relaxed_win(self, pm: int, counts: int, waste: int) -> bool:
-        """The relaxed game: ``counts`` playable at will, ``waste`` (a rank sequence, top lowest) from the top."""
+        """The relaxed game: ``counts`` playable at will, ``waste`` (a rank sequence, top lowest) from the top.
+
+        Cards that can no longer pair are dropped first — from the counts, and
+        from the waste with everything under the first of them — so that
+        positions differing only there are one.
+        """
+        useful = self.useful_cache.get(pm)
+        if useful is None:
+            useful = self._useful(pm)
+        counts &= useful
+        if waste:
+            rest, depth = waste, 0
+            while rest and useful >> (3 * (rest & 15)) & 1:
+                rest >>= 4
+                depth += 4
+            if rest:
+                waste &= (1 << depth) - 1
         key = pm | (counts << _PYRAMID_BITS) | (waste << _RELAXED_WASTE_SHIFT)
         known = self.won.get(key)
         if known is not None:
@@ -690,28 +728,37 @@ class _VerdictSearch:
             if key not in walked:
                 lost[key] = r
                 walked.append(key)
-            forced = self.king_dominates and pos.forced_open_removal(pm, uncovered, live, q)
-            for removal in [forced] if forced else pos.open_removals(uncovered, live, q):
-                path.append(removal)
-                if self.search(*pos.apply_removal(pm, live, q, r, removal), r):
-                    for done in walked:
-                        del lost[done]
-                    return True
-                path.pop()
-                if forced or (self.king_dominates and len(removal) == 1):
+            if pos.open_removal_possible(uncovered, live, q):
+                # Drawing only moves cards from the stock to the waste, which
+                # the last-pass relaxation only finds harder: once it loses,
+                # the rest of the walk does too.
+                if not r and not self.relaxation.can_win(pm, live, q, r):
                     break
-            else:
-                if q < m:
-                    q = pos.after_draw(live, q)
-                    live = pos.forget_buried(pm, live, q, r)
-                    path.append(_DRAW)
-                    continue
-                if live and r:
-                    q = pos.next_live(live, 0)
-                    if r != UNLIMITED:
-                        r -= 1
-                    path.append(_REDEAL)
-                    continue
+                forced = self.king_dominates and pos.forced_open_removal(pm, uncovered, live, q)
+                dominated = False
+                for removal in [forced] if forced else pos.open_removals(uncovered, live, q):
+                    path.append(removal)
+                    if self.search(*pos.apply_removal(pm, live, q, r, removal), r):
+                        for done in walked:
+                            del lost[done]
+                        return True
+                    path.pop()
+                    if forced or (self.king_dominates and len(removal) == 1):
+                        dominated = True
+                        break
+                if dominated:
+                    break
+            if q < m:
+                q = pos.after_draw(live, q)
+                live = pos.forget_buried(pm, live, q, r)
+                path.append(_DRAW)
+                continue
+            if live and r:
+                q = pos.next_live(live, 0)
+                if r != UNLIMITED:
+                    r -= 1
+                path.append(_REDEAL)
+                continue
             break
         del path[depth:]
         return False
