@@ -765,7 +765,7 @@ class _VerdictSearch:
 
 
 class _ShortestSearch:
-    """A* over single steps, with the verdict search's proven losses as extra pruning.
+    """A* over single steps, with the verdict search's proven losses and relaxations as extra pruning.
 
     The bound has two parts that count different steps, so their sum never
     overestimates:
@@ -787,10 +787,11 @@ class _ShortestSearch:
     earlier never lengthens a solution.
     """
 
-    def __init__(self, pos: _Position, budget: _Budget, lost: dict[int, int]) -> None:
+    def __init__(self, pos: _Position, budget: _Budget, lost: dict[int, int], relaxation: _Relaxation) -> None:
         self.pos = pos
         self.budget = budget
         self.lost = lost
+        self.relaxation = relaxation
         self.count_draws = pos.draw_count == 1 and pos.waste_playable and not pos.goal_all
 
     def _all_cards_bound(self, pm: int, live: int) -> int:
@@ -884,7 +885,7 @@ class _ShortestSearch:
         return costs[count - 1]
 
     def run(self) -> list[int | tuple[int, ...]] | None:
-        pos, lost, budget = self.pos, self.lost, self.budget
+        pos, lost, budget, relaxation = self.pos, self.lost, self.budget, self.relaxation
         start = (pos.start_pm, pos.start_live, pos.next_live(pos.start_live, pos.start_q), pos.start_r)
         start_key = self._key(*start)
         best = {start_key: 0}
@@ -934,6 +935,8 @@ class _ShortestSearch:
                 child_g = g + 1
                 for token, new_pm, new_live, new_q, new_r in successors:
                     if lost.get(pos.lost_key(new_pm, new_live, new_q, new_r), -1) >= new_r:
+                        continue
+                    if not relaxation.can_win(new_pm, new_live, new_q, new_r):
                         continue
                     new_key = self._key(new_pm, new_live, new_q, new_r)
                     if best.get(new_key, child_g + 1) <= child_g:
@@ -995,7 +998,7 @@ def solve(
             return answer("lose", [])
         tokens = search.path
         if optimal:
-            shortest = _ShortestSearch(pos, budget, search.lost).run()
+            shortest = _ShortestSearch(pos, budget, search.lost, search.relaxation).run()
             assert shortest is not None, "the verdict search found a line, A* must too"
             tokens = shortest
     except BudgetExceeded:
