@@ -25,7 +25,15 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .rootfs import GUEST_USER, base_rootfs, cache_directory, copy_rootfs, kernel_and_initrd, make_image, run_in_chroot
+from .rootfs import (
+    GUEST_USER,
+    base_rootfs,
+    cache_directory,
+    copy_rootfs,
+    kernel_and_initrd,
+    make_image,
+    run_in_chroot,
+)
 
 PROJECT = Path(__file__).resolve().parents[2]
 GUEST_PROJECT = Path("home") / GUEST_USER / "pyramid"
@@ -44,12 +52,12 @@ class PreparedImage:
 
 
 def project_copy(target: Path, version: str | None = None, broken: bool = False) -> Path:
-    """The project's tracked files (as they are in the work tree) copied to ``target``.
+    """The project's files as they are in the work tree (tracked, and new ones git does not ignore).
 
     ``version`` replaces the version in the copy's pyproject.toml; ``broken``
     makes the copy's self-test fail, the way a release with a bad import would.
     """
-    listed = subprocess.run(["git", "-C", str(PROJECT), "ls-files", "-z"], capture_output=True, check=True).stdout
+    listed = subprocess.run(["git", "-C", str(PROJECT), "ls-files", "-z", "--cached", "--others", "--exclude-standard"], capture_output=True, check=True).stdout
     for name in filter(None, listed.decode().split("\0")):
         source = PROJECT / name
         if source.is_file():
@@ -86,7 +94,8 @@ def prepare(workdir: Path) -> PreparedImage:
     shutil.rmtree(bundle)
     install_log = installed.stdout + installed.stderr
     if installed.returncode != 0:
-        raise RuntimeError(f"install.sh failed in the chroot ({installed.returncode}):\n{install_log}")
+        tail = "\n".join(install_log.splitlines()[-15:])
+        raise RuntimeError(f"install.sh failed in the chroot ({installed.returncode}):\n{tail}")
     timings["install.sh in the chroot"] = time.monotonic() - started
 
     key = workdir / "owner_key"

@@ -15,8 +15,12 @@ import shlex
 import socket
 import subprocess
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+
+
+PixelTest = Callable[[int, int, int], bool]  # (red, green, blue) -> whether the pixel counts
 
 
 class GuestError(Exception):
@@ -39,7 +43,7 @@ class Screen:
     rgb: bytes
 
     @classmethod
-    def from_ppm(cls, data: bytes) -> "Screen":
+    def from_ppm(cls, data: bytes) -> Screen:
         """Parse the binary PPM (P6, maxval 255) that QMP ``screendump`` writes."""
         fields: list[bytes] = []
         position = 0
@@ -60,7 +64,7 @@ class Screen:
         pixels = data[position + 1:]
         return cls(int(width), int(height), pixels[: int(width) * int(height) * 3])
 
-    def share(self, predicate) -> float:
+    def share(self, predicate: PixelTest) -> float:
         """The fraction of pixels (sampled on a 4-pixel grid) for which ``predicate(r, g, b)`` holds."""
         hits = total = 0
         for y in range(0, self.height, 4):
@@ -71,7 +75,7 @@ class Screen:
                 hits += bool(predicate(r, g, b))
         return hits / total if total else 0.0
 
-    def mean_row(self, predicate) -> float | None:
+    def mean_row(self, predicate: PixelTest) -> float | None:
         """The average row of the (sampled) pixels for which ``predicate(r, g, b)`` holds, None if none do."""
         rows = [y for y in range(0, self.height, 4) for x in range(0, self.width, 4)
                 if predicate(*self.rgb[(y * self.width + x) * 3:(y * self.width + x) * 3 + 3])]
@@ -154,8 +158,8 @@ class Machine:
             "-qmp", f"unix:{qmp_path},server=on,wait=off",
         ]
         self.started = time.monotonic()
-        self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                        stderr=open(workdir / "qemu.log", "wb"))
+        with open(workdir / "qemu.log", "wb") as log:  # qemu keeps its own copy of the descriptor
+            self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log)
         self.qmp = self._connect_qmp(qmp_path)
 
     def _connect_qmp(self, path: Path) -> Qmp:

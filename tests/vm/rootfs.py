@@ -113,4 +113,4 @@ def run_in_chroot(rootfs: Path, command: list[str], environment: dict[str, str])
 def make_image(rootfs: Path, image: Path) -> None:
     """An ext4 disk image holding ``rootfs``, made without loop devices or mounting."""
     subprocess.run(["mkfs.ext4", "-q", "-F", "-L", "pyramid-root", "-d", str(rootfs), str(image), IMAGE_SIZE],
-                   check=True)
+                   stdout=subprocess.DEVNULL, check=True)
