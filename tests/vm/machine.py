@@ -19,7 +19,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-
 PixelTest = Callable[[int, int, int], bool]  # (red, green, blue) -> whether the pixel counts
 
 
