@@ -147,6 +147,8 @@ class _Position:
             self.stock_rank_mask[card.rank] |= 1 << j
         self.lonely_cache: dict[int, list[int]] = {}
         self.sequence_cache: dict[int, int] = {}
+        self.forced_cache: dict[int, list[tuple[int, tuple[int, ...]]]] = {}
+        self.removals_cache: dict[int, list[tuple[int, ...]]] = {}
         self.facts_cache: dict[int, tuple[int, list[tuple[int, int]], int]] = {}
         pairs = [(low, self.target - low) for low in range(1, (self.target + 1) // 2)]
         if self.target % 2 == 0:
@@ -316,19 +318,30 @@ class _Position:
         solution removes the two together. Both cost one step whenever they are
         made and only uncover cards, so making them first loses nothing.
         """
-        rank_mask, target = self.rank_mask, self.target
+        candidates = self.forced_cache.get(pm)
+        if candidates is None:
+            candidates = self._forced_candidates(pm, uncovered)
+        stock_rank_mask = self.stock_rank_mask
+        for need, removal in candidates:
+            if not need or not stock_rank_mask[need] & live:
+                return removal
+        return None
+
+    def _forced_candidates(self, pm: int, uncovered: int) -> list[tuple[int, tuple[int, ...]]]:
+        """For :meth:`forced_removal`: (rank that must be absent from the stock, removal), cached per pyramid."""
+        rank_mask, target, rank, partners = self.rank_mask, self.target, self.rank, self.pyramid_partners
+        candidates: list[tuple[int, tuple[int, ...]]] = []
         kings = uncovered & rank_mask[target]
         if kings:
-            return ((kings & -kings).bit_length() - 1,)
-        stock_rank_mask, rank, partners = self.stock_rank_mask, self.rank, self.pyramid_partners
-        for bit in _bits(uncovered):
-            if stock_rank_mask[target - rank[bit]] & live:
-                continue
-            options = partners[bit] & pm & ~(1 << bit)
-            if options & uncovered and not options & (options - 1):
-                other = options.bit_length() - 1
-                return (bit, other) if bit < other else (other, bit)
-        return None
+            candidates.append((0, ((kings & -kings).bit_length() - 1,)))
+        else:
+            for bit in _bits(uncovered):
+                options = partners[bit] & pm & ~(1 << bit)
+                if options & uncovered and not options & (options - 1):
+                    other = options.bit_length() - 1
+                    candidates.append((target - rank[bit], (bit, other) if bit < other else (other, bit)))
+        self.forced_cache[pm] = candidates
+        return candidates
 
     def forced_open_removal(self, pm: int, uncovered: int, live: int, q: int) -> tuple[int, ...] | None:
         """A removal of an open stock or waste card that dominates every other move here.
@@ -362,7 +375,13 @@ class _Position:
         return cards
 
     def pyramid_removals(self, pm: int, uncovered: int) -> list[tuple[int, ...]]:
-        """Removals inside the pyramid (pairs, overlap pairs), as card-id tuples."""
+        """Removals inside the pyramid (pairs, overlap pairs), as card-id tuples (cached)."""
+        removals = self.removals_cache.get(pm)
+        if removals is None:
+            removals = self.removals_cache[pm] = self._pyramid_removals(pm, uncovered)
+        return removals
+
+    def _pyramid_removals(self, pm: int, uncovered: int) -> list[tuple[int, ...]]:
         target, rank, rank_mask = self.target, self.rank, self.rank_mask
         removals: list[tuple[int, ...]] = []
         for bit in _bits(uncovered):
