@@ -22,10 +22,10 @@ from .cards import Card, format_cards
 from .deal import MAX_DEAL_NUMBER, numbered_deal
 from .errors import ReplayError
 from .game_screen import GameScreen, record_abandoned
-from .menus import HelpScreen, MainMenu, NoticeScreen, RedealChoice
+from .menus import MainMenu, NoticeScreen, RedealChoice
 from .play import Table
 from .progress import Progress, replay
-from .rules import PRESETS, Rules, format_redeals, preset
+from .rules import PRESETS, Rules, preset
 from .screen import Screen
 from .settings import Settings
 from .store import Store

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from pyramid.actions import Action, parse_script
+from pyramid.actions import Action
 from pyramid.cards import format_cards, parse_deal
 from pyramid.deal import numbered_deal
 from pyramid.session import DealChoice, Session
