@@ -27,6 +27,7 @@ from .view import Hit, View
 
 if TYPE_CHECKING:
     from display.base import Display
+    from display.settings import Settings as HardwareSettings
     from input.hub import InputHub
 
 log = logging.getLogger("pyramid")
@@ -97,13 +98,19 @@ def build_session(options: Options) -> Session:
     return session
 
 
-def open_frontend(options: Options) -> Frontend:
-    from display.auto import open_display
+def load_hardware_settings(options: Options) -> "HardwareSettings":
+    """The settings file (screen, buttons); what is wrong in it is told, and defaults used."""
     from display.settings import load_settings
 
     settings = load_settings(options.settings)
     for problem in settings.problems:
         print(f"pyramid: {problem}", file=sys.stderr)
+    return settings
+
+
+def open_frontend(options: Options, settings: "HardwareSettings") -> Frontend:
+    from display.auto import open_display
+
     display = open_display(options.display, options.size, settings.display)
     log.info("display: %s", display.description)
     return Frontend(display)
@@ -111,7 +118,7 @@ def open_frontend(options: Options) -> Frontend:
 
 def run_scripted(options: Options) -> int:
     session = build_session(options)
-    frontend = open_frontend(options)
+    frontend = open_frontend(options, load_hardware_settings(options))
     session.hardware.append(f"Display: {frontend.display.description}")
     trace = Trace(options.trace) if options.trace else None
     try:
@@ -134,9 +141,10 @@ def run_scripted(options: Options) -> int:
 def run_console(options: Options) -> int:
     """The console proper: the screen, the input sources, and the loop until asked to stop."""
     session = build_session(options)
-    frontend = open_frontend(options)
+    settings = load_hardware_settings(options)
+    frontend = open_frontend(options, settings)
     try:
-        hub = open_input(options, frontend.display)
+        hub = open_input(options, frontend.display, settings)
     except BaseException:
         frontend.close()
         raise
@@ -152,7 +160,7 @@ def run_console(options: Options) -> int:
     return 0
 
 
-def open_input(options: Options, display: "Display") -> "InputHub":
+def open_input(options: Options, display: "Display", settings: "HardwareSettings") -> "InputHub":
     """The input hub with the sources asked for: ``--input``, else the settings file, else by display.
 
     A window gets SDL's keyboard and mouse; the console on KMS or a framebuffer
@@ -161,11 +169,9 @@ def open_input(options: Options, display: "Display") -> "InputHub":
     """
     import pygame
 
-    from display.settings import load_settings
     from input import keymap, sources
     from input.errors import InputSettingsError
 
-    settings = load_settings(options.settings)
     text = settings.path.read_text(encoding="utf-8") if settings.path else None
     try:
         config = keymap.InputSettings.from_settings(settings.sections, text, str(settings.path or "settings"))
@@ -195,7 +201,11 @@ def self_test() -> int:
     import tempfile
 
     os.environ["SDL_VIDEODRIVER"] = "offscreen"
+    from display import auto, fbdev, kmsdrm, window  # noqa: F401 (the check is that they import)
     from display.headless import HeadlessDisplay
+    from input import hub, keyboard, sources  # noqa: F401 (gpio and evdev need their libraries: checked at start)
+
+    from . import duel_screens, solver  # noqa: F401
 
     from .store import Store
 
