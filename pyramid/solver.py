@@ -561,6 +561,7 @@ class _Relaxation:
         self.counts_cache: dict[int, int] = {}
         self.waste_counts_cache: dict[int, int] = {}
         self.useful_cache: dict[int, int] = {}
+        self.partners_cache: dict[int, int] = {}
 
     def can_win(self, pm: int, live: int, q: int, r: int) -> bool:
         """False when the position (pyramid ``pm``, stock ``live`` and ``q``, redeals ``r``) is lost."""
@@ -581,13 +582,20 @@ class _Relaxation:
         return counts
 
     def _useful(self, pm: int) -> int:
-        """Three bits per rank, set for the ranks that can still pair with ``pm`` (kings too)."""
+        """Three bits per rank, set for the ranks that can still pair with ``pm`` (kings too).
+
+        Also caches, in ``partners_cache``, how many pyramid cards each rank
+        could pair with (three bits per rank; seven for kings, who need none).
+        """
         rank_mask, target = self.pos.rank_mask, self.pos.target
-        useful = 7 << (3 * target)
+        useful = partners_left = 7 << (3 * target)
         for rank in range(1, target):
-            if rank_mask[target - rank] & pm:
+            partners = (rank_mask[target - rank] & pm).bit_count()
+            if partners:
                 useful |= 7 << (3 * rank)
+                partners_left |= partners << (3 * rank)
         self.useful_cache[pm] = useful
+        self.partners_cache[pm] = partners_left
         return useful
 
     def waste_counts(self, waste: int) -> int:
@@ -616,12 +624,18 @@ class _Relaxation:
             useful = self._useful(pm)
         counts &= useful
         if waste:
-            rest, depth = waste, 0
-            while rest and useful >> (3 * (rest & 15)) & 1:
+            # Each waste card leaves with a pyramid card of its complement:
+            # the waste is dug no deeper than the pyramid has partners for.
+            partners_left = self.partners_cache[pm]
+            rest, depth, dug = waste, 0, 0
+            while rest:
+                shift = 3 * (rest & 15)
+                if (dug >> shift) & 7 >= (partners_left >> shift) & 7:
+                    waste &= (1 << depth) - 1
+                    break
+                dug += 1 << shift
                 rest >>= 4
                 depth += 4
-            if rest:
-                waste &= (1 << depth) - 1
         key = pm | (counts << _PYRAMID_BITS) | (waste << _RELAXED_WASTE_SHIFT)
         known = self.won.get(key)
         if known is not None:
