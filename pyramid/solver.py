@@ -27,9 +27,15 @@ Why it is fast enough in pure Python:
   two removals, so the verdict search walks that single path and branches only
   on removals. A position met again on the walk is dominated and ends it.
 * **Proven losses** are remembered with the most redeals they were lost with;
-  fewer redeals lose too. With unlimited redeals any live card can be brought
-  up at will, so ``q`` and (goal "pyramid") even which card of a rank is
-  which stop mattering: the key is the count of each rank.
+  fewer redeals lose too. Suits never matter, so the stock and waste are keyed
+  by the ranks of their cards in order. With unlimited redeals any live card
+  can be brought up at will, so ``q`` and (goal "pyramid") even the order stop
+  mattering: the key is the count of each rank.
+* **Relaxed games** (:class:`_Relaxation`) that every line of the real game
+  can be played in: with redeals left, every live card playable at will; in
+  the last pass, the stock at will but the waste from its top down. Their
+  positions are few and remembered, and a position they lose is lost: this
+  proves most losses after a few hundred positions instead of a full search.
 * **Hopeless positions.** Per pair of complementary ranks, a maximum matching
   of the pyramid cards that could ever pair with each other (neither in the
   other's cone) leaves cards that must each take a stock card; fewer live
@@ -38,9 +44,12 @@ Why it is fast enough in pure Python:
   again buries everything under it for good; those cards are dropped from
   ``live`` so that positions differing only there become one.
 * **Forced and dominated moves.** An uncovered pyramid king is removed at
-  once (every solution pays that step, and it only frees cards). With one-card
-  draws, removing an open king of the stock or waste beats anything else in
-  verdict mode, and drawing a stock-top king that could leave is never shortest.
+  once (every solution pays that step, and it only frees cards), and so is an
+  uncovered card whose one possible partner left is another uncovered card.
+  With one-card draws, removing an open king of the stock or waste beats
+  anything else in verdict mode, and so does removing the open card that is
+  an uncovered card's one possible partner; drawing a stock-top king that
+  could leave is never shortest.
 """
 
 from __future__ import annotations
@@ -351,7 +360,7 @@ class _Position:
         sooner: with one-card draws, any line that keeps it can be played
         without it. (The caller checks the one-card draw.)
         """
-        target, rank, partners = self.target, self.rank, self.pyramid_partners
+        target, partners = self.target, self.pyramid_partners
         for j, open_rank in self.open_cards(live, q):
             if open_rank >= target or (self.stock_rank_mask[open_rank] & live) != 1 << j:
                 continue
@@ -767,7 +776,7 @@ class _VerdictSearch:
                 # the rest of the walk does too.
                 if not r and not self.relaxation.can_win(pm, live, q, r):
                     break
-                forced = self.king_dominates and pos.forced_open_removal(pm, uncovered, live, q)
+                forced = pos.forced_open_removal(pm, uncovered, live, q) if self.king_dominates else None
                 dominated = False
                 for removal in [forced] if forced else pos.open_removals(uncovered, live, q):
                     path.append(removal)
