@@ -33,6 +33,7 @@ from pathlib import Path
 import pytest
 from vm.appliance import PROJECT, PreparedImage, prepare, project_copy
 from vm.machine import Machine, Screen
+from vm.rootfs import GUEST_USER
 
 TOOLS = {"qemu-system-x86_64": "qemu-system-x86", "qemu-img": "qemu-utils", "mmdebstrap": "mmdebstrap",
          "mkfs.ext4": "e2fsprogs", "unshare": "util-linux", "ssh": "openssh-client", "rsync": "rsync"}
@@ -60,11 +61,12 @@ class Guest:
 
 @pytest.fixture(scope="module")
 def guest(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Guest]:
+    """One machine for the whole module: preparing and booting it is most of the run's time."""
     started = time.monotonic()
     workdir = tmp_path_factory.mktemp("vm")
     prepared = prepare(workdir)
     TIMINGS.update(prepared.timings)
-    machine = Machine(prepared.image, prepared.kernel, prepared.initrd, workdir, prepared.key, "pi")
+    machine = Machine(prepared.image, prepared.kernel, prepared.initrd, workdir, prepared.key, GUEST_USER)
     try:
         TIMINGS["power-on to SSH"] = machine.wait_for_ssh(BOOT_TIMEOUT)
         yield Guest(machine, prepared)
