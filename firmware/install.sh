@@ -124,8 +124,10 @@ else
         python3 -m venv "$build/venv"
         platform=$(python3 -c 'import sysconfig; print(sysconfig.get_platform().split("-")[-1])')
         python_version=$(python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+        # build-release.sh prints only the bundle's path on stdout; no pipe, so a failed build stops here.
         bundle=$(PYTHON="$build/venv/bin/python" "$firmware/build-release.sh" \
-            --arch "$platform" --python-version "$python_version" "$build" | tail -n 1)
+            --arch "$platform" --python-version "$python_version" "$build") ||
+            { echo "install.sh: building the release failed (see above)" >&2; exit 1; }
     fi
     # Started at the next boot; restarting it here could take tty1 from the person installing.
     "$tool" --root "${root:-/}" --no-restart install "$bundle"

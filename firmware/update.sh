@@ -58,7 +58,9 @@ if [ -z "$bundle" ]; then
         "python3 -c 'import sys, sysconfig; print(sysconfig.get_platform().split(\"-\")[-1], \"%d.%d\" % sys.version_info[:2])'")
     arch=${platform% *}
     python_version=${platform#* }
-    bundle=$("$here/build-release.sh" --arch "$arch" --python-version "$python_version" | tail -n 1)
+    # build-release.sh prints only the bundle's path on stdout; no pipe, so a failed build stops here.
+    bundle=$("$here/build-release.sh" --arch "$arch" --python-version "$python_version") ||
+        { echo "update.sh: building the release failed (see above)" >&2; exit 1; }
 fi
 version=$(cat "$bundle/VERSION")
 
