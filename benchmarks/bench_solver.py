@@ -9,7 +9,8 @@ Command (from the repository root)::
    checked against ``solution-lengths.txt`` and every solution is replayed
    through :meth:`Board.push`.
 2. ``retrohub`` rules on numbered deals 1 … ``--retrohub-deals`` for each redeal
-   choice (verdict mode, as the console's hint and "winnable" checks run it).
+   choice (verdict mode, as the console's hint and "winnable" checks run it);
+   the note names the three slowest deals, the ones to study next.
 
 Prints one table (times per deal: total, mean, median, p99, max) and exits
 non-zero when any answer disagrees with the published data.
@@ -82,7 +83,9 @@ def retrohub_row(count: int, redeals: str) -> str:
         solution, seconds = timed_solve(numbered_deal(number), rules, False)
         times.append(seconds)
         wins += solution.verdict == "win"
-    return row(f"retrohub verdict, redeals {redeals}", times, f"{wins}/{count} won")
+    slowest = sorted(range(count), key=times.__getitem__)[-3:][::-1]
+    note = f"{wins}/{count} won; slowest deals " + ", ".join(str(i + 1) for i in slowest)
+    return row(f"retrohub verdict, redeals {redeals}", times, note)
 
 
 def main(argv: list[str]) -> int:
