@@ -154,7 +154,7 @@ class _Position:
         self.stock_rank_mask = [0] * (self.target + 1)
         for j, card in enumerate(self.sequence):
             self.stock_rank_mask[card.rank] |= 1 << j
-        self.lonely_cache: dict[int, list[int]] = {}
+        self.stuck_cache: dict[int, int] = {}
         self.sequence_cache: dict[int, int] = {}
         self.forced_cache: dict[int, list[tuple[int, tuple[int, ...]]]] = {}
         self.removals_cache: dict[int, list[tuple[int, ...]]] = {}
@@ -463,19 +463,24 @@ class _Position:
         return live & ~((2 << (stuck.bit_length() - 1)) - 1)
 
     def stuck_in_waste(self, pm: int, live: int, q: int) -> int:
-        """Stock-sequence cards that can never pair again if they sit in the waste."""
-        lonely = self.lonely_cache.get(pm)
-        if lonely is None:
-            lonely = []
-            for rank in range(1, self.target):
-                if not self.rank_mask[self.target - rank] & pm:
-                    lonely.append(rank)
-            self.lonely_cache[pm] = lonely
+        """Stock-sequence cards that can never pair again if they sit in the waste.
+
+        Those whose complement is gone from the pyramid, unless (with a
+        playable stock top) one is still in the stock. Without a playable stock
+        top the answer depends on the pyramid alone and is cached with it.
+        """
+        cached = self.stuck_cache.get(pm)
+        if cached is not None:
+            return cached
         stuck = 0
         stock = live >> q << q
-        for rank in lonely:
+        for rank in range(1, self.target):
+            if self.rank_mask[self.target - rank] & pm:
+                continue
             if not (self.stock_top_playable and self.stock_rank_mask[self.target - rank] & stock):
                 stuck |= self.stock_rank_mask[rank]
+        if not self.stock_top_playable:
+            self.stuck_cache[pm] = stuck
         return stuck
 
     def move_of(self, token: int | tuple[int, ...]) -> Move:
