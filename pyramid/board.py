@@ -18,7 +18,7 @@ from typing import Any, Iterator, Literal
 from .cards import Card, format_cards, parse_deal
 from .errors import IllegalMoveError, InvalidDealError, InvalidMoveError
 from .rules import MSC_PYRAMID_BONUS, MSC_REMOVAL_POINTS, MSC_ROW_BONUS, RETROHUB, Rules, preset
-from .tableau import Tableau, pyramid_geometry  # noqa: F401 (pyramid_geometry: part of this module's API)
+from .tableau import Tableau
 
 MoveKind = Literal["draw", "redeal", "remove"]
 Status = Literal["playing", "cleared", "no_moves"]

@@ -58,7 +58,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .board import Board, Move, pyramid_geometry
+from .board import Board, Move
+from .tableau import pyramid_geometry
 from .cards import Card
 
 Verdict = Literal["win", "lose", "unknown"]
