@@ -20,17 +20,24 @@ from .progress import Progress, replay
 from .play import Table
 from .rules import format_redeals
 from .screen import MenuScreen, Screen
-from .solver import Solution, solve
 from .stats import GameResult
 from .view import Hit, MenuHit, PanelView, Target, View
 
 if TYPE_CHECKING:
     from .session import Session
+    from .solver import Solution
     from .store import Store
 
 #: Seconds the solver may think for a hint or a verdict (a Pi is ~10x slower than a PC).
 SOLVER_SECONDS = 3.0
 SUIT_SYMBOLS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
+
+
+def solve(board: Board) -> "Solution":
+    """The solver within the console's time budget; loaded on first use (start-up time)."""
+    from .solver import solve as solve_within
+
+    return solve_within(board, max_seconds=SOLVER_SECONDS)
 
 
 def variant_key(board: Board) -> str:
@@ -133,13 +140,13 @@ class GameScreen(Screen):
         self.recorded = True
         self.session.store.record_result(result_of(self.progress, self.board))
         if status != "cleared":
-            self.from_start = solve(Board(self.board.deal, self.board.rules), max_seconds=SOLVER_SECONDS)
+            self.from_start = solve(Board(self.board.deal, self.board.rules))
 
     # -- assists ------------------------------------------------------------
     def give_hint(self) -> None:
         self.progress = self.progress.with_assist("hint")
         self.session.store.save_progress(self.progress)
-        solution = solve(self.board, max_seconds=SOLVER_SECONDS)
+        solution = solve(self.board)
         if solution.verdict == "lose":
             self.message = "This deal can no longer be won."
         elif solution.verdict == "unknown":

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import datetime
 import random
-import time
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Sequence
 
@@ -29,9 +28,7 @@ from .rules import PRESETS, Rules, preset
 from .screen import Screen
 from .settings import Settings
 from .store import Store
-from .solver import solve
 from .view import Hit, View
-from .winnable import winnable_deal_numbers
 
 Locate = Callable[[int, int], Hit]
 
@@ -180,24 +177,13 @@ class Session:
             return cards, None
         number = fixed.number or request.number
         fixed.number = None
-        if number is None:
-            number = self._winnable_number(rules) if self.settings.winnable_only else None
+        if number is None and self.settings.winnable_only:
+            from .winnable import pick_winnable_number  # the solver loads only when it is needed
+
+            number = pick_winnable_number(rules, self.rng, WINNABLE_SEARCH_SECONDS)
         if number is None:
             number = self.rng.randint(1, MAX_DEAL_NUMBER)
         return numbered_deal(number, rules.deck), number
-
-    def _winnable_number(self, rules: Rules) -> int | None:
-        """A deal number the solver wins: from the precomputed list, else searched within a budget."""
-        known = winnable_deal_numbers(rules)
-        if known:
-            return self.rng.choice(known)
-        deadline = time.monotonic() + WINNABLE_SEARCH_SECONDS
-        while time.monotonic() < deadline:
-            number = self.rng.randint(1, MAX_DEAL_NUMBER)
-            board = Board(numbered_deal(number, rules.deck), rules)
-            if solve(board, max_seconds=max(deadline - time.monotonic(), 0.01)).verdict == "win":
-                return number
-        return None
 
     def _abandon_saved_game(self) -> None:
         """A saved game replaced by a new deal counts as lost (as in most solitaire games)."""

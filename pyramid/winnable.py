@@ -10,11 +10,16 @@ solver with a time budget.
 
 from __future__ import annotations
 
+import random
+import time
 from dataclasses import replace
 from functools import cache
 from importlib import resources
 
+from .board import Board
+from .deal import MAX_DEAL_NUMBER, numbered_deal
 from .rules import PRESETS, Rules
+from .solver import solve
 
 
 def list_file_name(preset_name: str) -> str:
@@ -45,3 +50,20 @@ def winnable_deal_numbers(rules: Rules) -> list[int]:
     if not _redeals_at_least(rules.redeals, default.redeals):
         return []
     return list(_read_list(rules.name))
+
+
+def pick_winnable_number(rules: Rules, rng: random.Random, seconds: float) -> int | None:
+    """A deal number the solver wins under ``rules``: from the list, else searched for ``seconds``.
+
+    ``None`` when the search found none in time (the console then deals at random).
+    """
+    known = winnable_deal_numbers(rules)
+    if known:
+        return rng.choice(known)
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        number = rng.randint(1, MAX_DEAL_NUMBER)
+        board = Board(numbered_deal(number, rules.deck), rules)
+        if solve(board, max_seconds=max(deadline - time.monotonic(), 0.01)).verdict == "win":
+            return number
+    return None
