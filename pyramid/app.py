@@ -252,10 +252,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (DisplayError, SourceUnavailableError) as error:
         print(f"pyramid: {error}", file=sys.stderr)
         return 1
-    except InputSettingsError as error:
-        print(f"pyramid: error: {error}", file=sys.stderr)
-        return 2
-    except PyramidError as error:
+    except (InputSettingsError, PyramidError) as error:
         print(f"pyramid: error: {error}", file=sys.stderr)
         return 2
     except OSError as error:
