@@ -126,7 +126,8 @@ class InputHub:
         with self._ready:
             self._stopping = True
             self._ready.notify()
-        self._wake()
+        if self._waiter is not None:
+            self._waiter.wake()  # from the main thread too: a signal handler runs there while it waits
 
     def _put(self, event: _Edge | _Tap | _DeviceChange) -> None:
         with self._ready:

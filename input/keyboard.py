@@ -14,7 +14,9 @@ layer, at the same rhythm as every other source.
 pygame display exists: the main loop then sleeps in ``pygame.event.wait``
 (window events arrive there too: every event that is not a key, click,
 touch or quit is passed on to ``on_other_event``, e.g. to redraw an exposed
-window), and producer threads wake it by posting a user event.
+window), and producer threads wake it by posting a user event. In an X11
+window it sleeps on the X connection instead (input.x11_wait), because
+pygame's wait polls every millisecond.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import pygame
 
 from input.hub import InputHub
 from input.touch import PanelSize, panel_point
+from input.x11_wait import X11Wait
 
 KEYBOARD = "keyboard"
 MOUSE = "mouse"
@@ -75,26 +78,43 @@ class PygameEvents:
         self._held: dict[int, str] = {}
         self._wake_type = pygame.event.custom_type()
         self._wake_pending = False
+        self._x11 = X11Wait.for_window()
         pygame.key.set_repeat()
         hub.use_waiter(self)
+        hub.add_source(self)
         hub.device_added(KEYBOARD)
 
     def block(self, timeout: float | None) -> None:
         """Wait for SDL events (at most ``timeout`` seconds), then handle all that are pending."""
-        if timeout is None:
-            events = [pygame.event.wait()]
-        elif timeout <= 0:
-            events = []
+        if self._x11 is not None:
+            events = pygame.event.get()
+            if not events and (timeout is None or timeout > 0):
+                self._x11.wait(timeout)
+                events = pygame.event.get()
         else:
-            events = [pygame.event.wait(max(1, math.ceil(timeout * 1000)))]
-        for event in events + pygame.event.get():
+            if timeout is None:
+                waited = [pygame.event.wait()]
+            elif timeout <= 0:
+                waited = []
+            else:
+                waited = [pygame.event.wait(max(1, math.ceil(timeout * 1000)))]
+            events = waited + pygame.event.get()
+        for event in events:
             self.handle(event)
 
     def wake(self) -> None:
-        """From any thread: make a pending ``pygame.event.wait`` return."""
-        if not self._wake_pending:
+        """From any thread: make a pending wait return."""
+        if self._x11 is not None:
+            self._x11.wake()
+        elif not self._wake_pending:
             self._wake_pending = True
             pygame.event.post(pygame.event.Event(self._wake_type))
+
+    def close(self) -> None:
+        """Free the X connection waiter's pipe (the window itself belongs to the display)."""
+        if self._x11 is not None:
+            self._x11.close()
+            self._x11 = None
 
     def handle(self, event: pygame.event.Event) -> None:
         """Turn one SDL event into hub reports; pass non-input events on."""
