@@ -8,6 +8,7 @@ same keys behave the same everywhere.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any
 
 from .actions import Action
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
     from .session import Session
 
 
-class Screen:
+class Screen(ABC):
     """One screen of the session's stack."""
 
     name = "screen"
@@ -25,11 +26,13 @@ class Screen:
     def __init__(self, session: "Session") -> None:
         self.session = session
 
+    @abstractmethod
     def handle(self, action: Action, hit: Hit) -> None:
-        raise NotImplementedError
+        """Answer one action (``hit``: what a tap landed on)."""
 
+    @abstractmethod
     def view(self) -> View:
-        raise NotImplementedError
+        """What the screen shows now."""
 
     def menu_state(self) -> dict[str, Any] | None:
         """The scripted mode's ``menu`` object: the lines a player can choose now."""
@@ -67,11 +70,13 @@ class MenuScreen(Screen):
             if last in self.items():
                 self.selected = self.items().index(last)
 
+    @abstractmethod
     def items(self) -> list[str]:
-        raise NotImplementedError
+        """The lines, in order."""
 
+    @abstractmethod
     def choose(self, index: int) -> None:
-        raise NotImplementedError
+        """Line ``index`` was chosen."""
 
     def footer(self) -> str:
         return ""
