@@ -16,8 +16,10 @@ person's game the result is ready.
 from __future__ import annotations
 
 import datetime
-from concurrent.futures import Future, ThreadPoolExecutor
-from typing import TYPE_CHECKING
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future
+from typing import TYPE_CHECKING, Any
 
 from .cards import format_cards
 from .deal import MAX_DEAL_NUMBER
@@ -35,8 +37,22 @@ GAME = PYRAMIDS.name
 #: The settings' ``menu_choices`` key remembering the opponent's level.
 LEVEL_CHOICE = "pyramids level"
 DEFAULT_LEVEL = "good"
-#: One thread is enough: the console plays one duel at a time.
-_COMPUTER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pyramids-computer")
+
+
+def _in_background(function: Callable[[int, str], MatchRecord], *args: Any) -> Future[MatchRecord]:
+    """Run the computer's game on a daemon thread: it is pure computation, so a console
+    that is switched off or quit mid-search has nothing to wait for (a pool's worker
+    would be joined at exit, up to ~15 s of expert search on a Pi)."""
+    future: Future[MatchRecord] = Future()
+
+    def run() -> None:
+        try:
+            future.set_result(function(*args))
+        except BaseException as error:  # handed to whoever asks for the result
+            future.set_exception(error)
+
+    threading.Thread(target=run, name="pyramids-computer", daemon=True).start()
+    return future
 
 
 def remembered_level(session: Session) -> str:
@@ -66,7 +82,7 @@ class DuelRun:
         self._computer: Future[MatchRecord] | None = None
         computer = self.computer_level
         if computer is not None:
-            self._computer = _COMPUTER.submit(play_match, duel.match_number, computer)
+            self._computer = _in_background(play_match, duel.match_number, computer)
 
     @property
     def computer_level(self) -> str | None:
