@@ -38,7 +38,9 @@ def winnable_numbers(name: str, count: int, max_nodes: int, jobs: int) -> tuple[
     found: list[int] = []
     tried = 0
     batch = 64 * jobs
-    with multiprocessing.Pool(jobs) as pool:
+    # "spawn", not fork: forking a process that has other threads (a GUI, input readers,
+    # a test run) can copy a lock held by one of them and hang the worker forever.
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
         while len(found) < count:
             numbers = range(tried + 1, tried + batch + 1)
             for number, won in zip(numbers, pool.map(_is_won, [(name, n, max_nodes) for n in numbers])):

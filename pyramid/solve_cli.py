@@ -73,7 +73,9 @@ def solve_lines(deals: list[str], rules: Rules, optimal: bool = False, jobs: int
     if jobs <= 1:
         yield from map(_solve_one, work)
         return
-    with multiprocessing.Pool(jobs) as pool:
+    # "spawn", not fork: forking a process that has other threads (a GUI, input readers,
+    # a test run) can copy a lock held by one of them and hang the worker forever.
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
         yield from pool.imap(_solve_one, work)
 
 
