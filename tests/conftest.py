@@ -14,6 +14,16 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 
 @pytest.fixture(autouse=True)
+def restore_environment():
+    """Undo what a test's code wrote into os.environ (SDL hints, drivers), so no later test inherits it."""
+    saved = dict(os.environ)
+    yield
+    if os.environ != saved:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
+@pytest.fixture(autouse=True)
 def data_directory(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch):
     """Every test (and every console it starts) keeps its data in a directory of its own."""
     directory = tmp_path_factory.mktemp("data")

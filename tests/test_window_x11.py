@@ -24,49 +24,86 @@ pytestmark = pytest.mark.skipif(
 )
 
 
+#: A bare SDL window, to tell "SDL cannot show a window on this machine" from a fault of the console.
+BARE_WINDOW = "import pygame; pygame.display.init(); pygame.display.set_mode((64, 48)); print(pygame.display.get_driver())"
+
+
+def desktop_environment(display: str) -> dict[str, str]:
+    """This process's environment without the SDL settings of the other tests, on ``display``."""
+    env = {name: value for name, value in os.environ.items() if not name.startswith("SDL_")}
+    env.update(DISPLAY=display, SDL_AUDIODRIVER="dummy")
+    return env
+
+
 @pytest.fixture
-def x_display():
+def x_display(tmp_path: Path):
+    server_log = tmp_path / "xvfb.log"
     read, write = os.pipe()
-    server = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "800x600x24", "-nolisten", "tcp"],
-                              pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    with server_log.open("w") as log:
+        server = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "800x600x24", "-nolisten", "tcp"],
+                                  pass_fds=(write,), stdout=log, stderr=subprocess.STDOUT)
     os.close(write)
     with os.fdopen(read) as stream:
         number = stream.readline().strip()
-    yield f":{number}"
-    server.terminate()
-    server.wait(10)
+    try:
+        assert number, f"Xvfb did not start: {server_log.read_text()}"
+        display = f":{number}"
+        try:
+            bare = subprocess.run([sys.executable, "-c", BARE_WINDOW], env=desktop_environment(display),
+                                  capture_output=True, text=True, timeout=60)
+        except subprocess.TimeoutExpired:
+            pytest.skip("SDL did not open even a bare window on Xvfb within 60 s")
+        if bare.returncode != 0 or bare.stdout.split()[-1:] != ["x11"]:
+            pytest.skip(f"SDL cannot open a bare X11 window on Xvfb here: {bare.stdout}{bare.stderr}")
+        yield display
+    finally:
+        server.terminate()
+        server.wait(10)
 
 
-def until(condition, seconds: float = 20.0):
+def until(condition, console: subprocess.Popen, what: str, seconds: float = 30.0):
+    """Wait for ``condition``; fail at once if the console ended."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         value = condition()
         if value:
             return value
+        if console.poll() is not None:
+            raise AssertionError(f"the console ended (exit {console.returncode}) before {what}")
         time.sleep(0.1)
-    raise AssertionError("timed out")
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def window_tree(env: dict[str, str]) -> str:
+    """What the X server shows: every window with its title (and xwininfo's complaints, if any)."""
+    listing = subprocess.run(["xwininfo", "-root", "-tree"], env=env, capture_output=True, text=True)
+    return listing.stdout + listing.stderr
 
 
 def window_id(env: dict[str, str]) -> str | None:
-    tree = subprocess.run(["xwininfo", "-root", "-tree"], env=env, capture_output=True, text=True).stdout
-    return next((line.split()[0] for line in tree.splitlines() if '"Pyramid"' in line), None)
+    return next((line.split()[0] for line in window_tree(env).splitlines() if '"Pyramid"' in line), None)
 
 
 def test_keys_in_a_window_start_a_game_and_sigterm_ends_cleanly(x_display: str, tmp_path: Path) -> None:
-    env = {**os.environ, "DISPLAY": x_display, "PYRAMID_DATA_DIR": str(tmp_path / "data")}
-    env.pop("SDL_VIDEODRIVER", None)
-    console = subprocess.Popen([sys.executable, "-m", "pyramid", "--display", "window", "--size", "480x320"],
-                               env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    env = {**desktop_environment(x_display), "PYRAMID_DATA_DIR": str(tmp_path / "data")}
+    messages = tmp_path / "console.log"
+    with messages.open("w") as log:  # a file, not a pipe nobody reads until the end: the console never blocks on it
+        console = subprocess.Popen([sys.executable, "-m", "pyramid", "--display", "window", "--size", "480x320"],
+                                   env=env, stdout=log, stderr=subprocess.STDOUT, text=True)
     try:
-        window = until(lambda: window_id(env))
-        subprocess.run(["xdotool", "windowfocus", "--sync", window], env=env, check=True)
+        window = until(lambda: window_id(env), console, "its window")
+        subprocess.run(["xdotool", "windowfocus", "--sync", window], env=env, check=True, timeout=20)
         for key in ("Return", "Return"):  # New game, then "No redeal"
-            subprocess.run(["xdotool", "key", "--window", window, key], env=env, check=True)
+            subprocess.run(["xdotool", "key", "--window", window, key], env=env, check=True, timeout=20)
             time.sleep(0.3)
         store = Store.open(tmp_path / "data" / "pyramid.db")
-        until(lambda: store.has_progress("pyramid"))
+        until(lambda: store.has_progress("pyramid"), console, "a saved game")
         store.close()
-    finally:
-        console.send_signal(signal.SIGTERM)
-        _, errors = console.communicate(timeout=20)
-    assert console.returncode == 0, errors
+    except (AssertionError, subprocess.SubprocessError) as failure:
+        console.kill()
+        console.wait(20)
+        raise AssertionError(f"{failure}\nthe console said: {messages.read_text()}\n"
+                             f"the X server shows:\n{window_tree(env)}") from None
+    console.send_signal(signal.SIGTERM)
+    console.wait(20)
+    assert console.returncode == 0, messages.read_text()
