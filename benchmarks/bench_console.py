@@ -9,8 +9,9 @@ notify socket, as under the console's unit (``Type=notify``):
    ``pygame.display.set_mode`` + ``flip`` + ``READY=1`` program, alternated
    in the same run (median of several) — target ≤ 1.5x;
 2. idle CPU: the console waiting on the main menu with GPIO buttons
-   (gpiozero's mock pins) for 10 s, from ``/proc/PID/stat`` — target < 1 %
-   of a core;
+   (gpiozero's mock pins) for 10 s, from ``/proc/PID/stat``, starting a
+   second after ``READY=1`` (the sources open after the first frame) —
+   target < 1 % of a core;
 3. input to state and frame through the scripted path: in this process, the
    real main loop fed by the scripted source, from the moment an action is
    handed over to the moment its frame has been presented (480x320).
@@ -125,6 +126,7 @@ def main() -> None:
         print(f"  pyramid console         {console_ms:7.1f} ms   ratio {console_ms / baseline_ms:.2f}x (target ≤ 1.5x)")
 
         process, _ = start_until_ready(console, env, directory)
+        time.sleep(1.0)  # READY=1 comes with the first frame; the input sources open just after it
         before = cpu_seconds(process.pid)
         time.sleep(IDLE_SECONDS)
         used = cpu_seconds(process.pid) - before

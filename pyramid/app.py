@@ -48,10 +48,12 @@ class Frontend:
 
         self.display = display
         self.renderer = Renderer(display.size, display.safe_area)
+        self.shown: View | None = None
 
     def show(self, view: View) -> None:
         dirty = self.renderer.draw(view)
         self.display.present(self.renderer.frame, dirty)
+        self.shown = view
 
     def locate(self, view: View, x: int, y: int) -> Hit:
         """What a tap at screen point (x, y) lands on, through the display's rotation."""
@@ -67,10 +69,9 @@ def run_loop(session: Session, frontend: Frontend, source: ActionSource, notifie
 
     It blocks in ``source.wait`` (no busy loop); the time-out is the watchdog's
     half-period, so a hung console is noticed and a healthy idle one stays idle.
+    The first frame is drawn here unless the caller has shown it already.
     """
-    view = session.view()
-    frontend.show(view)
-    notifier.ready()
+    view = frontend.shown if frontend.shown is not None else show_first_frame(session, frontend, notifier)
     timeout = notifier.watchdog_interval()
     while True:
         actions = source.wait(timeout)
@@ -85,6 +86,14 @@ def run_loop(session: Session, frontend: Frontend, source: ActionSource, notifie
             view = new_view
         notifier.watchdog()
     notifier.stopping()
+
+
+def show_first_frame(session: Session, frontend: Frontend, notifier: Notifier) -> View:
+    """Draw the session's screen and tell systemd the console is up (``READY=1``: the screen is on)."""
+    view = session.view()
+    frontend.show(view)
+    notifier.ready()
+    return view
 
 
 def build_session(options: Options) -> Session:
@@ -139,29 +148,42 @@ def run_scripted(options: Options) -> int:
 
 
 def run_console(options: Options) -> int:
-    """The console proper: the screen, the input sources, and the loop until asked to stop."""
+    """The console proper: the screen, the input sources, and the loop until asked to stop.
+
+    The first frame is shown before the input sources open: importing
+    gpiozero alone takes about as long as starting pygame, and the player
+    should see the menu rather than a dark screen meanwhile. A source that
+    cannot open still ends the console with its message, and the updater,
+    which watches the console for a while after ``READY=1``, still sees that.
+    """
+    from input.hub import InputHub
+
     session = build_session(options)
     settings = load_hardware_settings(options)
     frontend = open_frontend(options, settings)
+    notifier = Notifier.from_environ()
+    hub = InputHub()
+    signal.signal(signal.SIGTERM, lambda number, frame: hub.stop())  # SDL's own handler would only queue a quit event
     try:
-        hub = open_input(options, frontend.display, settings)
+        show_first_frame(session, frontend, notifier)
+        open_input(options, frontend.display, settings, hub)
     except BaseException:
+        hub.close()
         frontend.close()
         raise
-    signal.signal(signal.SIGTERM, lambda number, frame: hub.stop())
     session.hardware.append(f"Display: {frontend.display.description}")
     session.input_log = lambda: [str(record) for record in hub.recent_presses]
     session.input_devices = lambda: list(hub.connected_devices)
     try:
-        run_loop(session, frontend, hub, Notifier.from_environ())
+        run_loop(session, frontend, hub, notifier)
     finally:
         hub.close()
         frontend.close()
     return 0
 
 
-def open_input(options: Options, display: "Display", settings: "HardwareSettings") -> "InputHub":
-    """The input hub with the sources asked for: ``--input``, else the settings file, else by display.
+def open_input(options: Options, display: "Display", settings: "HardwareSettings", hub: "InputHub") -> None:
+    """Feed ``hub`` from the sources asked for: ``--input``, else the settings file, else by display.
 
     A window gets SDL's keyboard and mouse; the console on KMS or a framebuffer
     reads evdev devices (remotes, gamepads, keyboards, touchscreens), because
@@ -187,8 +209,8 @@ def open_input(options: Options, display: "Display", settings: "HardwareSettings
     if display.name == "window" and "keyboard" not in names:
         names = ("keyboard", *names)  # a window must pump SDL's events, or it stops answering
     on_other_event = (lambda event: display.refresh() if event.type == pygame.WINDOWEXPOSED else None)
-    return sources.open_hub(names, lambda: display.rotation.panel_size(display.size), config,
-                            on_other_event=on_other_event)
+    sources.open_hub(names, lambda: display.rotation.panel_size(display.size), config,
+                     on_other_event=on_other_event, hub=hub)
 
 
 def self_test() -> int:

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import socket
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -76,3 +81,23 @@ def test_buttons_play_through_the_main_loop_and_idle_draws_nothing(mock_pins, tm
         frontend.close()
     assert not loop.is_alive()
     assert [str(record) for record in hub.recent_presses][-2:] == ["ok from 'GPIO 22'", "right from 'GPIO 26'"]
+
+
+def test_sigterm_right_after_ready_ends_the_console_cleanly(tmp_path: Path) -> None:
+    """READY=1 comes with the first frame, before the input sources open: a stop then must not be lost."""
+    address = str(tmp_path / "notify")
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    listener.bind(address)
+    listener.settimeout(30)
+    env = {**os.environ, "NOTIFY_SOCKET": address, "GPIOZERO_PIN_FACTORY": "mock"}
+    console = subprocess.Popen([sys.executable, "-m", "pyramid", "--display", "headless", "--size", "480x320",
+                                "--input", "gpio"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        while listener.recv(4096) != b"READY=1":
+            pass
+        console.send_signal(signal.SIGTERM)
+        _, errors = console.communicate(timeout=20)
+    finally:
+        console.kill()
+        listener.close()
+    assert console.returncode == 0, errors
