@@ -10,14 +10,15 @@ here too, and both can be tested without SDL.
 Text widths are needed to wrap the help pages and to size menus; they come
 from a ``measure(text, px)`` function (the renderer passes the real font's),
 with a conservative estimate as the default so the module stays pure.
+The layout records are named tuples, cheap to define before the first frame
+(see pyramid.view).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable, Literal
+from typing import Callable, Literal, NamedTuple
 
 from pyramid.tableau import pyramid_geometry
 from pyramid.view import Hit, MenuHit, MenuView, PanelView, TextView, View
@@ -50,8 +51,7 @@ def estimate_text_width(text: str, px: int) -> int:
     return math.ceil(len(text) * px * 0.58)
 
 
-@dataclass(frozen=True, slots=True)
-class TableLayout:
+class TableLayout(NamedTuple):
     """Rectangles of the table screen.
 
     ``cards[i]`` is pyramid index ``i``; ``waste`` is the top card of the
@@ -88,8 +88,7 @@ class TableLayout:
         return Rect(rect.x, rect.y, rect.w, self.row_step)
 
 
-@dataclass(frozen=True, slots=True)
-class MenuLayout:
+class MenuLayout(NamedTuple):
     """A full-screen list; ``items`` pairs each visible item index with its line.
 
     ``fan`` places a few decorative cards between the title and the lines when
@@ -105,8 +104,7 @@ class MenuLayout:
     fan: tuple[Rect, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class PanelLayout:
+class PanelLayout(NamedTuple):
     """A box over the table: its title, text lines and choices."""
 
     box: Rect
@@ -117,8 +115,7 @@ class PanelLayout:
     items: tuple[tuple[int, Rect], ...]
 
 
-@dataclass(frozen=True, slots=True)
-class PlacedText:
+class PlacedText(NamedTuple):
     """One line of a text page, already wrapped, with its style."""
 
     rect: Rect
@@ -126,8 +123,7 @@ class PlacedText:
     style: Literal["heading", "body"]
 
 
-@dataclass(frozen=True, slots=True)
-class TextLayout:
+class TextLayout(NamedTuple):
     """A text page (help): the title and every wrapped line in place."""
 
     title: Rect

@@ -11,7 +11,6 @@ what a player sees — including the cursor, a chosen card and the waste.
 from __future__ import annotations
 
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 from pyramid.board import Board
@@ -47,7 +46,7 @@ def game_view(deal_number: int = 7, removals: int = 9) -> View:
     uncovered = table.board.uncovered_indices()
     table.pick(uncovered[-1])
     table.cursor = uncovered[0]
-    tv = replace(table.view(f"Deal {deal_number}"), status_line="Pick a card that makes 13 with the grey one")
+    tv = table.view(f"Deal {deal_number}")._replace(status_line="Pick a card that makes 13 with the grey one")
     return View("game", table=tv)
 
 

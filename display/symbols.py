@@ -5,14 +5,15 @@ differ from one Pi image to the next, so every such sign is described here as
 a few primitives in a unit square and painted at four times the size, then
 scaled down smoothly: crisp and anti-aliased at any size, from an 8-pixel suit
 on a 320x240 TFT to a TV. Results are cached per (symbol, size, colour).
+The primitives are named tuples, cheap to define before the first frame
+(see pyramid.view).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import Union
+from typing import NamedTuple, Union
 
 import pygame
 
@@ -20,28 +21,24 @@ Color = tuple[int, int, int]
 Point = tuple[float, float]
 
 
-@dataclass(frozen=True, slots=True)
-class Polygon:
+class Polygon(NamedTuple):
     """A filled polygon; coordinates are fractions of the symbol's size."""
 
     points: tuple[Point, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Disc:
+class Disc(NamedTuple):
     centre: Point
     radius: float
 
 
-@dataclass(frozen=True, slots=True)
-class Ring:
+class Ring(NamedTuple):
     centre: Point
     radius: float
     width: float
 
 
-@dataclass(frozen=True, slots=True)
-class Polyline:
+class Polyline(NamedTuple):
     """A thick line through ``points`` with round joints and ends."""
 
     points: tuple[Point, ...]

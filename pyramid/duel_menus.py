@@ -9,7 +9,6 @@ computer counts as lost, as an abandoned Pyramid deal does).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from .actions import Action
@@ -197,4 +196,4 @@ class MatchNumberScreen(PyramidsHelpKey, DealNumberScreen):
         assert view.menu is not None
         valid = 1 <= self.number <= MAX_DEAL_NUMBER
         footer = "▲ ▼ change the digit, ◀ ▶ move, ✓ choose" if valid else view.menu.footer
-        return replace(view, menu=replace(view.menu, title="Match number", footer=footer))
+        return view._replace(menu=view.menu._replace(title="Match number", footer=footer))

@@ -9,7 +9,6 @@ bookkeeping (saving, the computer's game, statistics) is
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from .actions import Action
@@ -131,7 +130,7 @@ class DuelScreen(PyramidsHelpKey, Screen):
             detail = detail.capitalize()
         table = self.table.view(title, detail)
         if self.message:
-            table = replace(table, status_line=self.message)
+            table = table._replace(status_line=self.message)
         panel = self.panel()
         return View("duel_over" if self.finished else "duel", table=table, panel=panel)
 

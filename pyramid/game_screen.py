@@ -8,7 +8,6 @@ apart.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from .actions import Action
@@ -221,7 +220,7 @@ class GameScreen(Screen):
         table = self.table.view(self.title())
         if self.message or self.hint or self.progress.assisted:
             status = self.message or ("Assisted game" if self.progress.assisted else "")
-            table = replace(table, status_line=status, hint=self.hint)
+            table = table._replace(status_line=status, hint=self.hint)
         panel = self.end_panel()
         return View("game_over" if panel else "game", table=table, panel=panel)
 

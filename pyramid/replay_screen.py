@@ -6,7 +6,6 @@ are replayed through the engine, so what is shown is always a legal game.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Sequence
 
 from .actions import Action
@@ -50,4 +49,4 @@ class ReplayScreen(Screen):
             line = f"Step {self.step} of {len(self.moves)}: ▶ next, ◀ back"
         else:
             line = f"Done in {len(self.moves)} steps: Back to leave"
-        return View(self.name, table=replace(table, status_line=line, cursor=None))
+        return View(self.name, table=table._replace(status_line=line, cursor=None))

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from .actions import Action
@@ -202,8 +202,8 @@ class Session:
 
     def view(self) -> View:
         settings = self.settings
-        return replace(self.screen.view(), letters=settings.card_letters,
-                       four_colour=settings.four_colour_suits, safe_area=settings.safe_area)
+        return self.screen.view()._replace(letters=settings.card_letters,
+                                           four_colour=settings.four_colour_suits, safe_area=settings.safe_area)
 
     def state(self) -> dict[str, Any]:
         """The scripted mode's state object (schema in the README)."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 import pygame
 import pytest
@@ -72,7 +71,7 @@ def test_the_cursor_shows_on_the_waste_and_on_the_hollow() -> None:
     assert close_to(cursor_pixel(renderer, table.stock), theme.CURSOR)
     inside = pixel(renderer, table.stock.x + table.stock.w // 2, table.stock.y + 4)
     assert is_felt(inside), "the hollow is an empty place on the felt, not a card"
-    on_waste = View("game", table=replace(hollow.table, cursor="waste"))
+    on_waste = View("game", table=hollow.table._replace(cursor="waste"))
     renderer.draw(on_waste)
     assert close_to(cursor_pixel(renderer, table.waste), theme.CURSOR)
     assert not close_to(cursor_pixel(renderer, table.stock), theme.CURSOR)
@@ -82,7 +81,7 @@ def test_the_cursor_shows_on_the_waste_and_on_the_hollow() -> None:
 def test_the_label_beside_the_stock_tells_the_redeals_left(redeals: int | None, drawn: bool, game: View) -> None:
     assert game.table is not None
     renderer = Renderer((480, 320))
-    renderer.draw(View("game", table=replace(game.table, redeals_left=redeals)))
+    renderer.draw(View("game", table=game.table._replace(redeals_left=redeals)))
     label = renderer.layout.table(7).stock_label
     colours = {pixel(renderer, x, y) for x in range(label.x, label.x + 30) for y in range(label.y, label.bottom)}
     assert any(min(c) > 200 for c in colours) == drawn
@@ -99,7 +98,7 @@ def test_a_cursor_move_repaints_only_around_both_cursor_places(game: View) -> No
     renderer = Renderer((480, 320))
     renderer.draw(game)
     table = renderer.layout.table(7)
-    moved = View("game", table=replace(game.table, cursor="stock"))
+    moved = View("game", table=game.table._replace(cursor="stock"))
     dirty = renderer.draw(moved)
     old, new = table.cards[game.table.cursor], table.stock
     margin = table.cursor_width + 1
@@ -148,7 +147,7 @@ def test_a_menu_highlights_its_selected_line() -> None:
 def test_the_notice_replaces_the_status_line(game: View) -> None:
     renderer = Renderer((480, 320))
     renderer.draw(game)
-    dirty = renderer.draw(replace(game, notice="Saved"))
+    dirty = renderer.draw(game._replace(notice="Saved"))
     status = renderer.layout.table(7).status
     assert dirty and all(status.contains(rect) for rect in dirty)
     colours = {pixel(renderer, x, status.y + status.h // 2) for x in range(status.x, status.right)}
@@ -161,7 +160,7 @@ def test_a_notice_on_a_menu_takes_the_place_of_its_footer() -> None:
     renderer.draw(menu)
     footer = renderer.layout.menu(menu.menu).footer
     assert footer is not None
-    dirty = renderer.draw(replace(menu, notice="Settings file: syntax error at line 3"))
+    dirty = renderer.draw(menu._replace(notice="Settings file: syntax error at line 3"))
     band = renderer.layout.status_band
     assert dirty and all(band.union(footer).contains(rect) for rect in dirty)
     row = {pixel(renderer, x, band.y + band.h // 2) for x in range(band.x, band.right)}
@@ -210,7 +209,7 @@ def test_a_hint_rings_its_cards_in_its_own_colour_under_the_cursor(game: View) -
     assert game.table is not None and isinstance(game.table.cursor, int)
     renderer = Renderer((480, 320))
     table = renderer.layout.table(7)
-    hinted = View("game", table=replace(game.table, hint=("waste", game.table.cursor)))
+    hinted = View("game", table=game.table._replace(hint=("waste", game.table.cursor)))
     renderer.draw(game)
     dirty = renderer.draw(hinted)
     assert any(rect.contains(table.waste.inflate(table.cursor_width + 1)) for rect in dirty)
@@ -231,7 +230,7 @@ def test_the_players_safe_area_moves_everything_inward_and_taps_follow(game: Vie
     renderer = Renderer((1280, 720), safe_area=0)
     renderer.draw(game)
     edge = renderer.layout.table(7).stock
-    tv = replace(game, safe_area=8)
+    tv = game._replace(safe_area=8)
     dirty = renderer.draw(tv)
     inset = renderer.layout.table(7).stock
     assert inset.x >= 1280 * 8 // 100 > edge.x and dirty

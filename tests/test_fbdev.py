@@ -8,7 +8,6 @@ bytes of what changed.
 from __future__ import annotations
 
 import os
-from dataclasses import replace
 from pathlib import Path
 
 import pygame
@@ -105,7 +104,7 @@ def test_a_move_rewrites_only_the_bytes_of_what_changed(tmp_path: Path, name: st
         display.present(renderer.frame, renderer.draw(game))
         full = display.bytes_written
         before = path.read_bytes()
-        moved = View("game", table=replace(game.table, cursor="stock"))
+        moved = View("game", table=game.table._replace(cursor="stock"))
         dirty = renderer.draw(moved)
         display.present(renderer.frame, dirty)
         after = path.read_bytes()
