@@ -5,7 +5,8 @@ it :class:`~pyramid.actions.Action` values; renderers read :meth:`Session.view`;
 the scripted mode reads :meth:`Session.state`. Screens live in their own
 modules (:mod:`pyramid.menus`, :mod:`pyramid.game_screen`, …) and call back
 into the session for anything that outlives them: starting a game, saving,
-settings.
+settings. The game screens load when a game starts: the console shows its
+main menu before importing them.
 """
 
 from __future__ import annotations
@@ -13,22 +14,21 @@ from __future__ import annotations
 import datetime
 import random
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from .actions import Action
-from .board import Board
 from .cards import Card, format_cards
 from .deal import MAX_DEAL_NUMBER, numbered_deal
 from .errors import ReplayError
-from .game_screen import GameScreen, record_abandoned
 from .menus import MainMenu, NoticeScreen, RedealChoice
-from .play import Table
-from .progress import Progress, replay
 from .rules import PRESETS, Rules, preset
 from .screen import Screen
 from .settings import Settings
 from .store import Store
 from .view import Hit, View
+
+if TYPE_CHECKING:
+    from .progress import Progress
 
 Locate = Callable[[int, int], Hit]
 
@@ -121,6 +121,10 @@ class Session:
         return self.store.load_progress("pyramid")
 
     def continue_game(self) -> None:
+        from .game_screen import GameScreen
+        from .play import Table
+        from .progress import replay
+
         progress = self.saved_game()
         if progress is None:
             return
@@ -160,6 +164,11 @@ class Session:
 
     def start_pyramid(self, redeals: int | None, request: DealRequest, replace: Screen | None = None) -> None:
         """Deal a new game with ``redeals`` redeals (``None`` = unlimited); it replaces any saved one."""
+        from .board import Board
+        from .game_screen import GameScreen
+        from .play import Table
+        from .progress import Progress
+
         rules = self.rules.with_redeals(redeals)
         cards, number = self._cards_for(rules, request)
         self._abandon_saved_game()
@@ -189,6 +198,8 @@ class Session:
         """A saved game replaced by a new deal counts as lost (as in most solitaire games)."""
         saved = self.saved_game()
         if saved is not None:
+            from .game_screen import record_abandoned
+
             record_abandoned(self.store, saved)
 
     # -- actions and views --------------------------------------------------

@@ -16,6 +16,9 @@ is switched off at any moment, so:
 Run ``python -m pyramid.store check PATH`` to print SQLite's integrity check
 of a database (the power-cut tests use it), ``python -m pyramid.store where``
 to print where the console keeps its data.
+
+Progress and statistics types load on first use: the console opens the store
+and shows its main menu before it needs any game's rules.
 """
 
 from __future__ import annotations
@@ -28,11 +31,13 @@ import sqlite3
 import sys
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
-from .progress import REPLAYERS, Progress, Replayer
 from .settings import Settings, check_setting
-from .stats import GameResult, Stats
+
+if TYPE_CHECKING:
+    from .progress import Progress, Replayer
+    from .stats import GameResult, Stats
 
 DATABASE_NAME = "pyramid.db"
 
@@ -100,7 +105,7 @@ class Store:
         connection: sqlite3.Connection,
         location: Path | None,
         notice: str | None = None,
-        replayers: Mapping[str, Replayer] = REPLAYERS,
+        replayers: Mapping[str, Replayer] | None = None,
     ) -> None:
         self._connection = connection
         #: The database file, or ``None`` when nothing is saved.
@@ -118,7 +123,7 @@ class Store:
         *,
         environ: Mapping[str, str] = os.environ,
         clock: Callable[[], datetime.datetime] = datetime.datetime.now,
-        replayers: Mapping[str, Replayer] = REPLAYERS,
+        replayers: Mapping[str, Replayer] | None = None,
     ) -> "Store":
         """The store at ``path`` (default: ``pyramid.db`` in :func:`data_directory`).
 
@@ -142,7 +147,7 @@ class Store:
     def in_memory(
         cls,
         notice: str | None = None,
-        replayers: Mapping[str, Replayer] = REPLAYERS,
+        replayers: Mapping[str, Replayer] | None = None,
     ) -> "Store":
         """A store that works for this run only (tests, or when the disk cannot be used)."""
         connection = _connect(":memory:")
@@ -224,7 +229,7 @@ class Store:
             return None
         try:
             progress = _progress_from_rows(game, header, rows)
-            replayer = self._replayers.get(game)
+            replayer = self._replayers_by_game().get(game)
             if replayer is not None:
                 replayer(progress)
         except Exception as error:  # whatever this version's engine makes of an old game, play goes on
@@ -232,6 +237,14 @@ class Store:
             return None
         self._saved[game] = progress
         return progress
+
+    def _replayers_by_game(self) -> Mapping[str, Replayer]:
+        """The replayers given, or every game's (which loads the game rules: not before a game is needed)."""
+        if self._replayers is None:
+            from .progress import REPLAYERS
+
+            self._replayers = REPLAYERS
+        return self._replayers
 
     def has_progress(self, game: str) -> bool:
         """Whether a game of kind ``game`` is saved; cheap (nothing is replayed), for menus."""
@@ -271,6 +284,8 @@ class Store:
 
     def stats(self, game: str, variant: str) -> Stats:
         """The statistics of (game, variant); all zero before the first game."""
+        from .stats import Stats
+
         try:
             row = self._connection.execute(
                 f"SELECT game, variant, {', '.join(_STATS_COLUMNS)} FROM stats WHERE game = ? AND variant = ?",
@@ -329,6 +344,8 @@ class Store:
     # -- internals --------------------------------------------------------
     def _stats_from_row(self, row: tuple[Any, ...]) -> Stats | None:
         """The row as :class:`Stats`, or ``None`` (and a notice) when it holds anything but counts."""
+        from .stats import Stats
+
         game, variant, *values = row
         if not all(type(value) is int for value in values if value is not None):
             self._tell(f"The statistics of {game}/{variant} were unreadable and start again from zero.")
@@ -381,6 +398,8 @@ def _delete_progress(db: sqlite3.Connection, game: str) -> None:
 
 def _progress_from_rows(game: str, header: tuple[Any, ...], rows: list[tuple[int, str]]) -> Progress:
     """A :class:`Progress` from its rows; ``ValueError`` when they do not make one."""
+    from .progress import Progress
+
     preset, redeals, deal, deal_number, started, assists_text, context_text = header
     if [ply for ply, _ in rows] != list(range(len(rows))):
         raise ValueError("the saved move list has gaps")
