@@ -9,8 +9,7 @@ cached per card size: after the first frame, drawing a table is only blits.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, NamedTuple
 
 import pygame
 
@@ -44,8 +43,7 @@ def suit_colour(card: Card, four_colour: bool = False) -> Color:
     return theme.RED if card.is_red else theme.BLACK
 
 
-@dataclass(frozen=True, slots=True)
-class FaceStyle:
+class FaceStyle(NamedTuple):
     """How faces are printed: court letters (``"french"`` V D R or ``"english"`` J Q K), suit colours."""
 
     letters: str = "french"

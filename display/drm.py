@@ -8,8 +8,8 @@ sysfs root is a parameter so tests can build a fake tree.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 SYSFS = Path("/sys")
 
@@ -19,8 +19,7 @@ TV_CONNECTORS = ("HDMI", "Composite", "SVIDEO", "TV")
 _CONNECTOR_DIR = re.compile(r"card(\d+)-(.+)")
 
 
-@dataclass(frozen=True, slots=True)
-class DrmOutput:
+class DrmOutput(NamedTuple):
     """A connected connector: ``card`` is N in /dev/dri/cardN, ``connector`` e.g. ``"HDMI-A-1"``."""
 
     card: int

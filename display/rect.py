@@ -1,27 +1,22 @@
 """An immutable integer rectangle, so that layout stays pure Python.
 
-pygame's ``Rect`` would tie the geometry to SDL; this one is a plain frozen
-value (hashable, comparable, usable as a cache key) that converts to a pygame
-rect only at the moment of drawing (``tuple(rect)`` is accepted by pygame).
+pygame's ``Rect`` would tie the geometry to SDL; this one is a plain named
+tuple (immutable, hashable, usable as a cache key, cheap to define before the
+first frame) that pygame accepts wherever it takes a rectangle.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Iterable, Iterator
+from typing import Iterable, NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class Rect:
+class Rect(NamedTuple):
     """``w`` × ``h`` pixels whose top-left corner is ``(x, y)``; right/bottom are exclusive."""
 
     x: int
     y: int
     w: int
     h: int
-
-    def __iter__(self) -> Iterator[int]:
-        return iter((self.x, self.y, self.w, self.h))
 
     @property
     def right(self) -> int:

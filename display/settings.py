@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any, Mapping, NamedTuple
 
 from .rotation import ROTATIONS
 
@@ -28,8 +27,7 @@ DISPLAY_KINDS = ("auto", "window", "headless", "kmsdrm", "fbdev")
 MAX_SAFE_AREA = 20
 
 
-@dataclass(frozen=True, slots=True)
-class DisplaySettings:
+class DisplaySettings(NamedTuple):
     """The ``[display]`` table. ``safe_area`` ``None`` means automatic: 5 % on a TV, 0 on a panel."""
 
     display: str = "auto"
@@ -38,8 +36,7 @@ class DisplaySettings:
     size: tuple[int, int] | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Settings:
+class Settings(NamedTuple):
     """Everything read from the settings file, and what was wrong with it.
 
     ``sections`` holds the other tables (``input`` …) exactly as parsed;
@@ -47,7 +44,7 @@ class Settings:
     """
 
     display: DisplaySettings = DisplaySettings()
-    sections: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    sections: Mapping[str, Any] = MappingProxyType({})
     path: Path | None = None
     problems: tuple[str, ...] = ()
 
@@ -118,7 +115,7 @@ def _read_display(table: Mapping[str, Any], name: str) -> tuple[DisplaySettings,
             problems.append(f"{name}: unknown setting display.{key} (known: {', '.join(_READERS)}); ignored")
             continue
         try:
-            settings = replace(settings, **{key: reader(value)})
+            settings = settings._replace(**{key: reader(value)})
         except (TypeError, ValueError) as error:
             problems.append(f"{name}: display.{key}: {error}; using the default")
     return settings, problems

@@ -8,8 +8,7 @@ journal of a console that has no keyboard.
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass
-from typing import NoReturn, Sequence
+from typing import NamedTuple, NoReturn, Sequence
 
 from .actions import Action, parse_script
 from .cards import Card, parse_deal
@@ -25,8 +24,7 @@ class OptionError(PyramidError):
     """A command-line option that cannot be used; the message names it."""
 
 
-@dataclass(frozen=True)
-class Options:
+class Options(NamedTuple):
     display: str | None = None
     size: tuple[int, int] | None = None
     game: str | None = None

@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Sequence
 
 from .actions import Action
 from .cards import Card, format_cards
@@ -36,8 +36,7 @@ Locate = Callable[[int, int], Hit]
 WINNABLE_SEARCH_SECONDS = 5.0
 
 
-@dataclass(frozen=True)
-class DealRequest:
+class DealRequest(NamedTuple):
     """Which deal the player asked for: a number, or ``None`` for a random one."""
 
     number: int | None = None

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -57,7 +56,7 @@ def test_a_bad_value_is_reported_and_only_that_setting_falls_back(line: str, key
     (problem,) = settings.problems
     assert f"display.{key}" in problem and "default" in problem
     expected = DisplaySettings("window", 180, 2, (320, 240))
-    assert settings.display == replace(expected, **{key: getattr(DisplaySettings(), key)})
+    assert settings.display == expected._replace(**{key: getattr(DisplaySettings(), key)})
 
 
 def test_unknown_keys_and_a_non_table_display_are_reported() -> None:
