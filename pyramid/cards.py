@@ -13,7 +13,7 @@ Spanish suits. It reuses the same letters for ranks (``A`` … ``9``, ``T`` = 10
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 from .errors import InvalidCardError, InvalidDealError
 
@@ -64,8 +64,7 @@ class Card:
         return self.suit in "dhop"
 
 
-@dataclass(frozen=True, slots=True)
-class Deck:
+class Deck(NamedTuple):
     """A kind of deck: its suits and highest rank, in canonical order."""
 
     name: str

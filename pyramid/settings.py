@@ -11,8 +11,8 @@ live in the display's TOML file, not here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
-from typing import Any, Callable, Mapping
+from types import MappingProxyType
+from typing import Any, Callable, Mapping, NamedTuple
 
 from .errors import InvalidSettingError
 from .rules import PRESETS, REDEAL_CHOICES
@@ -23,8 +23,7 @@ CARD_LETTERS = ("french", "english")
 MAX_SAFE_AREA = 20
 
 
-@dataclass(frozen=True)
-class Settings:
+class Settings(NamedTuple):
     """Every player setting with its default.
 
     ``redeal_default`` is the line selected first in "Redeal the stock?".
@@ -41,7 +40,7 @@ class Settings:
     winnable_only: bool = False
     safe_area: int | None = None
     rules_preset: str = "retrohub"
-    menu_choices: Mapping[str, str] = field(default_factory=dict)
+    menu_choices: Mapping[str, str] = MappingProxyType({})
 
     @classmethod
     def from_stored(cls, stored: Mapping[str, Any]) -> "Settings":
@@ -50,11 +49,10 @@ class Settings:
         return cls(**valid)
 
     def as_dict(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        return self._asdict()
 
 
-@dataclass(frozen=True)
-class Check:
+class Check(NamedTuple):
     """What a setting accepts, and how to say it in an error message."""
 
     accepts: Callable[[Any], bool]
@@ -70,7 +68,7 @@ def _is_safe_area(value: Any) -> bool:
 
 
 def _is_menu_choices(value: Any) -> bool:
-    return isinstance(value, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in value.items())
+    return isinstance(value, Mapping) and all(isinstance(k, str) and isinstance(v, str) for k, v in value.items())
 
 
 #: The check of every known setting (one per field of :class:`Settings`).
