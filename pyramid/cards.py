@@ -12,7 +12,6 @@ Spanish suits. It reuses the same letters for ranks (``A`` … ``9``, ``T`` = 10
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Iterable, NamedTuple
 
 from .errors import InvalidCardError, InvalidDealError
@@ -27,16 +26,25 @@ FRENCH_FACE_LETTERS = {11: "V", 12: "D", 13: "R"}
 ENGLISH_FACE_LETTERS = {11: "J", 12: "Q", 13: "K"}
 
 
-@dataclass(frozen=True, order=True, slots=True)
-class Card:
-    """One playing card: ``rank`` 1 (ace) … 13 (king) and a one-letter ``suit``."""
-
+class _CardValue(NamedTuple):
     rank: int
     suit: str
 
-    def __post_init__(self) -> None:
-        if not 1 <= self.rank <= 13 or self.suit not in SUIT_LETTERS or len(self.suit) != 1:
-            raise InvalidCardError(f"no such card: rank {self.rank!r}, suit {self.suit!r}")
+
+class Card(_CardValue):
+    """One playing card: ``rank`` 1 (ace) … 13 (king) and a one-letter ``suit``.
+
+    A named tuple (immutable, ordered by rank then suit, and cheap to define
+    before the console's first frame), checked when it is made.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, rank: int, suit: str) -> "Card":
+        if type(rank) is not int or not 1 <= rank <= 13 or not isinstance(suit, str) or len(suit) != 1 \
+                or suit not in SUIT_LETTERS:
+            raise InvalidCardError(f"no such card: rank {rank!r}, suit {suit!r}")
+        return super().__new__(cls, rank, suit)
 
     @classmethod
     def parse(cls, text: str) -> "Card":
