@@ -9,7 +9,7 @@ dirty rectangles stay small after rotation and taps land where they look.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import pygame
 
@@ -18,15 +18,19 @@ from .rect import Rect
 ROTATIONS = (0, 90, 180, 270)
 
 
-@dataclass(frozen=True, slots=True)
-class Rotation:
-    """A clockwise quarter turn count in degrees: 0, 90, 180 or 270."""
+class _RotationValue(NamedTuple):
+    degrees: int
 
-    degrees: int = 0
 
-    def __post_init__(self) -> None:
-        if self.degrees not in ROTATIONS:
-            raise ValueError(f"invalid rotation {self.degrees!r}: use one of 0, 90, 180, 270")
+class Rotation(_RotationValue):
+    """A clockwise quarter turn count in degrees: 0, 90, 180 or 270 (checked when made)."""
+
+    __slots__ = ()
+
+    def __new__(cls, degrees: int = 0) -> "Rotation":
+        if degrees not in ROTATIONS:
+            raise ValueError(f"invalid rotation {degrees!r}: use one of 0, 90, 180, 270")
+        return super().__new__(cls, degrees)
 
     @property
     def sideways(self) -> bool:

@@ -7,7 +7,7 @@ the scripted mode): ``up down left right ok back star help`` and ``tap:X,Y``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .errors import InvalidActionError
 
@@ -16,17 +16,25 @@ BUTTONS = ("up", "down", "left", "right", "ok", "back", "star", "help")
 REPEATING = frozenset(("up", "down", "left", "right"))
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
-    """One action: a button name, or ``"tap"`` with a screen position."""
-
+class _ActionValue(NamedTuple):
     name: str
-    x: int = 0
-    y: int = 0
+    x: int
+    y: int
 
-    def __post_init__(self) -> None:
-        if self.name not in BUTTONS and self.name != "tap":
-            raise InvalidActionError(f"unknown action {self.name!r} (use one of {', '.join(BUTTONS)} or tap:X,Y)")
+
+class Action(_ActionValue):
+    """One action: a button name, or ``"tap"`` with a screen position.
+
+    A named tuple (immutable, cheap to define before the first frame),
+    checked when it is made.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, name: str, x: int = 0, y: int = 0) -> "Action":
+        if name not in BUTTONS and name != "tap":
+            raise InvalidActionError(f"unknown action {name!r} (use one of {', '.join(BUTTONS)} or tap:X,Y)")
+        return super().__new__(cls, name, x, y)
 
     @classmethod
     def tap(cls, x: int, y: int) -> "Action":
