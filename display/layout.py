@@ -14,7 +14,7 @@ The layout records are named tuples, cheap to define before the first frame
 (see pyramid.view).
 """
 
-from __future__ import annotations
+# Annotations are evaluated, not postponed: cheaper named tuples at start-up (see pyramid.view).
 
 import math
 from functools import lru_cache

@@ -5,7 +5,7 @@ dump, no traceback), because these lines end up in bug reports and in the
 journal of a console that has no keyboard.
 """
 
-from __future__ import annotations
+# Annotations are evaluated, not postponed: cheaper named tuples at start-up (see pyramid.view).
 
 import argparse
 from typing import NamedTuple, NoReturn, Sequence

@@ -9,7 +9,7 @@ to a newer version finds them again). Hardware settings (screen, buttons)
 live in the display's TOML file, not here.
 """
 
-from __future__ import annotations
+# Annotations are evaluated, not postponed: cheaper named tuples at start-up (see pyramid.view).
 
 from types import MappingProxyType
 from typing import Any, Callable, Mapping, NamedTuple
