@@ -1,4 +1,4 @@
-"""Rules as data: one frozen :class:`Rules` object per preset.
+"""Rules as data: one immutable :class:`Rules` value per preset.
 
 The board reads every rule from here, so a variant is a different ``Rules``
 value, never a copy of the move logic. :data:`PRESETS` holds the variants of
@@ -14,10 +14,9 @@ clears the pyramid. Microsoft publishes no table; these are the commonly
 reported values of its Pyramid and are our choice.
 """
 
-from __future__ import annotations
+# Annotations are evaluated, not postponed: cheaper named tuples at start-up (see pyramid.view).
 
-from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from .cards import DECKS, Deck
 
@@ -33,8 +32,7 @@ MSC_PYRAMID_BONUS = 500
 REDEAL_CHOICES: dict[str, int | None] = {"none": 0, "one": 1, "two": 2, "unlimited": None}
 
 
-@dataclass(frozen=True)
-class Rules:
+class Rules(NamedTuple):
     """Everything that distinguishes one Pyramid variant from another.
 
     ``redeals`` is the number of times the waste may be turned over into a new
@@ -67,7 +65,7 @@ class Rules:
 
     def with_redeals(self, redeals: int | None) -> "Rules":
         """The same rules with another redeal allowance."""
-        return replace(self, redeals=redeals)
+        return self._replace(redeals=redeals)
 
 
 RETROHUB = Rules()
@@ -77,9 +75,9 @@ RETROHUB = Rules()
 CLASSIC = Rules(
     name="classic", title="Classic", stock_top_playable=True, goal="all", scoring="cards_left"
 )
-PAR = replace(CLASSIC, name="par", title="Par Pyramid", redeals=2)
+PAR = CLASSIC._replace(name="par", title="Par Pyramid", redeals=2)
 #: Classic play where clearing the pyramid alone wins.
-RELAXED = replace(CLASSIC, name="relaxed", title="Relaxed", goal="pyramid")
+RELAXED = CLASSIC._replace(name="relaxed", title="Relaxed", goal="pyramid")
 #: Microsoft Solitaire Collection: the rules of ``data/msc-1500``.
 THREE_PASS = Rules(
     name="three-pass", title="Three passes", redeals=2, stock_top_playable=True, scoring="msc"
@@ -89,9 +87,9 @@ KING_TUT = Rules(
 )
 # The last three change one thing each in the Relaxed game (Wikipedia's
 # variations of its own rules), so their wins stay common enough to enjoy.
-OVERLAP = replace(RELAXED, name="overlap", title="Overlap", overlap=True)
-SIX_ROWS = replace(RELAXED, name="six-rows", title="Six rows", rows=6)
-SPANISH = replace(RELAXED, name="spanish", title="Spanish deck", deck_name="spanish", target=12)
+OVERLAP = RELAXED._replace(name="overlap", title="Overlap", overlap=True)
+SIX_ROWS = RELAXED._replace(name="six-rows", title="Six rows", rows=6)
+SPANISH = RELAXED._replace(name="spanish", title="Spanish deck", deck_name="spanish", target=12)
 
 PRESETS: dict[str, Rules] = {
     rules.name: rules

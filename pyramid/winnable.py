@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import replace
 from functools import cache
 from importlib import resources
 
@@ -45,7 +44,7 @@ def winnable_deal_numbers(rules: Rules) -> list[int]:
     Empty when ``rules`` is not a preset with at least its default redeals.
     """
     default = PRESETS.get(rules.name)
-    if default is None or replace(rules, redeals=default.redeals) != default:
+    if default is None or rules._replace(redeals=default.redeals) != default:
         return []
     if not _redeals_at_least(rules.redeals, default.redeals):
         return []

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import fields
-
 import pytest
 
 from pyramid.board import Board
@@ -26,7 +24,7 @@ def test_unknown_preset_names_the_known_ones() -> None:
 
 def differences(name: str, base: str) -> dict[str, object]:
     a, b = preset(name), preset(base)
-    return {f.name: getattr(a, f.name) for f in fields(a) if getattr(a, f.name) != getattr(b, f.name)}
+    return {name: value for name, value in a._asdict().items() if value != getattr(b, name)}
 
 
 def test_the_wikipedia_family() -> None:
