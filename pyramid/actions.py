@@ -5,7 +5,7 @@ these, so the game flow never knows where a press came from. Notation (used by
 the scripted mode): ``up down left right ok back star help`` and ``tap:X,Y``.
 """
 
-from __future__ import annotations
+# Annotations are evaluated, not postponed: cheaper named tuples at start-up (see pyramid.view).
 
 from typing import NamedTuple
 
