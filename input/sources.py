@@ -27,7 +27,6 @@ def open_hub(
     *,
     on_other_event: Callable[[Any], None] | None = None,
     clock: Clock = time.monotonic,
-    hub: InputHub | None = None,
 ) -> InputHub:
     """A hub fed by ``sources`` ("keyboard", "gpio", "evdev"; see input.keymap.parse_sources).
 
@@ -35,13 +34,11 @@ def open_hub(
     "keyboard" is SDL's keyboard, mouse and touch: it needs a pygame display
     that gets input (input.keyboard.sdl_delivers_input) and makes the hub
     sleep in SDL's event wait, passing window events to ``on_other_event``.
-    ``hub``, if given, is the hub to feed (made early so that SIGTERM can
-    stop it while the sources are still opening); else one is made here.
     Raises :class:`SourceUnavailableError` when a chosen source cannot run
-    here; nothing is left open then, not even ``hub``.
+    here; nothing is left open then.
     """
     settings = settings if settings is not None else InputSettings()
-    hub = hub if hub is not None else InputHub(clock)
+    hub = InputHub(clock)
     try:
         if "keyboard" in sources:
             keyboard = _import("keyboard", "pygame-ce")

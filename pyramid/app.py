@@ -147,6 +147,30 @@ def run_scripted(options: Options) -> int:
     return 0
 
 
+class StopRequest:
+    """The SIGTERM handler: remembers a stop that comes before the input hub exists, then stops the hub.
+
+    The first frame is on screen before the inputs open, so SIGTERM can come
+    while they are still opening; the hub is not made earlier because its
+    modules would then load before the first frame.
+    """
+
+    def __init__(self) -> None:
+        self.requested = False
+        self._hub: "InputHub | None" = None
+
+    def __call__(self, number: int, frame: object) -> None:
+        self.requested = True
+        if self._hub is not None:
+            self._hub.stop()
+
+    def hand_to(self, hub: "InputHub") -> None:
+        """From now on a stop goes to ``hub``; one that came already is passed on at once."""
+        self._hub = hub
+        if self.requested:
+            hub.stop()
+
+
 def run_console(options: Options) -> int:
     """The console proper: the screen, the input sources, and the loop until asked to stop.
 
@@ -156,21 +180,19 @@ def run_console(options: Options) -> int:
     cannot open still ends the console with its message, and the updater,
     which watches the console for a while after ``READY=1``, still sees that.
     """
-    from input.hub import InputHub
-
     session = build_session(options)
     settings = load_hardware_settings(options)
     frontend = open_frontend(options, settings)
     notifier = Notifier.from_environ()
-    hub = InputHub()
-    signal.signal(signal.SIGTERM, lambda number, frame: hub.stop())  # SDL's own handler would only queue a quit event
+    stop = StopRequest()
+    signal.signal(signal.SIGTERM, stop)  # SDL's own handler would only queue a quit event nobody reads yet
     try:
         show_first_frame(session, frontend, notifier)
-        open_input(options, frontend.display, settings, hub)
+        hub = open_input(options, frontend.display, settings)
     except BaseException:
-        hub.close()
         frontend.close()
         raise
+    stop.hand_to(hub)
     session.hardware.append(f"Display: {frontend.display.description}")
     session.input_log = lambda: [str(record) for record in hub.recent_presses]
     session.input_devices = lambda: list(hub.connected_devices)
@@ -182,8 +204,8 @@ def run_console(options: Options) -> int:
     return 0
 
 
-def open_input(options: Options, display: "Display", settings: "HardwareSettings", hub: "InputHub") -> None:
-    """Feed ``hub`` from the sources asked for: ``--input``, else the settings file, else by display.
+def open_input(options: Options, display: "Display", settings: "HardwareSettings") -> "InputHub":
+    """The input hub with the sources asked for: ``--input``, else the settings file, else by display.
 
     A window gets SDL's keyboard and mouse; the console on KMS or a framebuffer
     reads evdev devices (remotes, gamepads, keyboards, touchscreens), because
@@ -209,8 +231,8 @@ def open_input(options: Options, display: "Display", settings: "HardwareSettings
     if display.name == "window" and "keyboard" not in names:
         names = ("keyboard", *names)  # a window must pump SDL's events, or it stops answering
     on_other_event = (lambda event: display.refresh() if event.type == pygame.WINDOWEXPOSED else None)
-    sources.open_hub(names, lambda: display.rotation.panel_size(display.size), config,
-                     on_other_event=on_other_event, hub=hub)
+    return sources.open_hub(names, lambda: display.rotation.panel_size(display.size), config,
+                            on_other_event=on_other_event)
 
 
 def self_test() -> int:
