@@ -72,8 +72,8 @@ def scripted_latency(actions: int = 300) -> list[float]:
     from pyramid.actions import Action
     from pyramid.app import Frontend, run_loop
     from pyramid.scripting import ScriptSource
-    from pyramid.sdnotify import Notifier
-    from pyramid.session import DealChoice, Session
+    from pyramid.system.sdnotify import Notifier
+    from pyramid.console.session import DealChoice, Session
 
     rng = random.Random(1)
     script = [Action(rng.choice(["left", "right", "up", "down", "ok", "ok"])) for _ in range(actions)]

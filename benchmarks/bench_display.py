@@ -27,8 +27,9 @@ import time
 from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the sample views
 
-from display import samples  # noqa: E402
+import samples  # noqa: E402
 from display.fbdev import FramebufferDisplay  # noqa: E402
 from display.fbinfo import RGB565, XRGB8888, FramebufferGeometry, PixelFormat  # noqa: E402
 from display.rect import Rect  # noqa: E402
@@ -53,9 +54,9 @@ CONSOLE = """
 import time; start, cpu = time.perf_counter(), time.process_time()
 from display.auto import open_display
 from display.render import Renderer
-from pyramid.board import Board
-from pyramid.deal import numbered_deal
-from pyramid.play import Table
+from pyramid.engine.board import Board
+from pyramid.engine.deal import numbered_deal
+from pyramid.console.table import Table
 from pyramid.view import View
 display = open_display("headless", ({w}, {h}))
 renderer = Renderer(display.size, display.safe_area)

@@ -15,7 +15,7 @@ import statistics
 import sys
 import time
 
-from pyramid.duel_ai import LEVELS, MatchRecord, play_match
+from pyramid.engine.duel.ai import LEVELS, MatchRecord, play_match
 
 
 def play_all(level: str, matches: range) -> tuple[list[MatchRecord], list[float]]:

@@ -26,10 +26,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pyramid.board import Board
-from pyramid.deal import numbered_deal
-from pyramid.rules import REDEAL_CHOICES, Rules, preset
-from pyramid.solver import Solution, solve
+from pyramid.engine.board import Board
+from pyramid.engine.deal import numbered_deal
+from pyramid.engine.rules import REDEAL_CHOICES, Rules, preset
+from pyramid.engine.solver import Solution, solve
 
 MSC_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "msc-1500"
 

@@ -15,11 +15,11 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from pyramid.board import Move
-from pyramid.cards import format_cards
-from pyramid.deal import numbered_deal
-from pyramid.progress import Progress, replay
-from pyramid.store import DATABASE_NAME, Store
+from pyramid.engine.board import Move
+from pyramid.engine.cards import format_cards
+from pyramid.engine.deal import numbered_deal
+from pyramid.saved.progress import Progress, replay
+from pyramid.saved.store import DATABASE_NAME, Store
 
 LONG_GAME = 2000
 SAMPLE = 100

@@ -1,4 +1,4 @@
-"""Write ``pyramid/data/winnable-<preset>.txt``: winnable numbered deals per preset.
+"""Write ``pyramid/engine/data/winnable-<preset>.txt``: winnable numbered deals per preset.
 
 Command (from the repository root)::
 
@@ -18,13 +18,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pyramid.board import Board
-from pyramid.deal import numbered_deal
-from pyramid.rules import PRESETS, format_redeals
-from pyramid.solver import solve
-from pyramid.winnable import list_file_name
+from pyramid.engine.board import Board
+from pyramid.engine.deal import numbered_deal
+from pyramid.engine.rules import PRESETS, format_redeals
+from pyramid.engine.solver import solve
+from pyramid.engine.winnable import list_file_name
 
-DATA = Path(__file__).resolve().parents[1] / "pyramid" / "data"
+DATA = Path(__file__).resolve().parents[1] / "pyramid" / "engine" / "data"
 
 
 def _is_won(job: tuple[str, int, int]) -> bool:

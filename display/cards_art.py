@@ -13,7 +13,7 @@ from typing import Callable, NamedTuple
 
 import pygame
 
-from pyramid.cards import ENGLISH_FACE_LETTERS, FRENCH_FACE_LETTERS, Card
+from pyramid.engine.cards import ENGLISH_FACE_LETTERS, FRENCH_FACE_LETTERS, Card
 
 from . import theme
 from .symbols import Color, symbol

@@ -20,7 +20,7 @@ import math
 from functools import lru_cache
 from typing import Callable, Literal, NamedTuple
 
-from pyramid.tableau import pyramid_geometry
+from pyramid.engine.tableau import pyramid_geometry
 from pyramid.view import Hit, MenuHit, MenuView, PanelView, TextView, View
 
 from .errors import LayoutError

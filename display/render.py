@@ -17,8 +17,8 @@ from typing import Hashable, Literal
 
 import pygame
 
-from pyramid.tableau import pyramid_geometry
-from pyramid.cards import Card
+from pyramid.engine.tableau import pyramid_geometry
+from pyramid.engine.cards import Card
 from pyramid.view import Hit, JokerState, MenuView, PanelView, TableView, Target, TextView, View
 
 from . import theme

@@ -9,7 +9,7 @@ the scripted mode): ``up down left right ok back star help`` and ``tap:X,Y``.
 
 from typing import NamedTuple
 
-from .errors import InvalidActionError
+from pyramid.errors import InvalidActionError
 
 BUTTONS = ("up", "down", "left", "right", "ok", "back", "star", "help")
 #: Actions that repeat while held (SPEC §2: the arrows).

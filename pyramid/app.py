@@ -15,15 +15,15 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Protocol, Sequence
 
-from . import device_info
-from .actions import Action
-from .errors import PyramidError
-from .options import OptionError, Options, parse_options
-from .rules import preset
-from .scripting import ScriptSource, Trace, dump_state
-from .sdnotify import Notifier
-from .session import DealChoice, Session
-from .view import Hit, View
+from pyramid.system import device_info
+from pyramid.actions import Action
+from pyramid.errors import PyramidError
+from pyramid.options import OptionError, Options, parse_options
+from pyramid.engine.rules import preset
+from pyramid.scripting import ScriptSource, Trace, dump_state
+from pyramid.system.sdnotify import Notifier
+from pyramid.console.session import DealChoice, Session
+from pyramid.view import Hit, View
 
 if TYPE_CHECKING:
     from display.base import Display
@@ -98,7 +98,7 @@ def show_first_frame(session: Session, frontend: Frontend, notifier: Notifier) -
 
 def build_session(options: Options) -> Session:
     """The session over the player's store; ``--rules`` overrides the remembered preset."""
-    from .store import Store
+    from pyramid.saved.store import Store
 
     rules = preset(options.rules) if options.rules else None
     session = Session(rules, DealChoice(cards=options.deal, number=options.deal_number), store=Store.open())
@@ -249,9 +249,10 @@ def self_test() -> int:
     from display.headless import HeadlessDisplay
     from input import hub, keyboard, sources  # noqa: F401 (gpio and evdev need their libraries: checked at start)
 
-    from . import duel_screens, solver  # noqa: F401
+    from pyramid.console.duel import screens  # noqa: F401
+    from pyramid.engine import solver  # noqa: F401
 
-    from .store import Store
+    from pyramid.saved.store import Store
 
     with tempfile.TemporaryDirectory() as scratch:
         store = Store.open(Path(scratch) / "self-test.db")
@@ -275,7 +276,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=os.environ.get("PYRAMID_LOG", "WARNING").upper(),
                         format="pyramid: %(message)s")
     if argv[:1] == ["solve"]:
-        from .solve_cli import main as solve_main
+        from pyramid.solve_cli import main as solve_main
 
         return solve_main(argv[1:])
     try:

@@ -1,40 +1,17 @@
-"""Typed errors of the engine.
+"""The root of every error the console raises for bad input, and the contracts' own errors.
 
-Every error is a ``ValueError`` so callers that only care about "bad input" can
-catch one thing, while the UI and the command line can tell the kinds apart.
-Each message quotes the offending input.
+Each layer has its own family under :class:`PyramidError` (the engine's in
+:mod:`pyramid.engine.errors`, the saved data's in :mod:`pyramid.saved.errors`),
+so ``main()`` catches one family and turns it into a one-line message and an
+exit status. Every error is a ``ValueError``; each message quotes the input.
 """
 
 from __future__ import annotations
 
 
 class PyramidError(ValueError):
-    """Base class of every error raised by the engine for bad input."""
-
-
-class InvalidCardError(PyramidError):
-    """A card written in a notation the engine does not know (e.g. ``"1x"``)."""
-
-
-class InvalidDealError(PyramidError):
-    """A deal with the wrong number of cards, a duplicate or a missing card."""
-
-
-class IllegalMoveError(PyramidError):
-    """A move that the rules do not allow in the current position."""
-
-
-class InvalidMoveError(PyramidError):
-    """A move written in a notation the engine cannot parse."""
+    """Base class of every error raised for bad input anywhere in the console."""
 
 
 class InvalidActionError(PyramidError):
-    """An input action written in a notation the engine cannot parse."""
-
-
-class ReplayError(PyramidError):
-    """A saved game whose deal or moves the engine no longer accepts."""
-
-
-class InvalidSettingError(PyramidError):
-    """A setting given a value of the wrong type or outside its choices."""
+    """An input action written in a notation the console cannot parse."""

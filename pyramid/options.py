@@ -10,11 +10,11 @@ journal of a console that has no keyboard.
 import argparse
 from typing import NamedTuple, NoReturn, Sequence
 
-from .actions import Action, parse_script
-from .cards import Card, parse_deal
-from .deal import MAX_DEAL_NUMBER
-from .errors import PyramidError
-from .rules import PRESETS, REDEAL_CHOICES, preset
+from pyramid.actions import Action, parse_script
+from pyramid.engine.cards import Card, parse_deal
+from pyramid.engine.deal import MAX_DEAL_NUMBER
+from pyramid.errors import PyramidError
+from pyramid.engine.rules import PRESETS, REDEAL_CHOICES, preset
 
 GAMES = ("pyramid", "pyramids")
 SIZE_LIMITS = ((200, 200), (7680, 4320))

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Sequence, TextIO
 
-from .actions import Action
+from pyramid.actions import Action
 
 
 class ScriptSource:

@@ -23,11 +23,11 @@ import time
 from collections.abc import Iterable
 from typing import TextIO
 
-from .board import Board
-from .cards import parse_deal
-from .errors import PyramidError
-from .rules import PRESETS, REDEAL_CHOICES, Rules, preset
-from .solver import solve
+from pyramid.engine.board import Board
+from pyramid.engine.cards import parse_deal
+from pyramid.errors import PyramidError
+from pyramid.engine.rules import PRESETS, REDEAL_CHOICES, Rules, preset
+from pyramid.engine.solver import solve
 
 #: (deal number, verdict, steps, milliseconds, moves in notation)
 SolveLine = tuple[int, str, int, int, str]

@@ -20,7 +20,7 @@ knows where things are drawn) and given back to the session.
 from dataclasses import dataclass
 from typing import Literal, NamedTuple, Union
 
-from .cards import Card
+from pyramid.engine.cards import Card
 
 Target = Union[int, Literal["stock", "waste", "joker"]]
 

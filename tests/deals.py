@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pyramid.cards import STANDARD_DECK, Card, format_cards
+from pyramid.engine.cards import STANDARD_DECK, Card, format_cards
 
 
 def c(text: str) -> Card:

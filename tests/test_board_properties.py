@@ -7,10 +7,10 @@ from collections import Counter, deque
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pyramid.board import Board, Move
-from pyramid.cards import Card
-from pyramid.deal import numbered_deal
-from pyramid.rules import RETROHUB
+from pyramid.engine.board import Board, Move
+from pyramid.engine.cards import Card
+from pyramid.engine.deal import numbered_deal
+from pyramid.engine.rules import RETROHUB
 
 redeal_choices = st.sampled_from([0, 1, 2, None])
 deal_numbers = st.integers(min_value=1, max_value=2**32)

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from pyramid.board import Board, Move
-from pyramid.errors import IllegalMoveError, InvalidMoveError
-from pyramid.rules import RETROHUB
+from pyramid.engine.board import Board, Move
+from pyramid.engine.errors import IllegalMoveError, InvalidMoveError
+from pyramid.engine.rules import RETROHUB
 
 from deals import build_deal, c, clearable_deal
 

@@ -13,11 +13,11 @@ import random
 import pytest
 from deals import build_deal, c, clearable_deal
 
-from pyramid.board import Board, Move
-from pyramid.cards import Card
-from pyramid.deal import numbered_deal
-from pyramid.errors import IllegalMoveError
-from pyramid.rules import (
+from pyramid.engine.board import Board, Move
+from pyramid.engine.cards import Card
+from pyramid.engine.deal import numbered_deal
+from pyramid.engine.errors import IllegalMoveError
+from pyramid.engine.rules import (
     MSC_PYRAMID_BONUS,
     MSC_REMOVAL_POINTS,
     MSC_ROW_BONUS,

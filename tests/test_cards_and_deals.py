@@ -6,9 +6,10 @@ import datetime
 
 import pytest
 
-from pyramid.cards import SPANISH_DECK, STANDARD_DECK, Card, format_cards, parse_deal
-from pyramid.deal import MAX_DEAL_NUMBER, SplitMix64, daily_deal_number, numbered_deal
-from pyramid.errors import InvalidCardError, InvalidDealError, PyramidError
+from pyramid.engine.cards import SPANISH_DECK, STANDARD_DECK, Card, format_cards, parse_deal
+from pyramid.engine.deal import MAX_DEAL_NUMBER, SplitMix64, daily_deal_number, numbered_deal
+from pyramid.errors import PyramidError
+from pyramid.engine.errors import InvalidCardError, InvalidDealError
 
 
 def test_every_card_round_trips() -> None:

@@ -19,10 +19,10 @@ from display.headless import HeadlessDisplay
 from input import sources
 from input.keymap import DEFAULT_GPIO_PINS, InputSettings
 from pyramid.app import Frontend, run_loop
-from pyramid.cards import parse_deal
-from pyramid.sdnotify import Notifier
-from pyramid.session import DealChoice, Session
-from pyramid.store import Store
+from pyramid.engine.cards import parse_deal
+from pyramid.system.sdnotify import Notifier
+from pyramid.console.session import DealChoice, Session
+from pyramid.saved.store import Store
 
 from deals import clearable_deal
 

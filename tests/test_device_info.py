@@ -5,7 +5,7 @@ from __future__ import annotations
 import ipaddress
 from pathlib import Path
 
-from pyramid.device_info import ip_addresses, software_version
+from pyramid.system.device_info import ip_addresses, software_version
 
 FIB_TRIE = """\
 Main:

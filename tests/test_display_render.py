@@ -6,12 +6,13 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from display import samples, theme
+import samples
+from display import theme
 from display.cards_art import CardArt, FaceStyle, rank_label, suit_colour
 from display.rect import Rect
 from display.render import Renderer
 from display.symbols import SHAPES, symbol
-from pyramid.cards import SPANISH_DECK, STANDARD_DECK, Card, Deck
+from pyramid.engine.cards import SPANISH_DECK, STANDARD_DECK, Card, Deck
 from pyramid.view import MenuView, PanelView, TableView, View
 
 SIZES = [(320, 240), (480, 320), (800, 480), (1920, 1080), (320, 480)]

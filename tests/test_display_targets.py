@@ -9,7 +9,7 @@ import pygame
 import pytest
 from test_fbdev import fake_sysfs
 
-from display import samples
+import samples
 from display.auto import open_display
 from display.drm import DrmOutput, connected_outputs
 from display.errors import DisplayError

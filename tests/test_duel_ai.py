@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from deals import build_deal
 
-from pyramid.deal import numbered_deal
-from pyramid.duel import DuelBoard, DuelMove, DuelRules
-from pyramid.duel_ai import (
+from pyramid.engine.deal import numbered_deal
+from pyramid.engine.duel.board import DuelBoard, DuelMove, DuelRules
+from pyramid.engine.duel.ai import (
     LEVELS,
     CasualPlayer,
     GoodPlayer,
@@ -16,7 +16,7 @@ from pyramid.duel_ai import (
     play_game,
     play_match,
 )
-from pyramid.duel_search import RoundSearch
+from pyramid.engine.duel.search import RoundSearch
 
 
 def brute_force_best(board: DuelBoard, memo: dict) -> int:

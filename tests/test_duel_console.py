@@ -12,13 +12,13 @@ import sqlite3
 from pathlib import Path
 
 from pyramid.actions import Action, parse_script
-from pyramid.duel import DuelBoard, DuelMove
-from pyramid.duel_ai import opponent_for, play_match
-from pyramid.duel_flow import describe_level
-from pyramid.duel_screens import DuelScreen
-from pyramid.progress import Progress
-from pyramid.session import DealChoice, Session
-from pyramid.store import SCHEMA_VERSION, Store
+from pyramid.engine.duel.board import DuelBoard, DuelMove
+from pyramid.engine.duel.ai import opponent_for, play_match
+from pyramid.console.duel.flow import describe_level
+from pyramid.console.duel.screens import DuelScreen
+from pyramid.saved.progress import Progress
+from pyramid.console.session import DealChoice, Session
+from pyramid.saved.store import SCHEMA_VERSION, Store
 from pyramid.view import Target
 
 #: The good player clears the first round of this match (so a round panel shows).

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from display.layout import Layout
-from pyramid.duel import DuelBoard
-from pyramid.duel_play import DuelTable
+from pyramid.engine.duel.board import DuelBoard
+from pyramid.console.duel.table import DuelTable
 from pyramid.view import View
 
 SIZES = [(320, 240), (480, 320), (800, 480), (1280, 720), (1920, 1080), (320, 480)]

@@ -12,8 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pyramid.duel import DuelBoard, DuelMove
-from pyramid.duel_ai import opponent_for, play_match
+from pyramid.engine.duel.board import DuelBoard, DuelMove
+from pyramid.engine.duel.ai import opponent_for, play_match
 
 SIZE = (480, 320)
 #: The good player clears the first round of this match, then loses the second.

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from pyramid.duel import DuelBoard
-from pyramid.duel_ai import play_match
-from pyramid.duel_match import Contender, Duel, GameResult
-from pyramid.errors import IllegalMoveError
+from pyramid.engine.duel.board import DuelBoard
+from pyramid.engine.duel.ai import play_match
+from pyramid.engine.duel.match import Contender, Duel, GameResult
+from pyramid.engine.errors import IllegalMoveError
 
 
 def test_against_the_computer_the_person_plays_first_then_the_computer() -> None:

@@ -7,8 +7,8 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pyramid.cards import Card
-from pyramid.duel import DuelBoard, DuelMove
+from pyramid.engine.cards import Card
+from pyramid.engine.duel.board import DuelBoard, DuelMove
 
 match_numbers = st.integers(min_value=1, max_value=2**32)
 choices = st.lists(st.integers(min_value=0, max_value=10**6), min_size=1, max_size=150)

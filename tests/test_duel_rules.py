@@ -5,10 +5,11 @@ from __future__ import annotations
 import pytest
 from deals import build_deal, c
 
-from pyramid.cards import RANK_LETTERS, STANDARD_DECK, format_cards
-from pyramid.deal import numbered_deal
-from pyramid.duel import DuelBoard, DuelMove, match_deals, ranks_fit, round_deal_numbers
-from pyramid.errors import IllegalMoveError, InvalidDealError, InvalidMoveError, ReplayError
+from pyramid.engine.cards import RANK_LETTERS, STANDARD_DECK, format_cards
+from pyramid.engine.deal import numbered_deal
+from pyramid.engine.duel.board import DuelBoard, DuelMove, match_deals, ranks_fit, round_deal_numbers
+from pyramid.engine.errors import IllegalMoveError, InvalidDealError, InvalidMoveError
+from pyramid.saved.errors import ReplayError
 
 # The base row is pyramid indices 21..27; the 29th card of a deal starts on the pile.
 BASE = slice(21, 28)

@@ -13,7 +13,7 @@ from pathlib import Path
 import pygame
 import pytest
 
-from display import samples
+import samples
 from display.errors import DisplayError
 from display.fbdev import FramebufferDisplay, choose_framebuffer
 from display.fbinfo import (

@@ -13,10 +13,10 @@ from display.errors import LayoutError
 from display.layout import FAN_BAND, Layout
 from display.rect import Rect, merge_rects
 from display.text import text_width
-from pyramid.tableau import pyramid_geometry
-from pyramid.deal import numbered_deal
-from pyramid.help_text import pyramid_help
-from pyramid.rules import RETROHUB
+from pyramid.engine.tableau import pyramid_geometry
+from pyramid.engine.deal import numbered_deal
+from pyramid.console.help_text import pyramid_help
+from pyramid.engine.rules import RETROHUB
 from pyramid.view import MenuHit, MenuView, PanelView, TableView, TextView, View
 
 SIZES = [(320, 240), (480, 320), (800, 480), (1280, 720), (1920, 1080), (320, 480)]

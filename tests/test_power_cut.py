@@ -22,10 +22,10 @@ from pathlib import Path
 import pytest
 
 from pyramid.actions import Action
-from pyramid.cards import format_cards, parse_deal
-from pyramid.deal import numbered_deal
-from pyramid.session import DealChoice, Session
-from pyramid.store import integrity_check
+from pyramid.engine.cards import format_cards, parse_deal
+from pyramid.engine.deal import numbered_deal
+from pyramid.console.session import DealChoice, Session
+from pyramid.saved.store import integrity_check
 
 TRIALS = 200 if os.environ.get("PYRAMID_SLOW") == "1" else 20
 DELAY_MS = 15

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from pyramid.board import Board
-from pyramid.deal import numbered_deal
-from pyramid.rules import PRESETS, RETROHUB, preset
+from pyramid.engine.board import Board
+from pyramid.engine.deal import numbered_deal
+from pyramid.engine.rules import PRESETS, RETROHUB, preset
 
 SPEC_PRESETS = ["retrohub", "classic", "par", "relaxed", "three-pass", "king-tut", "overlap", "six-rows", "spanish"]
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pyramid.sdnotify import Notifier
+from pyramid.system.sdnotify import Notifier
 
 
 @pytest.fixture

@@ -6,12 +6,12 @@ import datetime
 from pathlib import Path
 
 from pyramid.actions import Action, parse_script
-from pyramid.board import Board, Move
-from pyramid.cards import parse_deal
-from pyramid.deal import daily_deal_number, numbered_deal
-from pyramid.rules import RETROHUB
-from pyramid.session import DealChoice, Session
-from pyramid.store import Store
+from pyramid.engine.board import Board, Move
+from pyramid.engine.cards import parse_deal
+from pyramid.engine.deal import daily_deal_number, numbered_deal
+from pyramid.engine.rules import RETROHUB
+from pyramid.console.session import DealChoice, Session
+from pyramid.saved.store import Store
 
 from deals import build_deal, clearable_deal
 
@@ -146,7 +146,7 @@ def test_undo_takes_back_one_move_and_is_saved(tmp_path: Path) -> None:
 
 def greedy_loss(rules) -> tuple[int, list[Move]]:
     """A deal the solver wins but the "first legal move" player loses, and that player's moves."""
-    from pyramid.solver import solve
+    from pyramid.engine.solver import solve
 
     for number in range(1, 2000):
         board = Board(numbered_deal(number), rules)
@@ -207,8 +207,8 @@ def test_deal_number_and_daily_deal(tmp_path: Path) -> None:
 
 
 def test_winnable_deals_only_deals_a_deal_the_solver_wins(tmp_path: Path) -> None:
-    from pyramid.solver import solve
-    from pyramid.winnable import winnable_deal_numbers
+    from pyramid.engine.solver import solve
+    from pyramid.engine.winnable import winnable_deal_numbers
 
     session = new_session(tmp_path)
     choose(session, "Settings")

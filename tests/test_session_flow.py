@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from pyramid.actions import Action, parse_script
-from pyramid.cards import parse_deal
-from pyramid.session import DealChoice, Session
+from pyramid.engine.cards import parse_deal
+from pyramid.console.session import DealChoice, Session
 from pyramid.view import MenuHit
 
 from deals import build_deal, clearable_deal
@@ -155,7 +155,7 @@ def test_no_move_left_panel() -> None:
 
 
 def test_overlap_rule_lets_the_player_pick_a_card_with_the_one_covering_it() -> None:
-    from pyramid.rules import preset
+    from pyramid.engine.rules import preset
 
     # Base row: Kc first, then 9c over... index 15 (row 5, col 0) is covered by 21 and 22.
     pyramid = ["Ks", "Kh", "Kd", "Qs", "Qh", "Qd", "Js", "Jh", "Jd", "Ts", "Th", "Td", "9s", "9h", "9d",

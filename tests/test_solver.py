@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 from deals import clearable_deal
 
-from pyramid.board import Board
-from pyramid.deal import numbered_deal
-from pyramid.rules import PRESETS, Rules, preset
-from pyramid.solver import Solution, solve
-from pyramid.winnable import winnable_deal_numbers
+from pyramid.engine.board import Board
+from pyramid.engine.deal import numbered_deal
+from pyramid.engine.rules import PRESETS, Rules, preset
+from pyramid.engine.solver import Solution, solve
+from pyramid.engine.winnable import winnable_deal_numbers
 
 MSC_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "msc-1500"
 needs_msc = pytest.mark.skipif(not MSC_DATA.is_dir(), reason=f"reference data not found at {MSC_DATA}")

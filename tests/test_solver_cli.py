@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from pyramid.board import Board, Move
-from pyramid.cards import format_cards
-from pyramid.deal import numbered_deal
-from pyramid.rules import preset
+from pyramid.engine.board import Board, Move
+from pyramid.engine.cards import format_cards
+from pyramid.engine.deal import numbered_deal
+from pyramid.engine.rules import preset
 from pyramid.solve_cli import main, progress_bar
-from pyramid.solver import solve
+from pyramid.engine.solver import solve
 
 MSC_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "msc-1500"
 REPO = Path(__file__).resolve().parents[1]

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from pyramid.board import Board
-from pyramid.deal import numbered_deal
-from pyramid.rules import REDEAL_CHOICES, preset
-from pyramid.solver import solve
+from pyramid.engine.board import Board
+from pyramid.engine.deal import numbered_deal
+from pyramid.engine.rules import REDEAL_CHOICES, preset
+from pyramid.engine.solver import solve
 
 REFERENCE = Path(__file__).parent / "data" / "retrohub_verdicts.txt"
 ALL_DEALS = os.environ.get("PYRAMID_SLOW") == "1"

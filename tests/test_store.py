@@ -10,15 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from pyramid.board import Board, Move
-from pyramid.cards import format_cards
-from pyramid.deal import numbered_deal
-from pyramid.errors import InvalidSettingError, ReplayError
-from pyramid.progress import Progress, replay
-from pyramid.rules import preset
-from pyramid.settings import CHECKS, Settings
-from pyramid.stats import GameResult, Stats
-from pyramid.store import DATABASE_NAME, Store, data_directory, integrity_check, main
+from pyramid.engine.board import Board, Move
+from pyramid.engine.cards import format_cards
+from pyramid.engine.deal import numbered_deal
+from pyramid.saved.errors import InvalidSettingError, ReplayError
+from pyramid.saved.progress import Progress, replay
+from pyramid.engine.rules import preset
+from pyramid.saved.settings import CHECKS, Settings
+from pyramid.saved.stats import GameResult, Stats
+from pyramid.saved.store import DATABASE_NAME, Store, data_directory, integrity_check, main
 
 STARTED = datetime.datetime(2026, 11, 30, 17, 0, tzinfo=datetime.timezone.utc)
 

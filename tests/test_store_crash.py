@@ -24,11 +24,11 @@ from pathlib import Path
 
 import pytest
 
-from pyramid.cards import format_cards
-from pyramid.deal import numbered_deal
-from pyramid.progress import Progress, replay
-from pyramid.stats import GameResult
-from pyramid.store import DATABASE_NAME, Store, integrity_check
+from pyramid.engine.cards import format_cards
+from pyramid.engine.deal import numbered_deal
+from pyramid.saved.progress import Progress, replay
+from pyramid.saved.stats import GameResult
+from pyramid.saved.store import DATABASE_NAME, Store, integrity_check
 
 ROOT = Path(__file__).resolve().parent.parent
 STARTED = datetime.datetime(2026, 11, 30, 12, 0, tzinfo=datetime.timezone.utc)

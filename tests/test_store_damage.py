@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from pyramid.cards import format_cards
-from pyramid.deal import numbered_deal
-from pyramid.progress import Progress, replay
-from pyramid.settings import Settings
-from pyramid.stats import GameResult
-from pyramid.store import DATABASE_NAME, SCHEMA_VERSION, Store, integrity_check
+from pyramid.engine.cards import format_cards
+from pyramid.engine.deal import numbered_deal
+from pyramid.saved.progress import Progress, replay
+from pyramid.saved.settings import Settings
+from pyramid.saved.stats import GameResult
+from pyramid.saved.store import DATABASE_NAME, SCHEMA_VERSION, Store, integrity_check
 
 NOW = datetime.datetime(2026, 11, 30, 17, 45, 9)
 ASIDE = f"{DATABASE_NAME}.damaged-20261130-174509"

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from pyramid.store import Store
+from pyramid.saved.store import Store
 
 pytestmark = pytest.mark.skipif(
     not all(shutil.which(tool) for tool in ("Xvfb", "xdotool", "xwininfo")),

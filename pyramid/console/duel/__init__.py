@@ -1,0 +1,1 @@
+"""The Pyramids duel's screens: its menus, the table, the turns and the results."""

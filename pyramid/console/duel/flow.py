@@ -1,0 +1,180 @@
+"""A Pyramids duel as the console plays it: starting, saving, the computer's game, the end.
+
+A :class:`DuelRun` carries one :class:`~pyramid.duel_match.Duel` through the
+session. The game being played is saved after every move like a Pyramid game
+(the match number names every deal, so the moves are all there is to save);
+the duel itself — contenders, level, games already finished — travels in the
+saved game's ``context``, so a power cut during the second player's turn
+resumes the second player's turn.
+
+The computer's whole game depends only on the deals and its level, so it is
+worked out in a background thread as soon as the duel starts: the expert
+needs seconds on a Pi, the person's game minutes, so by the end of the
+person's game the result is ready.
+"""
+
+from __future__ import annotations
+
+import datetime
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future
+from typing import TYPE_CHECKING, Any
+
+from pyramid.engine.cards import format_cards
+from pyramid.engine.deal import MAX_DEAL_NUMBER
+from pyramid.engine.duel.board import PYRAMIDS, DuelBoard
+from pyramid.engine.duel.ai import LEVELS, MatchRecord, play_match
+from pyramid.engine.duel.match import Duel, GameResult
+from pyramid.saved.errors import ReplayError
+from pyramid.saved.progress import Progress, replay_duel
+from pyramid.saved.stats import GameResult as StatsResult
+
+if TYPE_CHECKING:
+    from pyramid.console.session import Session
+
+GAME = PYRAMIDS.name
+#: The settings' ``menu_choices`` key remembering the opponent's level.
+LEVEL_CHOICE = "pyramids level"
+DEFAULT_LEVEL = "good"
+
+
+def _in_background(function: Callable[[int, str], MatchRecord], *args: Any) -> Future[MatchRecord]:
+    """Run the computer's game on a daemon thread: it is pure computation, so a console
+    that is switched off or quit mid-search has nothing to wait for (a pool's worker
+    would be joined at exit, up to ~15 s of expert search on a Pi)."""
+    future: Future[MatchRecord] = Future()
+
+    def run() -> None:
+        try:
+            future.set_result(function(*args))
+        except BaseException as error:  # handed to whoever asks for the result
+            future.set_exception(error)
+
+    threading.Thread(target=run, name="pyramids-computer", daemon=True).start()
+    return future
+
+
+def remembered_level(session: Session) -> str:
+    """The opponent level chosen last (``"good"`` the first time)."""
+    level = session.settings.menu_choices.get(LEVEL_CHOICE, DEFAULT_LEVEL)
+    return level if level in LEVELS else DEFAULT_LEVEL
+
+
+def describe_level(level: str) -> str:
+    """The statistics screen's heading for the duel's variant (the opponent's level)."""
+    return f"Pyramids against the {level} computer"
+
+
+def match_number_for(session: Session, chosen: int | None) -> int:
+    """``--deal-number`` (used once), else the number the player chose, else a random one."""
+    fixed, session.fixed_deal.number = session.fixed_deal.number, None
+    return fixed or chosen or session.rng.randint(1, MAX_DEAL_NUMBER)
+
+
+class DuelRun:
+    """One duel in the console: the duel so far, its saved game, the computer's game."""
+
+    def __init__(self, session: Session, duel: Duel, started: datetime.datetime | None = None) -> None:
+        self.session = session
+        self.duel = duel
+        self.started = started
+        self._computer: Future[MatchRecord] | None = None
+        computer = self.computer_level
+        if computer is not None:
+            self._computer = _in_background(play_match, duel.match_number, computer)
+
+    @property
+    def computer_level(self) -> str | None:
+        """The computer opponent's level, ``None`` in a two-player duel."""
+        for contender in self.duel.contenders:
+            if contender.is_computer:
+                return contender.level
+        return None
+
+    @property
+    def player(self) -> int | None:
+        """Index of the contender playing now (``None`` once the duel is over)."""
+        return self.duel.next_to_play
+
+    def new_board(self) -> DuelBoard:
+        return DuelBoard.for_match(self.duel.match_number)
+
+    # -- saving -------------------------------------------------------------
+    def progress(self, board: DuelBoard) -> Progress:
+        """The saved form of ``board``, the game of the contender playing now."""
+        started = self.started or datetime.datetime.now(datetime.UTC).replace(microsecond=0)
+        self.started = started
+        return Progress(GAME, GAME, None, format_cards(board.deals[0]),
+                        tuple(str(move) for move in board.move_stack), started=started,
+                        deal_number=self.duel.match_number, context={"duel": self.duel.to_json()})
+
+    def save(self, board: DuelBoard) -> None:
+        self.session.store.save_progress(self.progress(board))
+
+    # -- the end of a game and of the duel -----------------------------------
+    def finish_game(self, board: DuelBoard) -> None:
+        """Count the finished ``board`` for the contender playing; let the computer play its turn.
+
+        A finished duel goes into the statistics (against the computer) and
+        its saved game is forgotten; otherwise the next person's empty game is
+        saved at once, so a power cut now resumes their turn.
+        """
+        player = self.duel.next_to_play
+        if player is None:
+            raise ValueError(f"match {self.duel.match_number} is already over")
+        duel = self.duel.with_result(player, GameResult.of_board(board))
+        while duel.next_to_play is not None and duel.contenders[duel.next_to_play].is_computer:
+            duel = duel.with_result(duel.next_to_play, GameResult.of_record(self.computer_game()))
+        self.duel = duel
+        if not duel.is_finished:
+            self.started = None
+            self.save(self.new_board())
+            return
+        level = self.computer_level
+        if level is None:
+            self.session.store.clear_progress(GAME)
+        else:
+            person = 0 if not duel.contenders[0].is_computer else 1
+            self.session.store.record_result(
+                StatsResult(GAME, level, duel.outcome_for(person) == "win", duel.totals()[person]))
+
+    def computer_game(self) -> MatchRecord:
+        """The computer's whole game (waits for the background thread if it is still thinking)."""
+        if self._computer is None:
+            raise ValueError(f"match {self.duel.match_number} has no computer player")
+        return self._computer.result()
+
+
+def saved_duel(session: Session) -> Progress | None:
+    return session.store.load_progress(GAME)
+
+
+def resume(session: Session) -> tuple[DuelRun, DuelBoard] | None:
+    """The saved duel set up again, or ``None`` (with a notice) when it cannot be."""
+    progress = saved_duel(session)
+    if progress is None:
+        return None
+    try:
+        duel, board = replay_duel(progress)
+    except ReplayError:
+        session.store.clear_progress(GAME)
+        return None
+    return DuelRun(session, duel, progress.started), board
+
+
+def abandon_saved_duel(session: Session) -> None:
+    """Count a saved unfinished duel that a new one replaces (see :meth:`DuelRun.abandon`)."""
+    progress = saved_duel(session)
+    if progress is None:
+        return
+    try:
+        duel, _ = replay_duel(progress)
+    except ReplayError:
+        session.store.clear_progress(GAME)
+        return
+    level = next((c.level for c in duel.contenders if c.level is not None), None)
+    if level is None:
+        session.store.clear_progress(GAME)
+    else:
+        session.store.record_result(StatsResult(GAME, level, False))

@@ -1,0 +1,199 @@
+"""The way into a Pyramids duel: its menu, the players' names, the match number.
+
+Everything is chosen with the arrows and ✓ (the console has no keyboard);
+the opponent's level and the players' names are remembered in the settings.
+Starting a duel replaces any saved one (an unfinished match against the
+computer counts as lost, as an abandoned Pyramid deal does).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from pyramid.actions import Action
+from pyramid.engine.deal import MAX_DEAL_NUMBER
+from pyramid.engine.duel.ai import LEVELS
+from pyramid.console.duel.flow import (
+    LEVEL_CHOICE,
+    DuelRun,
+    abandon_saved_duel,
+    match_number_for,
+    remembered_level,
+    resume,
+)
+from pyramid.console.duel.help import PyramidsHelpKey, open_pyramids_help
+from pyramid.engine.duel.match import Duel
+from pyramid.console.duel.screens import open_duel
+from pyramid.console.menus import DealNumberScreen, NoticeScreen
+from pyramid.console.screen import MenuScreen, Screen
+from pyramid.view import Hit, MenuView, View
+
+if TYPE_CHECKING:
+    from pyramid.console.session import Session
+
+PLAYER_CHOICES = ("pyramids first player", "pyramids second player")
+DEFAULT_NAMES = ("Player 1", "Player 2")
+
+
+def start_duel(session: Session, duel: Duel) -> None:
+    """Deal match ``duel`` (replacing any saved duel), save it and put it on screen."""
+    abandon_saved_duel(session)
+    run = DuelRun(session, duel)
+    board = run.new_board()
+    run.save(board)
+    open_duel(session, run, board)
+    session.show_store_notice()
+
+
+def play_computer(session: Session, match_number: int | None = None) -> None:
+    """A duel against the computer at the remembered level (``--game pyramids`` opens this)."""
+    number = match_number_for(session, match_number)
+    start_duel(session, Duel.against_computer(number, "You", remembered_level(session)))
+
+
+def continue_pyramids(session: Session) -> None:
+    """Resume the saved duel exactly: the same player, the same move."""
+    resumed = resume(session)
+    if resumed is None:
+        session.push(NoticeScreen(session, "The saved duel cannot be resumed",
+                                  session.store.take_notice() or "It was left by another version."))
+        return
+    open_duel(session, *resumed)
+
+
+class PyramidsMenu(PyramidsHelpKey, MenuScreen):
+    """Against the computer (◀ ▶ choose its level), two players, the match number, the rules."""
+
+    name = "pyramids_menu"
+    title = "Pyramids"
+    remember = "pyramids"
+
+    def __init__(self, session: Session) -> None:
+        self.match_number: int | None = None
+        super().__init__(session)
+
+    def lines(self) -> list[tuple[str, Callable[[], None]]]:
+        session = self.session
+        match = "random" if self.match_number is None else str(self.match_number)
+        return [
+            ("Play the computer", lambda: play_computer(session, self.match_number)),
+            (f"Opponent: {remembered_level(session)}", lambda: self.sideways(1)),
+            ("Two players", self.ask_names),
+            (f"Match: {match}", lambda: session.push(MatchNumberScreen(session, self))),
+            ("Rules & controls", lambda: open_pyramids_help(session)),
+        ]
+
+    def items(self) -> list[str]:
+        return [label for label, _ in self.lines()]
+
+    def choose(self, index: int) -> None:
+        self.lines()[index][1]()
+
+    def sideways(self, direction: int) -> None:
+        """◀ ▶ change the opponent's level, or put the match number back to random."""
+        label = self.items()[self.selected]
+        if label.startswith("Opponent"):
+            level = LEVELS[(LEVELS.index(remembered_level(self.session)) + direction) % len(LEVELS)]
+            self.session.remember_choice(LEVEL_CHOICE, level)
+        elif label.startswith("Match"):
+            self.match_number = None
+
+    def footer(self) -> str:
+        label = self.items()[self.selected]
+        if label.startswith("Opponent"):
+            return "◀ ▶ casual, good or expert"
+        if label.startswith("Match"):
+            return "✓ choose a number, ◀ ▶ random"
+        return "Five rounds on the same deals; the higher total wins"
+
+    def ask_names(self) -> None:
+        """Two players: the first name, then the second, then the duel."""
+        session = self.session
+
+        def second(first: str) -> None:
+            session.push(NameEntryScreen(session, "Second player", 1, lambda name: self.two_players(first, name)))
+
+        session.push(NameEntryScreen(session, "First player", 0, second))
+
+    def two_players(self, first: str, second: str) -> None:
+        number = match_number_for(self.session, self.match_number)
+        start_duel(self.session, Duel.pass_the_console(number, first, second))
+
+
+class NameEntryScreen(PyramidsHelpKey, Screen):
+    """Typing a name with arrows only: ▲ ▼ change the letter, ◀ ▶ pick the letter, ✓ done.
+
+    ``then`` receives the name (the default when left blank) after this
+    screen has closed; the name is remembered for the next duel.
+    """
+
+    name = "name_entry"
+    LETTERS = " ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-'"
+    LENGTH = 12
+
+    def __init__(self, session: Session, title: str, seat: int, then: Callable[[str], None]) -> None:
+        super().__init__(session)
+        self.title = title
+        self.seat = seat
+        self.then = then
+        start = session.settings.menu_choices.get(PLAYER_CHOICES[seat], DEFAULT_NAMES[seat])
+        start = "".join(c for c in start if c in self.LETTERS)[: self.LENGTH]
+        self.letters = list(start.ljust(self.LENGTH))
+        self.position = min(len(start), self.LENGTH - 1)
+
+    @property
+    def text(self) -> str:
+        return "".join(self.letters).strip()
+
+    def handle(self, action: Action, hit: Hit) -> None:
+        if action.name in ("up", "down"):
+            letter = self.LETTERS.index(self.letters[self.position])
+            step = 1 if action.name == "up" else -1
+            self.letters[self.position] = self.LETTERS[(letter + step) % len(self.LETTERS)]
+        elif action.name in ("left", "right"):
+            self.position = (self.position + (1 if action.name == "right" else -1)) % self.LENGTH
+        elif action.name in ("ok", "tap"):
+            chosen = " ".join(self.text.split()) or DEFAULT_NAMES[self.seat]
+            self.session.remember_choice(PLAYER_CHOICES[self.seat], chosen)
+            self.session.pop()
+            self.then(chosen)
+        elif action.name in ("back", "star"):
+            self.session.pop()
+
+    def shown(self) -> str:
+        """The name with the letter being changed in brackets."""
+        end = max(len("".join(self.letters).rstrip()), self.position + 1)
+        return "".join(f"[{c}]" if i == self.position else c for i, c in enumerate(self.letters[:end]))
+
+    def view(self) -> View:
+        return View(self.name, menu=MenuView(self.title, (self.shown(),), 0,
+                                             "▲ ▼ letter, ◀ ▶ move, ✓ done"))
+
+    def menu_state(self) -> dict[str, object]:
+        return {"items": [self.text], "selected": 0}
+
+
+class MatchNumberScreen(PyramidsHelpKey, DealNumberScreen):
+    """The match number, typed like a deal number; ✓ takes it back to the Pyramids menu."""
+
+    name = "match_number"
+
+    def __init__(self, session: Session, menu: PyramidsMenu) -> None:
+        super().__init__(session)
+        self.menu = menu
+
+    def handle(self, action: Action, hit: Hit) -> None:
+        if action.name in ("ok", "tap"):
+            if 1 <= self.number <= MAX_DEAL_NUMBER:
+                self.menu.match_number = self.number
+                self.session.pop()
+        else:
+            super().handle(action, hit)
+
+    def view(self) -> View:
+        view = super().view()
+        assert view.menu is not None
+        valid = 1 <= self.number <= MAX_DEAL_NUMBER
+        footer = "▲ ▼ change the digit, ◀ ▶ move, ✓ choose" if valid else view.menu.footer
+        return view._replace(menu=view.menu._replace(title="Match number", footer=footer))

@@ -1,0 +1,248 @@
+"""The Pyramids screens: the duel table, its panels, the turn announcement and the results.
+
+:class:`DuelScreen` plays the game of the contender whose turn it is and
+shows the end of each round and of the game over the table; the duel's
+bookkeeping (saving, the computer's game, statistics) is
+:class:`~pyramid.duel_flow.DuelRun`'s. The menus leading here are in
+:mod:`pyramid.duel_menus`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pyramid.actions import Action
+from pyramid.engine.duel.board import DuelBoard
+from pyramid.console.duel.flow import DuelRun
+from pyramid.console.duel.help import PyramidsHelpKey
+from pyramid.console.duel.table import DuelTable
+from pyramid.console.screen import Screen
+from pyramid.view import Hit, MenuHit, PanelView, Target, View
+
+if TYPE_CHECKING:
+    from pyramid.console.session import Session
+
+
+def open_duel(session: Session, run: DuelRun, board: DuelBoard) -> None:
+    """Put the duel's table on screen, with the turn announcement first when two people share it."""
+    screen = DuelScreen(session, run, board)
+    session.push(screen)
+    if run.computer_level is None:
+        session.push(TurnScreen(session, screen))
+
+
+class DuelScreen(PyramidsHelpKey, Screen):
+    """One contender's Pyramids game: cursor moves and picks, round and game panels."""
+
+    name = "duel"
+
+    def __init__(self, session: Session, run: DuelRun, board: DuelBoard) -> None:
+        super().__init__(session)
+        self.run = run
+        self.player = run.player or 0
+        self.table = DuelTable(board, session.settings.card_letters)
+        self.message = ""
+        #: The round just cleared, shown in a panel until ✓.
+        self.cleared_round: int | None = None
+        self.finished = False
+
+    @property
+    def board(self) -> DuelBoard:
+        return self.table.board
+
+    @property
+    def player_name(self) -> str:
+        return self.run.duel.contenders[self.player].name
+
+    # -- actions ------------------------------------------------------------
+    def handle(self, action: Action, hit: Hit) -> None:
+        if self.finished or self.cleared_round is not None:
+            self._handle_panel(action, hit)
+            return
+        self.message = ""
+        if action.name in ("up", "down", "left", "right"):
+            self.table.move_cursor(action.name)
+        elif action.name == "ok" and self.table.cursor is not None:
+            self._pick(self.table.cursor)
+        elif action.name == "tap" and hit is not None and not isinstance(hit, MenuHit):
+            self._pick(hit)
+        elif action.name in ("back", "star"):
+            self.session.pop()
+
+    def _pick(self, target: Target) -> None:
+        round_before = self.board.round_number
+        pick = self.table.pick(target)
+        self.message = pick.refusal
+        if pick.move is None:
+            return
+        if self.board.is_over():
+            self.finished = True
+            self.run.finish_game(self.board)
+            return
+        self.run.save(self.board)
+        if self.board.round_number != round_before:
+            self.cleared_round = round_before
+
+    def _handle_panel(self, action: Action, hit: Hit) -> None:
+        if action.name not in ("ok", "tap", "back", "star"):
+            return
+        if action.name == "tap" and not isinstance(hit, MenuHit):
+            return
+        if self.cleared_round is not None:
+            self.cleared_round = None
+        elif self.run.duel.is_finished:
+            self.session.push(ResultScreen(self.session, self))
+        else:
+            self.next_turn()
+
+    def next_turn(self) -> None:
+        """The next person's game on the same deals, announced."""
+        self.player = self.run.player or 0
+        self.table = DuelTable(self.run.new_board(), self.session.settings.card_letters)
+        self.finished = False
+        self.session.push(TurnScreen(self.session, self))
+
+    # -- panels -------------------------------------------------------------
+    def panel(self) -> PanelView | None:
+        board = self.board
+        if self.cleared_round is not None:
+            points = board.round_scores()[self.cleared_round - 1]
+            return PanelView(f"Round {self.cleared_round} cleared, {points:+d}",
+                             (f"Round {board.round_number} of {board.rules.rounds} is dealt.",), ("Continue",))
+        if not self.finished:
+            return None
+        if board.status() == "cleared":
+            title = f"All {board.rules.rounds} rounds cleared!"
+        else:
+            title = f"Round {board.round_number}: no card can be placed"
+        lines = (f"{self.player_name}: {board.score} points",)
+        follow = "See the results" if self.run.duel.is_finished else "Next player"
+        return PanelView(title, lines, (follow,))
+
+    # -- views --------------------------------------------------------------
+    def view(self) -> View:
+        board = self.board
+        title = f"Round {board.round_number} of {board.rules.rounds}"
+        detail = "joker on the pile" if board.joker_armed else f"sequence {board.streak}"
+        if self.run.computer_level is None:
+            detail = f"{self.player_name} · {detail}"
+        else:
+            detail = detail.capitalize()
+        table = self.table.view(title, detail)
+        if self.message:
+            table = table._replace(status_line=self.message)
+        panel = self.panel()
+        return View("duel_over" if self.finished else "duel", table=table, panel=panel)
+
+    def menu_state(self) -> dict[str, Any] | None:
+        panel = self.panel()
+        return None if panel is None else {"items": list(panel.items), "selected": 0}
+
+    def game_state(self) -> dict[str, Any]:
+        data = self.table.state()
+        data["player"] = self.player_name
+        data["duel"] = self.run.duel.to_json()
+        return data
+
+
+class TurnScreen(PyramidsHelpKey, Screen):
+    """ "Pass the console to Ann": shown before each person's game of a two-player duel."""
+
+    name = "duel_turn"
+
+    def __init__(self, session: Session, game: DuelScreen) -> None:
+        super().__init__(session)
+        self.game = game
+
+    def handle(self, action: Action, hit: Hit) -> None:
+        if action.name in ("ok", "tap"):
+            self.session.pop()
+        elif action.name in ("back", "star"):
+            self.session.pop()
+            self.session.pop()
+
+    def view(self) -> View:
+        name = self.game.player_name
+        first = self.game.player == 0
+        lines = (f"Pass the console to {name}.",
+                 f"Match {self.game.run.duel.match_number}: " + ("you play first." if first else "the same deals."))
+        return View(self.name, table=self.game.view().table,
+                    panel=PanelView(f"{name}'s turn", lines, ("Start",)))
+
+    def menu_state(self) -> dict[str, Any]:
+        return {"items": ["Start"], "selected": 0}
+
+
+class ResultScreen(PyramidsHelpKey, Screen):
+    """Who won, round by round; against the computer it offers to watch the computer's game."""
+
+    name = "duel_result"
+
+    def __init__(self, session: Session, game: DuelScreen) -> None:
+        super().__init__(session)
+        self.game = game
+        self.selected = 0
+
+    @property
+    def run(self) -> DuelRun:
+        return self.game.run
+
+    def items(self) -> list[str]:
+        if self.run.computer_level is not None:
+            return ["Watch the computer's game", "Back to the menu"]
+        return ["Back to the menu"]
+
+    def handle(self, action: Action, hit: Hit) -> None:
+        items = self.items()
+        if action.name in ("up", "down"):
+            self.selected = (self.selected + (1 if action.name == "down" else -1)) % len(items)
+            return
+        if action.name == "tap":
+            if not isinstance(hit, MenuHit) or not 0 <= hit.index < len(items):
+                return
+            self.selected = hit.index
+        if action.name in ("ok", "tap") and items[self.selected] == "Watch the computer's game":
+            self.watch_computer()
+        elif action.name in ("ok", "tap", "back", "star"):
+            self.session.pop()
+            self.session.pop()
+
+    def watch_computer(self) -> None:
+        from pyramid.console.replay import ReplayScreen
+
+        duel = self.run.duel
+        computer = next(c for c in duel.contenders if c.is_computer)
+        record = self.run.computer_game()
+        self.session.push(ReplayScreen(self.session, DuelBoard.for_match(duel.match_number),
+                                       list(record.moves), computer.name))
+
+    def verdict(self) -> str:
+        duel = self.run.duel
+        winner = duel.winner
+        if winner is None:
+            return "A tie"
+        if self.run.computer_level is not None:
+            return "You win!" if not duel.contenders[winner].is_computer else "The computer wins"
+        return f"{duel.contenders[winner].name} wins!"
+
+    def lines(self) -> tuple[str, ...]:
+        duel = self.run.duel
+        first, second = (c.name if not c.is_computer else "Computer" for c in duel.contenders)
+        if self.run.computer_level is not None and not duel.contenders[0].is_computer:
+            first = "You"
+        totals = duel.totals()
+        lines = [f"{first} {totals[0]} – {totals[1]} {second}"]
+        for number, mine, theirs in duel.rounds_compared():
+            lines.append(f"Round {number}:  {_points(mine)} – {_points(theirs)}")
+        return tuple(lines)
+
+    def view(self) -> View:
+        return View(self.name, table=self.game.view().table,
+                    panel=PanelView(self.verdict(), self.lines(), tuple(self.items()), self.selected))
+
+    def menu_state(self) -> dict[str, Any]:
+        return {"items": self.items(), "selected": self.selected}
+
+
+def _points(points: int | None) -> str:
+    return "·" if points is None else str(points)

@@ -1,0 +1,1 @@
+"""The Pyramids duel: its board, the search its computer players use, the players, matches."""

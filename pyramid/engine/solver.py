@@ -1,0 +1,1054 @@
+"""An exact Pyramid solver for every rules preset, from any position.
+
+Two questions, one engine:
+
+* **verdict** (:func:`solve`): can the pyramid (or, for ``goal="all"``, the
+  whole table) still be cleared, and how? A depth-first search over removals.
+* **optimal** (:func:`solve` with ``optimal=True``): the shortest solution,
+  where a step is a draw, a redeal or one removal (the metric of
+  ``data/msc-1500/solution-lengths.txt``). A* with an admissible bound.
+
+Both return :class:`Solution`, whose ``moves`` are :class:`~pyramid.board.Move`
+values that replay through :meth:`Board.push`. A node or time budget makes the
+answer ``"unknown"`` rather than late: the console asks for hints this way.
+
+Why it is fast enough in pure Python:
+
+* **Compact state.** The pyramid is a bitmask with 8 bits per row: card
+  ``(r, c)`` is bit ``8r + c``, so the two cards covering bit ``b`` are
+  ``b + 8`` and ``b + 9`` and the uncovered cards are
+  ``pm & ~((pm >> 8) | (pm >> 9))``. Stock and waste are one sequence in
+  drawing order (waste bottom first, then stock top first): a redeal turns the
+  waste over unshuffled, so the order never changes and cards only leave it. A
+  bitmask ``live`` says which are still there and ``q`` (the index of the stock
+  top, or the length when the stock is empty) where the waste ends. With the
+  redeals left, ``(pm, live, q, r)`` is the whole position.
+* **One path between removals.** Only a draw or a redeal is possible between
+  two removals, so the verdict search walks that single path and branches only
+  on removals. A position met again on the walk is dominated and ends it.
+* **Proven losses** are remembered with the most redeals they were lost with;
+  fewer redeals lose too. Suits never matter, so the stock and waste are keyed
+  by the ranks of their cards in order. With unlimited redeals any live card
+  can be brought up at will, so ``q`` and (goal "pyramid") even the order stop
+  mattering: the key is the count of each rank.
+* **Relaxed games** (:class:`_Relaxation`) that every line of the real game
+  can be played in: with redeals left, every live card playable at will; in
+  the last pass, the stock at will but the waste from its top down. Their
+  positions are few and remembered, and a position they lose is lost: this
+  proves most losses after a few hundred positions instead of a full search.
+* **Hopeless positions.** Per pair of complementary ranks, a maximum matching
+  of the pyramid cards that could ever pair with each other (neither in the
+  other's cone) leaves cards that must each take a stock card; fewer live
+  stock cards of that rank than needed and the position is lost.
+* **Forgotten waste.** With no redeal left, a waste card that can never pair
+  again buries everything under it for good; those cards are dropped from
+  ``live`` so that positions differing only there become one.
+* **Forced and dominated moves.** An uncovered pyramid king is removed at
+  once (every solution pays that step, and it only frees cards), and so is an
+  uncovered card whose one possible partner left is another uncovered card.
+  With one-card draws, removing an open king of the stock or waste beats
+  anything else in verdict mode, and so does removing the open card that is
+  an uncovered card's one possible partner; drawing a stock-top king that
+  could leave is never shortest.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Literal
+
+from pyramid.engine.board import Board, Move
+from pyramid.engine.tableau import pyramid_geometry
+from pyramid.engine.cards import Card
+
+Verdict = Literal["win", "lose", "unknown"]
+
+#: Bits per pyramid row in the compact encoding (see the module docstring).
+ROW_STRIDE = 8
+#: Redeals-left code for "unlimited"; it never decreases.
+UNLIMITED = 63
+_PYRAMID_BITS = 7 * ROW_STRIDE
+_LIVE_SHIFT = _PYRAMID_BITS
+_Q_SHIFT = _LIVE_SHIFT + 32
+_R_SHIFT = _Q_SHIFT + 6
+#: In loss-table keys: where the waste size and the rank sequence start.
+_WASTE_SHIFT = _PYRAMID_BITS
+_SEQUENCE_SHIFT = _WASTE_SHIFT + 8
+#: Where the waste starts in the keys of :class:`_Relaxation` (after 12 counts).
+_RELAXED_WASTE_SHIFT = _PYRAMID_BITS + 42
+#: The waste size in the loss table when it does not matter (see ``lost_key``).
+_ANY_WASTE = 255
+#: Marks loss-table keys made of rank counts instead of a rank sequence.
+_COUNTS_KEY = 1 << 255
+#: Path tokens for the two moves that are not removals.
+_DRAW = -1
+_REDEAL = -2
+#: The bound of a position that cannot be won (beyond any real solution).
+_HOPELESS = 1 << 20
+#: Card ids above this are stock/waste indices (``_STOCK_ID + j``).
+_STOCK_ID = 64
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The solver's answer: the verdict, one line of play, and the effort spent.
+
+    ``moves`` is empty unless the verdict is ``"win"``; then it leads from the
+    position given to a cleared table and is the shortest such line when
+    ``optimal`` was asked.
+    """
+
+    verdict: Verdict
+    moves: list[Move] = field(default_factory=list)
+    optimal: bool = False
+    nodes: int = 0
+    seconds: float = 0.0
+
+    @property
+    def steps(self) -> int:
+        """The number of steps (draws, redeals, removals) of the solution."""
+        return len(self.moves)
+
+
+class BudgetExceeded(Exception):
+    """Raised inside a search when its node or time budget runs out."""
+
+
+def _bits(mask: int) -> list[int]:
+    """The indices of the set bits of ``mask``, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+class _Position:
+    """A board compiled into the compact encoding, with the tables both searches read."""
+
+    def __init__(self, board: Board) -> None:
+        rules = board.rules
+        self.target = rules.target
+        self.draw_count = rules.draw_count
+        self.stock_top_playable = rules.stock_top_playable
+        self.waste_playable = rules.waste_playable
+        self.overlap = rules.overlap
+        self.goal_all = rules.goal == "all"
+        places, covers = pyramid_geometry(rules.rows)
+        bit_of = [r * ROW_STRIDE + c for r, c in places]
+        self.pyramid_card: dict[int, Card] = {}
+        self.rank = [0] * _PYRAMID_BITS
+        self.rank_mask = [0] * (self.target + 1)
+        pm = 0
+        for index, card in enumerate(board.pyramid):
+            bit = bit_of[index]
+            self.rank[bit] = card.rank if card else 0
+            if card is not None:
+                pm |= 1 << bit
+                self.pyramid_card[bit] = card
+                self.rank_mask[card.rank] |= 1 << bit
+        self.sequence: list[Card] = list(board.waste) + list(board.stock)
+        self.m = len(self.sequence)
+        self.stock_rank = [card.rank for card in self.sequence]
+        self.stock_rank_mask = [0] * (self.target + 1)
+        for j, card in enumerate(self.sequence):
+            self.stock_rank_mask[card.rank] |= 1 << j
+        self.stuck_cache: dict[int, int] = {}
+        self.sequence_cache: dict[int, int] = {}
+        self.forced_cache: dict[int, list[tuple[int, tuple[int, ...]]]] = {}
+        self.removals_cache: dict[int, list[tuple[int, ...]]] = {}
+        self.facts_cache: dict[int, tuple[int, list[tuple[int, int]], int]] = {}
+        pairs = [(low, self.target - low) for low in range(1, (self.target + 1) // 2)]
+        if self.target % 2 == 0:
+            pairs.append((self.target // 2, self.target // 2))
+        self.rank_pairs = pairs
+        self.start_pm = pm
+        self.start_live = (1 << self.m) - 1
+        self.start_q = len(board.waste)
+        redeals = board.redeals_left
+        self.start_r = UNLIMITED if redeals is None else min(redeals, UNLIMITED - 1)
+        self._build_partner_masks(places, covers, bit_of)
+
+    def _build_partner_masks(self, places, covers, bit_of) -> None:
+        """For each pyramid card, the cards it could ever pair with.
+
+        A card can never pair with one in its cone above (covered by it until
+        it leaves) or its cone below (those must leave before it), except with
+        the overlap rule, where it may leave with a card touching it directly.
+        """
+        n = len(places)
+        below = [0] * n
+        for index in range(n - 1, -1, -1):
+            for child in covers[index]:
+                below[index] |= (1 << bit_of[child]) | below[child]
+        above = [0] * n
+        for index in range(n):
+            for child in covers[index]:
+                above[child] |= (1 << bit_of[index]) | above[index]
+        self.pyramid_partners = [0] * _PYRAMID_BITS
+        for index in range(n):
+            bit = bit_of[index]
+            rank = self.rank[bit]
+            if not rank:
+                continue  # already removed
+            if rank >= self.target:
+                self.pyramid_partners[bit] = -1  # a king needs nobody
+                continue
+            need = self.target - rank
+            cone = below[index] | above[index]
+            if self.overlap:
+                near = 0
+                for child in covers[index]:
+                    near |= 1 << bit_of[child]
+                for parent in range(n):
+                    if index in covers[parent]:
+                        near |= 1 << bit_of[parent]
+                cone &= ~near
+            self.pyramid_partners[bit] = self._dealt_rank_mask(need) & ~cone
+        self.stock_needs = [0] * self.m
+        for j, rank in enumerate(self.stock_rank):
+            if rank < self.target:
+                self.stock_needs[j] = self.target - rank
+
+    def _dealt_rank_mask(self, rank: int) -> int:
+        """Pyramid bits of the cards of ``rank`` still present."""
+        return sum(1 << bit for bit in range(_PYRAMID_BITS) if self.rank[bit] == rank)
+
+    # -- the rules on the compact state ---------------------------------------
+    def next_live(self, live: int, q: int) -> int:
+        """The lowest live index at or after ``q`` (the new stock top), or ``m``."""
+        rest = live >> q
+        if not rest:
+            return self.m
+        return q + (rest & -rest).bit_length() - 1
+
+    def after_draw(self, live: int, q: int) -> int:
+        """``q`` after drawing ``draw_count`` cards from the stock top ``q``."""
+        for _ in range(self.draw_count - 1):
+            q = self.next_live(live, q + 1)
+            if q >= self.m:
+                return self.m
+        return self.next_live(live, q + 1)
+
+    def is_lost(self, pm: int, live: int) -> bool:
+        """True when the pyramid needs more stock cards of some rank than are left.
+
+        The need comes from :meth:`pyramid_facts`: every pyramid card that no
+        matching inside the pyramid can pair must take a stock card. A card with
+        no partner at all is the simplest case.
+        """
+        for rank, count in self.pyramid_facts(pm)[1]:
+            if (self.stock_rank_mask[rank] & live).bit_count() < count:
+                return True
+        if self.goal_all:
+            for j in _bits(live):
+                need = self.stock_needs[j]
+                if need and not ((self.rank_mask[need] & pm) or (self.stock_rank_mask[need] & live & ~(1 << j))):
+                    return True
+        return False
+
+    def pyramid_facts(self, pm: int) -> tuple[int, list[tuple[int, int]], int]:
+        """For a pyramid: removals still needed, how many stock cards of each rank it
+        needs at least, and the stock cards that can never pair with it (a mask).
+
+        Per pair of complementary ranks, a maximum matching of the cards that
+        could pair inside the pyramid (neither in the other's cone) says how
+        many pairs the pyramid can give itself; every other card needs a
+        removal of its own with a stock card.
+        """
+        cached = self.facts_cache.get(pm)
+        if cached is not None:
+            return cached
+        rm, target = self.rank_mask, self.target
+        removals = (rm[target] & pm).bit_count()
+        needs = []
+        for low, high in self.rank_pairs:
+            lows, highs = _bits(rm[low] & pm), _bits(rm[high] & pm)
+            if low == high:
+                matched = _matching(lows, lows, self.pyramid_partners, pair_with_self=True)
+                removals += len(lows) - matched
+                if len(lows) > 2 * matched:
+                    needs.append((low, len(lows) - 2 * matched))
+                continue
+            matched = _matching(lows, highs, self.pyramid_partners)
+            removals += len(lows) + len(highs) - matched
+            if len(lows) > matched:
+                needs.append((high, len(lows) - matched))
+            if len(highs) > matched:
+                needs.append((low, len(highs) - matched))
+        useful = 0
+        for rank in range(1, target):
+            if rm[target - rank] & pm:
+                useful |= self.stock_rank_mask[rank]
+        facts = (removals, needs, ~useful)
+        self.facts_cache[pm] = facts
+        return facts
+
+    def lost_key(self, pm: int, live: int, q: int, r: int) -> int:
+        """The key of a position in the table of proven losses.
+
+        Only ranks matter, never suits, so the stock and waste are keyed by the
+        ranks of their live cards in drawing order and the size of the waste:
+        positions that used different cards of the same rank are one position.
+        With unlimited redeals, one-card draws and a playable waste, every live
+        card can be brought to the waste top whenever wanted, so the waste size
+        does not matter either; and when only the pyramid must be cleared,
+        neither does the order: only how many of each rank are left.
+        """
+        if r != UNLIMITED or self.draw_count != 1 or not self.waste_playable:
+            waste = (live & ((1 << q) - 1)).bit_count()
+            return pm | (waste << _WASTE_SHIFT) | (self.rank_sequence(live) << _SEQUENCE_SHIFT)
+        if self.goal_all:
+            return pm | (_ANY_WASTE << _WASTE_SHIFT) | (self.rank_sequence(live) << _SEQUENCE_SHIFT)
+        counts = 0
+        for rank in range(1, self.target + 1):
+            counts |= (self.stock_rank_mask[rank] & live).bit_count() << (3 * rank)
+        return pm | (counts << _LIVE_SHIFT) | _COUNTS_KEY
+
+    def rank_sequence(self, live: int) -> int:
+        """The ranks of the live cards, four bits each, the last to be drawn lowest (cached).
+
+        For a waste, the lowest four bits are its top.
+        """
+        sequence = self.sequence_cache.get(live)
+        if sequence is None:
+            sequence = 0
+            for j in _bits(live):
+                sequence = (sequence << 4) | self.stock_rank[j]
+            self.sequence_cache[live] = sequence
+        return sequence
+
+    def forced_removal(self, pm: int, uncovered: int, live: int) -> tuple[int, ...] | None:
+        """A pyramid removal that some shortest solution makes right now, if any.
+
+        An uncovered king; or an uncovered card whose one possible partner left
+        anywhere (pyramid and live stock) is another uncovered card, so every
+        solution removes the two together. Both cost one step whenever they are
+        made and only uncover cards, so making them first loses nothing.
+        """
+        candidates = self.forced_cache.get(pm)
+        if candidates is None:
+            candidates = self._forced_candidates(pm, uncovered)
+        stock_rank_mask = self.stock_rank_mask
+        for need, removal in candidates:
+            if not need or not stock_rank_mask[need] & live:
+                return removal
+        return None
+
+    def _forced_candidates(self, pm: int, uncovered: int) -> list[tuple[int, tuple[int, ...]]]:
+        """For :meth:`forced_removal`: (rank that must be absent from the stock, removal), cached per pyramid."""
+        rank_mask, target, rank, partners = self.rank_mask, self.target, self.rank, self.pyramid_partners
+        candidates: list[tuple[int, tuple[int, ...]]] = []
+        kings = uncovered & rank_mask[target]
+        if kings:
+            candidates.append((0, ((kings & -kings).bit_length() - 1,)))
+        else:
+            for bit in _bits(uncovered):
+                options = partners[bit] & pm & ~(1 << bit)
+                if options & uncovered and not options & (options - 1):
+                    other = options.bit_length() - 1
+                    candidates.append((target - rank[bit], (bit, other) if bit < other else (other, bit)))
+        self.forced_cache[pm] = candidates
+        return candidates
+
+    def forced_open_removal(self, pm: int, uncovered: int, live: int, q: int) -> tuple[int, ...] | None:
+        """A removal of an open stock or waste card that dominates every other move here.
+
+        An uncovered pyramid card whose one possible partner left is the open
+        card must leave with it, and taking it now only opens what lay under it
+        sooner: with one-card draws, any line that keeps it can be played
+        without it. (The caller checks the one-card draw.)
+        """
+        target, partners = self.target, self.pyramid_partners
+        for j, open_rank in self.open_cards(live, q):
+            if open_rank >= target or (self.stock_rank_mask[open_rank] & live) != 1 << j:
+                continue
+            for bit in _bits(uncovered & self.rank_mask[target - open_rank]):
+                if not partners[bit] & pm & ~(1 << bit):
+                    return (bit, _STOCK_ID + j)
+        return None
+
+    def is_won(self, pm: int, live: int) -> bool:
+        return not pm and not (self.goal_all and live)
+
+    def open_cards(self, live: int, q: int) -> list[tuple[int, int]]:
+        """The stock/waste cards playable at ``q``: (index, rank) pairs."""
+        cards = []
+        if self.stock_top_playable and q < self.m:
+            cards.append((q, self.stock_rank[q]))
+        if self.waste_playable:
+            top = (live & ((1 << q) - 1)).bit_length() - 1
+            if top >= 0:
+                cards.append((top, self.stock_rank[top]))
+        return cards
+
+    def pyramid_removals(self, pm: int, uncovered: int) -> list[tuple[int, ...]]:
+        """Removals inside the pyramid (pairs, overlap pairs), as card-id tuples (cached)."""
+        removals = self.removals_cache.get(pm)
+        if removals is None:
+            removals = self.removals_cache[pm] = self._pyramid_removals(pm, uncovered)
+        return removals
+
+    def _pyramid_removals(self, pm: int, uncovered: int) -> list[tuple[int, ...]]:
+        target, rank, rank_mask = self.target, self.rank, self.rank_mask
+        removals: list[tuple[int, ...]] = []
+        for bit in _bits(uncovered):
+            need = target - rank[bit]
+            if need <= 0:
+                continue
+            for other in _bits(uncovered & rank_mask[need] & ~((2 << bit) - 1)):
+                removals.append((bit, other))
+        if self.overlap:
+            for bit in _bits(pm & ~uncovered):
+                present = pm & (3 << (bit + ROW_STRIDE))
+                if present & (present - 1) == 0 and present & uncovered:
+                    other = present.bit_length() - 1
+                    if rank[bit] + rank[other] == target:
+                        removals.append((bit, other))
+        return removals
+
+    def open_removal_possible(self, uncovered: int, live: int, q: int) -> bool:
+        """True when some removal uses a stock or waste card at ``q`` (a cheap test)."""
+        target, rank_mask = self.target, self.rank_mask
+        if not self.stock_top_playable:
+            top = (live & ((1 << q) - 1)).bit_length() - 1
+            if top < 0 or not self.waste_playable:
+                return False
+            rank = self.stock_rank[top]
+            return rank == target or bool(uncovered & rank_mask[target - rank])
+        return bool(self.open_removals(uncovered, live, q))
+
+    def open_removals(self, uncovered: int, live: int, q: int) -> list[tuple[int, ...]]:
+        """Removals that use a stock or waste card at ``q``; open kings first."""
+        target, rank_mask = self.target, self.rank_mask
+        open_cards = self.open_cards(live, q)
+        removals: list[tuple[int, ...]] = []
+        for j, rank in open_cards:
+            if rank == target:
+                removals.append((_STOCK_ID + j,))
+        for j, rank in open_cards:
+            if rank < target:
+                for bit in _bits(uncovered & rank_mask[target - rank]):
+                    removals.append((bit, _STOCK_ID + j))
+        if len(open_cards) == 2 and open_cards[0][1] + open_cards[1][1] == target:
+            removals.append((_STOCK_ID + open_cards[0][0], _STOCK_ID + open_cards[1][0]))
+        return removals
+
+    def apply_removal(self, pm: int, live: int, q: int, r: int, removal: tuple[int, ...]) -> tuple[int, int, int]:
+        for card_id in removal:
+            if card_id >= _STOCK_ID:
+                live &= ~(1 << (card_id - _STOCK_ID))
+            else:
+                pm &= ~(1 << card_id)
+        q = self.next_live(live, q)
+        return pm, self.forget_buried(pm, live, q, r), q
+
+    def forget_buried(self, pm: int, live: int, q: int, r: int) -> int:
+        """``live`` without the waste cards buried for good.
+
+        With no redeal left, a waste card that can never leave (no partner
+        left that could ever reach it) keeps every card under it out of play
+        until the end: those cards no longer matter, and forgetting them makes
+        positions that differ only there one position.
+        """
+        if r or self.goal_all:
+            return live
+        waste = live & ((1 << q) - 1)
+        if not waste:
+            return live
+        stuck = self.stuck_in_waste(pm, live, q) & waste
+        if not stuck:
+            return live
+        return live & ~((2 << (stuck.bit_length() - 1)) - 1)
+
+    def stuck_in_waste(self, pm: int, live: int, q: int) -> int:
+        """Stock-sequence cards that can never pair again if they sit in the waste.
+
+        Those whose complement is gone from the pyramid, unless (with a
+        playable stock top) one is still in the stock. Without a playable stock
+        top the answer depends on the pyramid alone and is cached with it.
+        """
+        cached = self.stuck_cache.get(pm)
+        if cached is not None:
+            return cached
+        stuck = 0
+        stock = live >> q << q
+        for rank in range(1, self.target):
+            if self.rank_mask[self.target - rank] & pm:
+                continue
+            if not (self.stock_top_playable and self.stock_rank_mask[self.target - rank] & stock):
+                stuck |= self.stock_rank_mask[rank]
+        if not self.stock_top_playable:
+            self.stuck_cache[pm] = stuck
+        return stuck
+
+    def move_of(self, token: int | tuple[int, ...]) -> Move:
+        if token == _DRAW:
+            return Move.draw()
+        if token == _REDEAL:
+            return Move.redeal()
+        assert isinstance(token, tuple)
+        cards = [
+            self.sequence[card_id - _STOCK_ID] if card_id >= _STOCK_ID else self.pyramid_card[card_id]
+            for card_id in token
+        ]
+        return Move.remove(*cards)
+
+
+def _matching(lows: list[int], highs: list[int], partners: list[int], pair_with_self: bool = False) -> int:
+    """Size of a maximum matching between two small sets of pyramid bits.
+
+    ``partners[bit]`` is the mask of bits ``bit`` could ever pair with. With
+    ``pair_with_self`` both lists are the same set (an even target: 6 + 6 in
+    the Spanish deck); half its size is an upper bound on any matching, which
+    keeps the removal bound a lower bound.
+    """
+    if pair_with_self:
+        return len(lows) // 2
+    match_of: dict[int, int] = {}
+
+    def augment(low: int, seen: set[int]) -> bool:
+        for high in highs:
+            if partners[low] >> high & 1 and high not in seen:
+                seen.add(high)
+                if high not in match_of or augment(match_of[high], seen):
+                    match_of[high] = low
+                    return True
+        return False
+
+    return sum(augment(low, set()) for low in lows)
+
+
+def _uncovered(pm: int) -> int:
+    return pm & ~((pm >> ROW_STRIDE) | (pm >> (ROW_STRIDE + 1)))
+
+
+class _Budget:
+    """Counts nodes and stops a search that runs over its node or time budget.
+
+    The clock is read every 256 nodes: a few milliseconds here, a few tens on
+    a Pi, which is as late as a hint may come.
+    """
+
+    def __init__(self, max_nodes: int | None, max_seconds: float | None) -> None:
+        self.nodes = 0
+        self.max_nodes = max_nodes
+        self.deadline = None if max_seconds is None else time.perf_counter() + max_seconds
+
+    def tick(self) -> None:
+        self.nodes += 1
+        if self.max_nodes is not None and self.nodes > self.max_nodes:
+            raise BudgetExceeded
+        if self.deadline is not None and not self.nodes & 255 and time.perf_counter() > self.deadline:
+            raise BudgetExceeded
+
+
+class _Relaxation:
+    """Could the pyramid be cleared if the stock cards could be played at will?
+
+    Two relaxed games, each one a game that every line of the real one can be
+    played in, so a position they lose is lost and the verdict search asks
+    them before exploring a position:
+
+    * with redeals left, every live stock and waste card may be played
+      whenever wanted (the real game with unlimited redeals and one-card
+      draws): only how many cards of each rank are left matters;
+    * in the last pass, when only the waste top plays, the cards still in the
+      stock may be played whenever wanted, but the waste only from its top
+      down, each with a pyramid card, as the real game allows with nothing
+      drawn over it. This catches a pass that has gone by the cards the
+      pyramid still needs.
+
+    Their positions are few (the pyramid, 12 counts and the waste's ranks) and
+    are remembered won or lost. Dominance keeps them fast: kings leave at once,
+    and a pyramid card that no pyramid card can ever pair with must take a
+    stock or waste card: when the waste holds none of its complement it takes
+    one from the stock at once (they are all alike), and when the waste top is
+    the only one left it takes that. Either way it only uncovers cards sooner.
+    """
+
+    def __init__(self, pos: _Position, budget: _Budget) -> None:
+        self.pos = pos
+        self.budget = budget
+        self.won: dict[int, bool] = {}
+        self.counts_cache: dict[int, int] = {}
+        self.waste_counts_cache: dict[int, int] = {}
+        self.useful_cache: dict[int, int] = {}
+        self.partners_cache: dict[int, int] = {}
+
+    def can_win(self, pm: int, live: int, q: int, r: int) -> bool:
+        """False when the position (pyramid ``pm``, stock ``live`` and ``q``, redeals ``r``) is lost."""
+        if r or self.pos.stock_top_playable:
+            return self.relaxed_win(pm, self.counts(live), 0)
+        below_q = (1 << q) - 1
+        return self.relaxed_win(pm, self.counts(live & ~below_q), self.pos.rank_sequence(live & below_q))
+
+    def counts(self, live: int) -> int:
+        """How many cards of each rank ``live`` holds, three bits per rank (cached)."""
+        counts = self.counts_cache.get(live)
+        if counts is None:
+            counts = 0
+            mask = self.pos.stock_rank_mask
+            for rank in range(1, self.pos.target):
+                counts |= (mask[rank] & live).bit_count() << (3 * rank)
+            self.counts_cache[live] = counts
+        return counts
+
+    def _useful(self, pm: int) -> int:
+        """Three bits per rank, set for the ranks that can still pair with ``pm`` (kings too).
+
+        Also caches, in ``partners_cache``, how many pyramid cards each rank
+        could pair with (three bits per rank; seven for kings, who need none).
+        """
+        rank_mask, target = self.pos.rank_mask, self.pos.target
+        useful = partners_left = 7 << (3 * target)
+        for rank in range(1, target):
+            partners = (rank_mask[target - rank] & pm).bit_count()
+            if partners:
+                useful |= 7 << (3 * rank)
+                partners_left |= partners << (3 * rank)
+        self.useful_cache[pm] = useful
+        self.partners_cache[pm] = partners_left
+        return useful
+
+    def waste_counts(self, waste: int) -> int:
+        """:meth:`counts` of a waste given as a rank sequence (cached)."""
+        counts = self.waste_counts_cache.get(waste)
+        if counts is None:
+            counts = 0
+            rest = waste
+            while rest:
+                rank = rest & 15
+                if rank < self.pos.target:
+                    counts += 1 << (3 * rank)
+                rest >>= 4
+            self.waste_counts_cache[waste] = counts
+        return counts
+
+    def relaxed_win(self, pm: int, counts: int, waste: int) -> bool:
+        """The relaxed game: ``counts`` playable at will, ``waste`` (a rank sequence, top lowest) from the top.
+
+        Cards that can no longer pair are dropped first — from the counts, and
+        from the waste with everything under the first of them — so that
+        positions differing only there are one.
+        """
+        useful = self.useful_cache.get(pm)
+        if useful is None:
+            useful = self._useful(pm)
+        counts &= useful
+        if waste:
+            # Each waste card leaves with a pyramid card of its complement:
+            # the waste is dug no deeper than the pyramid has partners for.
+            partners_left = self.partners_cache[pm]
+            rest, depth, dug = waste, 0, 0
+            while rest:
+                shift = 3 * (rest & 15)
+                if (dug >> shift) & 7 >= (partners_left >> shift) & 7:
+                    waste &= (1 << depth) - 1
+                    break
+                dug += 1 << shift
+                rest >>= 4
+                depth += 4
+        key = pm | (counts << _PYRAMID_BITS) | (waste << _RELAXED_WASTE_SHIFT)
+        known = self.won.get(key)
+        if known is not None:
+            return known
+        self.budget.tick()
+        pos = self.pos
+        target, rank, rank_mask, partners = pos.target, pos.rank, pos.rank_mask, pos.pyramid_partners
+        won = False
+        while True:
+            if not pm:
+                won = True
+                break
+            uncovered = _uncovered(pm)
+            kings = uncovered & rank_mask[target]
+            if kings:
+                pm &= ~kings
+                continue
+            if waste & 15 == target:
+                waste >>= 4
+                continue
+            forced = 0
+            hopeless = False
+            for bit in _bits(uncovered):
+                if partners[bit] & pm & ~(1 << bit):
+                    continue
+                shift = 3 * (target - rank[bit])
+                in_stock = (counts >> shift) & 7
+                in_waste = (self.waste_counts(waste) >> shift) & 7 if waste else 0
+                if not in_waste:
+                    if not in_stock:
+                        hopeless = True
+                        break
+                    counts -= 1 << shift
+                elif in_waste == 1 and not in_stock and waste & 15 == target - rank[bit]:
+                    waste >>= 4
+                else:
+                    continue
+                forced |= 1 << bit
+            if hopeless or not forced:
+                break
+            pm &= ~forced
+        if pm and not hopeless:
+            supply = counts + self.waste_counts(waste) if waste else counts
+            if not any((supply >> (3 * rank_)) & 7 < count for rank_, count in pos.pyramid_facts(pm)[1]):
+                won = self._branch(pm, uncovered, counts, waste)
+        self.won[key] = won
+        return won
+
+    def _branch(self, pm: int, uncovered: int, counts: int, waste: int) -> bool:
+        pos = self.pos
+        for first, second in pos.pyramid_removals(pm, uncovered):
+            if self.relaxed_win(pm & ~(1 << first) & ~(1 << second), counts, waste):
+                return True
+        target, rank = pos.target, pos.rank
+        top = waste & 15
+        for bit in _bits(uncovered):
+            need = target - rank[bit]
+            if need == top and self.relaxed_win(pm & ~(1 << bit), counts, waste >> 4):
+                return True
+            shift = 3 * need
+            if (counts >> shift) & 7 and self.relaxed_win(pm & ~(1 << bit), counts - (1 << shift), waste):
+                return True
+        return False
+
+
+class _VerdictSearch:
+    """Depth-first search over removals, walking the draw/redeal path in between."""
+
+    def __init__(self, pos: _Position, budget: _Budget) -> None:
+        self.pos = pos
+        self.budget = budget
+        #: (pm, live, q) → most redeals left with which the position was lost.
+        self.lost: dict[int, int] = {}
+        self.path: list[int | tuple[int, ...]] = []
+        self.king_dominates = pos.draw_count == 1
+        self.relaxation = _Relaxation(pos, budget)
+
+    def run(self) -> bool:
+        pos = self.pos
+        return self.search(pos.start_pm, pos.start_live, pos.next_live(pos.start_live, pos.start_q), pos.start_r)
+
+    def search(self, pm: int, live: int, q: int, r: int) -> bool:
+        pos, path, lost = self.pos, self.path, self.lost
+        self.budget.tick()
+        depth = len(path)
+        uncovered = _uncovered(pm)
+        forced = pos.forced_removal(pm, uncovered, live)
+        if forced:
+            while forced:
+                path.append(forced)
+                for bit in forced:
+                    pm &= ~(1 << bit)
+                uncovered = _uncovered(pm)
+                forced = pos.forced_removal(pm, uncovered, live)
+            live = pos.forget_buried(pm, live, q, r)
+        if pos.is_won(pm, live):
+            return True
+        if (
+            pos.is_lost(pm, live)
+            or lost.get(pos.lost_key(pm, live, q, r), -1) >= r
+            or not self.relaxation.can_win(pm, live, q, r)
+        ):
+            del path[depth:]
+            return False
+        walked: list[int] = []
+        for removal in pos.pyramid_removals(pm, uncovered):
+            path.append(removal)
+            if self.search(*pos.apply_removal(pm, live, q, r, removal), r):
+                return True
+            path.pop()
+        m = pos.m
+        cycle_free = r == UNLIMITED and pos.draw_count == 1 and pos.waste_playable
+        seen_q: set[int] = set()
+        while True:
+            # Back at a place of this walk after a redeal: the same position
+            # with fewer redeals (and perhaps some waste forgotten) — dominated.
+            if q in seen_q:
+                break
+            seen_q.add(q)
+            key = pos.lost_key(pm, live, q, r)
+            if not cycle_free and lost.get(key, -1) >= r:
+                break
+            if key not in walked:
+                lost[key] = r
+                walked.append(key)
+            if pos.open_removal_possible(uncovered, live, q):
+                # Drawing only moves cards from the stock to the waste, which
+                # the last-pass relaxation only finds harder: once it loses,
+                # the rest of the walk does too.
+                if not r and not self.relaxation.can_win(pm, live, q, r):
+                    break
+                forced = pos.forced_open_removal(pm, uncovered, live, q) if self.king_dominates else None
+                dominated = False
+                for removal in [forced] if forced else pos.open_removals(uncovered, live, q):
+                    path.append(removal)
+                    if self.search(*pos.apply_removal(pm, live, q, r, removal), r):
+                        for done in walked:
+                            del lost[done]
+                        return True
+                    path.pop()
+                    if forced or (self.king_dominates and len(removal) == 1):
+                        dominated = True
+                        break
+                if dominated:
+                    break
+            if q < m:
+                q = pos.after_draw(live, q)
+                live = pos.forget_buried(pm, live, q, r)
+                path.append(_DRAW)
+                continue
+            if live and r:
+                q = pos.next_live(live, 0)
+                if r != UNLIMITED:
+                    r -= 1
+                path.append(_REDEAL)
+                continue
+            break
+        del path[depth:]
+        return False
+
+
+class _ShortestSearch:
+    """A* over single steps, with the verdict search's proven losses and relaxations as extra pruning.
+
+    The bound has two parts that count different steps, so their sum never
+    overestimates:
+
+    * removals of pyramid cards: each king alone, and for each pair of
+      complementary ranks the larger of the two counts (one removal takes at
+      most one card of each);
+    * (one-card draws, goal "pyramid") other steps: a pyramid card with no
+      possible partner left in the pyramid needs a stock card. Reaching the
+      nearest one means moving every card in front of it out of the stock, and
+      a card whose complement is gone from the pyramid can only leave by a step
+      that removes no pyramid card (a draw, a redeal, a stock pair, a king).
+
+    The bound may drop by more than one after a removal, so children get at
+    least their parent's estimate (pathmax) and A* still returns a shortest line.
+
+    Pyramid-only removals commute with draws and redeals, so they are tried
+    only in positions not reached by a draw or a redeal: moving such a removal
+    earlier never lengthens a solution.
+    """
+
+    def __init__(self, pos: _Position, budget: _Budget, lost: dict[int, int], relaxation: _Relaxation) -> None:
+        self.pos = pos
+        self.budget = budget
+        self.lost = lost
+        self.relaxation = relaxation
+        self.count_draws = pos.draw_count == 1 and pos.waste_playable and not pos.goal_all
+
+    def _all_cards_bound(self, pm: int, live: int) -> int:
+        """Goal "all": removals still needed over the whole table."""
+        pos = self.pos
+        rm, sm, target = pos.rank_mask, pos.stock_rank_mask, pos.target
+        total = (rm[target] & pm).bit_count() + (sm[target] & live).bit_count()
+        for low, high in self.pos.rank_pairs:
+            a = (rm[low] & pm).bit_count() + (sm[low] & live).bit_count()
+            if low == high:
+                total += (a + 1) // 2
+            else:
+                b = (rm[high] & pm).bit_count() + (sm[high] & live).bit_count()
+                total += max(a, b)
+        return total
+
+    def quick_bound(self, pm: int, live: int) -> int:
+        """A weaker bound that is cheap: the removals alone (goal "pyramid")."""
+        if self.pos.goal_all:
+            return self._all_cards_bound(pm, live)
+        return self.pos.pyramid_facts(pm)[0]
+
+    def bound(self, pm: int, live: int, q: int, r: int) -> int:
+        if self.pos.goal_all:
+            return self._all_cards_bound(pm, live)
+        removals, needs, useless = self.pos.pyramid_facts(pm)
+        if not needs or not self.count_draws:
+            return removals
+        pos = self.pos
+        useless &= live
+        extra_draw = 0 if pos.stock_top_playable else 1
+        below_q = (1 << q) - 1
+        waste_top = (live & below_q).bit_length() - 1
+        # Plain comparisons rather than min()/max() calls: this is the hottest loop.
+        worst = 0
+        stock_rank_mask = pos.stock_rank_mask
+        for rank, count in needs:
+            candidates = stock_rank_mask[rank] & live
+            if count > 1:
+                cost = self._kth_cost(candidates, count, useless, q, r, below_q, waste_top, extra_draw)
+                if cost > worst:
+                    worst = cost
+                continue
+            # One card of ``candidates`` is needed: ahead in the stock the
+            # nearest is cheapest, in the waste the highest, and going round
+            # through a redeal the lowest.
+            cost = _HOPELESS
+            ahead = candidates >> q
+            if ahead:
+                j = q + (ahead & -ahead).bit_length() - 1
+                if j == q and not extra_draw:
+                    continue
+                cost = (useless & ((1 << j) - (1 << q))).bit_count() + extra_draw
+            behind = candidates & below_q
+            if behind:
+                j = behind.bit_length() - 1
+                if j == waste_top:
+                    continue
+                dig = (useless & below_q & ~((2 << j) - 1)).bit_count()
+                if dig < cost:
+                    cost = dig
+                if r:
+                    low = (behind & -behind).bit_length() - 1
+                    around = 1 + (useless >> q).bit_count() + (useless & ((1 << low) - 1)).bit_count() + extra_draw
+                    if around < cost:
+                        cost = around
+            if cost > worst:
+                worst = cost
+        return removals + worst
+
+    @staticmethod
+    def _kth_cost(
+        candidates: int, count: int, useless: int, q: int, r: int, below_q: int, waste_top: int, extra_draw: int
+    ) -> int:
+        """Fewest non-pyramid steps before ``count`` of ``candidates`` have been played."""
+        costs = []
+        for j in _bits(candidates):
+            if j == waste_top or (j == q and not extra_draw):
+                costs.append(0)
+            elif j >= q:
+                costs.append((useless & ((1 << j) - (1 << q))).bit_count() + extra_draw)
+            else:
+                cost = (useless & below_q & ~((2 << j) - 1)).bit_count()
+                if r:
+                    around = 1 + (useless >> q).bit_count() + (useless & ((1 << j) - 1)).bit_count() + extra_draw
+                    cost = min(cost, around)
+                costs.append(cost)
+        if len(costs) < count:
+            return _HOPELESS
+        costs.sort()
+        return costs[count - 1]
+
+    def run(self) -> list[int | tuple[int, ...]] | None:
+        pos, lost, budget, relaxation = self.pos, self.lost, self.budget, self.relaxation
+        start = (pos.start_pm, pos.start_live, pos.next_live(pos.start_live, pos.start_q), pos.start_r)
+        start_key = self._key(*start)
+        best = {start_key: 0}
+        parent: dict[int, tuple[int, int | tuple[int, ...]]] = {}
+        buckets: dict[int, list[tuple[int, int, int, int, int, bool, bool]]] = {}
+        f = self.bound(*start)
+        buckets[f] = [(*start, 0, False, True)]
+        m = pos.m
+        king_leaves_instead = pos.stock_top_playable and pos.draw_count == 1
+        while buckets:
+            f = min(buckets)
+            bucket = buckets[f]
+            while bucket:
+                pm, live, q, r, g, drew, bounded = bucket.pop()
+                key = self._key(pm, live, q, r)
+                if best.get(key, g) < g:
+                    continue
+                if not bounded:
+                    estimate = g + self.bound(pm, live, q, r)
+                    if estimate > f:
+                        buckets.setdefault(estimate, []).append((pm, live, q, r, g, drew, True))
+                        continue
+                budget.tick()
+                if pos.is_won(pm, live):
+                    return self._line(parent, key, start_key)
+                uncovered = _uncovered(pm)
+                forced = pos.forced_removal(pm, uncovered, live)
+                successors: list[tuple[int | tuple[int, ...], int, int, int, int]] = []
+                if forced:
+                    successors.append((forced, *pos.apply_removal(pm, live, q, r, forced), r))
+                else:
+                    removals = pos.open_removals(uncovered, live, q)
+                    if not drew:
+                        removals += pos.pyramid_removals(pm, uncovered)
+                    for removal in removals:
+                        new_pm, new_live, new_q = pos.apply_removal(pm, live, q, r, removal)
+                        if pos.is_lost(new_pm, new_live):
+                            continue
+                        successors.append((removal, new_pm, new_live, new_q, r))
+                    if q < m:
+                        # Drawing a king that could leave at once only buries the waste.
+                        if not (king_leaves_instead and pos.stock_rank[q] == pos.target):
+                            new_q = pos.after_draw(live, q)
+                            successors.append((_DRAW, pm, pos.forget_buried(pm, live, new_q, r), new_q, r))
+                    elif live and r:
+                        successors.append((_REDEAL, pm, live, pos.next_live(live, 0), r if r == UNLIMITED else r - 1))
+                child_g = g + 1
+                for token, new_pm, new_live, new_q, new_r in successors:
+                    if lost.get(pos.lost_key(new_pm, new_live, new_q, new_r), -1) >= new_r:
+                        continue
+                    if not relaxation.can_win(new_pm, new_live, new_q, new_r):
+                        continue
+                    new_key = self._key(new_pm, new_live, new_q, new_r)
+                    if best.get(new_key, child_g + 1) <= child_g:
+                        continue
+                    best[new_key] = child_g
+                    parent[new_key] = (key, token)
+                    new_f = child_g + self.quick_bound(new_pm, new_live)
+                    entry = (new_pm, new_live, new_q, new_r, child_g, token == _DRAW or token == _REDEAL, False)
+                    if new_f <= f:
+                        bucket.append(entry)
+                    else:
+                        buckets.setdefault(new_f, []).append(entry)
+            del buckets[f]
+        return None
+
+    @staticmethod
+    def _key(pm: int, live: int, q: int, r: int) -> int:
+        return pm | (live << _LIVE_SHIFT) | (q << _Q_SHIFT) | (r << _R_SHIFT)
+
+    @staticmethod
+    def _line(parent, key: int, start_key: int) -> list[int | tuple[int, ...]]:
+        tokens = []
+        while key != start_key:
+            key, token = parent[key]
+            tokens.append(token)
+        tokens.reverse()
+        return tokens
+
+
+def solve(
+    board: Board,
+    *,
+    optimal: bool = False,
+    max_nodes: int | None = None,
+    max_seconds: float | None = None,
+) -> Solution:
+    """Solve ``board`` from its current position under its own rules.
+
+    ``optimal`` asks for a shortest solution (verdict first: a lost position
+    costs no more than in verdict mode). ``max_nodes`` / ``max_seconds`` bound
+    the effort; when either runs out the verdict is ``"unknown"``.
+    """
+    started = time.perf_counter()
+    budget = _Budget(max_nodes, max_seconds)
+
+    def answer(verdict: Verdict, moves: list[Move]) -> Solution:
+        return Solution(verdict, moves, optimal, budget.nodes, time.perf_counter() - started)
+
+    status = board.status()
+    if status == "cleared":
+        return answer("win", [])
+    if status == "no_moves":
+        return answer("lose", [])
+    pos = _Position(board)
+    search = _VerdictSearch(pos, budget)
+    try:
+        won = search.run()
+        if not won:
+            return answer("lose", [])
+        tokens = search.path
+        if optimal:
+            shortest = _ShortestSearch(pos, budget, search.lost, search.relaxation).run()
+            assert shortest is not None, "the verdict search found a line, A* must too"
+            tokens = shortest
+    except BudgetExceeded:
+        return answer("unknown", [])
+    return answer("win", [pos.move_of(token) for token in tokens])

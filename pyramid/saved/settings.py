@@ -1,0 +1,93 @@
+"""The player's settings: typed defaults and the check of every stored value.
+
+Settings are stored as name → JSON value (see :mod:`pyramid.store`), so a
+value written by another version of the program may be of the wrong type or
+name a choice that no longer exists. :meth:`Settings.from_stored` keeps each
+value only when it passes its check and falls back to the default otherwise;
+names it does not know are ignored (and left in the database, so going back
+to a newer version finds them again). Hardware settings (screen, buttons)
+live in the display's TOML file, not here.
+"""
+
+# Annotations are evaluated, not postponed: cheaper named tuples at start-up (see pyramid.view).
+
+from types import MappingProxyType
+from typing import Any, Callable, Mapping, NamedTuple
+
+from pyramid.saved.errors import InvalidSettingError
+from pyramid.engine.rules import PRESETS, REDEAL_CHOICES
+
+#: How court cards are lettered: French V/D/R (SPEC §3) or English J/Q/K.
+CARD_LETTERS = ("french", "english")
+#: The widest margin, in percent of each screen dimension (the limit of ``display.layout``).
+MAX_SAFE_AREA = 20
+
+
+class Settings(NamedTuple):
+    """Every player setting with its default.
+
+    ``redeal_default`` is the line selected first in "Redeal the stock?".
+    ``winnable_only`` deals only games the solver can win. ``safe_area`` is
+    the margin, in percent of the screen's width and height, left clear at
+    each edge for TVs that crop the picture (``None``: the display decides —
+    5 % on HDMI, none on a built-in panel). ``menu_choices`` remembers the
+    last line chosen in each menu (menu name → line name).
+    """
+
+    card_letters: str = "french"
+    four_colour_suits: bool = False
+    redeal_default: str = "none"
+    winnable_only: bool = False
+    safe_area: int | None = None
+    rules_preset: str = "retrohub"
+    menu_choices: Mapping[str, str] = MappingProxyType({})
+
+    @classmethod
+    def from_stored(cls, stored: Mapping[str, Any]) -> "Settings":
+        """Settings from stored values: invalid values become defaults, unknown names are ignored."""
+        valid = {name: value for name, value in stored.items() if name in CHECKS and CHECKS[name].accepts(value)}
+        return cls(**valid)
+
+    def as_dict(self) -> dict[str, Any]:
+        return self._asdict()
+
+
+class Check(NamedTuple):
+    """What a setting accepts, and how to say it in an error message."""
+
+    accepts: Callable[[Any], bool]
+    expected: str
+
+
+def _is_bool(value: Any) -> bool:
+    return type(value) is bool
+
+
+def _is_safe_area(value: Any) -> bool:
+    return value is None or (type(value) is int and 0 <= value <= MAX_SAFE_AREA)
+
+
+def _is_menu_choices(value: Any) -> bool:
+    return isinstance(value, Mapping) and all(isinstance(k, str) and isinstance(v, str) for k, v in value.items())
+
+
+#: The check of every known setting (one per field of :class:`Settings`).
+CHECKS: dict[str, Check] = {
+    "card_letters": Check(lambda v: v in CARD_LETTERS, f"one of {', '.join(CARD_LETTERS)}"),
+    "four_colour_suits": Check(_is_bool, "true or false"),
+    "redeal_default": Check(lambda v: isinstance(v, str) and v in REDEAL_CHOICES, f"one of {', '.join(REDEAL_CHOICES)}"),
+    "winnable_only": Check(_is_bool, "true or false"),
+    "safe_area": Check(_is_safe_area, f"null (automatic) or a whole number of percent from 0 to {MAX_SAFE_AREA}"),
+    "rules_preset": Check(lambda v: isinstance(v, str) and v in PRESETS, "the name of a rules preset"),
+    "menu_choices": Check(_is_menu_choices, "a mapping of menu names to line names"),
+}
+
+
+def check_setting(name: str, value: Any) -> None:
+    """Raise ``KeyError`` for an unknown name, :class:`InvalidSettingError` for a bad value."""
+    try:
+        check = CHECKS[name]
+    except KeyError:
+        raise KeyError(f"unknown setting {name!r} (known: {', '.join(CHECKS)})") from None
+    if not check.accepts(value):
+        raise InvalidSettingError(f"invalid value {value!r} for setting {name!r}: expected {check.expected}")
