@@ -1,119 +1,248 @@
-"""Solver benchmark: correctness against published data, and speed.
+"""Solver benchmark: every preset and redeal setting, against the published data and the peer.
 
 Command (from the repository root)::
 
-    nice python benchmarks/bench_solver.py [--deals 300] [--retrohub-deals 200] [--skip-optimal]
+    nice -n 10 .venv/bin/python benchmarks/bench_solver.py [--deals 300] [--optimal-deals 100]
+        [--memory-deals 100] [--presets NAME ...] [--redeals CHOICE ...] [--cap SECONDS]
+        [--skip-optimal] [--skip-peer]
 
-1. ``three-pass`` rules on the first ``--deals`` deals of ``data/msc-1500``:
-   verdict mode, then optimal mode; every verdict and every shortest length is
-   checked against ``solution-lengths.txt`` and every solution is replayed
-   through :meth:`Board.push`.
-2. ``retrohub`` rules on numbered deals 1 … ``--retrohub-deals`` for each redeal
-   choice (verdict mode, as the console's hint and "winnable" checks run it);
-   the note names the three slowest deals, the ones to study next.
+1. Verdicts: for every preset of :data:`PRESETS` and every redeal choice, the
+   first ``--deals`` reference deals (``data/msc-1500``; the Spanish deck cannot
+   use them, so it takes numbered deals 1, 2, …). Per row: total, median, p90,
+   p99 and max per deal, and the total as a ratio of the same preset's
+   unlimited-redeals run in this run (the goal is at most 3×). ``--cap`` gives
+   each deal a time budget so that a slow old solver still finishes; a deal over
+   it counts as "unknown" at the cap's time. Three-pass verdicts are checked
+   against ``solution-lengths.txt``; every solution replays through
+   :meth:`Board.push`.
+2. Optimal mode, three-pass rules, the first ``--optimal-deals`` deals: every
+   length checked, and (with sbcl installed) the peer solver on the same deals
+   in the same run (``../shared/peer/peer-solve.sh``), the ratio of the totals.
+3. Peak memory: optimal mode on the first ``--memory-deals`` deals, each in a
+   forked child whose peak resident set (``ru_maxrss``) is the measure.
 
-Prints one table (times per deal: total, mean, median, p99, max) and exits
-non-zero when any answer disagrees with the published data.
+``PYRAMID_BENCH_ROOT=DIR`` benchmarks the ``pyramid`` package found in ``DIR``
+instead of this checkout's (for the before/after tables). Prints tables of
+ratios and measurements and exits non-zero only when an answer is wrong.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import pickle
+import resource
+import shutil
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
+from typing import NamedTuple
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+REPOSITORY = Path(__file__).resolve().parents[1]
+sys.path.insert(0, os.environ.get("PYRAMID_BENCH_ROOT", str(REPOSITORY)))
 
-from pyramid.engine.board import Board
-from pyramid.engine.deal import numbered_deal
-from pyramid.engine.rules import REDEAL_CHOICES, Rules, preset
-from pyramid.engine.solver import Solution, solve
+from pyramid.engine.board import Board  # noqa: E402
+from pyramid.engine.cards import Card  # noqa: E402
+from pyramid.engine.deal import numbered_deal  # noqa: E402
+from pyramid.engine.rules import PRESETS, REDEAL_CHOICES, Rules, preset  # noqa: E402
+from pyramid.engine.solver import solve  # noqa: E402
 
-MSC_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "msc-1500"
+MSC_DATA = REPOSITORY.parent / "shared" / "data" / "msc-1500"
+PEER = REPOSITORY.parent / "shared" / "peer" / "peer-solve.sh"
+
+Deal = str | tuple[Card, ...]
 
 
-def timed_solve(deal: str | tuple, rules: Rules, optimal: bool) -> tuple[Solution, float]:
+class Outcome(NamedTuple):
+    """One deal solved: the verdict, the solution's length and the time it took."""
+
+    verdict: str
+    steps: int
+    seconds: float
+
+
+class MemoryOutcome(NamedTuple):
+    """One deal solved in a child process: its outcome and the child's peak resident set."""
+
+    outcome: Outcome
+    peak_bytes: int
+
+
+def timed_solve(deal: Deal, rules: Rules, optimal: bool, cap: float | None) -> Outcome:
+    """Solve one deal and replay its solution, which must clear the table."""
     board = Board(deal, rules)
     started = time.perf_counter()
-    solution = solve(board, optimal=optimal)
+    solution = solve(board, optimal=optimal, max_seconds=cap)
     seconds = time.perf_counter() - started
     for move in solution.moves:
         board.push(move)
     if solution.verdict == "win" and board.status() != "cleared":
         raise AssertionError(f"solution does not clear the deal: {board.fen()}")
-    return solution, seconds
+    return Outcome(solution.verdict, solution.steps, seconds)
 
 
-def percentile(times: list[float], fraction: float) -> float:
-    ordered = sorted(times)
+def solve_in_child(deal: Deal, rules: Rules, optimal: bool) -> MemoryOutcome:
+    """:func:`timed_solve` in a forked child, to read the peak memory of that one deal."""
+    read_end, write_end = os.pipe()
+    child = os.fork()
+    if child == 0:
+        os.close(read_end)
+        outcome = timed_solve(deal, rules, optimal, None)
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+        with os.fdopen(write_end, "wb") as out:
+            pickle.dump(MemoryOutcome(outcome, peak), out)
+        os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as source:
+        data = source.read()
+    os.waitpid(child, 0)
+    result: MemoryOutcome = pickle.loads(data)
+    return result
+
+
+def reference_deals(rules: Rules, count: int) -> list[Deal]:
+    """The first ``count`` reference deals that ``rules``' deck can play."""
+    if rules.deck_name == "standard" and MSC_DATA.is_dir():
+        return list((MSC_DATA / "decks.txt").read_text().splitlines()[:count])
+    return [numbered_deal(number, rules.deck) for number in range(1, count + 1)]
+
+
+def published_lengths(count: int) -> list[int]:
+    return [int(x) for x in (MSC_DATA / "solution-lengths.txt").read_text().split()][:count]
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-def row(label: str, times: list[float], note: str) -> str:
-    ms = [t * 1000 for t in times]
+class VerdictRow(NamedTuple):
+    """The measurements of one preset and redeal setting."""
+
+    label: str
+    times: list[float]
+    wins: int
+    unknown: int
+    wrong: int
+    slowest: list[int]
+
+
+def verdict_row(name: str, redeals: str, count: int, cap: float | None) -> VerdictRow:
+    rules = preset(name).with_redeals(REDEAL_CHOICES[redeals])
+    deals = reference_deals(rules, count)
+    check = name == "three-pass" and redeals == "two" and rules.deck_name == "standard" and MSC_DATA.is_dir()
+    lengths = published_lengths(count) if check else []
+    times: list[float] = []
+    wins = unknown = wrong = 0
+    for number, deal in enumerate(deals, start=1):
+        outcome = timed_solve(deal, rules, False, cap)
+        times.append(outcome.seconds)
+        wins += outcome.verdict == "win"
+        unknown += outcome.verdict == "unknown"
+        if check and outcome.verdict != "unknown" and (outcome.verdict == "win") != (lengths[number - 1] > 0):
+            wrong += 1
+            print(f"{name} deal {number}: {outcome.verdict}, published {lengths[number - 1]}", file=sys.stderr)
+    slowest = sorted(range(len(times)), key=times.__getitem__)[-3:][::-1]
+    return VerdictRow(f"{name} / {redeals}", times, wins, unknown, wrong, [i + 1 for i in slowest])
+
+
+def format_row(row: VerdictRow, unlimited_total: float) -> str:
+    ms = [t * 1000 for t in row.times]
+    total = sum(row.times)
+    ratio = total / unlimited_total if unlimited_total else float("nan")
+    note = f"{row.wins} won" + (f", {row.unknown} over cap" if row.unknown else "")
+    note += ", slowest " + " ".join(map(str, row.slowest))
     return (
-        f"| {label:<34} | {len(ms):>5} | {sum(ms) / 1000:>9.1f} | {statistics.mean(ms):>9.1f} | "
-        f"{statistics.median(ms):>9.1f} | {percentile(ms, 0.99):>9.1f} | {max(ms):>9.1f} | {note} |"
+        f"| {row.label:<24} | {total:>8.2f} | {statistics.median(ms):>7.1f} | {percentile(ms, 0.9):>7.1f} | "
+        f"{percentile(ms, 0.99):>7.1f} | {max(ms):>7.1f} | {ratio:>6.2f} | {note} |"
     )
 
 
-def msc_rows(count: int, optimal: bool) -> tuple[str, int]:
-    decks = (MSC_DATA / "decks.txt").read_text().splitlines()[:count]
-    lengths = [int(x) for x in (MSC_DATA / "solution-lengths.txt").read_text().split()][:count]
+VERDICT_HEADER = (
+    f"| {'preset / redeals':<24} | {'total s':>8} | {'median':>7} | {'p90 ms':>7} | {'p99 ms':>7} | "
+    f"{'max ms':>7} | {'×unlim':>6} | verdicts |\n|---|---|---|---|---|---|---|---|"
+)
+
+
+def peer_seconds(count: int) -> float | None:
+    """The peer's total time on the first ``count`` deals, or ``None`` without sbcl."""
+    if shutil.which("sbcl") is None or not PEER.exists():
+        return None
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as decks:
+        decks.write("\n".join((MSC_DATA / "decks.txt").read_text().splitlines()[:count]) + "\n")
+    try:
+        output = subprocess.run([str(PEER), decks.name], capture_output=True, text=True, check=True).stdout
+    finally:
+        os.unlink(decks.name)
+    per_deal = [line.split() for line in output.splitlines() if line and line[0].isdigit()]
+    return sum(int(fields[2]) for fields in per_deal) / 1000
+
+
+def optimal_lines(count: int, skip_peer: bool) -> tuple[list[str], int]:
     rules = preset("three-pass")
-    times, wrong = [], 0
-    for number, (deal, published) in enumerate(zip(decks, lengths), start=1):
-        solution, seconds = timed_solve(deal, rules, optimal)
-        times.append(seconds)
-        won = solution.verdict == "win"
-        if won != (published > 0) or (optimal and won and solution.steps != published):
+    lengths = published_lengths(count)
+    times: list[float] = []
+    wrong = 0
+    for number, (deal, published) in enumerate(zip(reference_deals(rules, count), lengths), start=1):
+        outcome = timed_solve(deal, rules, True, None)
+        times.append(outcome.seconds)
+        if (outcome.verdict == "win") != (published > 0) or (published and outcome.steps != published):
             wrong += 1
-            print(f"deal {number}: {solution.verdict} {solution.steps}, published {published}", file=sys.stderr)
-    mode = "optimal" if optimal else "verdict"
-    wins = sum(1 for x in lengths if x)
-    return row(f"three-pass {mode}, msc 1..{count}", times, f"{count - wrong}/{count} agree ({wins} wins)"), wrong
+            print(f"optimal deal {number}: {outcome.verdict} {outcome.steps}, published {published}", file=sys.stderr)
+    ours = sum(times)
+    lines = [
+        f"optimal three-pass, deals 1..{count}: total {ours:.1f} s, median {statistics.median(times) * 1000:.0f} ms, "
+        f"max {max(times) * 1000:.0f} ms, {count - wrong}/{count} lengths agree"
+    ]
+    peer = None if skip_peer else peer_seconds(count)
+    if peer is None:
+        lines.append("peer: not run (needs sbcl: apt-get install -y sbcl)")
+    else:
+        lines.append(f"peer (mchung94/pyramid-solver, SBCL), same deals: total {peer:.1f} s; ours / peer = {ours / peer:.2f}")
+    return lines, wrong
 
 
-def retrohub_row(count: int, redeals: str) -> str:
-    rules = preset("retrohub").with_redeals(REDEAL_CHOICES[redeals])
-    times, wins = [], 0
-    for number in range(1, count + 1):
-        solution, seconds = timed_solve(numbered_deal(number), rules, False)
-        times.append(seconds)
-        wins += solution.verdict == "win"
-    slowest = sorted(range(count), key=times.__getitem__)[-3:][::-1]
-    note = f"{wins}/{count} won; slowest deals " + ", ".join(str(i + 1) for i in slowest)
-    return row(f"retrohub verdict, redeals {redeals}", times, note)
+def memory_line(count: int) -> str:
+    rules = preset("three-pass")
+    peaks = [solve_in_child(deal, rules, True).peak_bytes for deal in reference_deals(rules, count)]
+    worst = max(range(count), key=peaks.__getitem__)
+    return (
+        f"peak memory, optimal three-pass, deals 1..{count} (one forked process each): "
+        f"median {statistics.median(peaks) / 2**20:.0f} MB, worst {peaks[worst] / 2**20:.0f} MB (deal {worst + 1})"
+    )
 
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description="Solver benchmark")
     parser.add_argument("--deals", type=int, default=300)
-    parser.add_argument("--retrohub-deals", type=int, default=200)
+    parser.add_argument("--optimal-deals", type=int, default=100)
+    parser.add_argument("--memory-deals", type=int, default=100)
+    parser.add_argument("--presets", nargs="*", default=list(PRESETS))
+    parser.add_argument("--redeals", nargs="*", default=list(REDEAL_CHOICES))
+    parser.add_argument("--cap", type=float, default=None, help="seconds per deal before 'unknown'")
     parser.add_argument("--skip-optimal", action="store_true")
+    parser.add_argument("--skip-peer", action="store_true")
     args = parser.parse_args(argv)
-    header = (
-        f"| {'run':<34} | {'deals':>5} | {'total s':>9} | {'mean ms':>9} | {'median ms':>9} | "
-        f"{'p99 ms':>9} | {'max ms':>9} | check |"
-    )
-    lines, wrong = [header, "|" + "---|" * 8], 0
-    if MSC_DATA.is_dir():
-        modes = [False] if args.skip_optimal else [False, True]
-        for optimal in modes:
-            line, bad = msc_rows(args.deals, optimal)
-            lines.append(line)
-            wrong += bad
-            print(line, flush=True)
-    else:
-        print(f"skipping msc-1500: {MSC_DATA} not found", file=sys.stderr)
-    for redeals in REDEAL_CHOICES:
-        line = retrohub_row(args.retrohub_deals, redeals)
-        lines.append(line)
-        print(line, flush=True)
-    print()
-    print("\n".join(lines))
+    wrong = 0
+    print(f"verdicts, first {args.deals} reference deals (ms per deal; ×unlim = total / the unlimited run's)")
+    print(VERDICT_HEADER, flush=True)
+    for name in args.presets:
+        choices = sorted(args.redeals, key=lambda choice: choice != "unlimited")
+        rows = {choice: verdict_row(name, choice, args.deals, args.cap) for choice in choices}
+        unlimited_total = sum(rows["unlimited"].times) if "unlimited" in rows else 0.0
+        for choice in REDEAL_CHOICES:
+            if choice in rows:
+                wrong += rows[choice].wrong
+                print(format_row(rows[choice], unlimited_total), flush=True)
+    if not args.skip_optimal and MSC_DATA.is_dir():
+        lines, bad = optimal_lines(args.optimal_deals, args.skip_peer)
+        wrong += bad
+        print("\n".join(lines), flush=True)
+        if args.memory_deals:
+            print(memory_line(args.memory_deals), flush=True)
     return 1 if wrong else 0
 
 

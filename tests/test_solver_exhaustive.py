@@ -1,0 +1,125 @@
+"""The fast verdicts against a plain exhaustive search, on random positions of every preset (hypothesis).
+
+The solver proves most losses with relaxations, dominance rules and dead-card
+arguments; each of them would show here as a "lose" where some line wins. The
+reference is deliberately naive: a depth-first search over every legal move of
+:class:`Board` itself, with a set of visited positions and nothing else, so it
+shares no code with the solver. Every "win" the solver gives replays through
+:meth:`Board.push`.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pyramid.engine.board import Board
+from pyramid.engine.cards import Card
+from pyramid.engine.deal import numbered_deal
+from pyramid.engine.rules import PRESETS, Rules, preset
+from pyramid.engine.solver import Solution, solve
+
+PositionKey = tuple[tuple[Card | None, ...], tuple[Card, ...], tuple[Card, ...], int | None]
+
+
+def position_key(board: Board) -> PositionKey:
+    return tuple(board.pyramid), tuple(board.stock), tuple(board.waste), board.redeals_left
+
+
+def exhaustive_win(board: Board) -> bool:
+    """Can ``board`` be cleared? Every legal move, every position once (unlimited redeals stay finite)."""
+    seen: set[PositionKey] = set()
+    stack = [board.copy()]
+    while stack:
+        current = stack.pop()
+        if current.status() == "cleared":
+            return True
+        for move in current.legal_moves:
+            current.push(move)
+            key = position_key(current)
+            if key not in seen:
+                seen.add(key)
+                stack.append(current.copy())
+            current.pop()
+    return False
+
+
+def random_position(rules: Rules, rng: random.Random, rows: int, waste: int, stock: int) -> Board:
+    """A mid-game position: the top ``rows`` rows of the pyramid, a waste and a stock.
+
+    Mostly kings and complementary pairs, with a few cards of any rank, so that
+    both verdicts are common and the dead-card rules have something to find.
+    """
+    board = Board(numbered_deal(rng.randint(1, 10_000), rules.deck), rules)
+    spare = list(rules.deck.cards)
+    rng.shuffle(spare)
+    keep = rows * (rows + 1) // 2
+    cards: list[Card] = []
+    while len(cards) < keep + waste + stock and spare:
+        if rng.random() < 0.15:
+            cards.append(spare.pop())
+            continue
+        rank = rng.randint(1, rules.target)
+        wanted = [rank] if rank == rules.target else [rank, rules.target - rank]
+        chosen: list[Card] = []
+        for want in wanted:
+            card = next((card for card in spare if card.rank == want and card not in chosen), None)
+            if card is not None:
+                chosen.append(card)
+        if len(chosen) == len(wanted):
+            cards += chosen
+            spare = [card for card in spare if card not in chosen]
+    cards = cards[: keep + waste + stock]
+    rng.shuffle(cards)
+    keep = min(keep, len(cards))
+    board.pyramid = list(cards[:keep]) + [None] * (len(board.pyramid) - keep)
+    board.waste = cards[keep : keep + waste]
+    board.stock = cards[keep + waste :]
+    return board
+
+
+def checked(board: Board, solution: Solution) -> None:
+    if solution.verdict == "win":
+        played = board.copy()
+        for move in solution.moves:
+            played.push(move)
+        assert played.status() == "cleared", board.fen()
+    else:
+        assert solution.moves == []
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    name=st.sampled_from(list(PRESETS)),
+    redeals=st.sampled_from([0, 1, 2, None]),
+    seed=st.integers(min_value=0, max_value=2**32),
+    rows=st.integers(min_value=2, max_value=4),
+    waste=st.integers(min_value=0, max_value=5),
+    stock=st.integers(min_value=0, max_value=9),
+)
+def test_fast_verdicts_match_the_exhaustive_search(
+    name: str, redeals: int | None, seed: int, rows: int, waste: int, stock: int
+) -> None:
+    rules = preset(name).with_redeals(redeals)
+    board = random_position(rules, random.Random(seed), rows, waste, stock)
+    solution = solve(board)
+    checked(board, solution)
+    assert solution.verdict == ("win" if exhaustive_win(board) else "lose"), (name, redeals, board.fen())
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    name=st.sampled_from(list(PRESETS)),
+    redeals=st.sampled_from([0, 1, 2, None]),
+    seed=st.integers(min_value=0, max_value=2**32),
+)
+def test_optimal_solutions_replay_and_agree_with_the_verdict(name: str, redeals: int | None, seed: int) -> None:
+    rules = preset(name).with_redeals(redeals)
+    board = random_position(rules, random.Random(seed), 3, 3, 7)
+    verdict = solve(board)
+    shortest = solve(board, optimal=True)
+    checked(board, shortest)
+    assert shortest.verdict == verdict.verdict
+    assert shortest.steps <= verdict.steps or verdict.verdict == "lose"
