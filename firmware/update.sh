@@ -43,9 +43,18 @@ if [ -z "$host" ]; then
     exit 2
 fi
 
+# Each argument in single quotes for the device's shell, so it stays one word and runs nothing.
+quote() {
+    printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"
+}
+
 on_device() {
-    # $ssh_command is split into words on purpose: it may carry options.
-    $ssh_command "$host" "$as_root $tool $*"
+    words=
+    for word in "$@"; do
+        words="$words $(quote "$word")"
+    done
+    # $ssh_command is split into words on purpose: it may carry options; so is $tool, a command line.
+    $ssh_command "$host" "$as_root $tool$words"
 }
 
 if [ "$rollback" = yes ]; then
@@ -62,7 +71,25 @@ if [ -z "$bundle" ]; then
     bundle=$("$here/build-release.sh" --arch "$arch" --python-version "$python_version") ||
         { echo "update.sh: building the release failed (see above)" >&2; exit 1; }
 fi
+# The device checks the version too, but only once it is there: check it here, before it is sent,
+# with the device's own pattern (pyramid-release's VERSION_PATTERN).
+if [ ! -f "$bundle/VERSION" ] || [ -L "$bundle/VERSION" ]; then
+    echo "update.sh: $bundle/VERSION is missing or not a regular file" >&2
+    exit 2
+fi
 version=$(cat "$bundle/VERSION")
+bad_version=no
+case $version in
+    [0-9A-Za-z]*) ;;
+    *) bad_version=yes ;;
+esac
+case $version in
+    *[!0-9A-Za-z.+_-]*) bad_version=yes ;;
+esac
+if [ "$bad_version" = yes ]; then
+    echo "update.sh: $bundle/VERSION does not hold a plain version such as 4.1 (letters, digits, . + _ -)" >&2
+    exit 2
+fi
 
 staging=$(on_device prepare "$version")
 echo "Copying pyramid $version to $host:$staging"
