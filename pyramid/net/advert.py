@@ -1,0 +1,55 @@
+"""A table as discovery announces it: the DNS-SD TXT record, written and checked both ways.
+
+TXT keys (all values ASCII or UTF-8 text, checked like protocol fields when read):
+``host`` (the host player's name), ``match``, ``level`` (the host's maximum
+skill level), ``seats`` (seats free, 0 or 1), ``v`` (protocol version). An
+announcement that does not check is ignored: discovery is as untrusted as the
+table connection.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from pyramid.net.errors import ProtocolError, quote
+from pyramid.net.protocol import Invite, TableInfo, check, check_name
+
+#: The DNS-SD service type of a Pyramids table.
+SERVICE_TYPE: Final = "_pyramids._tcp"
+
+
+@dataclass(frozen=True, slots=True)
+class TableAd:
+    """One announced table: who hosts it, where it listens, and what it offers."""
+
+    host: str
+    address: str
+    port: int
+    match: int
+    level: str
+    seats: int
+    version: int
+    #: The DNS-SD instance name (unique on the network), which :class:`TableGone` names.
+    key: str = ""
+
+    def txt(self) -> dict[str, str]:
+        """The TXT record's key/value pairs."""
+        return {"host": self.host, "match": str(self.match), "level": self.level, "seats": str(self.seats),
+                "v": str(self.version)}
+
+    @classmethod
+    def from_txt(cls, key: str, address: str, port: int, txt: dict[str, str]) -> "TableAd":
+        """Check a received TXT record; :class:`ProtocolError` if any field is missing or wrong."""
+        try:
+            host, match_text, level = txt["host"], txt["match"], txt["level"]
+            seats_text, version_text = txt["seats"], txt["v"]
+            if not all(text.isdigit() and len(text) <= 10 for text in (match_text, seats_text, version_text)):
+                raise ProtocolError("match, seats and v are numbers")
+            version = int(version_text)
+            check(TableInfo(check_name(host, "host"), int(match_text), level, int(seats_text)))
+            check(Invite(host, port, int(match_text)))
+        except (KeyError, ProtocolError) as error:
+            raise ProtocolError(f"not a table announcement ({error}): {quote(repr(txt))}") from None
+        return cls(host, address, port, int(match_text), level, int(seats_text), version, key)
+

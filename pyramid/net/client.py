@@ -1,0 +1,123 @@
+"""The guest side: join a table by address, keep the seat across drops, and send invites.
+
+A guest connects, says hello, asks for the seat (with its token when it comes
+back) and then carries the match over that connection. When the connection
+drops it keeps trying, with growing pauses (``retry_first`` doubling up to
+``retry_longest``), for as long as the host keeps the seat (``seat_hold``);
+after that the opponent counts as gone. A refusal on the first join is a
+:class:`~pyramid.net.events.JoinFailed`; a refusal when coming back means the
+host no longer has the seat (:class:`~pyramid.net.events.OpponentLeft`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+from pyramid.net.connection import PeerFault, Wire, open_wire
+from pyramid.net.context import NetContext, log
+from pyramid.net.events import InviteSent, JoinFailed, OpponentLeft, PeerConnection, Seated
+from pyramid.net.link import MatchLink
+from pyramid.net.protocol import PROTOCOL_VERSION, Accept, Hello, Invite, Join, Refuse, TableInfo
+
+
+async def run_guest(
+    context: NetContext, host: str, port: int, link: MatchLink | None, adopt: Callable[[MatchLink], None]
+) -> None:
+    """Sit at ``host``:``port`` and carry the match until it ends there.
+
+    ``link`` is a saved seat to come back to, or None to ask for a new one; a
+    new seat's link is made from the host's accept and handed to ``adopt``
+    before the :class:`Seated` event is posted.
+    """
+    limits = context.limits
+    loop = asyncio.get_running_loop()
+    dropped_at = loop.time()
+    pause = limits.retry_first
+    while link is None or link.ended is None:
+        try:
+            wire = await open_wire(host, port, limits)
+        except (OSError, TimeoutError) as error:
+            if link is None:
+                context.emit(JoinFailed("unreachable", f"{host}:{port}: {error or 'timed out'}"))
+                return
+        else:
+            try:
+                name, answer = await _ask_for_seat(context, wire, link)
+            except PeerFault as refusal:
+                wire.close()
+                if link is None:
+                    reason = "protocol" if refusal.reason != "closed" else "unreachable"
+                    context.emit(JoinFailed(reason, str(refusal)))
+                    return
+            else:
+                if isinstance(answer, Refuse):
+                    wire.close()
+                    if link is not None:
+                        link.ended = "closed"
+                        context.emit(OpponentLeft("closed"))
+                    else:
+                        context.emit(JoinFailed(answer.reason, f"{host}:{port} refused the seat ({answer.reason})"))
+                    return
+                resumed = link is not None
+                if link is None:
+                    link = MatchLink("guest", answer.match, answer.level, address=(host, port))
+                    adopt(link)
+                link.token, link.opponent_name = answer.token, name
+                context.emit(Seated(name, answer.match, answer.level, resumed))
+                if resumed:
+                    context.emit(PeerConnection(True))
+                pause = limits.retry_first
+                fault = await link.serve(wire)
+                if fault is None:
+                    return
+                log.info("the table's connection dropped (%s): %s", fault.reason, fault)
+                context.emit(PeerConnection(False))
+                dropped_at = loop.time()
+                continue
+        if loop.time() - dropped_at >= limits.seat_hold:
+            link.ended = "timeout"
+            context.emit(OpponentLeft("timeout"))
+            return
+        await asyncio.sleep(pause)
+        pause = min(pause * 2, limits.retry_longest)
+
+
+async def _ask_for_seat(context: NetContext, wire: Wire, link: MatchLink | None) -> tuple[str, Accept | Refuse]:
+    """Hello and join; the host's name and its accept or refusal (PeerFault for anything else)."""
+    deadline = context.limits.hello_deadline
+    wire.send(Hello(PROTOCOL_VERSION, context.name))
+    wire.send(Join("" if link is None or link.token is None else link.token))
+    name = ""
+    while True:
+        message = await wire.receive(deadline)
+        if isinstance(message, Hello):
+            name = message.name
+        elif isinstance(message, (Accept, Refuse)):
+            if not name:
+                raise PeerFault("protocol", f"{wire.peer} answered before its hello")
+            if isinstance(message, Accept) and link is not None and message.match != link.match_number:
+                raise PeerFault("protocol", f"{wire.peer} seated us at match {message.match}, not {link.match_number}")
+            return name, message
+        elif not isinstance(message, TableInfo):
+            raise PeerFault("protocol", f"{wire.peer} sent {type(message).__name__} before seating")
+
+
+async def send_invite(context: NetContext, address: str, port: int, table_port: int, match_number: int) -> None:
+    """Deliver an invite to the console listening on ``address``:``port``; post :class:`InviteSent`."""
+    try:
+        wire = await open_wire(address, port, context.limits)
+    except (OSError, TimeoutError) as error:
+        context.emit(InviteSent(address, port, False, str(error) or "timed out"))
+        return
+    try:
+        wire.send(Hello(PROTOCOL_VERSION, context.name))
+        wire.send(Invite(context.name, table_port, match_number))
+        answer = await wire.receive(context.limits.hello_deadline)
+        if not isinstance(answer, Hello):
+            raise PeerFault("protocol", f"{address} answered {type(answer).__name__}")
+        context.emit(InviteSent(address, port, True, ""))
+    except PeerFault as fault:
+        context.emit(InviteSent(address, port, False, str(fault)))
+    finally:
+        wire.close()

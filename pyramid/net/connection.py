@@ -1,0 +1,106 @@
+"""One TCP connection carrying protocol lines, with every limit a hostile peer could test.
+
+Why asyncio streams: one background thread serves the listener, every
+connection and the discovery subprocesses by waiting in one ``epoll`` call,
+with timers instead of polling; ``StreamReader`` with ``limit`` refuses an
+over-long line after :data:`~pyramid.net.protocol.MAX_MESSAGE` bytes (it stops
+reading the socket once its buffer holds twice that), so memory per connection
+is bounded whatever the peer sends. Plain threads with ``selectors`` would
+re-implement exactly this.
+
+:meth:`Wire.receive` raises :class:`PeerFault` for every way a peer can
+misbehave (too long, too slow, too fast, not the protocol, gone); the owner
+drops the connection and logs it once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from pyramid.net.errors import NetError, ProtocolError
+from pyramid.net.limits import Limits
+from pyramid.net.protocol import MAX_MESSAGE, Message, decode, encode
+
+log = logging.getLogger("pyramid.net")
+
+#: Bytes waiting to be sent to a peer that does not read, beyond which it is dropped.
+MAX_UNSENT = 4 * MAX_MESSAGE
+
+
+class PeerFault(NetError):
+    """The peer broke a rule or went away; ``reason`` is a short code for the log and events.
+
+    Codes: ``"closed"``, ``"timeout"``, ``"too_long"``, ``"flood"``, ``"protocol"``,
+    ``"unsent"`` (the peer does not read what it is sent).
+    """
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+class Wire:
+    """Reads and writes protocol messages on one stream pair, enforcing :class:`Limits`."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, limits: Limits) -> None:
+        self.reader, self.writer, self.limits = reader, writer, limits
+        peer = writer.get_extra_info("peername")
+        self.peer: str = str(peer[0]) if isinstance(peer, tuple) else "?"
+        self._tokens = limits.burst
+        self._refilled = asyncio.get_running_loop().time()
+        self.closed = False
+
+    async def receive(self, timeout: float | None = None) -> Message:
+        """The next message; ``timeout`` (default: the read timeout) bounds the wait for a whole line."""
+        limit = self.limits.read_timeout if timeout is None else timeout
+        try:
+            async with asyncio.timeout(limit):
+                line = await self.reader.readuntil(b"\n")
+        except TimeoutError:
+            raise PeerFault("timeout", f"no complete message from {self.peer} within {limit:g} s") from None
+        except asyncio.LimitOverrunError:
+            raise PeerFault("too_long", f"{self.peer} sent a line longer than {MAX_MESSAGE} bytes") from None
+        except asyncio.IncompleteReadError:
+            raise PeerFault("closed", f"{self.peer} closed the connection") from None
+        except (ConnectionError, OSError) as error:
+            raise PeerFault("closed", f"connection to {self.peer} failed: {error}") from None
+        self._spend()
+        try:
+            return decode(line)
+        except ProtocolError as error:
+            raise PeerFault("protocol", f"{self.peer}: {error}") from None
+
+    def _spend(self) -> None:
+        """Token bucket: each message costs one token; ``rate`` tokens come back a second."""
+        now = asyncio.get_running_loop().time()
+        self._tokens = min(self.limits.burst, self._tokens + (now - self._refilled) * self.limits.rate)
+        self._refilled = now
+        if self._tokens < 1:
+            raise PeerFault("flood", f"{self.peer} sent more than {self.limits.rate:g} messages a second")
+        self._tokens -= 1
+
+    def refund(self) -> None:
+        """Give back the token of the last message (a move that advanced the match)."""
+        self._tokens = min(self.limits.burst, self._tokens + 1)
+
+    def send(self, message: Message) -> None:
+        """Queue ``message`` for sending (never waits); :class:`PeerFault` if the peer stopped reading."""
+        if self.closed:
+            raise PeerFault("closed", f"the connection to {self.peer} is closed")
+        if self.writer.transport.get_write_buffer_size() > MAX_UNSENT:
+            raise PeerFault("unsent", f"{self.peer} does not read what it is sent")
+        self.writer.write(encode(message))
+
+    def close(self) -> None:
+        """Close at once (idempotent); unsent bytes are flushed by the transport if it can."""
+        if not self.closed:
+            self.closed = True
+            self.writer.close()
+
+
+async def open_wire(host: str, port: int, limits: Limits) -> Wire:
+    """Connect to ``host``:``port`` within the connect timeout; ``OSError``/``TimeoutError`` if not."""
+    async with asyncio.timeout(limits.connect_timeout):
+        reader, writer = await asyncio.open_connection(host, port, limit=MAX_MESSAGE)
+    return Wire(reader, writer, limits)

@@ -1,0 +1,169 @@
+"""What the network thread tells the console's main loop: small frozen values, never callbacks.
+
+The network layer posts these through the ``post`` callable it is given (for
+instance the ``put`` of the queue the main loop already waits on for input), so
+the main loop handles network news exactly like a key press. They carry codes
+and data, not sentences: the console words them ("Ann's console is not
+answering" is :class:`PeerConnection` with ``connected=False``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Literal, Union
+
+from pyramid.net.advert import TableAd
+
+
+@dataclass(frozen=True, slots=True)
+class Listening:
+    """The console accepts connections on ``host``:``port`` (port 0 was asked: this is the real one)."""
+
+    host: str
+    port: int
+
+
+@dataclass(frozen=True, slots=True)
+class ListenFailed:
+    """The address could not be listened on (``detail`` is the system's message)."""
+
+    host: str
+    port: int
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class OpponentJoined:
+    """Host side: a guest sat at the table (``resumed``: the same guest came back)."""
+
+    name: str
+    resumed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Seated:
+    """Guest side: the host seated this console at match ``match`` (``resumed`` after a reconnect)."""
+
+    host_name: str
+    match: int
+    level: str
+    resumed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class JoinFailed:
+    """Guest side: no seat. ``reason``: a :data:`~pyramid.net.protocol.RefuseReason`,
+    ``"unreachable"`` (no connection) or ``"protocol"`` (the other side spoke nonsense)."""
+
+    reason: str
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class PeerConnection:
+    """The opponent's console became unreachable, or reachable again; the seat is kept meanwhile."""
+
+    connected: bool
+
+
+@dataclass(frozen=True, slots=True)
+class OpponentMoved:
+    """The opponent's move ``number`` replayed here, and the opponent's position after it."""
+
+    number: int
+    move: str
+    round: int
+    score: int
+    finished: bool
+
+
+@dataclass(frozen=True, slots=True)
+class MatchVoided:
+    """The opponent's moves disagree with the engine; ``reason`` is a MatchVoidError code."""
+
+    reason: str
+    detail: str
+
+
+OpponentLeftReason = Literal["left", "closed", "void", "timeout"]
+
+
+@dataclass(frozen=True, slots=True)
+class OpponentLeft:
+    """The opponent is gone for good: it left, closed its table, voided, or stayed away too long."""
+
+    reason: OpponentLeftReason
+
+
+@dataclass(frozen=True, slots=True)
+class RematchProposed:
+    """The opponent proposes a new match numbered ``match``."""
+
+    match: int
+
+
+@dataclass(frozen=True, slots=True)
+class RematchStarted:
+    """Both agreed: match ``match`` starts now (both boards are fresh)."""
+
+    match: int
+
+
+@dataclass(frozen=True, slots=True)
+class InviteReceived:
+    """``name`` at ``address`` invites this console to its table on ``port`` (match ``match``)."""
+
+    name: str
+    address: str
+    port: int
+    match: int
+
+
+@dataclass(frozen=True, slots=True)
+class InviteSent:
+    """The invite reached ``address``:``port`` (``delivered``) or could not (``detail`` says why)."""
+
+    address: str
+    port: int
+    delivered: bool
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class TableSeen:
+    """Discovery found a table (or its details changed)."""
+
+    table: TableAd
+
+
+@dataclass(frozen=True, slots=True)
+class TableGone:
+    """The table named ``key`` (see :attr:`TableAd.key`) is no longer announced."""
+
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
+class DiscoveryStarted:
+    """Discovery runs through ``backend`` (``"avahi"`` or ``"zeroconf"``) because ``why``."""
+
+    backend: str
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
+class DiscoveryFailed:
+    """Discovery could not start or stopped working; tables can still be joined by address."""
+
+    backend: str
+    detail: str
+
+
+NetEvent = Union[
+    Listening, ListenFailed, OpponentJoined, Seated, JoinFailed, PeerConnection, OpponentMoved, MatchVoided,
+    OpponentLeft, RematchProposed, RematchStarted, InviteReceived, InviteSent, TableSeen, TableGone,
+    DiscoveryStarted, DiscoveryFailed,
+]
+
+#: What the network layer calls with each event; it must be thread-safe and must not block.
+Post = Callable[[NetEvent], None]

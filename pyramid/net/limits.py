@@ -1,0 +1,42 @@
+"""Every timeout and limit of the network layer, in one value the caller may tighten (tests do).
+
+Why these numbers: a console answers a hello at once, so 5 s is generous on a
+home network; pings every 15 s keep an idle link known alive while costing one
+wake-up per 15 s (an idle table uses no CPU to speak of); a link silent for
+45 s (three pings) is dead; a person makes at most a few moves a second, so 20
+messages a second (bursts of 40) never limit a real player but stop a flood;
+a power cut and restart of a Raspberry Pi takes well under 5 minutes, hence the
+seat is kept that long.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+#: The TCP port a table listens on unless the settings say otherwise.
+DEFAULT_PORT: Final = 47312
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Timeouts (seconds) and limits; the defaults are the ones documented in docs/network.md."""
+
+    #: From accepting a connection to a complete hello (and then to its join or invite).
+    hello_deadline: float = 5.0
+    #: The longest a seated link may stay without a complete message (a half message included).
+    read_timeout: float = 45.0
+    #: How often a seated link sends a ping when it has nothing else to say.
+    ping_interval: float = 15.0
+    #: Messages a second a peer may send on average, and the burst allowed above that.
+    rate: float = 20.0
+    burst: float = 40.0
+    #: Connections not (yet) seated that are served at once; more are closed on arrival.
+    max_pending: int = 8
+    #: How long the host keeps the seat (and a guest keeps trying) after a drop.
+    seat_hold: float = 300.0
+    #: First and longest pause between a guest's reconnection attempts.
+    retry_first: float = 0.5
+    retry_longest: float = 10.0
+    #: Connecting to a table or to an invited console.
+    connect_timeout: float = 5.0

@@ -1,0 +1,326 @@
+"""One match between this console and the opponent's, whatever connection carries it now.
+
+A :class:`MatchLink` outlives connections: it holds this player's numbered
+moves (resent from any number after a reconnect) and the opponent's replay
+(:class:`~pyramid.net.opponent.OpponentReplay`). The main loop calls
+:meth:`play`, :meth:`propose_rematch`, :meth:`accept_rematch`, :meth:`leave`
+and :meth:`to_json`; they never wait for the network: they change the state
+under a lock and schedule the sending on the network thread. :meth:`serve`
+runs on the network thread for as long as one connection lasts.
+
+Sync rule: when a connection is (re)established each side sends
+``resend(match, next)``; a side sends its moves only once it has the other's
+``resend``, starting at ``next``, then its status; afterwards each move as it
+is played, and the status again when its game is over. Messages on one
+connection arrive in order, so the receiver always sees move *n* before the
+status after move *n*.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import threading
+from collections.abc import Callable
+from typing import Any, Literal
+
+from pyramid.engine.duel.board import DuelBoard, DuelMove
+from pyramid.net.connection import PeerFault, Wire
+from pyramid.net.context import NetContext
+from pyramid.net.errors import MatchVoidError, NetError, ProtocolError, quote
+from pyramid.net.events import (
+    MatchVoided, OpponentLeft, OpponentLeftReason, OpponentMoved, RematchProposed, RematchStarted,
+)
+from pyramid.net.opponent import OpponentReplay
+from pyramid.net.protocol import (
+    Leave, Message, Move, Ping, Pong, Rematch, RematchAccept, Resend, Status, check_name,
+)
+
+Role = Literal["host", "guest"]
+Schedule = Callable[[Callable[[], None]], None]
+
+
+class TableStateError(NetError):
+    """A call that the table's state does not allow (a rematch before the game is over, a move after leaving)."""
+
+
+def new_token() -> str:
+    """A seat token: 128 random bits, as the protocol writes them."""
+    return secrets.token_hex(16)
+
+
+class MatchLink:
+    """This player's side of one match at a table, plus the opponent's replayed side."""
+
+    def __init__(
+        self, role: Role, match_number: int, level: str, *, own_moves: tuple[str, ...] = (),
+        opponent: OpponentReplay | None = None, token: str | None = None, opponent_name: str | None = None,
+        address: tuple[str, int] | None = None,
+    ) -> None:
+        self.role = role
+        self.level = level
+        self.address = address  # the table's host and port, for a guest
+        self.token = token
+        self.opponent_name = opponent_name
+        self._lock = threading.Lock()
+        self._board = DuelBoard.for_match(match_number)
+        self._board.replay(own_moves)
+        self._replay = opponent or OpponentReplay(match_number)
+        if self._replay.match_number != match_number:
+            raise ProtocolError(f"saved opponent is on match {self._replay.match_number}, not {match_number}")
+        self._my_proposal: int | None = None
+        self._their_proposal: int | None = None
+        self._previous_match: int | None = None
+        self._schedule: Schedule | None = None
+        self._context: NetContext | None = None
+        self.wire: Wire | None = None
+        self._synced = False
+        self.ended: OpponentLeftReason | None = None
+
+    # -- read by the main loop --------------------------------------------------
+    @property
+    def match_number(self) -> int:
+        with self._lock:
+            return self._replay.match_number
+
+    @property
+    def own_moves(self) -> list[str]:
+        with self._lock:
+            return [str(move) for move in self._board.move_stack]
+
+    @property
+    def connected(self) -> bool:
+        return self.wire is not None and not self.wire.closed
+
+    def opponent(self) -> dict[str, Any]:
+        """The opponent's replayed progress: name, round, score, moves, finished (a copy)."""
+        with self._lock:
+            replay = self._replay
+            return {
+                "name": self.opponent_name, "round": replay.round_number, "score": replay.score,
+                "moves": replay.moves, "finished": replay.finished,
+            }
+
+    def opponent_moves(self) -> list[str]:
+        """The opponent's moves replayed so far (for "watch the opponent")."""
+        with self._lock:
+            return list(self._replay.to_json()["moves"])
+
+    def to_json(self) -> dict[str, Any]:
+        """Everything needed to come back to this table after a power cut (plain JSON)."""
+        with self._lock:
+            return {
+                "role": self.role, "match": self._replay.match_number, "level": self.level, "token": self.token,
+                "opponent_name": self.opponent_name,
+                "address": None if self.address is None else list(self.address),
+                "own": [str(move) for move in self._board.move_stack], "opponent": self._replay.to_json(),
+            }
+
+    @classmethod
+    def from_json(cls, data: object) -> "MatchLink":
+        """Rebuild a saved link; :class:`ProtocolError` (quoting it) if it is not one."""
+        if not isinstance(data, dict):
+            raise ProtocolError(f"a saved table is an object: {quote(repr(data))}")
+        try:
+            role, match_number, level = data["role"], data["match"], data["level"]
+            token, name, address, own = data["token"], data["opponent_name"], data["address"], data["own"]
+            opponent = OpponentReplay.from_json(data["opponent"])
+            if role not in ("host", "guest") or type(match_number) is not int or not isinstance(level, str):
+                raise ProtocolError("role, match or level")
+            if token is not None and not (isinstance(token, str) and len(token) == 32):
+                raise ProtocolError("token")
+            if name is not None:
+                check_name(name)
+            where = None
+            if address is not None:
+                host, port = address
+                if not isinstance(host, str) or type(port) is not int:
+                    raise ProtocolError("address")
+                where = (host, port)
+            if not isinstance(own, list) or not all(isinstance(move, str) for move in own):
+                raise ProtocolError("own moves")
+            return cls(role, match_number, level, own_moves=tuple(own), opponent=opponent, token=token,
+                       opponent_name=name, address=where)
+        except (KeyError, TypeError, ValueError) as error:
+            raise ProtocolError(f"not a saved table ({error}): {quote(repr(data))}") from None
+
+    # -- called by the main loop ------------------------------------------------
+    def play(self, move: DuelMove) -> None:
+        """Play this player's ``move`` (IllegalMoveError if the engine refuses it) and send it."""
+        with self._lock:
+            if self.ended is not None:
+                raise TableStateError(f"the match is over at this table ({self.ended}): move {str(move)!r} not sent")
+            self._board.push(move)
+            number = len(self._board.move_stack)
+        self._later(lambda: self._send_own(number))
+
+    def propose_rematch(self, match_number: int) -> None:
+        """Propose match ``match_number`` to the opponent once this player's game is over."""
+        with self._lock:
+            self._require_finished("propose a rematch")
+            DuelBoard.for_match(match_number)  # ValueError for a number out of range
+            self._my_proposal = match_number
+        self._later(lambda: self._send(Rematch(match_number)))
+
+    def accept_rematch(self, match_number: int) -> None:
+        """Accept the opponent's proposal of ``match_number``: the new match starts on both sides."""
+        with self._lock:
+            self._require_finished("accept a rematch")
+            if self._their_proposal != match_number:
+                raise TableStateError(f"the opponent did not propose match {match_number}")
+        self._later(lambda: self._accept(match_number))
+
+    def leave(self) -> None:
+        """Leave the table for good: the opponent is told, the connection closes."""
+        self._later(lambda: self.end("left", Leave("left" if self.role == "guest" else "closed")))
+
+    def _require_finished(self, what: str) -> None:
+        if self.ended is not None:
+            raise TableStateError(f"cannot {what}: the opponent is gone ({self.ended})")
+        if not self._board.is_over():
+            raise TableStateError(f"cannot {what} before this player's game is over")
+
+    def _later(self, action: Callable[[], None]) -> None:
+        if self._schedule is not None:
+            self._schedule(action)
+
+    # -- the network thread -----------------------------------------------------
+    def bind(self, context: NetContext, schedule: Schedule) -> None:
+        """Attach to the network thread: ``schedule`` runs a callable on it (thread-safe)."""
+        self._context, self._schedule = context, schedule
+
+    def _emit(self, event: Any) -> None:
+        if self._context is not None:
+            self._context.emit(event)
+
+    async def serve(self, wire: Wire) -> PeerFault | None:
+        """Carry the match over ``wire`` until it drops (the fault) or the match ends (None)."""
+        if self.wire is not None:
+            self.wire.close()
+        self.wire, self._synced = wire, False
+        limits = wire.limits
+        loop = asyncio.get_running_loop()
+        heard = loop.time()
+        try:
+            wire.send(Resend(self._replay.match_number, self._replay.moves + 1))
+            while self.ended is None and not wire.closed:
+                try:
+                    message = await wire.receive(min(limits.ping_interval, limits.read_timeout))
+                except PeerFault as fault:
+                    if fault.reason != "timeout" or loop.time() - heard >= limits.read_timeout:
+                        raise
+                    wire.send(Ping(0))
+                    continue
+                heard = loop.time()
+                self._handle(wire, message)
+        except PeerFault as fault:
+            wire.close()
+            return fault
+        except MatchVoidError as error:
+            self._emit(MatchVoided(error.reason, str(error)))
+            self.end("void", Leave("void"))
+        finally:
+            if self.wire is wire:
+                self.wire = None
+        wire.close()
+        return None if self.ended is not None else PeerFault("closed", "the connection was closed")
+
+    def _handle(self, wire: Wire, message: Message) -> None:
+        """Act on one message of the seated opponent (MatchVoidError / PeerFault propagate)."""
+        match message:
+            case Move():
+                with self._lock:
+                    outcome = self._replay.apply(message)
+                    replay = self._replay
+                    event = OpponentMoved(message.n, message.move, replay.round_number, replay.score, replay.finished)
+                if outcome == "applied":
+                    wire.refund()  # a new move in order is bounded by the match itself, not by the rate
+                    self._emit(event)
+            case Status():
+                with self._lock:
+                    self._replay.check(message)
+            case Resend(match=match_number, next=next_number):
+                self._on_resend(wire, match_number, next_number)
+            case Rematch(match=match_number):
+                self._their_proposal = match_number
+                self._emit(RematchProposed(match_number))
+            case RematchAccept(match=match_number):
+                if match_number != self._my_proposal:
+                    raise PeerFault("protocol", f"{wire.peer} accepted match {match_number}, which was not proposed")
+                self._start(match_number)
+            case Leave(reason=reason):
+                self.end("void" if reason == "void" else reason, None)
+            case Ping(n=n):
+                wire.send(Pong(n))
+            case Pong():
+                pass
+            case _:
+                raise PeerFault("protocol", f"{wire.peer} sent {type(message).__name__} in the middle of a match")
+
+    def _on_resend(self, wire: Wire, match_number: int, next_number: int) -> None:
+        current = self._replay.match_number
+        if match_number == self._my_proposal and match_number != current:
+            self._start(match_number)  # the acceptance was lost with a connection: the resend implies it
+            return
+        if match_number == self._previous_match:
+            return  # the peer has not seen our acceptance yet; our resend for the new match will follow
+        if match_number != current:
+            raise MatchVoidError("wrong_match", f"the opponent is on match {match_number}, this table on {current}")
+        self._synced = True
+        with self._lock:
+            count = len(self._board.move_stack)
+        for number in range(next_number, count + 1):
+            self._send_own(number, status=False)
+        self._send(self._status())
+
+    def _send_own(self, number: int, status: bool = True) -> None:
+        if not self._synced:
+            return
+        with self._lock:
+            move = str(self._board.move_stack[number - 1])
+            match_number = self._board.match_number or 0
+            last = number == len(self._board.move_stack) and self._board.is_over()
+        self._send(Move(match_number, number, move))
+        if status and last:
+            self._send(self._status())
+
+    def _status(self) -> Status:
+        with self._lock:
+            board = self._board
+            return Status(board.match_number or 0, board.round_number, board.score, len(board.move_stack), board.is_over())
+
+    def _send(self, message: Message) -> None:
+        wire = self.wire
+        if wire is None or wire.closed:
+            return
+        try:
+            wire.send(message)
+        except PeerFault:
+            wire.close()
+
+    def _accept(self, match_number: int) -> None:
+        self._send(RematchAccept(match_number))
+        self._start(match_number)
+
+    def _start(self, match_number: int) -> None:
+        """Both agreed on ``match_number``: fresh boards, numbering from 1, then a resend for it."""
+        with self._lock:
+            self._previous_match = self._replay.match_number
+            self._board = DuelBoard.for_match(match_number)
+            self._replay = OpponentReplay(match_number)
+            self._my_proposal = self._their_proposal = None
+        self._synced = False
+        self._emit(RematchStarted(match_number))
+        self._send(Resend(match_number, 1))
+
+    def end(self, reason: OpponentLeftReason, farewell: Leave | None) -> None:
+        """The match is over at this table; tell the opponent (``farewell``) and close."""
+        if self.ended is not None:
+            return
+        self.ended = reason
+        if farewell is not None:
+            self._send(farewell)
+        else:
+            self._emit(OpponentLeft(reason))
+        if self.wire is not None:
+            self.wire.close()

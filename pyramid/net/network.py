@@ -1,0 +1,231 @@
+"""The console's one entry point to the network: a background asyncio thread and a few calls.
+
+Why one thread: the console's main loop must never wait on a socket (SPEC: the
+game goes on when the network drops). Everything network runs on one asyncio
+loop in a daemon thread, which blocks in ``epoll`` when idle; the main loop
+calls the methods below, which only schedule work on that loop and return at
+once, and receives :mod:`~pyramid.net.events` through ``post`` (e.g. the
+``put`` of the queue it already waits on). The thread starts on the first call
+that needs it, so a console that never opens the network menu starts none.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable, Coroutine
+from concurrent.futures import Future
+from typing import Any, TypeVar
+
+from pyramid.net.advert import TableAd
+from pyramid.net.client import run_guest, send_invite
+from pyramid.net.context import NetContext, log
+from pyramid.net.discovery import Discovery, DiscoveryChoice
+from pyramid.net.events import Post
+from pyramid.net.limits import DEFAULT_PORT, Limits
+from pyramid.net.link import MatchLink, TableStateError
+from pyramid.net.protocol import PROTOCOL_VERSION, check_name
+from pyramid.net.table import TableHost
+
+T = TypeVar("T")
+
+
+class Network:
+    """Tables, joins, invites and discovery for one console and its player ``name``."""
+
+    def __init__(self, name: str, post: Post, limits: Limits | None = None, discovery: DiscoveryChoice = "auto") -> None:
+        self.context = NetContext(check_name(name), post, limits or Limits())
+        self.discovery_choice: DiscoveryChoice = discovery
+        self.link: MatchLink | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._host: TableHost | None = None
+        self._discovery: Discovery | None = None
+        self._announced = False
+        self._guest: asyncio.Task[None] | None = None
+        self._announcing: asyncio.Future[None] | None = None
+
+    # -- the thread ---------------------------------------------------------------
+    def _start(self) -> asyncio.AbstractEventLoop:
+        if self._loop is None:
+            loop = asyncio.new_event_loop()
+            ready = threading.Event()
+
+            def run() -> None:
+                asyncio.set_event_loop(loop)
+                loop.call_soon(ready.set)
+                loop.run_forever()
+
+            self._thread = threading.Thread(target=run, name="pyramid-net", daemon=True)
+            self._thread.start()
+            ready.wait()
+            self._loop = loop
+        return self._loop
+
+    def _submit(self, coroutine: Coroutine[Any, Any, T]) -> Future[T]:
+        future = asyncio.run_coroutine_threadsafe(coroutine, self._start())
+        future.add_done_callback(_log_failure)
+        return future
+
+    def _schedule(self, action: Callable[[], None]) -> None:
+        self._start().call_soon_threadsafe(action)
+
+    def _adopt(self, link: MatchLink) -> None:
+        link.bind(self.context, self._schedule)
+        self.link = link
+
+    # -- tables ---------------------------------------------------------------------
+    def listen(self, address: str = "", port: int = DEFAULT_PORT) -> None:
+        """Accept invites on ``address``:``port`` (the network menu); posts Listening or ListenFailed."""
+        self._submit(self._listen(address, port))
+
+    def open_table(
+        self, match_number: int, level: str, address: str = "", port: int = DEFAULT_PORT, resume: MatchLink | None = None
+    ) -> MatchLink:
+        """Open a table for match ``match_number`` and announce it; the link is usable at once.
+
+        ``resume`` is a saved host link (:meth:`MatchLink.from_json`): its seat is
+        kept for the same guest for ``seat_hold`` seconds.
+        """
+        if resume is not None and (resume.role != "host" or resume.match_number != match_number):
+            raise TableStateError(f"the saved table is not this console's table for match {match_number}")
+        self._leave_current()
+        link = resume or MatchLink("host", match_number, level)
+        self._adopt(link)
+        self._submit(self._open(link, address, port))
+        return link
+
+    def join(self, host: str, port: int, resume: MatchLink | None = None) -> None:
+        """Ask for the seat at ``host``:``port`` (or come back to a saved one); posts Seated or JoinFailed.
+
+        After :class:`~pyramid.net.events.Seated`, :attr:`link` is the match's link.
+        """
+        if resume is not None and resume.role != "guest":
+            raise TableStateError("the saved table is not a seat at another console's table")
+        self._leave_current()
+        if resume is not None:
+            self._adopt(resume)
+        self._submit(self._join(host, port, resume))
+
+    def resume(self, saved: object) -> MatchLink:
+        """Come back to the table saved with :meth:`MatchLink.to_json` (after a power cut)."""
+        link = MatchLink.from_json(saved)
+        if link.role == "host":
+            return self.open_table(link.match_number, link.level, resume=link)
+        if link.address is None:
+            raise TableStateError("the saved seat has no table address")
+        self.join(*link.address, resume=link)
+        return link
+
+    def close_table(self) -> None:
+        """Leave the current table (as host: close it; as guest: leave the seat)."""
+        self._leave_current()
+
+    def invite(self, address: str, port: int = DEFAULT_PORT) -> None:
+        """Invite the console at ``address``:``port`` to this console's open table; posts InviteSent."""
+        link, host = self.link, self._host
+        if link is None or link.role != "host" or host is None:
+            raise TableStateError("only a console with an open table can invite")
+        self._submit(send_invite(self.context, address, port, host.port, link.match_number))
+
+    # -- discovery -----------------------------------------------------------------
+    def browse(self) -> None:
+        """Start looking for tables; posts DiscoveryStarted/Failed, then TableSeen and TableGone."""
+        self._submit(self._browse())
+
+    def stop(self) -> None:
+        """Leave the table, stop listening, publishing and browsing, and end the thread (waits ≤ 5 s)."""
+        if self._loop is None:
+            return
+        self._leave_current()
+        try:
+            self._submit(self._stop()).result(timeout=5)
+        except Exception:  # the stop must finish whatever happened on the thread
+            log.exception("the network thread did not stop cleanly")
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        self._loop = None
+
+    # -- on the network thread ---------------------------------------------------------
+    def _leave_current(self) -> None:
+        link, self.link = self.link, None
+        if link is not None:
+            link.leave()
+        guest = self._guest
+        if guest is not None:
+            self._schedule(lambda: None if guest.cancel() else None)
+
+    async def _listen(self, address: str, port: int) -> bool:
+        if self._host is None:
+            self._host = TableHost(self.context, self._announce)
+        return await self._host.listen(address, port)
+
+    async def _open(self, link: MatchLink, address: str, port: int) -> None:
+        if await self._listen(address, port) and self._host is not None:
+            self._host.open(link)
+
+    async def _join(self, host: str, port: int, resume: MatchLink | None) -> None:
+        if self._host is not None:
+            self._host.close_table("closed")
+        task = asyncio.current_task()
+        self._guest = task
+        try:
+            await run_guest(self.context, host, port, resume, self._adopt)
+        finally:
+            if self._guest is task:
+                self._guest = None
+
+    def _discovery_ready(self) -> Discovery:
+        if self._discovery is None:
+            self._discovery = Discovery(self.context, self.discovery_choice)
+        return self._discovery
+
+    async def _browse(self) -> None:
+        if self.discovery_choice != "off":
+            await self._discovery_ready().browse()
+
+    def _announce(self) -> None:
+        """Publish (or update, or withdraw) this console's table; called on the network thread.
+
+        Nothing is announced with discovery "off" or for a table listening on
+        loopback only (no other machine could reach it).
+        """
+        host = self._host
+        link = host.link if host is not None else None
+        if self.discovery_choice == "off" or host is None or host.loopback_only:
+            return
+        previous = self._announcing
+        if link is None or link.ended is not None:
+            if self._announced:
+                self._announced = False
+                self._announcing = asyncio.ensure_future(self._withdraw(previous))
+            return
+        ad = TableAd(self.context.name, "", host.port, link.match_number, link.level, host.seats_free, PROTOCOL_VERSION)
+        self._announced = True
+        self._announcing = asyncio.ensure_future(self._publish(previous, ad))
+
+    async def _publish(self, previous: asyncio.Future[None] | None, ad: TableAd) -> None:
+        if previous is not None:
+            await previous  # announcements go out in the order they were made
+        await self._discovery_ready().publish(ad)
+
+    async def _withdraw(self, previous: asyncio.Future[None] | None) -> None:
+        if previous is not None:
+            await previous
+        await self._discovery_ready().unpublish()
+
+    async def _stop(self) -> None:
+        if self._host is not None:
+            await self._host.stop()
+            self._host = None
+        if self._announcing is not None:
+            await self._announcing
+        if self._discovery is not None:
+            await self._discovery.close()
+            self._discovery = None
+
+
+def _log_failure(future: Future[Any]) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        log.error("network task failed", exc_info=future.exception())

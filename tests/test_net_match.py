@@ -1,0 +1,170 @@
+"""Two network endpoints on 127.0.0.1 play whole matches: each side's replay of the other equals its own.
+
+Every wait below is bounded only so that a broken build fails instead of
+hanging; no assertion depends on how long anything took.
+"""
+
+from __future__ import annotations
+
+import queue
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from pyramid.engine.duel.ai import play_match
+from pyramid.engine.duel.board import DuelBoard
+from pyramid.net import events as ev
+from pyramid.net.limits import Limits
+from pyramid.net.link import MatchLink, TableStateError
+from pyramid.net.network import Network
+
+GUARD = 30.0  # seconds: only a hang guard
+
+
+class Endpoint:
+    """A Network and the queue its events arrive on, as the console's main loop would hold them."""
+
+    def __init__(self, name: str, limits: Limits | None = None) -> None:
+        self.events: queue.Queue[ev.NetEvent] = queue.Queue()
+        self.seen: list[ev.NetEvent] = []
+        self.net = Network(name, self.events.put, limits, discovery="off")
+
+    def wait(self, kind: type[Any], where: Callable[[Any], bool] = lambda event: True) -> Any:
+        while True:
+            event = self.events.get(timeout=GUARD)
+            self.seen.append(event)
+            if isinstance(event, kind) and where(event):
+                return event
+
+    def drain(self) -> None:
+        while True:
+            try:
+                self.seen.append(self.events.get_nowait())
+            except queue.Empty:
+                return
+
+
+@pytest.fixture
+def pair() -> Iterator[tuple[Endpoint, Endpoint]]:
+    host, guest = Endpoint("Ann"), Endpoint("Bob")
+    yield host, guest
+    guest.net.stop()
+    host.net.stop()
+
+
+def open_and_join(host: Endpoint, guest: Endpoint, match: int) -> tuple[MatchLink, MatchLink]:
+    host_link = host.net.open_table(match, "good", "127.0.0.1", 0)
+    port = host.wait(ev.Listening).port
+    guest.net.join("127.0.0.1", port)
+    seated = guest.wait(ev.Seated)
+    assert (seated.host_name, seated.match, seated.level, seated.resumed) == ("Ann", match, "good", False)
+    joined = host.wait(ev.OpponentJoined)
+    assert (joined.name, joined.resumed) == ("Bob", False)
+    assert guest.net.link is not None
+    return host_link, guest.net.link
+
+
+def play_all(link: MatchLink, moves: Any) -> None:
+    for move in moves:
+        link.play(move)
+
+
+def wait_for_moves(endpoint: Endpoint, count: int) -> ev.OpponentMoved:
+    return endpoint.wait(ev.OpponentMoved, lambda event: event.number == count)
+
+
+@pytest.mark.parametrize("match", [7, 1234567])
+def test_a_whole_match_each_side_computes_the_others_score(pair: tuple[Endpoint, Endpoint], match: int) -> None:
+    host, guest = pair
+    host_link, guest_link = open_and_join(host, guest, match)
+    host_game, guest_game = play_match(match, "good"), play_match(match, "casual")
+    play_all(host_link, host_game.moves)
+    play_all(guest_link, guest_game.moves)
+    last_on_guest = wait_for_moves(guest, len(host_game.moves))
+    last_on_host = wait_for_moves(host, len(guest_game.moves))
+    assert (last_on_guest.score, last_on_guest.finished) == (sum(host_game.round_scores), True)
+    assert (last_on_host.score, last_on_host.finished) == (sum(guest_game.round_scores), True)
+    guest_board = DuelBoard.for_match(match)
+    guest_board.replay(str(move) for move in guest_game.moves)
+    assert host_link.opponent()["score"] == guest_board.score
+    assert host_link.opponent_moves() == [str(move) for move in guest_game.moves]
+    assert guest_link.opponent_moves() == [str(move) for move in host_game.moves]
+    numbers = [event.number for event in host.seen if isinstance(event, ev.OpponentMoved)]
+    assert numbers == list(range(1, len(guest_game.moves) + 1))
+
+
+def test_moves_made_before_the_guest_joins_are_sent_on_joining(pair: tuple[Endpoint, Endpoint]) -> None:
+    host, guest = pair
+    game = play_match(42, "expert")
+    host_link = host.net.open_table(42, "expert", "127.0.0.1", 0)
+    play_all(host_link, game.moves[:10])
+    port = host.wait(ev.Listening).port
+    guest.net.join("127.0.0.1", port)
+    assert wait_for_moves(guest, 10).move == str(game.moves[9])
+    play_all(host_link, game.moves[10:])
+    assert wait_for_moves(guest, len(game.moves)).score == sum(game.round_scores)
+
+
+def test_rematch_starts_a_new_match_on_both_sides(pair: tuple[Endpoint, Endpoint]) -> None:
+    host, guest = pair
+    host_link, guest_link = open_and_join(host, guest, 11)
+    play_all(host_link, play_match(11, "good").moves)
+    play_all(guest_link, play_match(11, "casual").moves)
+    with pytest.raises(TableStateError):
+        guest_link.accept_rematch(12)
+    host_link.propose_rematch(12)
+    assert guest.wait(ev.RematchProposed).match == 12
+    guest_link.accept_rematch(12)
+    assert guest.wait(ev.RematchStarted).match == 12
+    assert host.wait(ev.RematchStarted).match == 12
+    second = play_match(12, "good")
+    play_all(guest_link, second.moves)
+    assert wait_for_moves(host, len(second.moves)).score == sum(second.round_scores)
+    assert host_link.match_number == guest_link.match_number == 12
+
+
+def test_leaving_is_reported_to_the_other_side(pair: tuple[Endpoint, Endpoint]) -> None:
+    host, guest = pair
+    open_and_join(host, guest, 5)
+    guest.net.close_table()
+    assert host.wait(ev.OpponentLeft).reason == "left"
+
+
+def test_closing_the_table_is_reported_to_the_guest(pair: tuple[Endpoint, Endpoint]) -> None:
+    host, guest = pair
+    open_and_join(host, guest, 5)
+    host.net.close_table()
+    assert guest.wait(ev.OpponentLeft).reason == "closed"
+
+
+def test_a_second_guest_is_refused_while_the_seat_is_taken(pair: tuple[Endpoint, Endpoint]) -> None:
+    host, guest = pair
+    open_and_join(host, guest, 5)
+    third = Endpoint("Cy")
+    try:
+        third.net.join("127.0.0.1", next(e.port for e in host.seen if isinstance(e, ev.Listening)))
+        assert third.wait(ev.JoinFailed).reason == "full"
+    finally:
+        third.net.stop()
+
+
+def test_joining_nowhere_fails_cleanly() -> None:
+    lonely = Endpoint("Dee", Limits(connect_timeout=2))
+    try:
+        lonely.net.join("127.0.0.1", 9)
+        assert lonely.wait(ev.JoinFailed).reason == "unreachable"
+    finally:
+        lonely.net.stop()
+
+
+def test_an_invite_reaches_a_listening_console(pair: tuple[Endpoint, Endpoint]) -> None:
+    host, guest = pair
+    guest.net.listen("127.0.0.1", 0)
+    guest_port = guest.wait(ev.Listening).port
+    host.net.open_table(77, "casual", "127.0.0.1", 0)
+    table_port = host.wait(ev.Listening).port
+    host.net.invite("127.0.0.1", guest_port)
+    invite = guest.wait(ev.InviteReceived)
+    assert (invite.name, invite.address, invite.port, invite.match) == ("Ann", "127.0.0.1", table_port, 77)
+    assert host.wait(ev.InviteSent).delivered
