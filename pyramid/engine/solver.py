@@ -76,7 +76,10 @@ _R_SHIFT = _Q_SHIFT + 6
 _WASTE_SHIFT = _PYRAMID_BITS
 _SEQUENCE_SHIFT = _WASTE_SHIFT + 8
 #: Where the waste starts in the keys of :class:`_Relaxation` (after 12 counts).
-_RELAXED_WASTE_SHIFT = _PYRAMID_BITS + 42
+_RELAXED_WASTE_SHIFT = _PYRAMID_BITS + 60
+#: Bit 3 of each four-bit rank count of :class:`_Relaxation`: with them set,
+#: ``((a | guards) - b) & guards == guards`` says that no count of ``b`` exceeds ``a``'s.
+_COUNT_GUARDS = sum(8 << (4 * rank) for rank in range(15))
 #: The waste size in the loss table when it does not matter (see ``lost_key``).
 _ANY_WASTE = 255
 #: Marks loss-table keys made of rank counts instead of a rank sequence.
@@ -246,6 +249,25 @@ class _Position:
             for j in _bits(live):
                 need = self.stock_needs[j]
                 if need and not ((self.rank_mask[need] & pm) or (self.stock_rank_mask[need] & live & ~(1 << j))):
+                    return True
+        return False
+
+    def waste_stranded(self, pm: int, live: int, q: int) -> bool:
+        """Goal "all", last pass: a waste card that no card left could ever pair with.
+
+        Only the waste top plays, so two waste cards never pair; in the last
+        pass a waste card's partner must be in the pyramid or still in the
+        stock. Without one the card stays, and the table is never empty.
+        """
+        waste = live & ((1 << q) - 1)
+        if not waste:
+            return False
+        target, rank_mask, stock_rank_mask = self.target, self.rank_mask, self.stock_rank_mask
+        stock = live & ~((1 << q) - 1)
+        for rank in range(1, target):
+            if stock_rank_mask[rank] & waste:
+                need = target - rank
+                if not (rank_mask[need] & pm or stock_rank_mask[need] & stock):
                     return True
         return False
 
@@ -577,38 +599,42 @@ class _Relaxation:
         self.waste_counts_cache: dict[int, int] = {}
         self.useful_cache: dict[int, int] = {}
         self.partners_cache: dict[int, int] = {}
+        self.complements_cache: dict[int, int] = {}
+        #: Per pyramid and waste (``shape`` keys): maximal lost and minimal won counts.
+        self.lost_counts: dict[int, list[int]] = {}
+        self.won_counts: dict[int, list[int]] = {}
 
     def can_win(self, pm: int, live: int, q: int, r: int) -> bool:
         """False when the position (pyramid ``pm``, stock ``live`` and ``q``, redeals ``r``) is lost."""
-        if r or self.pos.stock_top_playable:
+        if r:
             return self.relaxed_win(pm, self.counts(live), 0)
         below_q = (1 << q) - 1
         return self.relaxed_win(pm, self.counts(live & ~below_q), self.pos.rank_sequence(live & below_q))
 
     def counts(self, live: int) -> int:
-        """How many cards of each rank ``live`` holds, three bits per rank (cached)."""
+        """How many cards of each rank ``live`` holds, four bits per rank (cached)."""
         counts = self.counts_cache.get(live)
         if counts is None:
             counts = 0
             mask = self.pos.stock_rank_mask
             for rank in range(1, self.pos.target):
-                counts |= (mask[rank] & live).bit_count() << (3 * rank)
+                counts |= (mask[rank] & live).bit_count() << (4 * rank)
             self.counts_cache[live] = counts
         return counts
 
     def _useful(self, pm: int) -> int:
-        """Three bits per rank, set for the ranks that can still pair with ``pm`` (kings too).
+        """Four bits per rank, set for the ranks that can still pair with ``pm`` (kings too).
 
         Also caches, in ``partners_cache``, how many pyramid cards each rank
-        could pair with (three bits per rank; seven for kings, who need none).
+        could pair with (four bits per rank; fifteen for kings, who need none).
         """
         rank_mask, target = self.pos.rank_mask, self.pos.target
-        useful = partners_left = 7 << (3 * target)
+        useful = partners_left = 15 << (4 * target)
         for rank in range(1, target):
             partners = (rank_mask[target - rank] & pm).bit_count()
             if partners:
-                useful |= 7 << (3 * rank)
-                partners_left |= partners << (3 * rank)
+                useful |= 15 << (4 * rank)
+                partners_left |= partners << (4 * rank)
         self.useful_cache[pm] = useful
         self.partners_cache[pm] = partners_left
         return useful
@@ -622,10 +648,28 @@ class _Relaxation:
             while rest:
                 rank = rest & 15
                 if rank < self.pos.target:
-                    counts += 1 << (3 * rank)
+                    counts += 1 << (4 * rank)
                 rest >>= 4
             self.waste_counts_cache[waste] = counts
         return counts
+
+    def waste_complements(self, waste: int) -> int:
+        """Four bits per rank, set for the complements of the ranks in ``waste`` (cached).
+
+        When the stock top plays, a stock card may take the waste top away and
+        uncover the cards under it, so its rank stays useful to the pyramid.
+        """
+        mask = self.complements_cache.get(waste)
+        if mask is None:
+            mask = 0
+            rest, target = waste, self.pos.target
+            while rest:
+                rank = rest & 15
+                if rank < target:
+                    mask |= 15 << (4 * (target - rank))
+                rest >>= 4
+            self.complements_cache[waste] = mask
+        return mask
 
     def relaxed_win(self, pm: int, counts: int, waste: int) -> bool:
         """The relaxed game: ``counts`` playable at will, ``waste`` (a rank sequence, top lowest) from the top.
@@ -637,24 +681,63 @@ class _Relaxation:
         useful = self.useful_cache.get(pm)
         if useful is None:
             useful = self._useful(pm)
-        counts &= useful
         if waste:
-            # Each waste card leaves with a pyramid card of its complement:
-            # the waste is dug no deeper than the pyramid has partners for.
+            # Each waste card leaves with a pyramid card of its complement (or,
+            # when the stock top plays, a stock card): the waste is dug no
+            # deeper than there are partners for.
             partners_left = self.partners_cache[pm]
+            target = self.pos.target
+            with_stock = self.pos.stock_top_playable
             rest, depth, dug = waste, 0, 0
             while rest:
-                shift = 3 * (rest & 15)
-                if (dug >> shift) & 7 >= (partners_left >> shift) & 7:
+                rank_ = rest & 15
+                shift = 4 * rank_
+                partners_here = (partners_left >> shift) & 15
+                if with_stock and rank_ < target:
+                    partners_here += (counts >> (4 * (target - rank_))) & 15
+                if (dug >> shift) & 15 >= partners_here:
                     waste &= (1 << depth) - 1
                     break
                 dug += 1 << shift
                 rest >>= 4
                 depth += 4
+            if with_stock and waste:
+                useful |= self.waste_complements(waste)
+        counts &= useful
         key = pm | (counts << _PYRAMID_BITS) | (waste << _RELAXED_WASTE_SHIFT)
         known = self.won.get(key)
         if known is not None:
             return known
+        shape = pm | (waste << _RELAXED_WASTE_SHIFT)
+        for lost in self.lost_counts.get(shape, ()):
+            if ((lost | _COUNT_GUARDS) - counts) & _COUNT_GUARDS == _COUNT_GUARDS:
+                return False  # fewer cards of every rank than a lost position
+        for won in self.won_counts.get(shape, ()):
+            if ((counts | _COUNT_GUARDS) - won) & _COUNT_GUARDS == _COUNT_GUARDS:
+                return True  # more cards of every rank than a won position
+        self.won[key] = self._solve_relaxed(pm, counts, waste)
+        self._remember(shape, counts, self.won[key])
+        return self.won[key]
+
+    def _remember(self, shape: int, counts: int, won: bool) -> None:
+        """Keep, per pyramid and waste, the most counts that lost and the fewest that won.
+
+        The relaxed game is monotone in the counts (a card at will need never
+        be played), so one stored loss settles every position with fewer cards
+        of each rank, and one win every position with more.
+        """
+        guards = _COUNT_GUARDS
+        if won:
+            wins = self.won_counts.setdefault(shape, [])
+            wins[:] = [w for w in wins if ((w | guards) - counts) & guards != guards]
+            wins.append(counts)
+        else:
+            losses = self.lost_counts.setdefault(shape, [])
+            losses[:] = [x for x in losses if ((counts | guards) - x) & guards != guards]
+            losses.append(counts)
+
+    def _solve_relaxed(self, pm: int, counts: int, waste: int) -> bool:
+        """The relaxed game from a position no stored answer settles."""
         self.budget.tick()
         pos = self.pos
         target, rank, rank_mask, partners = pos.target, pos.rank, pos.rank_mask, pos.pyramid_partners
@@ -676,9 +759,9 @@ class _Relaxation:
             for bit in _bits(uncovered):
                 if partners[bit] & pm & ~(1 << bit):
                     continue
-                shift = 3 * (target - rank[bit])
-                in_stock = (counts >> shift) & 7
-                in_waste = (self.waste_counts(waste) >> shift) & 7 if waste else 0
+                shift = 4 * (target - rank[bit])
+                in_stock = (counts >> shift) & 15
+                in_waste = (self.waste_counts(waste) >> shift) & 15 if waste else 0
                 if not in_waste:
                     if not in_stock:
                         hopeless = True
@@ -694,9 +777,8 @@ class _Relaxation:
             pm &= ~forced
         if pm and not hopeless:
             supply = counts + self.waste_counts(waste) if waste else counts
-            if not any((supply >> (3 * rank_)) & 7 < count for rank_, count in pos.pyramid_facts(pm)[1]):
+            if not any((supply >> (4 * rank_)) & 15 < count for rank_, count in pos.pyramid_facts(pm)[1]):
                 won = self._branch(pm, uncovered, counts, waste)
-        self.won[key] = won
         return won
 
     def _branch(self, pm: int, uncovered: int, counts: int, waste: int) -> bool:
@@ -710,8 +792,12 @@ class _Relaxation:
             need = target - rank[bit]
             if need == top and self.relaxed_win(pm & ~(1 << bit), counts, waste >> 4):
                 return True
-            shift = 3 * need
-            if (counts >> shift) & 7 and self.relaxed_win(pm & ~(1 << bit), counts - (1 << shift), waste):
+            shift = 4 * need
+            if (counts >> shift) & 15 and self.relaxed_win(pm & ~(1 << bit), counts - (1 << shift), waste):
+                return True
+        if top and pos.stock_top_playable:
+            shift = 4 * (target - top)
+            if (counts >> shift) & 15 and self.relaxed_win(pm, counts - (1 << shift), waste >> 4):
                 return True
         return False
 
@@ -750,6 +836,7 @@ class _VerdictSearch:
             return True
         if (
             pos.is_lost(pm, live)
+            or (not r and pos.goal_all and pos.waste_stranded(pm, live, q))
             or lost.get(pos.lost_key(pm, live, q, r), -1) >= r
             or not self.relaxation.can_win(pm, live, q, r)
         ):
@@ -776,6 +863,9 @@ class _VerdictSearch:
             if key not in walked:
                 lost[key] = r
                 walked.append(key)
+            # Drawing only strands more: the rest of the last pass is lost too.
+            if not r and pos.goal_all and pos.waste_stranded(pm, live, q):
+                break
             if pos.open_removal_possible(uncovered, live, q):
                 # Drawing only moves cards from the stock to the waste, which
                 # the last-pass relaxation only finds harder: once it loses,
