@@ -99,3 +99,26 @@ def test_units_verify_clean_on_a_device_root(tmp_path: Path) -> None:
                              "pyramid-rollback.service"], capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stderr
     assert result.stderr.strip() == ""
+
+
+MAX_ROLLBACK_EXPOSURE = 2.0
+
+
+def test_rollback_unit_exposure_is_at_most_two() -> None:
+    """It runs as root (7.7 "EXPOSED" unconfined): no capability, no network, nothing writable but the releases."""
+    level = exposure(UNITS / "pyramid-rollback.service")
+    print(f"\nsystemd-analyze security --offline=yes pyramid-rollback.service: exposure {level}")
+    assert level <= MAX_ROLLBACK_EXPOSURE
+
+
+def test_rollback_unit_can_still_switch_releases_and_restart_the_console() -> None:
+    """What the confinement must leave: root's uid for systemd's private socket, /opt/pyramid, Unix sockets."""
+    settings = unit_settings("pyramid-rollback.service")
+    assert "User" not in settings and "DynamicUser" not in settings  # systemctl restart as root, no polkit
+    assert "PrivateUsers" not in settings  # root mapped to nobody would be refused by systemd
+    assert "ProtectProc" not in settings  # systemctl looks at PID 1, hidden from a process without capabilities
+    assert settings["ReadWritePaths"] == ["/opt/pyramid"] and settings["ProtectSystem"] == ["strict"]
+    assert settings["RestrictAddressFamilies"] == ["AF_UNIX"]
+    assert settings["CapabilityBoundingSet"] == [""]
+    assert settings["UMask"] == ["0022"]  # the console's user reads the releases
+    assert "@system-service" in settings["SystemCallFilter"]
