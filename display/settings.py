@@ -4,7 +4,12 @@ A TOML file, so it can be edited with any text editor — on a Pi it lives on
 the boot partition (``/boot/firmware/pyramid.toml``), readable from any PC.
 A console must start whatever is in the file: a syntax error, a wrong type or
 an unknown value gives a clear message (with the line number for syntax
-errors) and the default for what was wrong, never a crash. Tables other than
+errors) and the default for what was wrong, never a crash. Every release on a
+Pi reads the same file, so a crash here would be a crash loop that neither a
+restart nor a rollback ends: the file is read once, only if it is a regular
+file of at most :data:`MAX_SETTINGS_BYTES`, as UTF-8 (a byte order mark, as
+Notepad writes, is allowed), and anything else is one message and the
+defaults. Tables other than
 ``[display]`` (such as ``[input]``) belong to other parts and are passed
 through untouched. The format is documented in docs/settings-display.md.
 """
@@ -13,9 +18,12 @@ through untouched. The format is documented in docs/settings-display.md.
 
 import os
 import re
+import stat
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Mapping, NamedTuple
+from typing import Any, Callable, Mapping, NamedTuple
+
+from pyramid.view import check_size, parse_size
 
 from .rotation import ROTATIONS
 
@@ -25,6 +33,12 @@ ENVIRONMENT_VARIABLE = "PYRAMID_SETTINGS"
 
 DISPLAY_KINDS = ("auto", "window", "headless", "kmsdrm", "fbdev")
 MAX_SAFE_AREA = 20
+#: A real settings file is a few hundred bytes; the limit stops /dev/zero-like files, not people.
+MAX_SETTINGS_BYTES = 64 * 1024
+
+
+class SettingsFileError(ValueError):
+    """The settings file cannot be used at all; the message says why, in a few words."""
 
 
 class DisplaySettings(NamedTuple):
@@ -36,25 +50,20 @@ class DisplaySettings(NamedTuple):
     size: tuple[int, int] | None = None
 
 
-class Settings(NamedTuple):
+class HardwareSettings(NamedTuple):
     """Everything read from the settings file, and what was wrong with it.
 
     ``sections`` holds the other tables (``input`` …) exactly as parsed;
-    ``problems`` are messages for the user, each naming the file.
+    ``problems`` are messages for the user, each naming the file; ``text``
+    is the file as read, so other parts can name lines without reading it
+    again.
     """
 
     display: DisplaySettings = DisplaySettings()
     sections: Mapping[str, Any] = MappingProxyType({})
     path: Path | None = None
     problems: tuple[str, ...] = ()
-
-
-def parse_size(text: str) -> tuple[int, int]:
-    """``"800x480"`` → ``(800, 480)``; ``ValueError`` quoting ``text`` otherwise."""
-    match = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", text)
-    if not match or int(match.group(1)) < 1 or int(match.group(2)) < 1:
-        raise ValueError(f"invalid size {text!r}: expected WIDTHxHEIGHT, e.g. '800x480'")
-    return (int(match.group(1)), int(match.group(2)))
+    text: str | None = None
 
 
 def check_display_spec(spec: str) -> str:
@@ -77,34 +86,62 @@ def settings_path(explicit: str | Path | None = None, environ: Mapping[str, str]
     return None
 
 
-def load_settings(explicit: str | Path | None = None, environ: Mapping[str, str] = os.environ) -> Settings:
+def load_settings(explicit: str | Path | None = None, environ: Mapping[str, str] = os.environ) -> HardwareSettings:
     """Read the settings file (see :func:`settings_path`); defaults and a message for anything wrong."""
     path = settings_path(explicit, environ)
     if path is None:
-        return Settings()
+        return HardwareSettings()
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        return Settings(path=path, problems=(f"{path}: cannot read the settings ({error}); using the defaults",))
+        text = read_settings_text(path)
+    except SettingsFileError as error:
+        return HardwareSettings(path=path, problems=(f"{path}: {error}; using the defaults",))
     return parse_settings(text, path)
 
 
-def parse_settings(text: str, path: Path | None = None) -> Settings:
-    """Settings from TOML ``text``; ``path`` only names the file in messages."""
+def read_settings_text(path: Path) -> str:
+    """The text of the settings file; :class:`SettingsFileError` for anything but a small UTF-8 regular file.
+
+    Opened without blocking and checked on the open descriptor: opening a FIFO
+    for reading would wait for a writer for ever, and checking the name before
+    opening it would leave a gap for the file to change in between.
+    """
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as error:
+        raise SettingsFileError(f"cannot read the settings ({error.strerror})") from None
+    try:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            raise SettingsFileError("cannot read the settings: not a regular file")
+        data = os.read(descriptor, MAX_SETTINGS_BYTES + 1)
+    except OSError as error:
+        raise SettingsFileError(f"cannot read the settings ({error.strerror})") from None
+    finally:
+        os.close(descriptor)
+    if len(data) > MAX_SETTINGS_BYTES:
+        raise SettingsFileError(f"cannot read the settings: larger than {MAX_SETTINGS_BYTES // 1024} KiB")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise SettingsFileError(f"the settings are not UTF-8 text (byte {data[error.start]:#04x} at offset "
+                                f"{error.start}); save the file as UTF-8") from None
+
+
+def parse_settings(text: str, path: Path | None = None) -> HardwareSettings:
+    """The settings from TOML ``text``; ``path`` only names the file in messages."""
     import tomllib  # here, not at the top: a start without a settings file does not pay for it
 
     name = str(path) if path else "settings"
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        return Settings(path=path, problems=(f"{name}: syntax error: {error}; using the defaults",))
+        return HardwareSettings(path=path, problems=(f"{name}: syntax error: {error}; using the defaults",), text=text)
     sections = {key: value for key, value in data.items() if key != "display"}
     table = data.get("display", {})
     if not isinstance(table, dict):
         problem = f"{name}: 'display' must be a table ([display]); using the defaults"
-        return Settings(sections=MappingProxyType(sections), path=path, problems=(problem,))
+        return HardwareSettings(sections=MappingProxyType(sections), path=path, problems=(problem,), text=text)
     display, problems = _read_display(table, name)
-    return Settings(display, MappingProxyType(sections), path, tuple(problems))
+    return HardwareSettings(display, MappingProxyType(sections), path, tuple(problems), text)
 
 
 def _read_display(table: Mapping[str, Any], name: str) -> tuple[DisplaySettings, list[str]]:
@@ -146,9 +183,9 @@ def _read_size(value: Any) -> tuple[int, int] | None:
         return None
     if isinstance(value, str):
         return parse_size(value)
-    if isinstance(value, list) and len(value) == 2 and all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value):
-        return (value[0], value[1])
+    if isinstance(value, list) and len(value) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        return check_size(value, value[0], value[1])
     raise ValueError(f"invalid size {value!r}: expected \"WIDTHxHEIGHT\" or [WIDTH, HEIGHT]")
 
 
-_READERS = {"display": _read_display_kind, "rotation": _read_rotation, "safe_area": _read_safe_area, "size": _read_size}
+_READERS: dict[str, Callable[[Any], Any]] = {"display": _read_display_kind, "rotation": _read_rotation, "safe_area": _read_safe_area, "size": _read_size}

@@ -1,6 +1,6 @@
 """Which key, button or GPIO pin means which action: defaults and the settings file.
 
-Defaults follow SPEC §2. One choice needed making: a keyboard's Esc is
+Defaults follow docs/rules.md, "Controls". One choice needed making: a keyboard's Esc is
 ``star`` (SPEC keyboard row, and the seeds' "Esc leaves the game"), while many
 TV remotes send KEY_ESC from their Back key, where the issue asks for
 ``back``. So an evdev device that is a real keyboard (it has letter keys) gets
@@ -19,8 +19,11 @@ The settings file (TOML, loaded elsewhere) may add to the maps::
     ok = ["KEY_PLAYPAUSE"]
 
 A key named in the settings moves to the action it is listed under (a key
-means one action). Mistakes raise :class:`InputSettingsError` naming the file,
-line and key, so a handheld builder finds the typo without reading code.
+means one action). A mistake leaves out only the entry it is in, with a
+message naming the file, line and key (:attr:`InputSettings.problems`), so a
+handheld builder finds the typo without reading code and the console keeps
+every control that is right. A bad ``--input`` option, typed by hand, raises
+:class:`InputSettingsError`.
 """
 
 from __future__ import annotations
@@ -59,7 +62,7 @@ DEFAULT_KEYS: Mapping[str, tuple[str, ...]] = MappingProxyType(
         "help": ("KEY_INFO", "KEY_HELP", "KEY_F1", "BTN_SELECT"),
     }
 )
-#: What changes on a real keyboard (SPEC §2 keyboard row).
+#: What changes on a real keyboard (docs/rules.md, "Controls" keyboard row).
 KEYBOARD_OVERRIDES: Mapping[str, str] = MappingProxyType({"KEY_ESC": "star"})
 
 
@@ -92,35 +95,43 @@ class KeyMap:
 
 @dataclass(frozen=True)
 class InputSettings:
-    """The validated ``[input]`` part of the settings file."""
+    """The validated ``[input]`` part of the settings file.
+
+    ``sources_given`` says whether the file chose the sources (otherwise the
+    display decides); ``problems`` holds one message per entry left out.
+    """
 
     sources: tuple[str, ...] = DEFAULT_SOURCES
     gpio_pins: Mapping[str, int] = field(default_factory=lambda: DEFAULT_GPIO_PINS)
     keys: KeyMap = field(default_factory=KeyMap.default)
+    sources_given: bool = False
+    problems: tuple[str, ...] = ()
 
     @classmethod
     def from_settings(cls, settings: Mapping[str, Any], text: str | None = None,
                       filename: str = "settings") -> InputSettings:
-        """Validate the parsed settings file; ``text`` (the raw TOML) lets errors give line numbers."""
+        """Validate the parsed settings file; ``text`` (the raw TOML) lets messages give line numbers.
+
+        Each mistake leaves out only the entry it is in: a typo in one key name
+        must not cost a handheld its GPIO buttons or a TV box its remote, which
+        is what falling back to the defaults as a whole would do.
+        """
         where = _Locator(text, filename)
+        problems: list[str] = []
         section = settings.get("input", {})
-        _expect_table(section, "input", where)
-        unknown = sorted(set(section) - {"sources", "gpio", "keys"})
-        if unknown:
-            raise InputSettingsError(f"{where('input', unknown[0])}unknown setting {unknown[0]!r} "
-                                     "(use sources, [input.gpio] or [input.keys])")
-        sources: tuple[str, ...] = DEFAULT_SOURCES
-        if "sources" in section:
-            value = section["sources"]
-            if not isinstance(value, list) or not all(isinstance(word, str) for word in value):
-                raise InputSettingsError(f"{where('input', 'sources')}sources must be a list of names, "
-                                         f"got {value!r}")
-            sources = _check_sources(value, where("input", "sources"))
-        return cls(sources, _gpio_pins(section.get("gpio", {}), where), _key_map(section.get("keys", {}), where))
+        if not isinstance(section, Mapping):
+            problems.append(f"{where('input', None)}[input] must be a table, got {section!r}; ignored")
+            return cls(problems=tuple(problems))
+        for name in sorted(set(section) - {"sources", "gpio", "keys"}):
+            problems.append(f"{where('input', name)}unknown setting {name!r} "
+                            "(use sources, [input.gpio] or [input.keys]); ignored")
+        sources = _file_sources(section["sources"], where("input", "sources"), problems) if "sources" in section else None
+        return cls(sources or DEFAULT_SOURCES, _gpio_pins(section.get("gpio", {}), where, problems),
+                   _key_map(section.get("keys", {}), where, problems), sources is not None, tuple(problems))
 
 
 def parse_sources(text: str) -> tuple[str, ...]:
-    """``--input keyboard,gpio,evdev`` → ("keyboard", "gpio", "evdev")."""
+    """``--input keyboard,gpio,evdev`` → ("keyboard", "gpio", "evdev"); a bad option is an error."""
     return _check_sources([word.strip() for word in text.split(",") if word.strip()], f"--input {text!r}: ")
 
 
@@ -136,58 +147,100 @@ def _check_sources(words: Iterable[str], prefix: str) -> tuple[str, ...]:
     return tuple(chosen)
 
 
-def _gpio_pins(table: Any, where: _Locator) -> Mapping[str, int]:
-    _expect_table(table, "input.gpio", where)
-    pins = dict(DEFAULT_GPIO_PINS)
+def _file_sources(value: Any, prefix: str, problems: list[str]) -> tuple[str, ...] | None:
+    """The known sources of the file's list, or ``None`` when none is left (the display then decides)."""
+    if not isinstance(value, list) or not all(isinstance(word, str) for word in value):
+        problems.append(f"{prefix}sources must be a list of names, got {value!r}; ignored")
+        return None
+    known = []
+    for word in value:
+        if word in SOURCES:
+            known.append(word)
+        else:
+            problems.append(f"{prefix}unknown input source {word!r} (use {', '.join(SOURCES)}); ignored")
+    return tuple(dict.fromkeys(known)) or None
+
+
+def _gpio_pins(table: Any, where: _Locator, problems: list[str]) -> Mapping[str, int]:
+    if not _is_table(table, "input.gpio", where, problems):
+        return DEFAULT_GPIO_PINS
+    chosen: dict[str, int] = {}
     for action, pin in table.items():
         prefix = where("input.gpio", action)
-        _check_action(action, prefix)
+        if not _is_action(action, prefix, problems):
+            continue
         if isinstance(pin, bool) or not isinstance(pin, int) or pin not in GPIO_PIN_RANGE:
-            raise InputSettingsError(f"{prefix}{action} = {pin!r}: a GPIO pin is a BCM number from 0 to 27")
-        pins[action] = pin
+            problems.append(f"{prefix}{action} = {pin!r}: a GPIO pin is a BCM number from 0 to 27; ignored")
+            continue
+        chosen[action] = pin
+    while True:
+        clash = _first_clash(chosen)
+        if clash is None:
+            return MappingProxyType({**DEFAULT_GPIO_PINS, **chosen})
+        action, other = clash
+        problems.append(f"{where('input.gpio', action)}GPIO {chosen[action]} is used twice: "
+                        f"by {action!r} and by {other!r}; ignored")
+        del chosen[action]  # its default pin (if it has one) may clash in turn: look again
+
+
+def _first_clash(chosen: Mapping[str, int]) -> tuple[str, str] | None:
+    """The first line of the file whose pin an earlier button holds, and that button.
+
+    Defaults the file leaves alone come first, then the file's lines in order,
+    so it is always a line of the file that gives way, the later one of two.
+    """
+    pins = {**DEFAULT_GPIO_PINS, **chosen}
     by_pin: dict[int, str] = {}
-    for action, pin in pins.items():
-        if pin in by_pin:
-            first, second = sorted((by_pin[pin], action), key=lambda name: name not in table)
-            raise InputSettingsError(f"{where('input.gpio', first)}GPIO {pin} is used twice: "
-                                     f"by {first!r} and by {second!r}")
-        by_pin[pin] = action
-    return MappingProxyType(pins)
+    for action in [name for name in pins if name not in chosen] + list(chosen):
+        if pins[action] in by_pin:
+            return action, by_pin[pins[action]]
+        by_pin[pins[action]] = action
+    return None
 
 
-def _key_map(table: Any, where: _Locator) -> KeyMap:
-    _expect_table(table, "input.keys", where)
-    if not table:
+def _key_map(table: Any, where: _Locator, problems: list[str]) -> KeyMap:
+    if not _is_table(table, "input.keys", where, problems) or not table:
         return KeyMap.default()
-    known = _ecodes().ecodes
+    try:
+        known = _ecodes().ecodes
+    except InputSettingsError as error:
+        problems.append(f"{where('input.keys', None)}{error}; [input.keys] ignored")
+        return KeyMap.default()
     added: dict[str, str] = {}
     for action, names in table.items():
         prefix = where("input.keys", action)
-        _check_action(action, prefix)
+        if not _is_action(action, prefix, problems):
+            continue
         if isinstance(names, str):
             names = [names]
         if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
-            raise InputSettingsError(f"{prefix}{action} must be a list of key names such as [\"KEY_OK\"], "
-                                     f"got {names!r}")
+            problems.append(f"{prefix}{action} must be a list of key names such as [\"KEY_OK\"], "
+                            f"got {names!r}; ignored")
+            continue
         for name in names:
             if name not in known or not name.startswith(("KEY_", "BTN_")):
                 close = difflib.get_close_matches(name.upper(), [k for k in known if k.startswith(("KEY_", "BTN_"))], 1)
                 hint = f" (did you mean {close[0]!r}?)" if close else ""
-                raise InputSettingsError(f"{prefix}unknown key name {name!r}{hint}")
-            if name in added and added[name] != action:
-                raise InputSettingsError(f"{prefix}key {name!r} is given to both {added[name]!r} and {action!r}")
-            added[name] = action
+                problems.append(f"{prefix}unknown key name {name!r}{hint}; ignored")
+            elif name in added and added[name] != action:
+                problems.append(f"{prefix}key {name!r} is given to both {added[name]!r} and {action!r}; ignored")
+            else:
+                added[name] = action
     return KeyMap.with_settings(added)
 
 
-def _check_action(action: str, prefix: str) -> None:
-    if action not in BUTTONS:
-        raise InputSettingsError(f"{prefix}unknown action {action!r} (use {', '.join(BUTTONS)})")
+def _is_action(action: str, prefix: str, problems: list[str]) -> bool:
+    if action in BUTTONS:
+        return True
+    problems.append(f"{prefix}unknown action {action!r} (use {', '.join(BUTTONS)}); ignored")
+    return False
 
 
-def _expect_table(value: Any, name: str, where: _Locator) -> None:
-    if not isinstance(value, Mapping):
-        raise InputSettingsError(f"{where(name, None)}[{name}] must be a table, got {value!r}")
+def _is_table(value: Any, name: str, where: _Locator, problems: list[str]) -> bool:
+    if isinstance(value, Mapping):
+        return True
+    problems.append(f"{where(name, None)}[{name}] must be a table, got {value!r}; ignored")
+    return False
 
 
 def _ecodes() -> Any:

@@ -19,15 +19,16 @@ from pyramid.system import device_info
 from pyramid.actions import Action
 from pyramid.errors import PyramidError
 from pyramid.options import OptionError, Options, parse_options
-from pyramid.engine.rules import preset
+from pyramid.engine.rules import Redeals, preset
 from pyramid.scripting import ScriptSource, Trace, dump_state
 from pyramid.system.sdnotify import Notifier
+from pyramid.console.menus import open_console
 from pyramid.console.session import DealChoice, Session
 from pyramid.view import Hit, View
 
 if TYPE_CHECKING:
     from display.base import Display
-    from display.settings import Settings as HardwareSettings
+    from display.settings import HardwareSettings
     from input.hub import InputHub
 
 log = logging.getLogger("pyramid")
@@ -97,13 +98,13 @@ def show_first_frame(session: Session, frontend: Frontend, notifier: Notifier) -
 
 
 def build_session(options: Options) -> Session:
-    """The session over the player's store; ``--rules`` overrides the remembered preset."""
+    """The session over the player's store, on its first screens; ``--rules`` overrides the
+    remembered preset."""
     from pyramid.saved.store import Store
 
     rules = preset(options.rules) if options.rules else None
     session = Session(rules, DealChoice(cards=options.deal, number=options.deal_number), store=Store.open())
-    if options.game:
-        session.open_game(options.game, options.redeals)
+    open_console(session, options.game, options.redeals)
     return session
 
 
@@ -214,17 +215,14 @@ def open_input(options: Options, display: "Display", settings: "HardwareSettings
     import pygame
 
     from input import keymap, sources
-    from input.errors import InputSettingsError
 
-    text = settings.path.read_text(encoding="utf-8") if settings.path else None
-    try:
-        config = keymap.InputSettings.from_settings(settings.sections, text, str(settings.path or "settings"))
-    except InputSettingsError as error:
-        print(f"pyramid: {error}; using the default buttons", file=sys.stderr)
-        config = keymap.InputSettings()
+    # The text read once by load_hardware_settings: a second read could fail (or differ) after READY=1.
+    config = keymap.InputSettings.from_settings(settings.sections, settings.text, str(settings.path or "settings"))
+    for problem in config.problems:
+        print(f"pyramid: {problem}", file=sys.stderr)
     if options.inputs:
         names = keymap.parse_sources(",".join(options.inputs))
-    elif "sources" in settings.sections.get("input", {}):
+    elif config.sources_given:
         names = config.sources
     else:
         names = ("keyboard",) if display.name == "window" else ("evdev",)
@@ -262,7 +260,7 @@ def self_test() -> int:
         store.close()
     frontend = Frontend(HeadlessDisplay((480, 320)))
     session = Session(preset("retrohub"), DealChoice(number=1))
-    session.open_game("pyramid", 0)
+    open_console(session, "pyramid", Redeals(0))
     frontend.show(session.view())
     frontend.close()
     print(f"pyramid {device_info.software_version()}: self-test passed")

@@ -1,7 +1,8 @@
-"""Key maps and GPIO pins: defaults, settings-file additions and clear errors."""
+"""Key maps and GPIO pins: defaults, settings-file additions and clear messages for what is left out."""
 
 from __future__ import annotations
 
+import re
 import tomllib
 
 import pytest
@@ -30,6 +31,11 @@ star = ["KEY_ESC"]
 
 def load(text: str) -> InputSettings:
     return InputSettings.from_settings(tomllib.loads(text), text, "settings.toml")
+
+
+def the_problem(settings: InputSettings) -> str:
+    (problem,) = settings.problems
+    return problem
 
 
 def test_defaults_follow_spec_section_2():
@@ -63,24 +69,20 @@ def test_settings_add_keys_move_them_and_replace_pins():
 
 def test_unknown_key_name_names_line_key_and_suggests():
     text = SETTINGS.replace('"KEY_PLAYPAUSE"', '"KEY_OOK"')
-    with pytest.raises(InputSettingsError) as caught:
-        load(text)
-    message = str(caught.value)
+    message = the_problem(load(text))
     assert message.startswith("settings.toml line 13: [input.keys] ok: unknown key name 'KEY_OOK'")
     assert "did you mean 'KEY_OK'" in message
 
 
 def test_pin_used_twice_names_the_line_of_the_setting():
     text = SETTINGS.replace("help = 12", "help = 5")  # 5 is the default "up"
-    with pytest.raises(InputSettingsError, match=r"^settings.toml line 10: \[input.gpio\] help: GPIO 5 is used twice: "
-                                                 r"by 'help' and by 'up'"):
-        load(text)
+    assert re.match(r"^settings.toml line 10: \[input.gpio\] help: GPIO 5 is used twice: by 'help' and by 'up'",
+                    the_problem(load(text)))
 
 
 def test_two_settings_on_one_pin():
     text = SETTINGS.replace("help = 12", "help = 16")
-    with pytest.raises(InputSettingsError, match="GPIO 16 is used twice: by 'ok' and by 'help'"):
-        load(text)
+    assert "GPIO 16 is used twice: by 'help' and by 'ok'" in the_problem(load(text))
 
 
 @pytest.mark.parametrize(
@@ -97,20 +99,18 @@ def test_two_settings_on_one_pin():
         (('sources = ["gpio", "evdev"]', "colour = 1"), r"line 6: \[input\] colour: unknown setting 'colour'"),
     ],
 )
-def test_mistakes_are_typed_errors_naming_the_problem(change, expected):
+def test_mistakes_are_messages_naming_the_problem(change, expected):
     old, new = change
-    with pytest.raises(InputSettingsError, match=expected):
-        load(SETTINGS.replace(old, new))
+    assert re.search(expected, the_problem(load(SETTINGS.replace(old, new))))
 
 
 def test_without_the_raw_text_errors_still_name_the_key():
-    with pytest.raises(InputSettingsError, match=r"^settings: \[input.gpio\] ok: "):
-        InputSettings.from_settings({"input": {"gpio": {"ok": -1}}})
+    assert the_problem(InputSettings.from_settings({"input": {"gpio": {"ok": -1}}})).startswith(
+        "settings: [input.gpio] ok: ")
 
 
 def test_input_setting_must_be_a_table():
-    with pytest.raises(InputSettingsError, match=r"\[input.keys\] must be a table"):
-        InputSettings.from_settings({"input": {"keys": ["KEY_OK"]}})
+    assert "[input.keys] must be a table" in the_problem(InputSettings.from_settings({"input": {"keys": ["KEY_OK"]}}))
 
 
 def test_single_key_name_string_is_accepted():
