@@ -1,0 +1,212 @@
+"""A hostile test client against an open table: the host drops it, logs it once, and stays open.
+
+Raw sockets on 127.0.0.1 send what no console would. Limits are tightened so
+that the deadlines pass quickly; every wait is bounded only as a hang guard.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import socket
+from collections.abc import Iterator
+
+import pytest
+
+from pyramid.engine.duel.ai import play_match
+from pyramid.net import events as ev
+from pyramid.net.limits import Limits
+from pyramid.net.protocol import MAX_MESSAGE
+from test_net_match import Endpoint
+
+LIMITS = Limits(hello_deadline=1.0, read_timeout=2.0, ping_interval=1.0, max_pending=8)
+GUARD = 20.0
+
+
+@pytest.fixture
+def table() -> Iterator[tuple[Endpoint, int]]:
+    host = Endpoint("Ann", LIMITS)
+    host.net.open_table(31, "good", "127.0.0.1", 0)
+    port = host.wait(ev.Listening).port
+    yield host, port
+    host.net.stop()
+
+
+def connect(port: int) -> socket.socket:
+    sock = socket.create_connection(("127.0.0.1", port), timeout=GUARD)
+    sock.settimeout(GUARD)
+    return sock
+
+
+def closed_by_host(sock: socket.socket) -> bool:
+    """Read until the host closes the connection (True) — what it sent before does not matter."""
+    try:
+        while sock.recv(65536):
+            pass
+    except (ConnectionResetError, BrokenPipeError):
+        pass
+    sock.close()
+    return True
+
+
+def line(data: dict[str, object]) -> bytes:
+    return json.dumps(data).encode() + b"\n"
+
+
+HELLO = line({"t": "hello", "v": 1, "name": "Mallory"})
+
+
+def a_real_opponent_can_still_play(host: Endpoint, port: int) -> None:
+    guest = Endpoint("Bob", LIMITS)
+    try:
+        guest.net.join("127.0.0.1", port)
+        assert guest.wait(ev.Seated).host_name == "Ann"
+        game = play_match(31, "casual")
+        assert guest.net.link is not None
+        for move in game.moves:
+            guest.net.link.play(move)
+        last = host.wait(ev.OpponentMoved, lambda event: event.number == len(game.moves))
+        assert last.score == sum(game.round_scores)
+    finally:
+        guest.net.stop()
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        bytes(random.Random(1).randrange(256) for _ in range(5000)),
+        b"not json at all\n",
+        b"{\"t\": \"hello\", \"v\": 1, \"name\": \n",
+        line({"t": "hello", "v": "one", "name": ["Mallory"]}),
+        line({"t": "move", "match": 31, "n": 1, "move": "turn"}),
+        HELLO + line({"t": "ping", "n": 1}),
+        HELLO + b"[" * 60_000 + b"\n",
+        b"\x00" * 70_000,
+    ],
+    ids=["random", "not-json", "broken-json", "wrong-types", "move-before-hello", "ping-instead-of-join",
+         "deep-nesting", "nul-bytes"],
+)
+def test_garbage_is_dropped_and_the_table_stays_open(table: tuple[Endpoint, int], payload: bytes) -> None:
+    host, port = table
+    sock = connect(port)
+    sock.sendall(payload)
+    assert closed_by_host(sock)
+    a_real_opponent_can_still_play(host, port)
+
+
+def test_a_ten_megabyte_line_is_cut_off_without_being_buffered(table: tuple[Endpoint, int]) -> None:
+    host, port = table
+    before = rss()
+    sock = connect(port)
+    chunk = b"x" * 65536
+    sent = 0
+    try:
+        while sent < 10 * 1024 * 1024:
+            sock.sendall(chunk)
+            sent += len(chunk)
+    except (BrokenPipeError, ConnectionResetError, socket.timeout):
+        pass
+    assert closed_by_host(sock)
+    assert rss() - before < 8 * MAX_MESSAGE * 16  # far below the 10 MB sent: the line was never buffered
+    a_real_opponent_can_still_play(host, port)
+
+
+def test_a_half_message_that_never_ends_is_dropped(table: tuple[Endpoint, int]) -> None:
+    host, port = table
+    sock = connect(port)
+    sock.sendall(b'{"t":"hello","v":1,"na')
+    assert closed_by_host(sock)
+    a_real_opponent_can_still_play(host, port)
+
+
+def test_a_seated_peer_stalling_half_way_is_dropped_and_its_seat_kept(table: tuple[Endpoint, int]) -> None:
+    host, port = table
+    sock = connect(port)
+    sock.sendall(HELLO + line({"t": "join", "token": ""}))
+    assert host.wait(ev.OpponentJoined).name == "Mallory"
+    sock.sendall(b'{"t":"move","match":31,')
+    assert closed_by_host(sock)
+    assert host.wait(ev.PeerConnection).connected is False
+
+
+def test_a_flood_is_dropped(table: tuple[Endpoint, int]) -> None:
+    host, port = table
+    sock = connect(port)
+    sock.sendall(HELLO + line({"t": "join", "token": ""}))
+    host.wait(ev.OpponentJoined)
+    try:
+        sock.sendall(line({"t": "ping", "n": 1}) * 500)
+    except (BrokenPipeError, ConnectionResetError):
+        pass
+    assert closed_by_host(sock)
+    assert host.wait(ev.PeerConnection).connected is False
+
+
+@pytest.mark.parametrize(
+    ("moves", "reason"),
+    [
+        ([{"t": "move", "match": 31, "n": 1, "move": "Kc"}], "illegal_move"),
+        ([{"t": "move", "match": 31, "n": 3, "move": "turn"}], "out_of_order"),
+        ([{"t": "move", "match": 31, "n": 1, "move": "turn"}, {"t": "move", "match": 31, "n": 1, "move": "joker"}],
+         "changed_move"),
+        ([{"t": "move", "match": 30, "n": 1, "move": "turn"}], "wrong_match"),
+        ([{"t": "move", "match": 31, "n": 1, "move": "turn"},
+          {"t": "status", "match": 31, "round": 1, "score": 900, "moves": 1, "finished": True}], "score_mismatch"),
+    ],
+)
+def test_a_seated_cheat_voids_the_match(table: tuple[Endpoint, int], moves: list[dict[str, object]], reason: str) -> None:
+    host, port = table
+    sock = connect(port)
+    sock.sendall(HELLO + line({"t": "join", "token": ""}) + line({"t": "resend", "match": 31, "next": 1}))
+    host.wait(ev.OpponentJoined)
+    sock.sendall(b"".join(line(move) for move in moves))
+    voided = host.wait(ev.MatchVoided)
+    assert voided.reason == reason
+    received = b""
+    try:
+        while chunk := sock.recv(65536):
+            received += chunk
+    except ConnectionResetError:
+        pass
+    sock.close()
+    assert b'"t":"leave","reason":"void"' in received
+
+
+def rss() -> int:
+    """This process's resident memory in bytes (the host runs in it, on its network thread)."""
+    with open("/proc/self/status") as status:
+        kilobytes = next(int(row.split()[1]) for row in status if row.startswith("VmRSS:"))
+    return kilobytes * 1024
+
+
+def open_fds() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+def test_two_hundred_connections_at_once(table: tuple[Endpoint, int]) -> None:
+    host, port = table
+    before = open_fds()
+    socks = []
+    for _ in range(200):
+        try:
+            socks.append(socket.create_connection(("127.0.0.1", port), timeout=GUARD))
+        except OSError:
+            break  # the backlog is full: refusing is fine too
+    assert len(socks) >= 64
+    for sock in socks:
+        sock.settimeout(GUARD)
+    closed = sum(closed_by_host(sock) for sock in socks)
+    assert closed == len(socks)
+    assert open_fds() <= before + 4
+    a_real_opponent_can_still_play(host, port)
+
+
+def test_a_hostile_peer_is_logged_once(table: tuple[Endpoint, int], caplog: pytest.LogCaptureFixture) -> None:
+    host, port = table
+    with caplog.at_level("WARNING", logger="pyramid.net"):
+        for _ in range(5):
+            sock = connect(port)
+            sock.sendall(b"garbage\n")
+            closed_by_host(sock)
+    assert len([record for record in caplog.records if "dropped a connection" in record.getMessage()]) == 1
