@@ -59,7 +59,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from pyramid.engine.board import Board, Move
-from pyramid.engine.tableau import pyramid_geometry
+from pyramid.engine.tableau import Places, pyramid_geometry
 from pyramid.engine.cards import Card
 
 Verdict = Literal["win", "lose", "unknown"]
@@ -174,7 +174,7 @@ class _Position:
         self.start_r = UNLIMITED if redeals is None else min(redeals, UNLIMITED - 1)
         self._build_partner_masks(places, covers, bit_of)
 
-    def _build_partner_masks(self, places, covers, bit_of) -> None:
+    def _build_partner_masks(self, places: Places, covers: tuple[tuple[int, ...], ...], bit_of: list[int]) -> None:
         """For each pyramid card, the cards it could ever pair with.
 
         A card can never pair with one in its cone above (covered by it until
@@ -1095,8 +1095,8 @@ class _ShortestSearch:
         return pm | (live << _LIVE_SHIFT) | (q << _Q_SHIFT) | (r << _R_SHIFT)
 
     @staticmethod
-    def _line(parent, key: int, start_key: int) -> list[int | tuple[int, ...]]:
-        tokens = []
+    def _line(parent: dict[int, tuple[int, int | tuple[int, ...]]], key: int, start_key: int) -> list[int | tuple[int, ...]]:
+        tokens: list[int | tuple[int, ...]] = []
         while key != start_key:
             key, token = parent[key]
             tokens.append(token)
