@@ -1,0 +1,197 @@
+"""Discovery between two network namespaces joined by a veth pair, with and without avahi-daemon.
+
+The test makes its own namespaces (root only) and runs one console endpoint in
+each as a child process (``ip netns exec``): each opens a table and browses
+until it sees the other's. With avahi, namespace A runs its own D-Bus system
+bus and avahi-daemon, so its endpoint must choose avahi while B's (no avahi
+there) chooses python-zeroconf. Skipped, with the reason, where namespaces
+cannot be made or avahi is not installed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pyramid.net.advert import TableAd
+from pyramid.net.avahi import parse_txt, split_fields
+from pyramid.net.errors import ProtocolError
+
+ROOT = Path(__file__).resolve().parent.parent
+AVAHI_HINT = "apt-get install avahi-daemon avahi-utils dbus"
+
+ENDPOINT = textwrap.dedent(
+    """
+    import json, queue, sys, time
+    from pyramid.net.network import Network
+    from pyramid.net import events as ev
+    name, other = sys.argv[1], sys.argv[2]
+    events = queue.Queue()
+    net = Network(name, events.put)
+    net.open_table(int(sys.argv[3]), "good", "", 0)
+    net.browse()
+    end = time.monotonic() + 40
+    try:
+        while time.monotonic() < end:
+            try:
+                event = events.get(timeout=1)
+            except queue.Empty:
+                continue
+            if isinstance(event, (ev.DiscoveryStarted, ev.DiscoveryFailed, ev.ListenFailed)):
+                print(json.dumps({"kind": type(event).__name__, "backend": event.backend if hasattr(event, "backend") else ""}), flush=True)
+            if isinstance(event, ev.TableSeen) and event.table.host == other:
+                t = event.table
+                print(json.dumps({"kind": "TableSeen", "host": t.host, "match": t.match, "seats": t.seats,
+                                  "address": t.address, "port": t.port}), flush=True)
+                time.sleep(3)  # let the other side see this table too
+                break
+    finally:
+        net.stop()
+    """
+)
+
+
+def run(*command: str, check: bool = True, **kwargs: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(command, check=check, capture_output=True, text=True, **kwargs)  # type: ignore[call-overload]
+
+
+@pytest.fixture
+def namespaces() -> Iterator[tuple[str, str]]:
+    if os.geteuid() != 0 or shutil.which("ip") is None:
+        pytest.skip("network namespaces need root and iproute2 (ip netns add)")
+    tag = uuid.uuid4().hex[:6]
+    a, b = f"pyr-a-{tag}", f"pyr-b-{tag}"
+    try:
+        run("ip", "netns", "add", a)
+        run("ip", "netns", "add", b)
+    except subprocess.CalledProcessError as error:
+        run("ip", "netns", "del", a, check=False)
+        pytest.skip(f"cannot make network namespaces here: {error.stderr.strip()}")
+    try:
+        run("ip", "link", "add", f"va{tag}", "netns", a, "type", "veth", "peer", "name", f"vb{tag}", "netns", b)
+        for ns, dev, address in ((a, f"va{tag}", "10.77.0.1/24"), (b, f"vb{tag}", "10.77.0.2/24")):
+            run("ip", "-n", ns, "addr", "add", address, "dev", dev)
+            run("ip", "-n", ns, "link", "set", dev, "up")
+            run("ip", "-n", ns, "link", "set", "lo", "up")
+        yield a, b
+    finally:
+        run("ip", "netns", "del", a, check=False)
+        run("ip", "netns", "del", b, check=False)
+
+
+def endpoint(ns: str, name: str, other: str, match: int, env: dict[str, str]) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        ["ip", "netns", "exec", ns, sys.executable, "-c", ENDPOINT, name, other, str(match)],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+
+
+def outcome(process: subprocess.Popen[str]) -> list[dict[str, object]]:
+    out, err = process.communicate(timeout=90)
+    lines = [json.loads(row) for row in out.splitlines() if row.startswith("{")]
+    assert any(row["kind"] == "TableSeen" for row in lines), f"nothing seen; output {out!r}, errors {err[-2000:]!r}"
+    return lines
+
+
+def plain_env(**extra: str) -> dict[str, str]:
+    env = {key: value for key, value in os.environ.items() if not key.startswith("DBUS_")}
+    env["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=/nonexistent/pyramid-test-bus"  # never the host's avahi
+    env.update(extra)
+    return env
+
+
+def test_two_zeroconf_endpoints_find_each_other(namespaces: tuple[str, str]) -> None:
+    a, b = namespaces
+    first = endpoint(a, "Ann", "Bob", 7, plain_env())
+    second = endpoint(b, "Bob", "Ann", 8, plain_env())
+    seen_by_ann, seen_by_bob = outcome(first), outcome(second)
+    assert {"kind": "DiscoveryStarted", "backend": "zeroconf"} in seen_by_ann
+    table = next(row for row in seen_by_ann if row["kind"] == "TableSeen")
+    assert (table["host"], table["match"], table["seats"], table["address"]) == ("Bob", 8, 1, "10.77.0.2")
+    assert next(row for row in seen_by_bob if row["kind"] == "TableSeen")["match"] == 7
+
+
+@pytest.fixture
+def avahi_in(namespaces: tuple[str, str], tmp_path: Path) -> Iterator[tuple[str, str, str]]:
+    """Namespace A gets its own system bus and avahi-daemon; yields (A, B, bus address)."""
+    missing = [tool for tool in ("avahi-daemon", "avahi-publish", "avahi-browse", "dbus-daemon", "dbus-send")
+               if shutil.which(tool) is None]
+    if missing:
+        pytest.skip(f"{', '.join(missing)} not installed: {AVAHI_HINT}")
+    if Path("/run/avahi-daemon/pid").exists():
+        pytest.skip("an avahi-daemon already runs on this machine (its pid file is in the way)")
+    a, b = namespaces
+    bus = tmp_path / "system_bus_socket"
+    config = tmp_path / "bus.conf"
+    config.write_text(
+        f"""<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig><type>system</type><listen>unix:path={bus}</listen><auth>EXTERNAL</auth>
+<policy context="default"><allow user="*"/><allow own="*"/><allow send_destination="*" eavesdrop="true"/>
+<allow receive_sender="*"/></policy></busconfig>"""
+    )
+    avahi_conf = tmp_path / "avahi-daemon.conf"
+    avahi_conf.write_text("[server]\nuse-ipv6=no\nenable-dbus=yes\n[publish]\npublish-hinfo=no\npublish-workstation=no\n")
+    address = f"unix:path={bus}"
+    env = {**plain_env(), "DBUS_SYSTEM_BUS_ADDRESS": address}
+    daemon = subprocess.Popen(["ip", "netns", "exec", a, "dbus-daemon", "--config-file", str(config), "--nofork"],
+                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    avahi = None
+    try:
+        for _ in range(100):
+            if bus.exists():
+                break
+            subprocess.run(["sleep", "0.05"])
+        avahi = subprocess.Popen(
+            ["ip", "netns", "exec", a, "avahi-daemon", "--file", str(avahi_conf), "--no-drop-root", "--no-chroot",
+             "--no-rlimits"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        for _ in range(200):
+            reply = run("dbus-send", "--system", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
+                        "org.freedesktop.DBus.NameHasOwner", "string:org.freedesktop.Avahi", check=False, env=env)
+            if "boolean true" in reply.stdout:
+                break
+            if avahi.poll() is not None:
+                pytest.skip(f"avahi-daemon did not start here: {avahi.stderr.read()[-500:] if avahi.stderr else ''}")
+            subprocess.run(["sleep", "0.05"])
+        yield a, b, address
+    finally:
+        if avahi is not None:
+            avahi.terminate()
+            avahi.wait(timeout=10)
+        daemon.terminate()
+        daemon.wait(timeout=10)
+
+
+def test_an_avahi_host_and_a_zeroconf_host_find_each_other(avahi_in: tuple[str, str, str]) -> None:
+    a, b, bus = avahi_in
+    first = endpoint(a, "Ann", "Bob", 7, plain_env(DBUS_SYSTEM_BUS_ADDRESS=bus))
+    second = endpoint(b, "Bob", "Ann", 8, plain_env())
+    seen_by_ann, seen_by_bob = outcome(first), outcome(second)
+    assert {"kind": "DiscoveryStarted", "backend": "avahi"} in seen_by_ann
+    assert {"kind": "DiscoveryStarted", "backend": "zeroconf"} in seen_by_bob
+    table = next(row for row in seen_by_ann if row["kind"] == "TableSeen")
+    assert (table["host"], table["match"], table["address"]) == ("Bob", 8, "10.77.0.2")
+    assert next(row for row in seen_by_bob if row["kind"] == "TableSeen")["address"] == "10.77.0.1"
+
+
+def test_avahi_browse_lines_are_unescaped_and_checked() -> None:
+    line = r'=;veth0;IPv4;Ann\039s\032table\059 (pi);_pyramids._tcp;local;pi.local;10.0.0.5;47312;"v=1" "seats=1" "level=good" "match=7" "host=Ann\"s"'
+    fields = split_fields(line)
+    assert fields[3] == "Ann's table; (pi)" and fields[8] == "47312"
+    txt = parse_txt(fields[9])
+    assert txt == {"v": "1", "seats": "1", "level": "good", "match": "7", "host": 'Ann"s'}
+    ad = TableAd.from_txt(fields[3], fields[7], 47312, txt)
+    assert (ad.host, ad.match, ad.seats) == ('Ann"s', 7, 1)
+    with pytest.raises(ProtocolError):
+        TableAd.from_txt("x", "10.0.0.5", 47312, {**txt, "match": "-1"})
+    with pytest.raises(ProtocolError):
+        TableAd.from_txt("x", "10.0.0.5", 47312, {**txt, "level": "god"})
