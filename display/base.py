@@ -8,6 +8,7 @@ every target, and the main loop does not care which one it drives.
 
 from __future__ import annotations
 
+import io
 from abc import ABC, abstractmethod
 from pathlib import Path
 from typing import Sequence
@@ -57,11 +58,17 @@ class Display(ABC):
         """A point in screen pixels (a click, a touch) in frame coordinates, for hit testing."""
         return self.rotation.to_frame_point(x, y, self.size)
 
-    def screenshot(self, path: str | Path) -> None:
-        """Save the last frame presented, as the player sees it (PNG by extension)."""
+    def screenshot(self, name: str | Path) -> bytes:
+        """The last frame presented, as the player sees it, encoded as ``name``'s extension says (PNG...).
+
+        Bytes rather than a file: the caller writes them where and how it must
+        (whole or not at all), which pygame's own save to a path cannot do.
+        """
         if self._last_frame is None:
             raise DisplayError("no frame has been presented yet: draw a view before taking a screenshot")
-        pygame.image.save(self._last_frame, str(path))
+        encoded = io.BytesIO()
+        pygame.image.save(self._last_frame, encoded, Path(name).name)
+        return encoded.getvalue()
 
     def close(self) -> None:
         """Give the screen back (restore the console, close the window)."""

@@ -1,6 +1,6 @@
 """Keyboard, mouse and touch through SDL (pygame-ce), for a window or KMS display.
 
-SPEC §2, keyboard row: arrows; Space, Enter (and keypad Enter) = ok;
+docs/rules.md, "Controls", keyboard row: arrows; Space, Enter (and keypad Enter) = ok;
 Backspace = back; Esc and ``*`` (keypad ``*`` too) = star; F1 = help.
 A mouse click (left button) or an SDL touch is ``tap(x, y)`` in panel
 pixels (see input.touch). Closing the window (SDL's quit event, which SDL
@@ -22,6 +22,7 @@ pygame's wait polls every millisecond.
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable
 
 import pygame
@@ -34,6 +35,8 @@ KEYBOARD = "keyboard"
 MOUSE = "mouse"
 TOUCHSCREEN = "touchscreen"
 LEFT_MOUSE_BUTTON = 1
+#: The longest a signal handler waits to run while the hub sleeps in SDL (seconds).
+SIGNAL_SLICE = 0.1
 #: SDL video drivers that have no keyboard, mouse or touch behind them.
 DRIVERS_WITHOUT_INPUT = frozenset(("dummy", "offscreen"))
 
@@ -92,15 +95,25 @@ class PygameEvents:
                 self._x11.wait(timeout)
                 events = pygame.event.get()
         else:
-            if timeout is None:
-                waited = [pygame.event.wait()]
-            elif timeout <= 0:
-                waited = []
-            else:
-                waited = [pygame.event.wait(max(1, math.ceil(timeout * 1000)))]
-            events = waited + pygame.event.get()
+            events = self._sdl_wait(timeout) + pygame.event.get()
         for event in events:
             self.handle(event)
+
+    def _sdl_wait(self, timeout: float | None) -> list[pygame.event.Event]:
+        """SDL's event wait, at most ``timeout`` seconds, in slices of :data:`SIGNAL_SLICE`.
+
+        A Python signal handler (SIGTERM's, which stops the hub) runs only
+        between two calls into SDL, never during one: a single wait without a
+        time-out would keep a stop from ever being handled.
+        """
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            left = SIGNAL_SLICE if deadline is None else min(SIGNAL_SLICE, deadline - time.monotonic())
+            if left <= 0:
+                return []
+            event = pygame.event.wait(max(1, math.ceil(left * 1000)))
+            if event.type != pygame.NOEVENT:
+                return [event]
 
     def wake(self) -> None:
         """From any thread: make a pending wait return."""

@@ -8,6 +8,7 @@ with a message that says what to do, rather than falling back silently.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import signal
@@ -20,7 +21,7 @@ from pyramid.actions import Action
 from pyramid.errors import PyramidError
 from pyramid.options import OptionError, Options, parse_options
 from pyramid.engine.rules import Redeals, preset
-from pyramid.scripting import ScriptSource, Trace, dump_state
+from pyramid.scripting import OutputError, ScriptSource, Trace, dump_state, write_output
 from pyramid.system.sdnotify import Notifier
 from pyramid.console.menus import open_console
 from pyramid.console.session import DealChoice, Session
@@ -127,23 +128,33 @@ def open_frontend(options: Options, settings: "HardwareSettings") -> Frontend:
 
 
 def run_scripted(options: Options) -> int:
+    """Play the script through the main loop, then write the outputs asked for.
+
+    An output that cannot be written is one line naming the option and exit
+    status 1; SIGTERM stops the script (128 + 15, and no final outputs: the
+    script did not finish).
+    """
     session = build_session(options)
     frontend = open_frontend(options, load_hardware_settings(options))
     session.hardware.append(f"Display: {frontend.display.description}")
-    trace = Trace(options.trace) if options.trace else None
+    source = ScriptSource(options.script or (), options.script_delay_ms / 1000)
     try:
-        if trace:
-            trace.write(session.state())
-        source = ScriptSource(options.script or (), options.script_delay_ms / 1000)
-        run_loop(session, frontend, source, Notifier.from_environ(),
-                 after_action=(lambda s: trace.write(s.state())) if trace else (lambda s: None))
+        with contextlib.closing(Trace(options.trace)) if options.trace else contextlib.nullcontext() as trace, \
+                source.stopping_on(signal.SIGTERM):
+            if trace:
+                trace.write(session.state())
+            run_loop(session, frontend, source, Notifier.from_environ(),
+                     after_action=(lambda s: trace.write(s.state())) if trace else (lambda s: None))
+        if source.stopped_by is not None:
+            return 128 + source.stopped_by
         if options.dump_state:
             dump_state(options.dump_state, session.state())
         if options.screenshot:
-            frontend.display.screenshot(options.screenshot)
+            write_output("--screenshot", options.screenshot, frontend.display.screenshot(options.screenshot))
+    except OutputError as error:
+        print(f"pyramid: {error}", file=sys.stderr)
+        return 1
     finally:
-        if trace:
-            trace.close()
         frontend.close()
     return 0
 

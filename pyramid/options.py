@@ -13,11 +13,14 @@ from typing import NamedTuple, NoReturn, Sequence
 from pyramid.actions import Action, parse_script
 from pyramid.engine.cards import Card, parse_deal
 from pyramid.engine.deal import MAX_DEAL_NUMBER
+from pyramid.engine.errors import UnknownPresetError
 from pyramid.errors import PyramidError
-from pyramid.engine.rules import PRESETS, REDEAL_CHOICES, preset
+from pyramid.view import parse_size
+from pyramid.engine.rules import PRESETS, REDEAL_CHOICES, Redeals, preset
 
 GAMES = ("pyramid", "pyramids")
-SIZE_LIMITS = ((200, 200), (7680, 4320))
+#: An hour: longer than any test or demo needs, and far from what the clock's wait can take.
+MAX_SCRIPT_DELAY_MS = 3_600_000
 
 
 class OptionError(PyramidError):
@@ -29,7 +32,8 @@ class Options(NamedTuple):
     size: tuple[int, int] | None = None
     game: str | None = None
     rules: str | None = None
-    redeals: int | None | str = "ask"
+    #: ``None``: ask "Redeal the stock?" (or the preset's own), as the menus do.
+    redeals: Redeals | None = None
     deal: tuple[Card, ...] | None = None
     deal_number: int | None = None
     script: tuple[Action, ...] | None = None
@@ -54,13 +58,9 @@ class _Parser(argparse.ArgumentParser):
 
 def _size(text: str) -> tuple[int, int]:
     try:
-        width, height = (int(part) for part in text.lower().split("x"))
-    except ValueError:
-        raise OptionError(f"invalid --size {text!r}: expected WIDTHxHEIGHT, e.g. 480x320") from None
-    (min_w, min_h), (max_w, max_h) = SIZE_LIMITS
-    if not (min_w <= width <= max_w and min_h <= height <= max_h):
-        raise OptionError(f"invalid --size {text!r}: between {min_w}x{min_h} and {max_w}x{max_h}")
-    return width, height
+        return parse_size(text, "--size")
+    except ValueError as error:
+        raise OptionError(str(error)) from None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -74,7 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--rules", help=f"rules preset: {', '.join(PRESETS)} (default: the last one chosen)")
     parser.add_argument("--redeals", choices=tuple(REDEAL_CHOICES), help="with --game: deal at once")
     deal = parser.add_mutually_exclusive_group()
-    deal.add_argument("--deal", help="the 52 cards of the deal (SPEC §6 notation)")
+    deal.add_argument("--deal", help="the 52 cards of the deal, in the notation of docs/rules.md")
     deal.add_argument("--deal-number", type=int, help=f"numbered deal 1..{MAX_DEAL_NUMBER}")
     parser.add_argument("--script", help="actions to play, e.g. 'ok down ok tap:120,80'")
     parser.add_argument("--script-delay", type=int, default=0, metavar="MS", help="pause after each action")
@@ -93,15 +93,15 @@ def parse_options(argv: Sequence[str]) -> tuple[Options, bool]:
     args = build_parser().parse_args(list(argv))
     try:
         rules = preset(args.rules or "retrohub")
-    except KeyError as error:
-        raise OptionError(str(error.args[0])) from None
-    redeals = REDEAL_CHOICES[args.redeals] if args.redeals else "ask"
+    except UnknownPresetError as error:
+        raise OptionError(str(error)) from None
+    redeals = Redeals(REDEAL_CHOICES[args.redeals]) if args.redeals else None
     if args.redeals and not args.game:
         raise OptionError("--redeals needs --game (it chooses the redeals of the game it opens)")
     if args.deal_number is not None and not 1 <= args.deal_number <= MAX_DEAL_NUMBER:
         raise OptionError(f"invalid --deal-number {args.deal_number}: use 1..{MAX_DEAL_NUMBER}")
-    if args.script_delay < 0:
-        raise OptionError(f"invalid --script-delay {args.script_delay}: must be 0 or more")
+    if not 0 <= args.script_delay <= MAX_SCRIPT_DELAY_MS:
+        raise OptionError(f"invalid --script-delay {args.script_delay}: from 0 to {MAX_SCRIPT_DELAY_MS} (an hour)")
     try:
         deal = parse_deal(args.deal, rules.deck) if args.deal is not None else None
     except PyramidError as error:
