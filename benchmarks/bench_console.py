@@ -73,7 +73,9 @@ def scripted_latency(actions: int = 300) -> list[float]:
     from pyramid.app import Frontend, run_loop
     from pyramid.scripting import ScriptSource
     from pyramid.system.sdnotify import Notifier
+    from pyramid.console.menus import open_console
     from pyramid.console.session import DealChoice, Session
+    from pyramid.engine.rules import Redeals
 
     rng = random.Random(1)
     script = [Action(rng.choice(["left", "right", "up", "down", "ok", "ok"])) for _ in range(actions)]
@@ -93,7 +95,7 @@ def scripted_latency(actions: int = 300) -> list[float]:
                 shown.append(time.perf_counter() - handed[-1])
 
     session = Session(None, DealChoice(number=7))
-    session.open_game("pyramid", None)
+    open_console(session, "pyramid", Redeals(None))
     frontend = TimedFrontend(HeadlessDisplay((480, 320)))
     run_loop(session, frontend, TimedSource(script), Notifier(None), lambda s: None)
     frontend.close()

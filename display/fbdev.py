@@ -114,7 +114,9 @@ class FramebufferDisplay(Display):
         geometry, pitch = self.geometry, self._panel.get_pitch()
         bpp = geometry.pixel_format.bytes_per_pixel
         buffer = self._panel.get_buffer()  # locks the surface until released at return
-        with memoryview(buffer) as raw, raw.cast("B") as pixels:
+        # pygame's type stubs do not declare BufferProxy a buffer; it is one (the pixels, locked).
+        raw_view = memoryview(buffer)  # type: ignore[arg-type]
+        with raw_view as raw, raw.cast("B") as pixels:
             for area in areas:
                 span = area.w * bpp
                 for y in range(area.y, area.bottom):

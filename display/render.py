@@ -109,19 +109,19 @@ class Renderer:
                 return _box(w, h, fill, edge, radius)
             case ("dim", int(w), int(h)):
                 return _dim(w, h)
-            case ("face", size, Card() as card, FaceStyle() as style, bool(chosen), bool(covered)):
+            case ("face", tuple() as size, Card() as card, FaceStyle() as style, bool(chosen), bool(covered)):
                 return self._art[size].face(card, style, chosen, covered)
-            case ("back", size, int(count)):
+            case ("back", tuple() as size, int(count)):
                 return self._art[size].back(count)
-            case ("joker", size, bool(spent)):
+            case ("joker", tuple() as size, bool(spent)):
                 return self._art[size].joker(spent)
-            case ("hollow", size, bool(redeal)):
+            case ("hollow", tuple() as size, bool(redeal)):
                 return self._art[size].hollow(redeal)
-            case ("fan", size, Card() as card, int(angle)):
+            case ("fan", tuple() as size, Card() as card, int(angle)):
                 return self._art[size].tilted(card, angle)
-            case ("cursor", size):
+            case ("cursor", tuple() as size):
                 return self._art[size].cursor()
-            case ("hint", size):
+            case ("hint", tuple() as size):
                 return self._art[size].hint()
         raise ValueError(f"unknown sprite {key!r}")
 
@@ -174,10 +174,10 @@ class Renderer:
         if view.joker is not None:
             self._joker_scene(scene, table, size, view.joker)
         covers = pyramid_geometry(view.rows)[1]
-        for index, card in enumerate(view.pyramid):
-            if card is not None:
+        for index, pyramid_card in enumerate(view.pyramid):
+            if pyramid_card is not None:
                 covered = any(view.pyramid[i] is not None for i in covers[index])
-                scene.add(table.cards[index], ("face", size, card, style, view.chosen == index, covered))
+                scene.add(table.cards[index], ("face", size, pyramid_card, style, view.chosen == index, covered))
         for target in view.hint:
             scene.add(_target_rect(table, target).inflate(art.cursor_margin), ("hint", size))
         if view.cursor is not None:

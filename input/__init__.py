@@ -1,4 +1,4 @@
-"""Every input device turned into the same few actions (SPEC §2).
+"""Every input device turned into the same few actions (docs/rules.md, "Controls").
 
 Keyboards, mice and touch through SDL (:mod:`input.keyboard`), GPIO buttons
 through gpiozero (:mod:`input.gpio`), and remotes, gamepads, gpio-key buttons

@@ -13,7 +13,7 @@ the ``/dev/input/event*`` devices are read here with python-evdev:
   (input.touch).
 
 Kernel auto-repeat (value 2) is dropped: the hub repeats, like for every
-source. A device without a help key gets help by holding star (SPEC §2).
+source. A device without a help key gets help by holding star (docs/rules.md, "Controls").
 
 Every useful device is grabbed (EVIOCGRAB) while the console runs, so its keys
 do not also type on the text console, and SDL (which reads the same devices on

@@ -12,7 +12,7 @@ Pi's internal pull-up holds the pin high, pressing pulls it low)::
 These avoid I2C, UART, SPI0 and the pins common SPI displays and I2S audio
 boards take; change them under ``[input.gpio]`` in the settings file (see
 docs/settings-input.md). A handheld has no help button, so holding star for a
-second gives ``help`` (SPEC §2) — unless a ``help`` pin is configured.
+second gives ``help`` (docs/rules.md, "Controls") — unless a ``help`` pin is configured.
 
 Each button is a gpiozero ``DigitalInputDevice`` rather than a ``Button``:
 holds are timed in the hub, and a ``Button`` keeps a thread per pin that

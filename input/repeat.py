@@ -1,12 +1,12 @@
 """Hold-to-repeat and long presses, done once for every input source.
 
-SPEC §2: held arrows repeat after about 350 ms, then about 10 times a second,
+docs/rules.md, "Controls": held arrows repeat after about 350 ms, then about 10 times a second,
 "the same for every source". So the sources (keyboard, GPIO, remotes, gamepads)
 only report *press* and *release*; this module turns held buttons into repeated
 actions. Keyboards' own auto-repeat (SDL's, the kernel's value-2 events) is
 ignored by the sources for the same reason: one rhythm, whatever the device.
 
-A handheld has no help button: SPEC §2 gives it "long press of star". A button
+A handheld has no help button: docs/rules.md, "Controls" gives it "long press of star". A button
 pressed with ``long_press="help"`` emits nothing on the press; releasing it
 early gives the button, holding it past ``hold_time`` gives the long action.
 

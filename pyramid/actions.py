@@ -1,4 +1,4 @@
-"""The small set of actions every input source produces (SPEC §2).
+"""The small set of actions every input source produces (docs/rules.md, "Controls").
 
 Keyboards, buttons, remotes, gamepads and touchscreens all end up as one of
 these, so the game flow never knows where a press came from. Notation (used by
@@ -12,7 +12,7 @@ from typing import NamedTuple
 from pyramid.errors import InvalidActionError
 
 BUTTONS = ("up", "down", "left", "right", "ok", "back", "star", "help")
-#: Actions that repeat while held (SPEC §2: the arrows).
+#: Actions that repeat while held (docs/rules.md, "Controls": the arrows).
 REPEATING = frozenset(("up", "down", "left", "right"))
 
 

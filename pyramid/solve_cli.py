@@ -5,7 +5,7 @@ Usage::
     pyramid solve [--rules PRESET] [--redeals none|one|two|unlimited]
                   [--optimal] [--jobs N] [--moves] FILE
 
-``FILE`` holds one deal per line (SPEC §6 notation; ``-`` reads stdin; blank
+``FILE`` holds one deal per line (the notation of docs/rules.md, "Cards and deals"; ``-`` reads stdin; blank
 lines are skipped). For each deal one line is printed, ``N win|lose STEPS MS``:
 the deal's number counting from 1, the verdict, the length of the solution
 found (0 for a loss) and the wall time in milliseconds. ``--moves`` appends the

@@ -17,10 +17,15 @@ knows where things are drawn) and given back to the session.
 # Annotations are evaluated, not postponed: with postponed ones typing.NamedTuple compiles
 # every field's annotation string, which doubles the cost of defining the tuples at start-up.
 
+import re
 from dataclasses import dataclass
 from typing import Literal, NamedTuple, Union
 
-from pyramid.engine.cards import Card
+from pyramid.engine.cards import Card, CardLetters
+
+#: The smallest and largest screens the layout supports (``--size`` and the settings file):
+#: pygame fails, or takes gigabytes, far beyond them.
+SIZE_LIMITS = ((200, 200), (7680, 4320))
 
 Target = Union[int, Literal["stock", "waste", "joker"]]
 
@@ -103,7 +108,23 @@ class View(NamedTuple):
     panel: PanelView | None = None
     text: TextView | None = None
     notice: str = ""
-    letters: Literal["french", "english"] = "french"
+    letters: CardLetters = "french"
     four_colour: bool = False
     #: The player's TV safe area in percent; ``None`` leaves it to the display.
     safe_area: int | None = None
+
+
+def parse_size(text: str, name: str = "size") -> tuple[int, int]:
+    """``"800x480"`` → ``(800, 480)``; ``ValueError`` naming ``name`` and quoting ``text`` otherwise."""
+    match = re.fullmatch(r"\s*(\d{1,9})\s*[xX]\s*(\d{1,9})\s*", text)
+    if not match:
+        raise ValueError(f"invalid {name} {text!r}: expected WIDTHxHEIGHT, e.g. '800x480'")
+    return check_size(text, int(match.group(1)), int(match.group(2)), name)
+
+
+def check_size(given: object, width: int, height: int, name: str = "size") -> tuple[int, int]:
+    """(``width``, ``height``) within :data:`SIZE_LIMITS`; ``ValueError`` quoting ``given`` otherwise."""
+    (min_w, min_h), (max_w, max_h) = SIZE_LIMITS
+    if not (min_w <= width <= max_w and min_h <= height <= max_h):
+        raise ValueError(f"invalid {name} {given!r}: between {min_w}x{min_h} and {max_w}x{max_h}")
+    return (width, height)

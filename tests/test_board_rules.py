@@ -1,4 +1,4 @@
-"""Every rule of SPEC §3, checked through the engine."""
+"""Every rule of docs/rules.md, "Pyramid", checked through the engine."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Card notation, deal parsing and numbered deals (SPEC §6)."""
+"""Card notation, deal parsing and numbered deals (docs/rules.md, "Cards and deals")."""
 
 from __future__ import annotations
 

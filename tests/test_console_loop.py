@@ -22,6 +22,8 @@ from pyramid.app import Frontend, run_loop
 from pyramid.engine.cards import parse_deal
 from pyramid.system.sdnotify import Notifier
 from pyramid.console.session import DealChoice, Session
+from pyramid.console.menus import open_console
+from pyramid.engine.rules import Redeals
 from pyramid.saved.store import Store
 
 from deals import clearable_deal
@@ -56,7 +58,7 @@ def wait_until(condition, seconds: float = 10.0) -> None:
 
 def test_buttons_play_through_the_main_loop_and_idle_draws_nothing(mock_pins, tmp_path: Path) -> None:
     session = Session(None, DealChoice(cards=parse_deal(clearable_deal())), store=Store.open(tmp_path / "p.db"))
-    session.open_game("pyramid", 0)
+    open_console(session, "pyramid", Redeals(0))
     frontend = CountingFrontend()
     hub = sources.open_hub(("gpio",), lambda: (480, 320), InputSettings())
     loop = threading.Thread(target=run_loop, args=(session, frontend, hub, Notifier(None)))

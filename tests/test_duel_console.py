@@ -14,9 +14,10 @@ from pathlib import Path
 from pyramid.actions import Action, parse_script
 from pyramid.engine.duel.board import DuelBoard, DuelMove
 from pyramid.engine.duel.ai import opponent_for, play_match
-from pyramid.console.duel.flow import describe_level
+from pyramid.console.wording import describe_level
 from pyramid.console.duel.screens import DuelScreen
 from pyramid.saved.progress import Progress
+from pyramid.console.menus import open_console
 from pyramid.console.session import DealChoice, Session
 from pyramid.saved.store import SCHEMA_VERSION, Store
 from pyramid.view import Target
@@ -26,7 +27,9 @@ MATCH = 16
 
 
 def new_session(path: Path, number: int | None = None) -> Session:
-    return Session(None, DealChoice(number=number), rng=random.Random(5), store=Store.open(path / "pyramid.db"))
+    session = Session(None, DealChoice(number=number), rng=random.Random(5), store=Store.open(path / "pyramid.db"))
+    open_console(session)
+    return session
 
 
 def press(session: Session, script: str) -> dict:

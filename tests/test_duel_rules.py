@@ -1,4 +1,4 @@
-"""Every rule of the Pyramids duel (SPEC §5), on hand-built deals."""
+"""Every rule of the Pyramids duel (docs/rules.md, "Pyramids"), on hand-built deals."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pyramid.engine.cards import RANK_LETTERS, STANDARD_DECK, format_cards
 from pyramid.engine.deal import numbered_deal
 from pyramid.engine.duel.board import DuelBoard, DuelMove, match_deals, ranks_fit, round_deal_numbers
 from pyramid.engine.errors import IllegalMoveError, InvalidDealError, InvalidMoveError
-from pyramid.saved.errors import ReplayError
+from pyramid.engine.errors import ReplayError
 
 # The base row is pyramid indices 21..27; the 29th card of a deal starts on the pile.
 BASE = slice(21, 28)

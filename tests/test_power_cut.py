@@ -25,6 +25,8 @@ from pyramid.actions import Action
 from pyramid.engine.cards import format_cards, parse_deal
 from pyramid.engine.deal import numbered_deal
 from pyramid.console.session import DealChoice, Session
+from pyramid.console.menus import open_console
+from pyramid.engine.rules import Redeals
 from pyramid.saved.store import integrity_check
 
 TRIALS = 200 if os.environ.get("PYRAMID_SLOW") == "1" else 20
@@ -36,7 +38,7 @@ def a_long_game(rng: random.Random) -> tuple[str, list[Action]]:
     """A deal and a script that stays inside one game with unlimited redeals."""
     deal = format_cards(numbered_deal(rng.randint(1, 10**6)))
     session = Session(None, DealChoice(cards=parse_deal(deal)))
-    session.open_game("pyramid", None)
+    open_console(session, "pyramid", Redeals(None))
     script: list[Action] = []
     while len(script) < 120:
         action = Action(rng.choice(["ok", "ok", "ok", "left", "right", "up", "down"]))
@@ -50,7 +52,7 @@ def a_long_game(rng: random.Random) -> tuple[str, list[Action]]:
 def positions(deal: str, script: list[Action]) -> list[dict | None]:
     """The position after 0, 1, … actions of the script, computed in this process."""
     session = Session(None, DealChoice(cards=parse_deal(deal)))
-    session.open_game("pyramid", None)
+    open_console(session, "pyramid", Redeals(None))
     found = []
     for action in [None, *script]:
         if action is not None:

@@ -1,4 +1,4 @@
-"""The rules presets of SPEC §4: one Rules object each, read by the same board code."""
+"""The rules presets of docs/rules.md, "Variants": one Rules object each, read by the same board code."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""SPEC §3 rules end to end through the `pyramid` command: stock, redeal, picks, taps."""
+"""docs/rules.md, "Pyramid" rules end to end through the `pyramid` command: stock, redeal, picks, taps."""
 
 from __future__ import annotations
 

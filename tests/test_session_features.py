@@ -10,6 +10,7 @@ from pyramid.engine.board import Board, Move
 from pyramid.engine.cards import parse_deal
 from pyramid.engine.deal import daily_deal_number, numbered_deal
 from pyramid.engine.rules import RETROHUB
+from pyramid.console.menus import open_console
 from pyramid.console.session import DealChoice, Session
 from pyramid.saved.store import Store
 
@@ -23,8 +24,10 @@ HOPELESS = build_deal(["3c", "3d", "3h", "3s", "4c", "4d", "4h", "4s", "Kd", "Kh
 
 
 def new_session(path: Path, deal: str | None = None, number: int | None = None) -> Session:
-    return Session(None, DealChoice(cards=parse_deal(deal) if deal else None, number=number),
-                   store=Store.open(path / "pyramid.db"), today=lambda: DAY)
+    session = Session(None, DealChoice(cards=parse_deal(deal) if deal else None, number=number),
+                      store=Store.open(path / "pyramid.db"), today=lambda: DAY)
+    open_console(session)
+    return session
 
 
 def play(session: Session, script: str) -> dict:
@@ -66,7 +69,7 @@ def test_results_go_into_the_statistics_per_variant(tmp_path: Path) -> None:
     assert state["screen"] == "game_over"
     stats = session.store.stats("pyramid", "retrohub/none")
     assert (stats.played, stats.won, stats.current_streak) == (1, 0, 0)
-    assert session.saved_game() is None, "a finished game is not offered to continue"
+    assert session.store.load_progress("pyramid") is None, "a finished game is not offered to continue"
     state = play(session, "ok")
     assert state["screen"] == "menu" and state["menu"]["items"][0] == "New game"
 
@@ -121,7 +124,7 @@ def test_hint_marks_the_game_assisted_and_points_at_a_winning_move(tmp_path: Pat
     view = session.view()
     assert view.table.status_line.startswith("Hint: ")
     assert view.table.hint and state["game"]["cursor"] is not None
-    assert session.saved_game().assisted
+    assert session.store.load_progress("pyramid").assisted
     screen = session.screen
     while screen.table.board.status() == "playing":  # type: ignore[attr-defined]
         board = screen.table.board  # type: ignore[attr-defined]
@@ -140,7 +143,7 @@ def test_undo_takes_back_one_move_and_is_saved(tmp_path: Path) -> None:
     assert after["game"]["score"] == 5
     state = play(session, "help down down ok")
     assert state["game"]["pyramid"] == before["game"]["pyramid"] and state["game"]["score"] == 0
-    saved = session.saved_game()
+    saved = session.store.load_progress("pyramid")
     assert saved.moves == () and saved.assists == {"undo": 1}
 
 

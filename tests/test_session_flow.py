@@ -5,13 +5,17 @@ from __future__ import annotations
 from pyramid.actions import Action, parse_script
 from pyramid.engine.cards import parse_deal
 from pyramid.console.session import DealChoice, Session
+from pyramid.console.menus import open_console
+from pyramid.engine.rules import Redeals
 from pyramid.view import MenuHit
 
 from deals import build_deal, clearable_deal
 
 
 def session_with(deal: str) -> Session:
-    return Session(deal=DealChoice(cards=parse_deal(deal)))
+    session = Session(deal=DealChoice(cards=parse_deal(deal)))
+    open_console(session)
+    return session
 
 
 def play(session: Session, script: str) -> dict:
@@ -161,7 +165,7 @@ def test_overlap_rule_lets_the_player_pick_a_card_with_the_one_covering_it() -> 
     pyramid = ["Ks", "Kh", "Kd", "Qs", "Qh", "Qd", "Js", "Jh", "Jd", "Ts", "Th", "Td", "9s", "9h", "9d",
                "4c", "8s", "8h", "8d", "7s", "7h", "Kc", "9c", "2c", "3c", "5c", "6c", "7c"]
     session = Session(preset("overlap"), DealChoice(cards=parse_deal(build_deal(pyramid, []))))
-    session.open_game("pyramid", None)
+    open_console(session, "pyramid", Redeals(None))
     session.handle(Action.tap(0, 0), lambda x, y: 21)  # Kc leaves: 15 (4c) is now covered by 9c only
     table = session.screen.table  # type: ignore[attr-defined]
     assert 15 in table.targets(), "a card covered only by an uncovered card can be picked"

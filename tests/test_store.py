@@ -13,12 +13,14 @@ import pytest
 from pyramid.engine.board import Board, Move
 from pyramid.engine.cards import format_cards
 from pyramid.engine.deal import numbered_deal
-from pyramid.saved.errors import InvalidSettingError, ReplayError
+from pyramid.engine.errors import ReplayError
+from pyramid.saved.errors import InvalidSettingError
 from pyramid.saved.progress import Progress, replay
 from pyramid.engine.rules import preset
-from pyramid.saved.settings import CHECKS, Settings
+from pyramid.saved.settings import CHECKS, PlayerSettings
 from pyramid.saved.stats import GameResult, Stats
-from pyramid.saved.store import DATABASE_NAME, Store, data_directory, integrity_check, main
+from pyramid.saved.__main__ import main
+from pyramid.saved.store import DATABASE_NAME, Store, data_directory, integrity_check
 
 STARTED = datetime.datetime(2026, 11, 30, 17, 0, tzinfo=datetime.timezone.utc)
 
@@ -263,7 +265,7 @@ def test_all_stats_and_reset(path: Path) -> None:
 # -- settings ---------------------------------------------------------------------
 def test_settings_default_then_persist(path: Path) -> None:
     with Store.open(path) as store:
-        assert store.settings() == Settings()
+        assert store.settings() == PlayerSettings()
         store.set_setting("card_letters", "english")
         store.set_setting("four_colour_suits", True)
         store.set_setting("redeal_default", "unlimited")
@@ -285,7 +287,7 @@ def test_bad_setting_values_are_refused(path: Path, name: str, value: object) ->
     with Store.open(path) as store:
         with pytest.raises(InvalidSettingError, match=f"invalid value {value!r} for setting {name!r}"):
             store.set_setting(name, value)
-        assert store.settings() == Settings()
+        assert store.settings() == PlayerSettings()
 
 
 def test_unknown_setting_name_is_refused(path: Path) -> None:
@@ -303,14 +305,14 @@ def test_stored_values_that_fail_their_check_fall_back(path: Path) -> None:
         )
     with Store.open(path) as store:
         settings = store.settings()
-        assert settings == Settings(card_letters="english")
+        assert settings == PlayerSettings(card_letters="english")
         rows = dict(store._connection.execute("SELECT name, value FROM settings").fetchall())
     assert rows["from_a_newer_version"] == "1"  # unknown names are kept for the version that knows them
 
 
 def test_every_setting_has_a_check() -> None:
-    assert set(CHECKS) == set(Settings().as_dict())
-    for name, value in Settings().as_dict().items():
+    assert set(CHECKS) == set(PlayerSettings().as_dict())
+    for name, value in PlayerSettings().as_dict().items():
         assert CHECKS[name].accepts(value), name
 
 
@@ -374,3 +376,16 @@ def test_statistics_edited_out_of_shape_start_again(path: Path) -> None:
         assert [s.variant for s in store.all_stats()] == ["classic"]
         assert store.record_result(result(True, 30)).played == 1
         assert "pyramid/retrohub" in (store.notice or "")
+
+
+def test_the_documented_where_command_runs(tmp_path: Path) -> None:
+    """README.md tells owners to run ``python -m pyramid.saved where``: it must work as written."""
+    import os
+    import subprocess
+    import sys
+
+    env = {key: value for key, value in os.environ.items() if key != "STATE_DIRECTORY"}
+    env["PYRAMID_DATA_DIR"] = str(tmp_path)
+    result = subprocess.run([sys.executable, "-m", "pyramid.saved", "where"], env=env,
+                            capture_output=True, text=True, timeout=60)
+    assert (result.returncode, result.stdout) == (0, f"{tmp_path / DATABASE_NAME}\n"), result.stderr

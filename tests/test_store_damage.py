@@ -13,7 +13,7 @@ import pytest
 from pyramid.engine.cards import format_cards
 from pyramid.engine.deal import numbered_deal
 from pyramid.saved.progress import Progress, replay
-from pyramid.saved.settings import Settings
+from pyramid.saved.settings import PlayerSettings
 from pyramid.saved.stats import GameResult
 from pyramid.saved.store import DATABASE_NAME, SCHEMA_VERSION, Store, integrity_check
 
@@ -58,7 +58,7 @@ def assert_started_afresh(path: Path, store: Store, original: bytes) -> None:
     assert notice is not None and "damaged" in notice and ASIDE in notice
     assert store.take_notice() is None
     assert store.location == path
-    assert store.load_progress("pyramid") is None and store.all_stats() == [] and store.settings() == Settings()
+    assert store.load_progress("pyramid") is None and store.all_stats() == [] and store.settings() == PlayerSettings()
     store.save_progress(saved_game())
     store.close()
     assert integrity_check(path) == ["ok"]

@@ -1,4 +1,4 @@
-"""Cursor navigation over the places that can be played (SPEC §3).
+"""Cursor navigation over the places that can be played (docs/rules.md, "Pyramid").
 
 The cursor only lands on targets: the stock (or its hollow), the waste top and
 the uncovered pyramid cards. Each target gets a position on an abstract grid —
@@ -46,7 +46,7 @@ def step(targets: Sequence[Target], current: Target | None, direction: str,
     """
     if not targets:
         return None
-    if current not in targets:
+    if current is None or current not in targets:
         return nearest(targets, current, places)
     if direction in ("left", "right"):
         order = ordered(targets, places)

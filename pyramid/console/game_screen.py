@@ -1,35 +1,46 @@
-"""The Pyramid table as a screen: play, assists, the end panel, and saving as you go.
+"""The Pyramid table as a screen, and the ways into it: a new deal, the redeal question, Continue.
 
 Every completed move is saved at once (a handheld is switched off at any
 moment); the result goes into the statistics as soon as the deal is over.
 Assists (hint, undo) mark the game as assisted, which the statistics count
-apart.
+apart. The entry points (:func:`new_game`, :func:`start_pyramid`,
+:func:`continue_game`) live here, beside the screen they open, so the menus
+call into this module and nothing here calls back into the menus.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pyramid.actions import Action
-from pyramid.engine.board import Board, Move
-from pyramid.engine.cards import ENGLISH_FACE_LETTERS, FRENCH_FACE_LETTERS, Card
-from pyramid.saved.errors import ReplayError
 from pyramid.console.help_text import pyramid_help
-from pyramid.saved.progress import Progress, replay
+from pyramid.console.screen import Console, HelpScreen, MenuScreen, NoticeScreen, Screen
 from pyramid.console.table import Table
-from pyramid.engine.rules import format_redeals
-from pyramid.console.screen import MenuScreen, Screen
-from pyramid.saved.stats import GameResult
+from pyramid.console.wording import describe_move
+from pyramid.engine.board import Board, Move
+from pyramid.engine.cards import Card, format_cards
+from pyramid.engine.deal import MAX_DEAL_NUMBER, numbered_deal
+from pyramid.engine.rules import REDEAL_CHOICES, Rules, preset
+from pyramid.engine.errors import ReplayError
+from pyramid.saved.progress import Progress, replay
+from pyramid.saved.stats import GameResult, PyramidVariant
 from pyramid.view import Hit, MenuHit, PanelView, Target, View
 
 if TYPE_CHECKING:
-    from pyramid.console.session import Session
     from pyramid.engine.solver import Solution
     from pyramid.saved.store import Store
 
+GAME = "pyramid"
 #: Seconds the solver may think for a hint or a verdict (a Pi is ~10x slower than a PC).
 SOLVER_SECONDS = 3.0
-SUIT_SYMBOLS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
+#: How long "winnable deals only" may search when a preset has no precomputed list.
+WINNABLE_SEARCH_SECONDS = 5.0
+
+
+class DealRequest(NamedTuple):
+    """Which deal the player asked for: a number, or ``None`` for a random one."""
+
+    number: int | None = None
 
 
 def solve(board: Board) -> "Solution":
@@ -39,30 +50,16 @@ def solve(board: Board) -> "Solution":
     return solve_within(board, max_seconds=SOLVER_SECONDS)
 
 
-def variant_key(board: Board) -> str:
-    """The statistics key of a game: preset and redeal allowance ("retrohub/one")."""
-    return f"{board.rules.name}/{format_redeals(board.rules.redeals)}"
-
-
-def card_name(card: Card, letters: str) -> str:
-    faces = FRENCH_FACE_LETTERS if letters == "french" else ENGLISH_FACE_LETTERS
-    rank = faces.get(card.rank) or ("A" if card.rank == 1 else str(card.rank))
-    return rank + SUIT_SYMBOLS.get(card.suit, card.suit)
-
-
-def describe_move(move: Move, letters: str) -> str:
-    if move.kind == "draw":
-        return "turn the stock"
-    if move.kind == "redeal":
-        return "redeal the stock"
-    return " + ".join(card_name(card, letters) for card in move.cards)
+def variant_of(board: Board) -> PyramidVariant:
+    """The statistics key of a game: its preset and redeal allowance."""
+    return PyramidVariant(board.rules.name, board.rules.redeals)
 
 
 def result_of(progress: Progress, board: Board) -> GameResult:
     """How a game ended (or was abandoned), for the statistics."""
     cards_left = board.rules.scoring == "cards_left"
     score = board.cards_left() if cards_left else board.score
-    return GameResult("pyramid", variant_key(board), board.status() == "cleared", score,
+    return GameResult(GAME, variant_of(board).key, board.status() == "cleared", score,
                       progress.assisted, not cards_left)
 
 
@@ -76,13 +73,97 @@ def record_abandoned(store: "Store", progress: Progress) -> None:
     store.record_result(result_of(progress, board))
 
 
+# -- the ways into a game ------------------------------------------------------
+def continue_game(session: Console) -> None:
+    """Resume the saved Pyramid game at its last completed move."""
+    progress = session.store.load_progress(GAME)
+    if progress is None:
+        return
+    try:
+        board = replay(progress)
+    except ReplayError as error:
+        session.store.clear_progress(GAME)
+        session.push(NoticeScreen(session, "The saved game cannot be resumed", str(error)))
+        return
+    session.rules = preset(progress.preset)
+    session.push(GameScreen(session, Table(board), progress))
+
+
+def new_game(session: Console, number: int | None = None) -> None:
+    """Ask "Redeal the stock?" when the rules say so, else deal at once with the preset's redeals."""
+    request = DealRequest(number)
+    if session.rules.asks_redeals:
+        session.push(RedealChoice(session, request))
+    else:
+        start_pyramid(session, session.rules.redeals, request)
+
+
+def start_pyramid(session: Console, redeals: int | None, request: DealRequest = DealRequest(),
+                  replace: Screen | None = None) -> None:
+    """Deal a new game with ``redeals`` redeals (``None`` = unlimited); it replaces any saved one."""
+    rules = session.rules.with_redeals(redeals)
+    cards, number = _cards_for(session, rules, request)
+    _abandon_saved_game(session.store)
+    progress = Progress(GAME, rules.name, redeals, format_cards(cards), deal_number=number)
+    session.store.save_progress(progress)
+    if replace is not None and session.screen is replace:
+        session.pop()
+    session.push(GameScreen(session, Table(Board(cards, rules)), progress))
+    session.show_store_notice()
+
+
+def _cards_for(session: Console, rules: Rules, request: DealRequest) -> tuple[tuple[Card, ...], int | None]:
+    fixed = session.fixed_deal
+    if fixed.cards is not None:
+        cards, fixed.cards = fixed.cards, None
+        return cards, None
+    number = fixed.number or request.number
+    fixed.number = None
+    if number is None and session.settings.winnable_only:
+        from pyramid.engine.winnable import pick_winnable_number  # the solver loads only when needed
+
+        number = pick_winnable_number(rules, session.rng, WINNABLE_SEARCH_SECONDS)
+    if number is None:
+        number = session.rng.randint(1, MAX_DEAL_NUMBER)
+    return numbered_deal(number, rules.deck), number
+
+
+def _abandon_saved_game(store: "Store") -> None:
+    """A saved game replaced by a new deal counts as lost (as in most solitaire games)."""
+    saved = store.load_progress(GAME)
+    if saved is not None:
+        record_abandoned(store, saved)
+
+
+class RedealChoice(MenuScreen):
+    """ "Redeal the stock?" — asked before a deal under rules that ask it (RetroHub; docs/rules.md)."""
+
+    name = "redeal_choice"
+    title = "Redeal the stock?"
+    CHOICES = (("No redeal", "none"), ("One redeal", "one"), ("Unlimited redeals", "unlimited"))
+
+    def __init__(self, session: Console, deal: DealRequest) -> None:
+        super().__init__(session)
+        self.deal = deal
+        default = session.settings.redeal_default
+        words = [word for _, word in self.CHOICES]
+        if default in words:
+            self.selected = words.index(default)
+
+    def items(self) -> list[str]:
+        return [label for label, _ in self.CHOICES]
+
+    def choose(self, index: int) -> None:
+        start_pyramid(self.session, REDEAL_CHOICES[self.CHOICES[index][1]], self.deal, replace=self)
+
+
 class GameScreen(Screen):
     """The felt: cursor moves, picks and draws; an end panel when the deal is over."""
 
     name = "game"
     END_ITEMS_WON = ("Back to the menu",)
 
-    def __init__(self, session: "Session", table: Table, progress: Progress) -> None:
+    def __init__(self, session: Console, table: Table, progress: Progress) -> None:
         super().__init__(session)
         self.table = table
         self.progress = progress
@@ -187,10 +268,10 @@ class GameScreen(Screen):
             self.end_selected = hit.index
             action = Action("ok")
         if action.name == "ok" and items[self.end_selected] == "Watch the solution":
-            from pyramid.console.replay import ReplayScreen
+            from pyramid.console.replay import ReplayScreen  # loaded when first watched
 
             assert self.from_start is not None
-            self.session.push(ReplayScreen(self.session, Board(self.board.deal, self.board.rules),
+            self.session.push(ReplayScreen(self.session, Table(Board(self.board.deal, self.board.rules)),
                                            self.from_start.moves, "Solution"))
         elif action.name in ("ok", "star", "back", "tap"):
             self.session.pop()
@@ -240,7 +321,7 @@ class AssistPanel(MenuScreen):
     title = "Paused"
     ITEMS = ("Resume", "Hint", "Undo", "Rules & controls")
 
-    def __init__(self, session: "Session", game: GameScreen) -> None:
+    def __init__(self, session: Console, game: GameScreen) -> None:
         super().__init__(session)
         self.game = game
 
@@ -250,8 +331,6 @@ class AssistPanel(MenuScreen):
     def choose(self, index: int) -> None:
         choice = self.ITEMS[index]
         if choice == "Rules & controls":
-            from pyramid.console.menus import HelpScreen
-
             self.session.push(HelpScreen(self.session, sections=pyramid_help(self.game.board.rules)))
             return
         self.session.pop()

@@ -1,32 +1,58 @@
-"""The console's menus: main menu, redeal question, rules, deal number, settings, statistics.
+"""The console's menus: main menu, variants, deal number, settings, statistics.
 
-Each is a small :class:`~pyramid.screen.MenuScreen`; what a line does is a
-call on the session, so menus hold no game logic.
+Each is a small :class:`~pyramid.console.screen.MenuScreen`; what a line does
+is a call into the module of the screen it opens, so menus hold no game logic.
+The games' modules are imported when first opened: the main menu is drawn
+before the engine's boards and the statistics load (start-up time), and no
+game module imports this one.
 """
 
 from __future__ import annotations
 
 from types import ModuleType
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
-from pyramid.system import device_info
 from pyramid.actions import Action
-from pyramid.engine.deal import MAX_DEAL_NUMBER, daily_deal_number
-from pyramid.console.help_text import Sections, paginate, pyramid_help
-from pyramid.engine.rules import PRESETS, REDEAL_CHOICES
-from pyramid.console.screen import MenuScreen, Screen
-from pyramid.view import Hit, MenuHit, MenuView, PanelView, TextView, View
+from pyramid.console.screen import Console, HelpScreen, MenuScreen, Screen
+from pyramid.console.widgets import ConfirmScreen, NumberEntryScreen
+from pyramid.console.wording import describe_variant
+from pyramid.engine.deal import daily_deal_number
+from pyramid.engine.rules import PRESETS, Redeals
+from pyramid.system import device_info
+from pyramid.view import Hit, TextView, View
 
-if TYPE_CHECKING:
-    from pyramid.console.session import DealRequest, Session
+
+def _game_screen() -> ModuleType:
+    """Pyramid's table and its entry points, imported when a game starts."""
+    from pyramid.console import game_screen
+
+    return game_screen
 
 
 def _duel_menus() -> ModuleType:
-    """The Pyramids menus, imported when first opened: they import this module, and
-    the duel's engine is not needed to show the main menu (start-up time)."""
-    from pyramid.console.duel import menus as duel_menus
+    """The Pyramids menus, imported when first opened."""
+    from pyramid.console.duel import menus
 
-    return duel_menus
+    return menus
+
+
+def open_console(session: Console, game: str | None = None, redeals: Redeals | None = None) -> None:
+    """The first screens: the main menu at the bottom, the data notice, then ``game`` if asked.
+
+    ``game`` (scripted mode's ``--game``) skips the main menu: ``"pyramid"``
+    asks for the redeals, or deals at once with ``redeals``; ``"pyramids"``
+    opens a duel against the computer at the level chosen last.
+    """
+    session.push(MainMenu(session))
+    session.show_store_notice()
+    if game == "pyramids":
+        _duel_menus().play_computer(session)
+    elif game == "pyramid" and redeals is None:
+        _game_screen().new_game(session)
+    elif game == "pyramid" and redeals is not None:
+        _game_screen().start_pyramid(session, redeals.allowance)
+    elif game is not None:
+        raise ValueError(f"unknown game {game!r}")
 
 
 class MainMenu(MenuScreen):
@@ -37,12 +63,12 @@ class MainMenu(MenuScreen):
         session = self.session
         lines: list[tuple[str, Callable[[], None]]] = []
         if self._saved["pyramid"]:
-            lines.append(("Continue", session.continue_game))
+            lines.append(("Continue", lambda: _game_screen().continue_game(session)))
         if self._saved["pyramids"]:
             lines.append(("Continue Pyramids", lambda: _duel_menus().continue_pyramids(session)))
         lines += [
-            ("New game", lambda: session.ask_redeals(None)),
-            ("Daily deal", lambda: session.ask_redeals(daily_deal_number(session.today()))),
+            ("New game", lambda: _game_screen().new_game(session)),
+            ("Daily deal", lambda: _game_screen().new_game(session, daily_deal_number(session.today()))),
             ("Deal number", lambda: session.push(DealNumberScreen(session))),
             ("Pyramids", lambda: session.push(_duel_menus().PyramidsMenu(session))),
             (f"Variant: {session.rules.title}", lambda: session.push(VariantMenu(session))),
@@ -61,7 +87,7 @@ class MainMenu(MenuScreen):
     def footer(self) -> str:
         return ""
 
-    def __init__(self, session: "Session") -> None:
+    def __init__(self, session: Console) -> None:
         self.session = session
         self._saved = self._saved_games()
         super().__init__(session)
@@ -81,35 +107,13 @@ class MainMenu(MenuScreen):
         """The main menu is the bottom of the stack: there is nothing above it."""
 
 
-class RedealChoice(MenuScreen):
-    """ "Redeal the stock?" — asked before a RetroHub deal (SPEC §3)."""
-
-    name = "redeal_choice"
-    title = "Redeal the stock?"
-    CHOICES = (("No redeal", "none"), ("One redeal", "one"), ("Unlimited redeals", "unlimited"))
-
-    def __init__(self, session: "Session", deal: "DealRequest") -> None:
-        super().__init__(session)
-        self.deal = deal
-        default = session.settings.redeal_default
-        words = [word for _, word in self.CHOICES]
-        if default in words:
-            self.selected = words.index(default)
-
-    def items(self) -> list[str]:
-        return [label for label, _ in self.CHOICES]
-
-    def choose(self, index: int) -> None:
-        self.session.start_pyramid(REDEAL_CHOICES[self.CHOICES[index][1]], self.deal, replace=self)
-
-
 class VariantMenu(MenuScreen):
-    """Which rules to play: every preset of SPEC §4; the choice is remembered."""
+    """Which rules to play: every preset of docs/rules.md; the choice is remembered."""
 
     name = "variant_choice"
     title = "Variant"
 
-    def __init__(self, session: "Session") -> None:
+    def __init__(self, session: Console) -> None:
         super().__init__(session)
         names = list(PRESETS)
         self.selected = names.index(session.rules.name) if session.rules.name in names else 0
@@ -122,95 +126,16 @@ class VariantMenu(MenuScreen):
         self.session.pop()
 
 
-class DealNumberScreen(Screen):
-    """Typing a deal number with arrows only: ▲ ▼ change a digit, ◀ ▶ pick the digit."""
+class DealNumberScreen(NumberEntryScreen):
+    """A numbered deal: the same cards on every console (docs/rules.md, "Cards and deals")."""
 
     name = "deal_number"
-    DIGITS = len(str(MAX_DEAL_NUMBER))
+    title = "Deal number"
+    verb = "deal"
 
-    def __init__(self, session: "Session") -> None:
-        super().__init__(session)
-        self.digits = [0] * (self.DIGITS - 1) + [1]
-        self.position = self.DIGITS - 1
-
-    @property
-    def number(self) -> int:
-        return int("".join(map(str, self.digits)))
-
-    def handle(self, action: Action, hit: Hit) -> None:
-        if action.name in ("up", "down"):
-            self.digits[self.position] = (self.digits[self.position] + (1 if action.name == "up" else -1)) % 10
-        elif action.name in ("left", "right"):
-            self.position = (self.position + (1 if action.name == "right" else -1)) % self.DIGITS
-        elif action.name in ("ok", "tap") and 1 <= self.number <= MAX_DEAL_NUMBER:
-            self.session.pop()
-            self.session.ask_redeals(self.number)
-        elif action.name in ("back", "star"):
-            self.session.pop()
-
-    def view(self) -> View:
-        shown = "".join(f"[{d}]" if i == self.position else str(d) for i, d in enumerate(self.digits))
-        valid = 1 <= self.number <= MAX_DEAL_NUMBER
-        footer = "▲ ▼ change the digit, ◀ ▶ move, ✓ deal" if valid else f"Choose 1 to {MAX_DEAL_NUMBER}"
-        return View(self.name, menu=MenuView("Deal number", (shown,), 0, footer))
-
-    def menu_state(self) -> dict[str, object]:
-        return {"items": [str(self.number)], "selected": 0}
-
-
-class HelpScreen(Screen):
-    """Rules and controls, a page at a time so the text stays legible on a 320x240 screen.
-
-    ◀ ▶ (or ▲ ▼) turn the pages; ✓, Back, ✱ or help closes it, changing nothing else.
-    """
-
-    name = "help"
-
-    def __init__(self, session: "Session", title: str = "Rules & controls",
-                 sections: Sections | None = None) -> None:
-        super().__init__(session)
-        self.title = title
-        self.pages = paginate(sections if sections is not None else pyramid_help(session.rules))
-        self.page = 0
-
-    def handle(self, action: Action, hit: Hit) -> None:
-        if action.name in ("left", "up", "right", "down"):
-            step = 1 if action.name in ("right", "down") else -1
-            self.page = min(max(self.page + step, 0), len(self.pages) - 1)
-        elif action.name in ("ok", "back", "star", "tap"):
-            self.session.pop()
-
-    def on_help(self) -> None:
+    def accept(self, number: int) -> None:
         self.session.pop()
-
-    def view(self) -> View:
-        footer = f"◀ ▶ page {self.page + 1} of {len(self.pages)}" if len(self.pages) > 1 else ""
-        return View(self.name, text=TextView(self.title, self.pages[self.page], footer))
-
-
-class ConfirmScreen(MenuScreen):
-    """A yes/no question over the screen below; "No" is selected first."""
-
-    name = "confirm"
-
-    def __init__(self, session: "Session", question: str, yes: str, on_yes: Callable[[], None]) -> None:
-        super().__init__(session)
-        self.question = question
-        self.yes = yes
-        self.on_yes = on_yes
-
-    def items(self) -> list[str]:
-        return ["No", self.yes]
-
-    def choose(self, index: int) -> None:
-        self.session.pop()
-        if index == 1:
-            self.on_yes()
-
-    def view(self) -> View:
-        below = self.session.stack[-2].view() if len(self.session.stack) > 1 else View(self.name)
-        return View(self.name, table=below.table, text=below.text, menu=below.menu,
-                    panel=PanelView(self.question, (), tuple(self.items()), self.selected))
+        _game_screen().new_game(self.session, number)
 
 
 class StatisticsScreen(Screen):
@@ -234,7 +159,7 @@ class StatisticsScreen(Screen):
                      f"Win streak {stats.current_streak}, best streak {stats.best_streak}"]
             if stats.assisted_played:
                 lines.append(f"Assisted: played {stats.assisted_played}, won {stats.assisted_won}")
-            sections.append((self.session.describe_variant(stats.game, stats.variant), tuple(lines)))
+            sections.append((describe_variant(stats.game, stats.variant), tuple(lines)))
         if not sections:
             sections.append(("No game finished yet", ("Statistics appear after your first game.",)))
         sections.append(("", ("✓ reset the statistics · Back to leave",)))
@@ -249,7 +174,7 @@ class SettingsScreen(MenuScreen):
 
     name = "settings"
     title = "Settings"
-    PAGES: dict[str, Callable[["Session"], Screen]] = {
+    PAGES: dict[str, Callable[[Console], Screen]] = {
         "Controls": lambda session: ControlsScreen(session),
         "System": lambda session: SystemScreen(session),
     }
@@ -309,7 +234,7 @@ class ControlsScreen(Screen):
     name = "controls"
     SHOWN = 8
 
-    def __init__(self, session: "Session") -> None:
+    def __init__(self, session: Console) -> None:
         super().__init__(session)
         self.seen: list[str] = []
 
@@ -350,26 +275,3 @@ class SystemScreen(Screen):
             ("Hardware", tuple(self.session.hardware) or ("unknown",)),
         )
         return View(self.name, text=TextView("System", sections))
-
-
-class NoticeScreen(Screen):
-    """A message the player must see once (damaged data put aside, nothing saved, …)."""
-
-    name = "notice"
-
-    def __init__(self, session: "Session", title: str, text: str) -> None:
-        super().__init__(session)
-        self.title = title
-        self.text = text
-
-    def handle(self, action: Action, hit: Hit) -> None:
-        if action.name in ("ok", "back", "star", "tap") or isinstance(hit, MenuHit):
-            self.session.pop()
-
-    def view(self) -> View:
-        below = self.session.stack[-2].view()
-        return View(self.name, menu=below.menu, table=below.table,
-                    panel=PanelView(self.title, (self.text,), ("OK",), 0))
-
-    def menu_state(self) -> dict[str, object]:
-        return {"items": ["OK"], "selected": 0}

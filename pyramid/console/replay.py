@@ -2,40 +2,42 @@
 
 ▶ or ✓ plays the next move, ◀ takes it back, Back or ✱ leaves. The moves
 are replayed through the engine, so what is shown is always a legal game.
+The screen works on any game: it is given a table over a fresh
+:class:`~pyramid.engine.game.Game` and the moves to push onto it.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import Generic, Protocol, Sequence
 
 from pyramid.actions import Action
-from pyramid.engine.board import Board, Move
-from pyramid.engine.duel.board import DuelBoard, DuelMove
-from pyramid.console.duel.table import DuelTable
-from pyramid.console.table import Table
-from pyramid.console.screen import Screen
-from pyramid.view import Hit, View
-
-if TYPE_CHECKING:
-    from pyramid.console.session import Session
+from pyramid.console.screen import Console, Screen
+from pyramid.engine.game import Game, MoveT
+from pyramid.view import Hit, TableView, View
 
 
-class ReplayScreen(Screen):
+class WatchedTable(Protocol[MoveT]):
+    """A game's table as the replay needs it: the board, and how it looks."""
+
+    @property
+    def board(self) -> Game[MoveT]: ...
+
+    def view(self, title: str = "") -> TableView: ...
+
+
+class ReplayScreen(Screen, Generic[MoveT]):
     name = "replay"
 
-    def __init__(self, session: "Session", start: Board | DuelBoard, moves: Sequence[Move | DuelMove],
-                 title: str) -> None:
+    def __init__(self, session: Console, table: WatchedTable[MoveT], moves: Sequence[MoveT], title: str) -> None:
         super().__init__(session)
-        self.table: Table | DuelTable = (
-            DuelTable(start, session.settings.card_letters) if isinstance(start, DuelBoard) else Table(start)
-        )
+        self.table = table
         self.moves = list(moves)
         self.title = title
         self.step = 0
 
     def handle(self, action: Action, hit: Hit) -> None:
         if action.name in ("right", "ok", "tap") and self.step < len(self.moves):
-            self.table.board.push(self.moves[self.step])  # type: ignore[arg-type]
+            self.table.board.push(self.moves[self.step])
             self.step += 1
         elif action.name == "left" and self.step > 0:
             self.table.board.pop()

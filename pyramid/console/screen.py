@@ -1,29 +1,80 @@
-"""The two kinds of screen every part of the console is built from.
+"""The kinds of screen every part of the console is built from, and what they may ask of the console.
 
 A :class:`Screen` answers actions and describes itself as a
 :class:`~pyramid.view.View`; a :class:`MenuScreen` is a list of lines chosen
 with ▲ ▼ ✓ or a tap. Back and ✱ leave a screen ("one screen up"), so the
 same keys behave the same everywhere.
+
+Screens reach the rest of the console only through :class:`Console`, a small
+protocol (the screen stack plus the services: store, settings, rules, clock,
+random numbers). :class:`~pyramid.console.session.Session` is the one real
+implementation; nothing here imports it, so every screen module can be
+imported on its own and the flow has no import cycle.
 """
 
 from __future__ import annotations
 
+import datetime
+import random
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
 
 from pyramid.actions import Action
-from pyramid.view import Hit, MenuHit, MenuView, View
+from pyramid.console.help_text import Sections, paginate, pyramid_help
+from pyramid.engine.rules import Rules
+from pyramid.view import Hit, MenuHit, MenuView, PanelView, TextView, View
 
 if TYPE_CHECKING:
-    from pyramid.console.session import Session
+    from pyramid.console.session import DealChoice
+    from pyramid.saved.settings import PlayerSettings
+    from pyramid.saved.store import Store
+
+
+class Console(Protocol):
+    """What a screen may use: the stack it lives on and the console's services."""
+
+    store: Store
+    settings: PlayerSettings
+    rules: Rules
+    rng: random.Random
+    today: Callable[[], datetime.date]
+    fixed_deal: DealChoice
+    hardware: list[str]
+    input_log: Callable[[], Sequence[str]]
+    input_devices: Callable[[], Sequence[str]]
+
+    @property
+    def screen(self) -> Screen:
+        """The screen on top of the stack."""
+
+    def push(self, screen: Screen) -> None:
+        """Show ``screen`` over the current one."""
+
+    def pop(self) -> None:
+        """Close the top screen (never the last one)."""
+
+    def screen_below(self, screen: Screen) -> Screen | None:
+        """The screen under ``screen`` on the stack (what a panel is drawn over)."""
+
+    def change_setting(self, name: str, value: Any) -> None:
+        """Store one of the player's settings."""
+
+    def remember_choice(self, menu: str, line: str) -> None:
+        """Remember the line last chosen in menu ``menu``."""
+
+    def choose_rules(self, name: str) -> None:
+        """Play preset ``name`` from now on (and remember it)."""
+
+    def show_store_notice(self) -> None:
+        """Tell the player once about data put aside or a store that cannot save."""
 
 
 class Screen(ABC):
-    """One screen of the session's stack."""
+    """One screen of the console's stack."""
 
     name = "screen"
 
-    def __init__(self, session: "Session") -> None:
+    def __init__(self, session: Console) -> None:
         self.session = session
 
     @abstractmethod
@@ -47,9 +98,12 @@ class Screen(ABC):
 
     def on_help(self) -> None:
         """``help`` opens the rules and controls, over whatever is on screen."""
-        from pyramid.console.menus import HelpScreen
-
         self.session.push(HelpScreen(self.session))
+
+    def view_below(self) -> View:
+        """The view of the screen under this one, for panels drawn over it."""
+        below = self.session.screen_below(self)
+        return below.view() if below is not None else View(self.name)
 
 
 class MenuScreen(Screen):
@@ -62,7 +116,7 @@ class MenuScreen(Screen):
     title = ""
     remember: str | None = None
 
-    def __init__(self, session: "Session", selected: int = 0) -> None:
+    def __init__(self, session: Console, selected: int = 0) -> None:
         super().__init__(session)
         self.selected = selected
         if self.remember:
@@ -114,3 +168,56 @@ class MenuScreen(Screen):
 
     def menu_state(self) -> dict[str, Any]:
         return {"items": self.items(), "selected": self.selected}
+
+
+class HelpScreen(Screen):
+    """Rules and controls, a page at a time so the text stays legible on a 320x240 screen.
+
+    ◀ ▶ (or ▲ ▼) turn the pages; ✓, Back, ✱ or help closes it, changing nothing else.
+    """
+
+    name = "help"
+
+    def __init__(self, session: Console, title: str = "Rules & controls",
+                 sections: Sections | None = None) -> None:
+        super().__init__(session)
+        self.title = title
+        self.pages = paginate(sections if sections is not None else pyramid_help(session.rules))
+        self.page = 0
+
+    def handle(self, action: Action, hit: Hit) -> None:
+        if action.name in ("left", "up", "right", "down"):
+            step = 1 if action.name in ("right", "down") else -1
+            self.page = min(max(self.page + step, 0), len(self.pages) - 1)
+        elif action.name in ("ok", "back", "star", "tap"):
+            self.session.pop()
+
+    def on_help(self) -> None:
+        self.session.pop()
+
+    def view(self) -> View:
+        footer = f"◀ ▶ page {self.page + 1} of {len(self.pages)}" if len(self.pages) > 1 else ""
+        return View(self.name, text=TextView(self.title, self.pages[self.page], footer))
+
+
+class NoticeScreen(Screen):
+    """A message the player must see once (damaged data put aside, nothing saved, …)."""
+
+    name = "notice"
+
+    def __init__(self, session: Console, title: str, text: str) -> None:
+        super().__init__(session)
+        self.title = title
+        self.text = text
+
+    def handle(self, action: Action, hit: Hit) -> None:
+        if action.name in ("ok", "back", "star", "tap") or isinstance(hit, MenuHit):
+            self.session.pop()
+
+    def view(self) -> View:
+        below = self.view_below()
+        return View(self.name, menu=below.menu, table=below.table,
+                    panel=PanelView(self.title, (self.text,), ("OK",), 0))
+
+    def menu_state(self) -> dict[str, object]:
+        return {"items": ["OK"], "selected": 0}

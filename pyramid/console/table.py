@@ -127,7 +127,7 @@ class Table:
         """Keep chosen and cursor valid after the position changed.
 
         A chosen waste card that got covered is unchosen; a chosen pyramid card
-        stays chosen while drawing (SPEC §3).
+        stays chosen while drawing (docs/rules.md, "Pyramid").
         """
         if self.chosen is not None and self.chosen not in self.board.playable_cards():
             self.chosen = None

@@ -13,15 +13,16 @@ shared with the Pyramids duel.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterator, Literal
+from typing import Any, Iterable, Iterator, Literal
 
 from pyramid.engine.cards import Card, format_cards, parse_deal
-from pyramid.engine.errors import IllegalMoveError, InvalidDealError, InvalidMoveError
+from pyramid.engine.errors import IllegalMoveError, InvalidDealError, InvalidMoveError, ReplayError
+from pyramid.engine.game import Status
+from pyramid.errors import PyramidError
 from pyramid.engine.rules import MSC_PYRAMID_BONUS, MSC_REMOVAL_POINTS, MSC_ROW_BONUS, RETROHUB, Rules, preset
 from pyramid.engine.tableau import Tableau
 
 MoveKind = Literal["draw", "redeal", "remove"]
-Status = Literal["playing", "cleared", "no_moves"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +72,7 @@ class Move:
 
 
 @dataclass(frozen=True, slots=True)
-class _Snapshot:
+class _BoardSnapshot:
     pyramid: tuple[Card | None, ...]
     stock: tuple[Card, ...]
     waste: tuple[Card, ...]
@@ -96,7 +97,7 @@ class Board(Tableau):
         self.redeals_left: int | None = rules.redeals
         self.score = 0
         self.move_stack: list[Move] = []
-        self._snapshots: list[_Snapshot] = []
+        self._snapshots: list[_BoardSnapshot] = []
 
     # -- what can be played -------------------------------------------------
     @property
@@ -219,7 +220,7 @@ class Board(Tableau):
 
     # -- making moves -------------------------------------------------------
     def card_points(self, card: Card) -> int:
-        """Points a removed card earns under RetroHub scoring (SPEC §3)."""
+        """Points a removed card earns under RetroHub scoring (docs/rules.md, "Pyramid")."""
         index = self.index_of(card)
         if index is None:
             return 5
@@ -230,7 +231,7 @@ class Board(Tableau):
         if move not in self.legal_moves:
             raise IllegalMoveError(f"illegal move {str(move)!r} in position {self.fen()!r}")
         self._snapshots.append(
-            _Snapshot(tuple(self.pyramid), tuple(self.stock), tuple(self.waste), self.redeals_left, self.score)
+            _BoardSnapshot(tuple(self.pyramid), tuple(self.stock), tuple(self.waste), self.redeals_left, self.score)
         )
         self.move_stack.append(move)
         if move.kind == "draw":
@@ -300,6 +301,18 @@ class Board(Tableau):
         """A one-line description of the position, used in error messages."""
         pyramid = " ".join(str(card) if card else "--" for card in self.pyramid)
         return f"{pyramid} | stock {format_cards(self.stock) or '-'} | waste {format_cards(self.waste) or '-'}"
+
+    def parse_move(self, text: str) -> Move:
+        """A Pyramid move from its notation (see :meth:`Move.parse`)."""
+        return Move.parse(text)
+
+    def replay(self, moves: Iterable[str]) -> None:
+        """Push moves in notation; :class:`ReplayError` names the first that fails."""
+        for ply, text in enumerate(moves, start=1):
+            try:
+                self.push(self.parse_move(text))
+            except PyramidError as error:
+                raise ReplayError(f"saved move {ply} {text!r} no longer replays: {error}") from None
 
     def to_json(self) -> dict[str, Any]:
         """The position as JSON-serialisable data (the scripted mode's ``game`` object)."""

@@ -1,6 +1,6 @@
 """Cards and decks, with a notation that round-trips.
 
-Notation (SPEC §6): a rank from ``A23456789TJQK`` followed by a suit from
+Notation (docs/rules.md, "Cards and deals"): a rank from ``A23456789TJQK`` followed by a suit from
 ``cdhs`` — ``"Th"`` is the ten of hearts. ``Card.parse(str(card)) == card``
 always holds.
 
@@ -12,7 +12,7 @@ Spanish suits. It reuses the same letters for ranks (``A`` … ``9``, ``T`` = 10
 
 # Annotations are evaluated, not postponed: cheaper named tuples at start-up (see pyramid.view).
 
-from typing import Iterable, NamedTuple
+from typing import Iterable, Literal, NamedTuple
 
 from pyramid.engine.errors import InvalidCardError, InvalidDealError
 
@@ -21,7 +21,9 @@ FRENCH_SUITS = "cdhs"
 SPANISH_SUITS = "opeb"
 SUIT_LETTERS = FRENCH_SUITS + SPANISH_SUITS
 
-#: Court cards as the console shows them (French letters, SPEC §3).
+#: Court cards as the console shows them (French letters, docs/rules.md, "Pyramid").
+#: How court cards are lettered on screen: French V/D/R (the default) or English J/Q/K.
+CardLetters = Literal["french", "english"]
 FRENCH_FACE_LETTERS = {11: "V", 12: "D", 13: "R"}
 ENGLISH_FACE_LETTERS = {11: "J", 12: "Q", 13: "K"}
 

@@ -12,7 +12,7 @@ versions, so deals come from a generator defined here:
 * **Fisher–Yates** over the deck in canonical order (suits ``cdhs``, ranks ace
   to king): for ``i`` from the last index down to 1, swap ``i`` with ``below(i + 1)``.
 
-The resulting 52 cards are a deal in SPEC §6 order (pyramid row by row, then
+The resulting 52 cards are a deal in the order of docs/rules.md, "Cards and deals" (pyramid row by row, then
 the stock, top first). Golden tests pin deals 1 and 2**32 so that any change here
 shows at once.
 """

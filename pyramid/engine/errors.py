@@ -30,6 +30,10 @@ class InvalidMoveError(EngineError):
     """A move written in a notation the engine cannot parse."""
 
 
+class ReplayError(EngineError):
+    """Moves in notation that no longer replay on their deal (a saved game, a peer's game)."""
+
+
 class UnknownPresetError(EngineError, KeyError):
     """A rule preset name the engine does not know (``"retrohb"``).
 

@@ -2,11 +2,11 @@
 
 The board reads every rule from here, so a variant is a different ``Rules``
 value, never a copy of the move logic. :data:`PRESETS` holds the variants of
-SPEC §4 by name; ``redeals`` in a preset is its default, which the console's
+docs/rules.md, "Variants" by name; ``redeals`` in a preset is its default, which the console's
 "Redeal the stock?" question or ``--redeals`` may override (``with_redeals``).
 
 Scoring: ``retrohub`` counts 5 points per row from the base for each pyramid
-card (SPEC §3); ``cards_left`` scores nothing while playing and the result is
+card (docs/rules.md, "Pyramid"); ``cards_left`` scores nothing while playing and the result is
 the number of pyramid cards left (0 is perfect); ``msc`` gives 5 points per
 removal (a pair or a king) plus a bonus for each pyramid row emptied —
 :data:`MSC_ROW_BONUS`, and :data:`MSC_PYRAMID_BONUS` for the top row, which
@@ -33,6 +33,12 @@ MSC_PYRAMID_BONUS = 500
 REDEAL_CHOICES: dict[str, int | None] = {"none": 0, "one": 1, "two": 2, "unlimited": None}
 
 
+class Redeals(NamedTuple):
+    """A redeal allowance chosen for one game (``--redeals``): ``allowance`` redeals, ``None`` = unlimited."""
+
+    allowance: int | None
+
+
 class Rules(NamedTuple):
     """Everything that distinguishes one Pyramid variant from another.
 
@@ -41,6 +47,9 @@ class Rules(NamedTuple):
     the stock face up and playable (Microsoft's rules, and the "card just
     drawn" of the classic rules). ``overlap`` allows removing a card together
     with the one card covering it. ``goal`` says what must be cleared to win.
+    ``asks_redeals``: the player chooses the redeal allowance before each deal
+    ("Redeal the stock?", RetroHub's rules); other presets deal at once with
+    their own ``redeals``.
     """
 
     name: str = "retrohub"
@@ -55,6 +64,7 @@ class Rules(NamedTuple):
     overlap: bool = False
     goal: Goal = "pyramid"
     scoring: Scoring = "retrohub"
+    asks_redeals: bool = False
 
     @property
     def deck(self) -> Deck:
@@ -69,7 +79,7 @@ class Rules(NamedTuple):
         return self._replace(redeals=redeals)
 
 
-RETROHUB = Rules()
+RETROHUB = Rules(asks_redeals=True)
 
 #: The Wikipedia rules: the card just drawn (the stock top) and the waste top
 #: both play, one pass, and only a table emptied of all 52 cards wins.

@@ -9,9 +9,5 @@ class SavedDataError(PyramidError):
     """Base class of every error about the player's saved data."""
 
 
-class ReplayError(SavedDataError):
-    """A saved game whose deal or moves the engine no longer accepts."""
-
-
 class InvalidSettingError(SavedDataError):
     """A setting given a value of the wrong type or outside its choices."""

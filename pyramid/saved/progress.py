@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 from pyramid.engine.board import Board, Move
 from pyramid.engine.cards import format_cards
 from pyramid.errors import PyramidError
-from pyramid.saved.errors import ReplayError
+from pyramid.engine.errors import ReplayError
 from pyramid.engine.rules import preset
 
 if TYPE_CHECKING:
@@ -81,11 +81,7 @@ def replay(progress: Progress) -> Board:
         board = Board(progress.deal, preset(progress.preset).with_redeals(progress.redeals))
     except (KeyError, PyramidError) as error:
         raise ReplayError(f"saved game {progress.game!r} cannot be dealt again: {error}") from None
-    for ply, text in enumerate(progress.moves, start=1):
-        try:
-            board.push(Move.parse(text))
-        except PyramidError as error:
-            raise ReplayError(f"saved move {ply} {text!r} no longer replays: {error}") from None
+    board.replay(progress.moves)
     return board
 
 

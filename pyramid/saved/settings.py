@@ -2,7 +2,7 @@
 
 Settings are stored as name → JSON value (see :mod:`pyramid.store`), so a
 value written by another version of the program may be of the wrong type or
-name a choice that no longer exists. :meth:`Settings.from_stored` keeps each
+name a choice that no longer exists. :meth:`PlayerSettings.from_stored` keeps each
 value only when it passes its check and falls back to the default otherwise;
 names it does not know are ignored (and left in the database, so going back
 to a newer version finds them again). Hardware settings (screen, buttons)
@@ -14,16 +14,17 @@ live in the display's TOML file, not here.
 from types import MappingProxyType
 from typing import Any, Callable, Mapping, NamedTuple
 
+from pyramid.engine.cards import CardLetters
 from pyramid.saved.errors import InvalidSettingError
 from pyramid.engine.rules import PRESETS, REDEAL_CHOICES
 
-#: How court cards are lettered: French V/D/R (SPEC §3) or English J/Q/K.
+#: How court cards are lettered: French V/D/R (docs/rules.md, "Pyramid") or English J/Q/K.
 CARD_LETTERS = ("french", "english")
 #: The widest margin, in percent of each screen dimension (the limit of ``display.layout``).
 MAX_SAFE_AREA = 20
 
 
-class Settings(NamedTuple):
+class PlayerSettings(NamedTuple):
     """Every player setting with its default.
 
     ``redeal_default`` is the line selected first in "Redeal the stock?".
@@ -34,7 +35,7 @@ class Settings(NamedTuple):
     last line chosen in each menu (menu name → line name).
     """
 
-    card_letters: str = "french"
+    card_letters: CardLetters = "french"
     four_colour_suits: bool = False
     redeal_default: str = "none"
     winnable_only: bool = False
@@ -43,8 +44,8 @@ class Settings(NamedTuple):
     menu_choices: Mapping[str, str] = MappingProxyType({})
 
     @classmethod
-    def from_stored(cls, stored: Mapping[str, Any]) -> "Settings":
-        """Settings from stored values: invalid values become defaults, unknown names are ignored."""
+    def from_stored(cls, stored: Mapping[str, Any]) -> "PlayerSettings":
+        """PlayerSettings from stored values: invalid values become defaults, unknown names are ignored."""
         valid = {name: value for name, value in stored.items() if name in CHECKS and CHECKS[name].accepts(value)}
         return cls(**valid)
 
@@ -71,7 +72,7 @@ def _is_menu_choices(value: Any) -> bool:
     return isinstance(value, Mapping) and all(isinstance(k, str) and isinstance(v, str) for k, v in value.items())
 
 
-#: The check of every known setting (one per field of :class:`Settings`).
+#: The check of every known setting (one per field of :class:`PlayerSettings`).
 CHECKS: dict[str, Check] = {
     "card_letters": Check(lambda v: v in CARD_LETTERS, f"one of {', '.join(CARD_LETTERS)}"),
     "four_colour_suits": Check(_is_bool, "true or false"),

@@ -1,7 +1,7 @@
 """Statistics per game and variant, and how one finished game changes them.
 
 Pure data and arithmetic, so the rules below are tested without a database;
-:mod:`pyramid.store` only loads and saves :class:`Stats`.
+:mod:`pyramid.saved.store` only loads and saves :class:`Stats`.
 
 The key is generic: ``game`` is ``"pyramid"`` or ``"pyramids"`` (the duel),
 ``variant`` is whatever distinguishes comparable games — the rules preset
@@ -17,6 +17,9 @@ describe unaided play, and using a hint never costs the player a streak.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import NamedTuple
+
+from pyramid.engine.rules import REDEAL_CHOICES, format_redeals
 
 
 @dataclass(frozen=True)
@@ -83,3 +86,31 @@ def _better_score(best: int | None, score: int | None, higher_is_better: bool) -
     if best is None:
         return score
     return max(best, score) if higher_is_better else min(best, score)
+
+
+class PyramidVariant(NamedTuple):
+    """The statistics key of a Pyramid game: its preset and the redeal allowance chosen.
+
+    Stored as text, ``"retrohub/one"``: the preset name, a slash, the redeal
+    word of :data:`~pyramid.engine.rules.REDEAL_CHOICES`. Games of one preset
+    with different redeals are not comparable, so each has its own record.
+    """
+
+    preset: str
+    redeals: int | None
+
+    @property
+    def redeals_word(self) -> str:
+        return format_redeals(self.redeals)
+
+    @property
+    def key(self) -> str:
+        return f"{self.preset}/{self.redeals_word}"
+
+    @classmethod
+    def parse(cls, key: str) -> "PyramidVariant | None":
+        """The variant a stored key names, or ``None`` for keys of another form."""
+        preset, slash, word = key.partition("/")
+        if not slash or word not in REDEAL_CHOICES:
+            return None
+        return cls(preset, REDEAL_CHOICES[word])

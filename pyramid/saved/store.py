@@ -23,17 +23,15 @@ and shows its main menu before it needs any game's rules.
 
 from __future__ import annotations
 
-import argparse
 import datetime
 import json
 import os
 import sqlite3
-import sys
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
-from pyramid.saved.settings import Settings, check_setting
+from pyramid.saved.settings import PlayerSettings, check_setting
 
 if TYPE_CHECKING:
     from pyramid.saved.progress import Progress, Replayer
@@ -316,7 +314,7 @@ class Store:
         )
 
     # -- settings ---------------------------------------------------------
-    def settings(self) -> Settings:
+    def settings(self) -> PlayerSettings:
         """The player's settings: stored values that pass their check, defaults for the rest."""
         try:
             rows = self._connection.execute("SELECT name, value FROM settings").fetchall()
@@ -329,7 +327,7 @@ class Store:
                 stored[name] = json.loads(text)
             except ValueError:
                 continue
-        return Settings.from_stored(stored)
+        return PlayerSettings.from_stored(stored)
 
     def set_setting(self, name: str, value: Any) -> None:
         """Store one setting; ``KeyError`` for an unknown name, ``InvalidSettingError`` for a bad value."""
@@ -609,7 +607,7 @@ def _move_aside(path: Path, now: datetime.datetime) -> Path:
     return aside
 
 
-# -- command line -------------------------------------------------------------
+# -- checks ------------------------------------------------------------------
 def integrity_check(path: Path | str) -> list[str]:
     """What ``PRAGMA integrity_check`` says of the database at ``path`` (``["ok"]`` when sound).
 
@@ -626,22 +624,3 @@ def integrity_check(path: Path | str) -> list[str]:
         return [f"cannot check {str(path)!r}: {error}"]
     finally:
         connection.close()
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m pyramid.store", description="Inspect the console's saved data.")
-    commands = parser.add_subparsers(dest="command", required=True)
-    check = commands.add_parser("check", help="print SQLite's integrity check of a database; exit 1 unless ok")
-    check.add_argument("path", type=Path)
-    commands.add_parser("where", help="print the database path the console would use")
-    arguments = parser.parse_args(argv)
-    if arguments.command == "where":
-        print(data_directory() / DATABASE_NAME)
-        return 0
-    report = integrity_check(arguments.path)
-    print("\n".join(report))
-    return 0 if report == ["ok"] else 1
-
-
-if __name__ == "__main__":
-    sys.exit(main())

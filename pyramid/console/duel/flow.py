@@ -19,19 +19,18 @@ import datetime
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from pyramid.console.screen import Console
 from pyramid.engine.cards import format_cards
 from pyramid.engine.deal import MAX_DEAL_NUMBER
 from pyramid.engine.duel.board import PYRAMIDS, DuelBoard
 from pyramid.engine.duel.ai import LEVELS, MatchRecord, play_match
-from pyramid.engine.duel.match import Duel, GameResult
-from pyramid.saved.errors import ReplayError
+from pyramid.engine.duel.match import Duel, FinishedGame
+from pyramid.engine.errors import ReplayError
 from pyramid.saved.progress import Progress, replay_duel
-from pyramid.saved.stats import GameResult as StatsResult
+from pyramid.saved.stats import GameResult
 
-if TYPE_CHECKING:
-    from pyramid.console.session import Session
 
 GAME = PYRAMIDS.name
 #: The settings' ``menu_choices`` key remembering the opponent's level.
@@ -55,18 +54,13 @@ def _in_background(function: Callable[[int, str], MatchRecord], *args: Any) -> F
     return future
 
 
-def remembered_level(session: Session) -> str:
+def remembered_level(session: Console) -> str:
     """The opponent level chosen last (``"good"`` the first time)."""
     level = session.settings.menu_choices.get(LEVEL_CHOICE, DEFAULT_LEVEL)
     return level if level in LEVELS else DEFAULT_LEVEL
 
 
-def describe_level(level: str) -> str:
-    """The statistics screen's heading for the duel's variant (the opponent's level)."""
-    return f"Pyramids against the {level} computer"
-
-
-def match_number_for(session: Session, chosen: int | None) -> int:
+def match_number_for(session: Console, chosen: int | None) -> int:
     """``--deal-number`` (used once), else the number the player chose, else a random one."""
     fixed, session.fixed_deal.number = session.fixed_deal.number, None
     return fixed or chosen or session.rng.randint(1, MAX_DEAL_NUMBER)
@@ -75,7 +69,7 @@ def match_number_for(session: Session, chosen: int | None) -> int:
 class DuelRun:
     """One duel in the console: the duel so far, its saved game, the computer's game."""
 
-    def __init__(self, session: Session, duel: Duel, started: datetime.datetime | None = None) -> None:
+    def __init__(self, session: Console, duel: Duel, started: datetime.datetime | None = None) -> None:
         self.session = session
         self.duel = duel
         self.started = started
@@ -123,9 +117,9 @@ class DuelRun:
         player = self.duel.next_to_play
         if player is None:
             raise ValueError(f"match {self.duel.match_number} is already over")
-        duel = self.duel.with_result(player, GameResult.of_board(board))
+        duel = self.duel.with_result(player, FinishedGame.of_board(board))
         while duel.next_to_play is not None and duel.contenders[duel.next_to_play].is_computer:
-            duel = duel.with_result(duel.next_to_play, GameResult.of_record(self.computer_game()))
+            duel = duel.with_result(duel.next_to_play, FinishedGame.of_record(self.computer_game()))
         self.duel = duel
         if not duel.is_finished:
             self.started = None
@@ -137,7 +131,7 @@ class DuelRun:
         else:
             person = 0 if not duel.contenders[0].is_computer else 1
             self.session.store.record_result(
-                StatsResult(GAME, level, duel.outcome_for(person) == "win", duel.totals()[person]))
+                GameResult(GAME, level, duel.outcome_for(person) == "win", duel.totals()[person]))
 
     def computer_game(self) -> MatchRecord:
         """The computer's whole game (waits for the background thread if it is still thinking)."""
@@ -146,11 +140,11 @@ class DuelRun:
         return self._computer.result()
 
 
-def saved_duel(session: Session) -> Progress | None:
+def saved_duel(session: Console) -> Progress | None:
     return session.store.load_progress(GAME)
 
 
-def resume(session: Session) -> tuple[DuelRun, DuelBoard] | None:
+def resume(session: Console) -> tuple[DuelRun, DuelBoard] | None:
     """The saved duel set up again, or ``None`` (with a notice) when it cannot be."""
     progress = saved_duel(session)
     if progress is None:
@@ -163,7 +157,7 @@ def resume(session: Session) -> tuple[DuelRun, DuelBoard] | None:
     return DuelRun(session, duel, progress.started), board
 
 
-def abandon_saved_duel(session: Session) -> None:
+def abandon_saved_duel(session: Console) -> None:
     """Count a saved unfinished duel that a new one replaces (see :meth:`DuelRun.abandon`)."""
     progress = saved_duel(session)
     if progress is None:
@@ -177,4 +171,4 @@ def abandon_saved_duel(session: Session) -> None:
     if level is None:
         session.store.clear_progress(GAME)
     else:
-        session.store.record_result(StatsResult(GAME, level, False))
+        session.store.record_result(GameResult(GAME, level, False))

@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from pyramid.engine.duel.board import PYRAMIDS, DuelRules
 from pyramid.console.help_text import Sections
-
-if TYPE_CHECKING:
-    from pyramid.console.session import Session
+from pyramid.console.screen import Console, HelpScreen
+from pyramid.engine.duel.board import PYRAMIDS, DuelRules
 
 CONTROLS: tuple[str, ...] = (
     "◀ ▶ ▲ ▼  aim;  ✓  play the card, the stock or the joker aimed at",
@@ -34,17 +30,15 @@ def pyramids_help(rules: DuelRules = PYRAMIDS) -> Sections:
     )
 
 
-def open_pyramids_help(session: "Session") -> None:
+def open_pyramids_help(session: Console) -> None:
     """Push the Pyramids rules, paged like Pyramid's."""
-    from pyramid.console.menus import HelpScreen  # menus is the module that opens the duel's menus
-
     session.push(HelpScreen(session, "Pyramids: rules & controls", pyramids_help()))
 
 
 class PyramidsHelpKey:
     """Mixed into every Pyramids screen: ``help`` opens the Pyramids rules, not Pyramid's."""
 
-    session: Session
+    session: Console
 
     def on_help(self) -> None:
         open_pyramids_help(self.session)

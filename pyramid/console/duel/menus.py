@@ -9,10 +9,8 @@ computer counts as lost, as an abandoned Pyramid deal does).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from pyramid.actions import Action
-from pyramid.engine.deal import MAX_DEAL_NUMBER
 from pyramid.engine.duel.ai import LEVELS
 from pyramid.console.duel.flow import (
     LEVEL_CHOICE,
@@ -25,18 +23,16 @@ from pyramid.console.duel.flow import (
 from pyramid.console.duel.help import PyramidsHelpKey, open_pyramids_help
 from pyramid.engine.duel.match import Duel
 from pyramid.console.duel.screens import open_duel
-from pyramid.console.menus import DealNumberScreen, NoticeScreen
-from pyramid.console.screen import MenuScreen, Screen
+from pyramid.console.screen import Console, MenuScreen, NoticeScreen, Screen
+from pyramid.console.widgets import NumberEntryScreen
 from pyramid.view import Hit, MenuView, View
 
-if TYPE_CHECKING:
-    from pyramid.console.session import Session
 
 PLAYER_CHOICES = ("pyramids first player", "pyramids second player")
 DEFAULT_NAMES = ("Player 1", "Player 2")
 
 
-def start_duel(session: Session, duel: Duel) -> None:
+def start_duel(session: Console, duel: Duel) -> None:
     """Deal match ``duel`` (replacing any saved duel), save it and put it on screen."""
     abandon_saved_duel(session)
     run = DuelRun(session, duel)
@@ -46,13 +42,13 @@ def start_duel(session: Session, duel: Duel) -> None:
     session.show_store_notice()
 
 
-def play_computer(session: Session, match_number: int | None = None) -> None:
+def play_computer(session: Console, match_number: int | None = None) -> None:
     """A duel against the computer at the remembered level (``--game pyramids`` opens this)."""
     number = match_number_for(session, match_number)
     start_duel(session, Duel.against_computer(number, "You", remembered_level(session)))
 
 
-def continue_pyramids(session: Session) -> None:
+def continue_pyramids(session: Console) -> None:
     """Resume the saved duel exactly: the same player, the same move."""
     resumed = resume(session)
     if resumed is None:
@@ -69,7 +65,7 @@ class PyramidsMenu(PyramidsHelpKey, MenuScreen):
     title = "Pyramids"
     remember = "pyramids"
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Console) -> None:
         self.match_number: int | None = None
         super().__init__(session)
 
@@ -132,7 +128,7 @@ class NameEntryScreen(PyramidsHelpKey, Screen):
     LETTERS = " ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-'"
     LENGTH = 12
 
-    def __init__(self, session: Session, title: str, seat: int, then: Callable[[str], None]) -> None:
+    def __init__(self, session: Console, title: str, seat: int, then: Callable[[str], None]) -> None:
         super().__init__(session)
         self.title = title
         self.seat = seat
@@ -174,26 +170,16 @@ class NameEntryScreen(PyramidsHelpKey, Screen):
         return {"items": [self.text], "selected": 0}
 
 
-class MatchNumberScreen(PyramidsHelpKey, DealNumberScreen):
+class MatchNumberScreen(PyramidsHelpKey, NumberEntryScreen):
     """The match number, typed like a deal number; ✓ takes it back to the Pyramids menu."""
 
     name = "match_number"
+    title = "Match number"
 
-    def __init__(self, session: Session, menu: PyramidsMenu) -> None:
+    def __init__(self, session: Console, menu: PyramidsMenu) -> None:
         super().__init__(session)
         self.menu = menu
 
-    def handle(self, action: Action, hit: Hit) -> None:
-        if action.name in ("ok", "tap"):
-            if 1 <= self.number <= MAX_DEAL_NUMBER:
-                self.menu.match_number = self.number
-                self.session.pop()
-        else:
-            super().handle(action, hit)
-
-    def view(self) -> View:
-        view = super().view()
-        assert view.menu is not None
-        valid = 1 <= self.number <= MAX_DEAL_NUMBER
-        footer = "▲ ▼ change the digit, ◀ ▶ move, ✓ choose" if valid else view.menu.footer
-        return view._replace(menu=view.menu._replace(title="Match number", footer=footer))
+    def accept(self, number: int) -> None:
+        self.menu.match_number = number
+        self.session.pop()

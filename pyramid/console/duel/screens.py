@@ -3,27 +3,25 @@
 :class:`DuelScreen` plays the game of the contender whose turn it is and
 shows the end of each round and of the game over the table; the duel's
 bookkeeping (saving, the computer's game, statistics) is
-:class:`~pyramid.duel_flow.DuelRun`'s. The menus leading here are in
-:mod:`pyramid.duel_menus`.
+:class:`~pyramid.console.duel.flow.DuelRun`'s. The menus leading here are in
+:mod:`pyramid.console.duel.menus`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pyramid.actions import Action
 from pyramid.engine.duel.board import DuelBoard
 from pyramid.console.duel.flow import DuelRun
 from pyramid.console.duel.help import PyramidsHelpKey
 from pyramid.console.duel.table import DuelTable
-from pyramid.console.screen import Screen
+from pyramid.console.screen import Console, Screen
 from pyramid.view import Hit, MenuHit, PanelView, Target, View
 
-if TYPE_CHECKING:
-    from pyramid.console.session import Session
 
 
-def open_duel(session: Session, run: DuelRun, board: DuelBoard) -> None:
+def open_duel(session: Console, run: DuelRun, board: DuelBoard) -> None:
     """Put the duel's table on screen, with the turn announcement first when two people share it."""
     screen = DuelScreen(session, run, board)
     session.push(screen)
@@ -36,7 +34,7 @@ class DuelScreen(PyramidsHelpKey, Screen):
 
     name = "duel"
 
-    def __init__(self, session: Session, run: DuelRun, board: DuelBoard) -> None:
+    def __init__(self, session: Console, run: DuelRun, board: DuelBoard) -> None:
         super().__init__(session)
         self.run = run
         self.player = run.player or 0
@@ -150,7 +148,7 @@ class TurnScreen(PyramidsHelpKey, Screen):
 
     name = "duel_turn"
 
-    def __init__(self, session: Session, game: DuelScreen) -> None:
+    def __init__(self, session: Console, game: DuelScreen) -> None:
         super().__init__(session)
         self.game = game
 
@@ -178,7 +176,7 @@ class ResultScreen(PyramidsHelpKey, Screen):
 
     name = "duel_result"
 
-    def __init__(self, session: Session, game: DuelScreen) -> None:
+    def __init__(self, session: Console, game: DuelScreen) -> None:
         super().__init__(session)
         self.game = game
         self.selected = 0
@@ -208,13 +206,13 @@ class ResultScreen(PyramidsHelpKey, Screen):
             self.session.pop()
 
     def watch_computer(self) -> None:
-        from pyramid.console.replay import ReplayScreen
+        from pyramid.console.replay import ReplayScreen  # loaded when first watched
 
         duel = self.run.duel
         computer = next(c for c in duel.contenders if c.is_computer)
         record = self.run.computer_game()
-        self.session.push(ReplayScreen(self.session, DuelBoard.for_match(duel.match_number),
-                                       list(record.moves), computer.name))
+        table = DuelTable(DuelBoard.for_match(duel.match_number), self.session.settings.card_letters)
+        self.session.push(ReplayScreen(self.session, table, list(record.moves), computer.name))
 
     def verdict(self) -> str:
         duel = self.run.duel

@@ -1,7 +1,7 @@
 """Playing one Pyramids game with a cursor: what ✓, a tap and the arrows do.
 
 The UI-neutral half of the duel table, the counterpart of
-:class:`pyramid.play.Table`: it owns the :class:`~pyramid.duel.DuelBoard` and
+:class:`pyramid.console.table.Table`: it owns the :class:`~pyramid.duel.DuelBoard` and
 the cursor, turns picks into engine moves and explains a refused pick in a
 few words. Every rule question is answered by the board.
 """
@@ -13,7 +13,7 @@ from typing import Any
 
 from pyramid.console import cursor
 from pyramid.engine.duel.board import DuelBoard, DuelMove
-from pyramid.console.game_screen import card_name
+from pyramid.console.wording import card_name
 from pyramid.view import JokerState, TableView, Target
 
 
@@ -94,7 +94,7 @@ class DuelTable:
             return "" if board.stock else "The stock is empty."
         if target not in self.targets():
             return "That card is covered."
-        card = board.pyramid[target]  # type: ignore[index]
+        card = board.pyramid[target]
         assert card is not None
         if not board.fits(card):
             return f"{card_name(card, self.letters)} does not fit on {card_name(board.pile_top, self.letters)}"

@@ -1,9 +1,9 @@
-"""Pyramids, the duel game (SPEC §5): place uncovered cards one up or one down on a pile.
+"""Pyramids, the duel game (docs/rules.md, "Pyramids"): place uncovered cards one up or one down on a pile.
 
 The layout is Pyramid's (same deal notation, same pyramid geometry from
 :class:`pyramid.tableau.Tableau`), the rules are different:
 
-* **Deal** of a round: 52 cards in SPEC §6 order. The first 28 form the pyramid
+* **Deal** of a round: 52 cards in the order of docs/rules.md, "Cards and deals". The first 28 form the pyramid
   (row by row, top first); the 29th starts face up on the **pile**; the other 23
   are the face-down **stock**, top first.
 * **Placing**: an uncovered pyramid card goes on the pile when its rank is one
@@ -49,12 +49,12 @@ from typing import Any, Literal
 from pyramid.engine.tableau import Tableau
 from pyramid.engine.cards import STANDARD_DECK, Card, format_cards, parse_deal
 from pyramid.engine.deal import MAX_DEAL_NUMBER, SplitMix64, numbered_deal
+from pyramid.engine.errors import IllegalMoveError, InvalidDealError, InvalidMoveError, ReplayError
+from pyramid.engine.game import Status
 from pyramid.errors import PyramidError
-from pyramid.engine.errors import IllegalMoveError, InvalidDealError, InvalidMoveError
-from pyramid.saved.errors import ReplayError
 
 DuelMoveKind = Literal["place", "turn", "joker"]
-DuelStatus = Literal["playing", "cleared", "no_moves"]
+DuelStatus = Status
 
 
 @dataclass(frozen=True)
@@ -158,7 +158,7 @@ class RoundTally:
 
 
 @dataclass(frozen=True, slots=True)
-class _Snapshot:
+class _DuelSnapshot:
     round_index: int
     pyramid: tuple[Card | None, ...]
     stock: tuple[Card, ...]
@@ -192,7 +192,7 @@ class DuelBoard(Tableau):
             parse_deal(deal if isinstance(deal, str) else format_cards(deal), STANDARD_DECK) for deal in deals
         )
         self.move_stack: list[DuelMove] = []
-        self._snapshots: list[_Snapshot] = []
+        self._snapshots: list[_DuelSnapshot] = []
         self.tallies: list[RoundTally] = []
         self._deal_round(0)
 
@@ -294,7 +294,7 @@ class DuelBoard(Tableau):
         if move not in self.legal_moves:
             raise IllegalMoveError(f"illegal move {str(move)!r} in position {self.fen()!r}")
         self._snapshots.append(
-            _Snapshot(
+            _DuelSnapshot(
                 self.round_index, tuple(self.pyramid), tuple(self.stock), tuple(self.pile),
                 self.joker_available, self.joker_armed, self.streak, tuple(self.tallies),
             )
@@ -410,6 +410,10 @@ class DuelBoard(Tableau):
                 raise InvalidDealError(f"the moves do not lead to the position written: {key} differs")
         return board
 
+    def parse_move(self, text: str) -> DuelMove:
+        """A move of the duel from its notation (see :meth:`DuelMove.parse`)."""
+        return DuelMove.parse(text)
+
     def replay(self, moves: Iterable[str]) -> None:
         """Push saved moves in notation; :class:`ReplayError` names the first that fails.
 
@@ -418,7 +422,7 @@ class DuelBoard(Tableau):
         """
         for ply, text in enumerate(moves, start=1):
             try:
-                self.push(DuelMove.parse(text))
+                self.push(self.parse_move(text))
             except PyramidError as error:
                 raise ReplayError(f"saved move {ply} {text!r} no longer replays: {error}") from None
 

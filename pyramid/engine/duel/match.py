@@ -38,7 +38,7 @@ class Contender:
 
 
 @dataclass(frozen=True, slots=True)
-class GameResult:
+class FinishedGame:
     """One contender's finished game: the points of each round played."""
 
     round_scores: tuple[int, ...]
@@ -49,14 +49,14 @@ class GameResult:
         return sum(self.round_scores)
 
     @classmethod
-    def of_board(cls, board: DuelBoard) -> "GameResult":
+    def of_board(cls, board: DuelBoard) -> "FinishedGame":
         """The result of a finished game; ``ValueError`` while it is still being played."""
         if not board.is_over():
             raise ValueError(f"the game is not over yet: {board.fen()!r}")
         return cls(tuple(board.round_scores()), sum(tally.cleared for tally in board.tallies))
 
     @classmethod
-    def of_record(cls, record: MatchRecord) -> "GameResult":
+    def of_record(cls, record: MatchRecord) -> "FinishedGame":
         return cls(record.round_scores, sum(r.cleared for r in record.rounds))
 
 
@@ -66,7 +66,7 @@ class Duel:
 
     match_number: int
     contenders: tuple[Contender, Contender]
-    results: tuple[GameResult | None, GameResult | None] = (None, None)
+    results: tuple[FinishedGame | None, FinishedGame | None] = (None, None)
 
     @classmethod
     def against_computer(cls, match_number: int, player: str, level: str) -> "Duel":
@@ -90,7 +90,7 @@ class Duel:
     def is_finished(self) -> bool:
         return self.next_to_play is None
 
-    def with_result(self, index: int, result: GameResult) -> "Duel":
+    def with_result(self, index: int, result: FinishedGame) -> "Duel":
         """This duel with contender ``index``'s game finished.
 
         Raises :class:`IllegalMoveError` when it is not that contender's turn.
@@ -116,7 +116,7 @@ class Duel:
         duel = self
         while duel.next_to_play is not None and duel.contenders[duel.next_to_play].is_computer:
             index = duel.next_to_play
-            duel = duel.with_result(index, GameResult.of_record(duel.computer_game(index)))
+            duel = duel.with_result(index, FinishedGame.of_record(duel.computer_game(index)))
         return duel
 
     def totals(self) -> tuple[int | None, int | None]:
@@ -165,7 +165,7 @@ class Duel:
     def from_json(cls, data: dict[str, Any]) -> "Duel":
         first, second = (Contender(str(c["name"]), c["level"]) for c in data["contenders"])
         results = [
-            None if r is None else GameResult(tuple(int(s) for s in r["round_scores"]), int(r["rounds_cleared"]))
+            None if r is None else FinishedGame(tuple(int(s) for s in r["round_scores"]), int(r["rounds_cleared"]))
             for r in data["results"]
         ]
         return cls(int(data["match"]), (first, second), (results[0], results[1]))

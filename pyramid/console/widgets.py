@@ -1,0 +1,89 @@
+"""Screens that several menus share: a number typed with the arrows, a yes/no question.
+
+They know nothing of what the number or the answer is for: the screen that
+opens them says what happens next, so Pyramid's deal number and the duel's
+match number are the same widget.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from typing import Callable
+
+from pyramid.actions import Action
+from pyramid.console.screen import Console, MenuScreen, Screen
+from pyramid.engine.deal import MAX_DEAL_NUMBER
+from pyramid.view import Hit, MenuView, PanelView, View
+
+
+class NumberEntryScreen(Screen):
+    """Typing a number from 1 to :data:`MAX_DEAL_NUMBER` with arrows only.
+
+    ▲ ▼ change a digit, ◀ ▶ pick the digit, ✓ (or a tap) takes the number,
+    Back or ✱ leave without one.
+    """
+
+    DIGITS = len(str(MAX_DEAL_NUMBER))
+    title = "Number"
+    #: What ✓ does, in the footer ("deal", "choose").
+    verb = "choose"
+
+    def __init__(self, session: Console) -> None:
+        super().__init__(session)
+        self.digits = [0] * (self.DIGITS - 1) + [1]
+        self.position = self.DIGITS - 1
+
+    @property
+    def number(self) -> int:
+        return int("".join(map(str, self.digits)))
+
+    @property
+    def valid(self) -> bool:
+        return 1 <= self.number <= MAX_DEAL_NUMBER
+
+    @abstractmethod
+    def accept(self, number: int) -> None:
+        """The player took ``number`` (always valid)."""
+
+    def handle(self, action: Action, hit: Hit) -> None:
+        if action.name in ("up", "down"):
+            self.digits[self.position] = (self.digits[self.position] + (1 if action.name == "up" else -1)) % 10
+        elif action.name in ("left", "right"):
+            self.position = (self.position + (1 if action.name == "right" else -1)) % self.DIGITS
+        elif action.name in ("ok", "tap") and self.valid:
+            self.accept(self.number)
+        elif action.name in ("back", "star"):
+            self.session.pop()
+
+    def view(self) -> View:
+        shown = "".join(f"[{d}]" if i == self.position else str(d) for i, d in enumerate(self.digits))
+        footer = f"▲ ▼ change the digit, ◀ ▶ move, ✓ {self.verb}" if self.valid else f"Choose 1 to {MAX_DEAL_NUMBER}"
+        return View(self.name, menu=MenuView(self.title, (shown,), 0, footer))
+
+    def menu_state(self) -> dict[str, object]:
+        return {"items": [str(self.number)], "selected": 0}
+
+
+class ConfirmScreen(MenuScreen):
+    """A yes/no question over the screen below; "No" is selected first."""
+
+    name = "confirm"
+
+    def __init__(self, session: Console, question: str, yes: str, on_yes: Callable[[], None]) -> None:
+        super().__init__(session)
+        self.question = question
+        self.yes = yes
+        self.on_yes = on_yes
+
+    def items(self) -> list[str]:
+        return ["No", self.yes]
+
+    def choose(self, index: int) -> None:
+        self.session.pop()
+        if index == 1:
+            self.on_yes()
+
+    def view(self) -> View:
+        below = self.view_below()
+        return View(self.name, table=below.table, text=below.text, menu=below.menu,
+                    panel=PanelView(self.question, (), tuple(self.items()), self.selected))

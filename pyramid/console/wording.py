@@ -1,0 +1,47 @@
+"""How the console words cards, moves and variants, for both games.
+
+One place, so Pyramid's hints, the duel's refusals ("3♠ does not fit on Q♦")
+and the statistics headings name things the same way.
+"""
+
+from __future__ import annotations
+
+from pyramid.engine.board import Move
+from pyramid.engine.cards import ENGLISH_FACE_LETTERS, FRENCH_FACE_LETTERS, Card
+from pyramid.engine.rules import PRESETS
+from pyramid.saved.stats import PyramidVariant
+
+SUIT_SYMBOLS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
+
+
+def card_name(card: Card, letters: str) -> str:
+    """``Qd`` → "D♦" with French letters (the default), "Q♦" with English ones."""
+    faces = FRENCH_FACE_LETTERS if letters == "french" else ENGLISH_FACE_LETTERS
+    rank = faces.get(card.rank) or ("A" if card.rank == 1 else str(card.rank))
+    return rank + SUIT_SYMBOLS.get(card.suit, card.suit)
+
+
+def describe_move(move: Move, letters: str) -> str:
+    """A Pyramid move as a hint says it: "turn the stock", "D♦ + A♠"."""
+    if move.kind == "draw":
+        return "turn the stock"
+    if move.kind == "redeal":
+        return "redeal the stock"
+    return " + ".join(card_name(card, letters) for card in move.cards)
+
+
+def describe_level(level: str) -> str:
+    """The statistics heading of the duel against the computer at ``level``."""
+    return f"Pyramids against the {level} computer"
+
+
+def describe_variant(game: str, variant: str) -> str:
+    """A statistics heading: "retrohub/one" → "Pyramid, one redeal"; "good" → "Pyramids against …"."""
+    if game == "pyramids":
+        return describe_level(variant)
+    parsed = PyramidVariant.parse(variant)
+    if parsed is None:
+        return PRESETS[variant].title if variant in PRESETS else variant
+    title = PRESETS[parsed.preset].title if parsed.preset in PRESETS else parsed.preset
+    words = parsed.redeals_word
+    return f"{title}, {words} redeal" + ("s" if words in ("two", "unlimited") else "")

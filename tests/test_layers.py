@@ -1,0 +1,188 @@
+"""The layers, read from the code: no import cycle, and every package imports only downwards.
+
+The import graph is built from the source with ``ast``: every ``import`` and
+``from … import`` counts, at module level or inside a function (a function-local
+import is still a dependency, only a later one); imports under
+``if TYPE_CHECKING:`` do not, since they never run. docs/architecture.md draws
+the layers this test enforces.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+from typing import Iterator, NamedTuple
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("pyramid", "display", "input")
+#: Libraries that touch hardware or the screen: never in the engine, the flow or the saved data.
+HARDWARE = ("pygame", "gpiozero", "lgpio", "evdev")
+#: What display/ and input/ may read of pyramid/: the view and action contracts, cards, geometry.
+CONTRACTS = ("pyramid.view", "pyramid.actions", "pyramid.errors", "pyramid.engine.cards", "pyramid.engine.tableau")
+
+
+class Import(NamedTuple):
+    source: str  # the importing module, dotted
+    target: str  # the module imported, dotted (a package's __init__ is the package's name)
+    line: int
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def project_modules() -> dict[str, Path]:
+    return {module_name(path): path for package in PACKAGES for path in sorted((ROOT / package).rglob("*.py"))}
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def _import_nodes(tree: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
+    """Every import statement that can run, at any depth, skipping ``if TYPE_CHECKING:`` bodies."""
+    stack: list[ast.AST] = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.If) and _is_type_checking(node):
+            stack.extend(node.orelse)
+            continue
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            yield node
+        stack.extend(ast.iter_child_nodes(node))
+
+
+def imports_of(name: str, path: Path, modules: dict[str, Path]) -> list[Import]:
+    """The imports of module ``name``, resolved to dotted module names (relative ones too)."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = []
+    for node in _import_nodes(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            found += [Import(name, alias.name, node.lineno) for alias in node.names]
+            continue
+        base = node.module or ""
+        if node.level:
+            anchor = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+            base = ".".join(anchor + ([base] if base else []))
+        for alias in node.names:
+            submodule = f"{base}.{alias.name}"
+            found.append(Import(name, submodule if submodule in modules else base, node.lineno))
+    return found
+
+
+def project_graph() -> tuple[dict[str, Path], list[Import]]:
+    modules = project_modules()
+    edges = [edge for name, path in modules.items() for edge in imports_of(name, path, modules)]
+    return modules, edges
+
+
+def within(module: str, *prefixes: str) -> bool:
+    return any(module == prefix or module.startswith(prefix + ".") for prefix in prefixes)
+
+
+def cycles(modules: dict[str, Path], edges: list[Import]) -> list[list[str]]:
+    """Strongly connected groups of more than one module, or a module importing itself (Tarjan)."""
+    graph: dict[str, set[str]] = {name: set() for name in modules}
+    for edge in edges:
+        if edge.target in modules:
+            graph[edge.source].add(edge.target)
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(graph[node]):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1 or node in graph[node]:
+                found.append(sorted(group))
+
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10 * len(graph)))
+    for name in sorted(graph):
+        if name not in index:
+            visit(name)
+    return found
+
+
+def violations(edges: list[Import], layer: str, allowed: tuple[str, ...], forbidden: tuple[str, ...]) -> list[str]:
+    """Imports from ``layer`` of anything in ``forbidden`` that is not in ``allowed``."""
+    return [f"{edge.source}:{edge.line} imports {edge.target}" for edge in edges
+            if within(edge.source, layer) and within(edge.target, *forbidden) and not within(edge.target, *allowed)]
+
+
+GRAPH = project_graph()
+
+
+def test_the_graph_is_read_from_the_code() -> None:
+    """A sanity check of the reader itself: known edges of each kind are found."""
+    modules, edges = GRAPH
+    pairs = {(edge.source, edge.target) for edge in edges}
+    assert ("pyramid.engine.board", "pyramid.engine.cards") in pairs  # module level
+    assert ("pyramid.console.menus", "pyramid.console.game_screen") in pairs  # function-local
+    assert ("display.render", "display.layout") in pairs  # relative
+    assert ("pyramid.console.screen", "pyramid.saved.store") not in pairs  # under TYPE_CHECKING only
+    assert len(modules) > 60
+
+
+def test_no_import_cycle() -> None:
+    assert cycles(*GRAPH) == []
+
+
+def test_the_cycle_finder_finds_a_cycle() -> None:
+    modules = {"a": Path("a.py"), "b": Path("b.py"), "c": Path("c.py")}
+    edges = [Import("a", "b", 1), Import("b", "c", 1), Import("c", "a", 1)]
+    assert cycles(modules, edges) == [["a", "b", "c"]]
+    assert cycles(modules, edges[:2]) == []
+
+
+@pytest.mark.parametrize("layer, allowed, forbidden", [
+    # The engine: the standard library and the root error only.
+    ("pyramid.engine", ("pyramid.engine", "pyramid.errors"), ("pyramid", "display", "input") + HARDWARE),
+    # Saved data: the engine below it, nothing of the flow, the system, the screen or the devices.
+    ("pyramid.saved", ("pyramid.saved", "pyramid.engine", "pyramid.errors"), ("pyramid", "display", "input") + HARDWARE),
+    # System glue stands alone.
+    ("pyramid.system", ("pyramid.system",), ("pyramid", "display", "input") + HARDWARE),
+    # The flow is UI-neutral: no display, no input, no app, no hardware.
+    ("pyramid.console", ("pyramid",), ("pyramid.app", "pyramid.options", "pyramid.scripting", "display", "input")
+     + HARDWARE),
+    # The renderer and the devices read the contracts only: never the flow or the saved data.
+    ("display", CONTRACTS, ("pyramid",)),
+    ("input", CONTRACTS, ("pyramid", "display")),
+])
+def test_each_layer_imports_only_downwards(layer: str, allowed: tuple[str, ...], forbidden: tuple[str, ...]) -> None:
+    assert violations(GRAPH[1], layer, allowed, forbidden) == []
+
+
+def test_the_network_layer_stays_below_the_flow() -> None:
+    forbidden = ("pyramid.console", "pyramid.app", "display", "input") + HARDWARE
+    assert violations(GRAPH[1], "pyramid.net", (), forbidden) == []
+
+
+def test_only_the_app_imports_display_and_input() -> None:
+    importers = {edge.source for edge in GRAPH[1]
+                 if within(edge.target, "display", "input") and within(edge.source, "pyramid")}
+    assert importers <= {"pyramid.app"}
