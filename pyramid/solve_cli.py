@@ -3,25 +3,41 @@
 Usage::
 
     pyramid solve [--rules PRESET] [--redeals none|one|two|unlimited]
-                  [--optimal] [--jobs N] [--moves] FILE
+                  [--optimal] [--jobs N] [--budget SECONDS] [--max-memory SIZE]
+                  [--moves] FILE
 
 ``FILE`` holds one deal per line (the notation of docs/rules.md, "Cards and deals"; ``-`` reads stdin; blank
-lines are skipped). For each deal one line is printed, ``N win|lose STEPS MS``:
+lines are skipped). For each deal one line is printed, ``N win|lose|unknown STEPS MS``:
 the deal's number counting from 1, the verdict, the length of the solution
 found (0 for a loss) and the wall time in milliseconds. ``--moves`` appends the
 solution's moves to that line. A progress bar goes to stderr, and only when
 stderr is a terminal, so piped output stays clean. Every line is checked before
 any solving starts: a bad one stops the run with a one-line message naming it.
+
+Some deals take minutes and gigabytes (``--optimal`` with unlimited redeals):
+``--budget`` bounds the seconds per deal and ``--max-memory`` the memory per
+worker (e.g. ``512M``, ``2G``); a deal that runs out of either gets the verdict
+``unknown`` and the run goes on. ``FILE`` is read whole first, at most
+:data:`MAX_INPUT_BYTES`, so an endless input (``/dev/zero``) is refused rather
+than read for ever. At most ``--jobs`` workers run, never more than there are
+deals or usable cores: more would only share the same cores and multiply the
+memory.
 """
 
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
+import math
 import multiprocessing
+import os
+import re
+import resource
 import sys
 import time
-from collections.abc import Iterable
-from typing import TextIO
+from collections.abc import Iterable, Iterator
+from concurrent.futures.process import BrokenProcessPool
+from typing import NoReturn, TextIO
 
 from pyramid.engine.board import Board
 from pyramid.engine.cards import parse_deal
@@ -31,25 +47,87 @@ from pyramid.engine.solver import solve
 
 #: (deal number, verdict, steps, milliseconds, moves in notation)
 SolveLine = tuple[int, str, int, int, str]
+#: A deal is 155 characters: this is some 200,000 deals, more than a day of solving.
+MAX_INPUT_BYTES = 32 << 20
+#: Longer than any deal written with any spacing; a longer line is not quoted in the message.
+MAX_LINE_CHARACTERS = 1000
+#: Below this a worker cannot even start Python and the solver.
+MIN_MEMORY = 64 << 20
+_UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
+
+
+class SolveOptionError(PyramidError):
+    """A command-line option of ``pyramid solve`` that cannot be used; the message names it."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise SolveOptionError(message)
+
+
+def parse_memory(text: str) -> int:
+    """``"512M"`` → 536870912 bytes (K, M, G: powers of 1024; no suffix: bytes)."""
+    match = re.fullmatch(r"\s*(\d{1,15})\s*([kKmMgG]?)[bB]?\s*", text)
+    if not match:
+        raise SolveOptionError(f"invalid --max-memory {text!r}: a size such as 512M or 2G")
+    size = int(match.group(1)) * _UNITS[match.group(2).lower()]
+    if size < MIN_MEMORY:
+        raise SolveOptionError(f"invalid --max-memory {text!r}: at least {MIN_MEMORY >> 20}M")
+    return size
+
+
+def _budget(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise SolveOptionError(f"invalid --budget {text!r}: seconds per deal, e.g. 30") from None
+    if not math.isfinite(seconds) or seconds <= 0:
+        raise SolveOptionError(f"invalid --budget {text!r}: a number of seconds above 0")
+    return seconds
 
 
 def _build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="pyramid solve", description="Solve Pyramid deals, one per line.")
+    parser = _Parser(prog="pyramid solve", description="Solve Pyramid deals, one per line.")
     parser.add_argument("file", metavar="FILE", help="deals, one per line ('-' for stdin)")
     parser.add_argument("--rules", choices=list(PRESETS), default="retrohub", help="rules preset (default: retrohub)")
     parser.add_argument("--redeals", choices=list(REDEAL_CHOICES), help="redeals allowed (default: the preset's)")
     parser.add_argument("--optimal", action="store_true", help="find shortest solutions")
-    parser.add_argument("--jobs", type=int, default=1, metavar="N", help="solve N deals at a time")
+    parser.add_argument("--jobs", type=int, default=1, metavar="N",
+                        help="solve up to N deals at a time (at most one per deal and per core)")
+    parser.add_argument("--budget", type=_budget, metavar="SECONDS", help="give up on a deal after SECONDS: unknown")
+    parser.add_argument("--max-memory", type=parse_memory, metavar="SIZE",
+                        help="memory per worker, e.g. 512M; a deal that needs more: unknown")
     parser.add_argument("--moves", action="store_true", help="print each solution's moves")
     return parser
 
 
-def _read_deals(stream: TextIO, rules: Rules) -> list[str]:
-    """The deal lines of ``stream``; raises ``PyramidError`` naming a bad line."""
+def read_input(name: str) -> str:
+    """The whole text of ``name`` (``-``: stdin), refused past :data:`MAX_INPUT_BYTES` or when not UTF-8."""
+    if name == "-":
+        stream = getattr(sys.stdin, "buffer", sys.stdin)  # a test's StringIO has no buffer
+        data: bytes | str = stream.read(MAX_INPUT_BYTES + 1)
+    else:
+        with open(name, "rb") as file:
+            data = file.read(MAX_INPUT_BYTES + 1)
+    if len(data) > MAX_INPUT_BYTES:
+        raise PyramidError(f"larger than {MAX_INPUT_BYTES >> 20} MiB: split it into several runs")
+    if isinstance(data, str):
+        return data
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise PyramidError(f"not UTF-8 text (byte {data[error.start]:#04x} at offset {error.start}): "
+                           "a file of deals is text, one deal a line") from None
+
+
+def _read_deals(text: str, rules: Rules) -> list[str]:
+    """The deal lines of ``text``; raises ``PyramidError`` naming a bad line."""
     deals = []
-    for line_number, line in enumerate(stream, start=1):
+    for line_number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
+        if len(line) > MAX_LINE_CHARACTERS:
+            raise PyramidError(f"line {line_number}: {len(line)} characters, too long to be a deal")
         try:
             parse_deal(line, rules.deck)
         except PyramidError as error:
@@ -58,25 +136,61 @@ def _read_deals(stream: TextIO, rules: Rules) -> list[str]:
     return deals
 
 
-def _solve_one(job: tuple[int, str, Rules, bool]) -> SolveLine:
-    number, deal, rules, optimal = job
+def _solve_one(job: tuple[int, str, Rules, bool, float | None]) -> SolveLine:
+    """One deal; running out of memory (``--max-memory``) is the verdict ``unknown``, like the time budget."""
+    number, deal, rules, optimal, budget = job
     started = time.perf_counter()
-    solution = solve(Board(deal, rules), optimal=optimal)
+    try:
+        solution = solve(Board(deal, rules), optimal=optimal, max_seconds=budget)
+        verdict, steps, moves = solution.verdict, solution.steps, " ".join(str(move) for move in solution.moves)
+    except MemoryError:
+        verdict, steps, moves = "unknown", 0, ""
     milliseconds = round((time.perf_counter() - started) * 1000)
-    moves = " ".join(str(move) for move in solution.moves)
-    return number, solution.verdict, solution.steps, milliseconds, moves
+    return number, verdict, steps, milliseconds, moves
 
 
-def solve_lines(deals: list[str], rules: Rules, optimal: bool = False, jobs: int = 1) -> Iterable[SolveLine]:
-    """Solve ``deals`` in order, ``jobs`` at a time, yielding one result per deal."""
-    work = [(number, deal, rules, optimal) for number, deal in enumerate(deals, start=1)]
-    if jobs <= 1:
+def _limit_memory(size: int | None) -> None:
+    """In a worker: its data (heap, anonymous mappings) may not grow past ``size``, so the search gets MemoryError.
+
+    RLIMIT_DATA rather than RLIMIT_AS: it counts what the search allocates,
+    not the shared libraries and thread stacks every process maps.
+    """
+    if size is not None:
+        resource.setrlimit(resource.RLIMIT_DATA, (size, size))
+
+
+def worker_count(jobs: int, deals: int) -> int:
+    """The workers to start: ``jobs``, but never more than the deals or the cores this process may use."""
+    return max(1, min(jobs, deals, len(os.sched_getaffinity(0))))
+
+
+def solve_lines(deals: list[str], rules: Rules, optimal: bool = False, jobs: int = 1,
+                budget: float | None = None, max_memory: int | None = None) -> Iterable[SolveLine]:
+    """Solve ``deals`` in order, ``jobs`` at a time, yielding one result per deal.
+
+    A memory limit needs worker processes even for one job: the limit is set
+    on the worker, and this process must not run out.
+    """
+    work = [(number, deal, rules, optimal, budget) for number, deal in enumerate(deals, start=1)]
+    workers = worker_count(jobs, len(deals))
+    if workers == 1 and max_memory is None:
         yield from map(_solve_one, work)
         return
+    yield from _in_workers(work, workers, max_memory)
+
+
+def _in_workers(work: list[tuple[int, str, Rules, bool, float | None]], workers: int,
+                max_memory: int | None) -> Iterator[SolveLine]:
     # "spawn", not fork: forking a process that has other threads (a GUI, input readers,
     # a test run) can copy a lock held by one of them and hang the worker forever.
-    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-        yield from pool.imap(_solve_one, work)
+    try:
+        with concurrent.futures.ProcessPoolExecutor(
+                workers, mp_context=multiprocessing.get_context("spawn"),
+                initializer=_limit_memory, initargs=(max_memory,)) as pool:
+            yield from pool.map(_solve_one, work)
+    except (BrokenProcessPool, OSError) as error:
+        # A worker that could not start (a process limit) or died (killed, out of memory outside Python).
+        raise PyramidError(f"the {workers} worker processes failed ({error or type(error).__name__})") from None
 
 
 def progress_bar(done: int, total: int, stream: TextIO) -> None:
@@ -91,7 +205,11 @@ def progress_bar(done: int, total: int, stream: TextIO) -> None:
 
 def main(argv: list[str]) -> int:
     """Run ``pyramid solve`` with ``argv`` (the arguments after ``solve``); return the exit status."""
-    args = _build_parser().parse_args(argv)
+    try:
+        args = _build_parser().parse_args(argv)
+    except SolveOptionError as error:
+        print(f"pyramid solve: {error}", file=sys.stderr)
+        return 2
     rules = preset(args.rules)
     if args.redeals is not None:
         rules = rules.with_redeals(REDEAL_CHOICES[args.redeals])
@@ -99,11 +217,7 @@ def main(argv: list[str]) -> int:
         print(f"pyramid solve: --jobs must be at least 1, got {args.jobs}", file=sys.stderr)
         return 2
     try:
-        if args.file == "-":
-            deals = _read_deals(sys.stdin, rules)
-        else:
-            with open(args.file, encoding="utf-8") as stream:
-                deals = _read_deals(stream, rules)
+        deals = _read_deals(read_input(args.file), rules)
     except OSError as error:
         print(f"pyramid solve: cannot read {args.file!r}: {error.strerror}", file=sys.stderr)
         return 2
@@ -111,13 +225,17 @@ def main(argv: list[str]) -> int:
         print(f"pyramid solve: {args.file}: {error}", file=sys.stderr)
         return 2
     show_progress = sys.stderr.isatty()
-    for done, (number, verdict, steps, milliseconds, moves) in enumerate(
-        solve_lines(deals, rules, args.optimal, args.jobs), start=1
-    ):
-        line = f"{number} {verdict} {steps} {milliseconds}"
-        print(f"{line} {moves}" if args.moves and moves else line, flush=show_progress)
-        if show_progress:
-            progress_bar(done, len(deals), sys.stderr)
+    try:
+        for done, (number, verdict, steps, milliseconds, moves) in enumerate(
+            solve_lines(deals, rules, args.optimal, args.jobs, args.budget, args.max_memory), start=1
+        ):
+            line = f"{number} {verdict} {steps} {milliseconds}"
+            print(f"{line} {moves}" if args.moves and moves else line, flush=show_progress)
+            if show_progress:
+                progress_bar(done, len(deals), sys.stderr)
+    except PyramidError as error:
+        print(f"pyramid solve: {error}", file=sys.stderr)
+        return 1
     return 0
 
 
