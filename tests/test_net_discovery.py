@@ -48,7 +48,7 @@ ENDPOINT = textwrap.dedent(
                 continue
             if isinstance(event, (ev.DiscoveryStarted, ev.DiscoveryFailed, ev.ListenFailed)):
                 print(json.dumps({"kind": type(event).__name__, "backend": event.backend if hasattr(event, "backend") else ""}), flush=True)
-            if isinstance(event, ev.TableSeen) and event.table.host == other:
+            if isinstance(event, ev.TableSeen) and event.table.host == other and event.table.is_table:
                 t = event.table
                 print(json.dumps({"kind": "TableSeen", "host": t.host, "match": t.match, "seats": t.seats,
                                   "address": t.address, "port": t.port}), flush=True)

@@ -61,7 +61,7 @@ def a_real_opponent_can_still_play(host: Endpoint, port: int) -> None:
     guest = Endpoint("Bob", LIMITS)
     try:
         guest.net.join("127.0.0.1", port)
-        assert guest.wait(ev.Seated).host_name == "Ann"
+        assert guest.wait(ev.Seated).host_name == "Ann", guest.seen
         game = play_match(31, "casual")
         assert guest.net.link is not None
         for move in game.moves:

@@ -32,7 +32,10 @@ class Endpoint:
 
     def wait(self, kind: type[Any], where: Callable[[Any], bool] = lambda event: True) -> Any:
         while True:
-            event = self.events.get(timeout=GUARD)
+            try:
+                event = self.events.get(timeout=GUARD)
+            except queue.Empty:
+                raise AssertionError(f"no {kind.__name__} came; events so far: {self.seen}") from None
             self.seen.append(event)
             if isinstance(event, kind) and where(event):
                 return event
@@ -87,7 +90,7 @@ def test_a_whole_match_each_side_computes_the_others_score(pair: tuple[Endpoint,
     assert (last_on_host.score, last_on_host.finished) == (sum(guest_game.round_scores), True)
     guest_board = DuelBoard.for_match(match)
     guest_board.replay(str(move) for move in guest_game.moves)
-    assert host_link.opponent()["score"] == guest_board.score
+    assert host_link.opponent().score == guest_board.score
     assert host_link.opponent_moves() == [str(move) for move in guest_game.moves]
     assert guest_link.opponent_moves() == [str(move) for move in host_game.moves]
     numbers = [event.number for event in host.seen if isinstance(event, ev.OpponentMoved)]

@@ -64,8 +64,8 @@ def test_a_dropped_connection_resumes_with_the_numbered_moves() -> None:
             assert numbers(reborn) == list(range(21, len(host_game) + 1))
             assert link.opponent_moves() == [str(move) for move in host_game]
             assert host_link.opponent_moves() == [str(move) for move in guest_game]
-            assert host_link.opponent()["score"] == sum(play_match(MATCH, "casual").round_scores)
-            assert link.opponent()["score"] == sum(play_match(MATCH, "expert").round_scores)
+            assert host_link.opponent().score == sum(play_match(MATCH, "casual").round_scores)
+            assert link.opponent().score == sum(play_match(MATCH, "expert").round_scores)
             assert not any(isinstance(event, ev.MatchVoided) for event in host.seen + reborn.seen)
         finally:
             reborn.net.stop()

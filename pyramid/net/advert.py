@@ -2,7 +2,9 @@
 
 TXT keys (all values ASCII or UTF-8 text, checked like protocol fields when read):
 ``host`` (the host player's name), ``match``, ``level`` (the host's maximum
-skill level), ``seats`` (seats free, 0 or 1), ``v`` (protocol version). An
+skill level), ``seats`` (seats free, 0 or 1), ``v`` (protocol version). A
+console in the network menu with no table open announces itself too (so a host
+can invite it) with ``match=0``, ``level=`` (empty) and ``seats=0``. An
 announcement that does not check is ignored: discovery is as untrusted as the
 table connection.
 """
@@ -33,6 +35,16 @@ class TableAd:
     #: The DNS-SD instance name (unique on the network), which :class:`TableGone` names.
     key: str = ""
 
+    @property
+    def is_table(self) -> bool:
+        """A table open to join (else a console in the network menu, which can only be invited)."""
+        return self.match != 0
+
+    @classmethod
+    def lobby(cls, name: str, port: int, version: int) -> "TableAd":
+        """The announcement of a console with no table open."""
+        return cls(name, "", port, 0, "", 0, version)
+
     def txt(self) -> dict[str, str]:
         """The TXT record's key/value pairs."""
         return {"host": self.host, "match": str(self.match), "level": self.level, "seats": str(self.seats),
@@ -46,10 +58,13 @@ class TableAd:
             seats_text, version_text = txt["seats"], txt["v"]
             if not all(text.isdigit() and len(text) <= 10 for text in (match_text, seats_text, version_text)):
                 raise ProtocolError("match, seats and v are numbers")
-            version = int(version_text)
-            check(TableInfo(check_name(host, "host"), int(match_text), level, int(seats_text)))
-            check(Invite(host, port, int(match_text)))
+            version, match_number, seats = int(version_text), int(match_text), int(seats_text)
+            if match_number == 0 and (level, seats) == ("", 0):
+                check(Invite(check_name(host, "host"), port, 1))  # a console in the network menu
+            else:
+                check(TableInfo(check_name(host, "host"), match_number, level, seats))
+                check(Invite(host, port, match_number))
         except (KeyError, ProtocolError) as error:
             raise ProtocolError(f"not a table announcement ({error}): {quote(repr(txt))}") from None
-        return cls(host, address, port, int(match_text), level, int(seats_text), version, key)
+        return cls(host, address, port, match_number, level, seats, version, key)
 

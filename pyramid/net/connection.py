@@ -86,7 +86,7 @@ class Wire:
 
     def send(self, message: Message) -> None:
         """Queue ``message`` for sending (never waits); :class:`PeerFault` if the peer stopped reading."""
-        if self.closed:
+        if self.closed or self.writer.transport.is_closing():
             raise PeerFault("closed", f"the connection to {self.peer} is closed")
         if self.writer.transport.get_write_buffer_size() > MAX_UNSENT:
             raise PeerFault("unsent", f"{self.peer} does not read what it is sent")

@@ -78,6 +78,17 @@ class OpponentMoved:
 
 
 @dataclass(frozen=True, slots=True)
+class OpponentStatus:
+    """The opponent's claimed status, checked against the replay and found right (after a resend,
+    and when the opponent's game is over)."""
+
+    round: int
+    score: int
+    moves: int
+    finished: bool
+
+
+@dataclass(frozen=True, slots=True)
 class MatchVoided:
     """The opponent's moves disagree with the engine; ``reason`` is a MatchVoidError code."""
 
@@ -160,7 +171,7 @@ class DiscoveryFailed:
 
 
 NetEvent = Union[
-    Listening, ListenFailed, OpponentJoined, Seated, JoinFailed, PeerConnection, OpponentMoved, MatchVoided,
+    Listening, ListenFailed, OpponentJoined, Seated, JoinFailed, PeerConnection, OpponentMoved, OpponentStatus, MatchVoided,
     OpponentLeft, RematchProposed, RematchStarted, InviteReceived, InviteSent, TableSeen, TableGone,
     DiscoveryStarted, DiscoveryFailed,
 ]

@@ -33,6 +33,8 @@ class Limits:
     burst: float = 40.0
     #: Connections not (yet) seated that are served at once; more are closed on arrival.
     max_pending: int = 8
+    #: Of those, how many one address may hold.
+    max_pending_per_address: int = 4
     #: How long the host keeps the seat (and a guest keeps trying) after a drop.
     seat_hold: float = 300.0
     #: First and longest pause between a guest's reconnection attempts.

@@ -24,14 +24,16 @@ import threading
 from collections.abc import Callable
 from typing import Any, Literal
 
+from pyramid.engine.duel.ai import LEVELS
 from pyramid.engine.duel.board import DuelBoard, DuelMove
 from pyramid.net.connection import PeerFault, Wire
 from pyramid.net.context import NetContext
 from pyramid.net.errors import MatchVoidError, NetError, ProtocolError, quote
 from pyramid.net.events import (
-    MatchVoided, OpponentLeft, OpponentLeftReason, OpponentMoved, RematchProposed, RematchStarted,
+    MatchVoided, OpponentLeft, OpponentLeftReason, OpponentMoved, OpponentStatus, RematchProposed, RematchStarted,
 )
 from pyramid.net.opponent import OpponentReplay
+from pyramid.net.views import OpponentStatusName, OpponentView, TableStateName, TableView
 from pyramid.net.protocol import (
     Leave, Message, Move, Ping, Pong, Rematch, RematchAccept, Resend, Status, check_name,
 )
@@ -75,6 +77,7 @@ class MatchLink:
         self._context: NetContext | None = None
         self.wire: Wire | None = None
         self._synced = False
+        self._sent = 0  # this player's moves sent on the current connection (after its resend batch)
         self.ended: OpponentLeftReason | None = None
 
     # -- read by the main loop --------------------------------------------------
@@ -92,14 +95,29 @@ class MatchLink:
     def connected(self) -> bool:
         return self.wire is not None and not self.wire.closed
 
-    def opponent(self) -> dict[str, Any]:
-        """The opponent's replayed progress: name, round, score, moves, finished (a copy)."""
+    def opponent(self) -> OpponentView:
+        """The opponent's replayed progress (a snapshot)."""
         with self._lock:
             replay = self._replay
-            return {
-                "name": self.opponent_name, "round": replay.round_number, "score": replay.score,
-                "moves": replay.moves, "finished": replay.finished,
-            }
+            status: OpponentStatusName = (
+                "left" if self.ended is not None else "finished" if replay.finished else "playing"
+            )
+            return OpponentView(self.opponent_name or "", self.connected, replay.round_number, replay.score, status,
+                                replay.moves)
+
+    def table(self, own_name: str, address: str, port: int) -> TableView:
+        """The table as the trace shows it; ``address``/``port`` are where it listens (host side)."""
+        if self.address is not None:
+            address, port = self.address
+        with self._lock:
+            over = self._board.is_over() and self._replay.finished
+        seated = self.opponent_name is not None and self.token is not None
+        state: TableStateName = (
+            "closed" if self.ended is not None else "waiting" if not seated else "finished" if over else "playing"
+        )
+        others = (self.opponent_name,) if seated and self.opponent_name is not None else ()
+        players = (own_name, *others) if self.role == "host" else (*others, own_name)
+        return TableView(address, port, players, state)
 
     def opponent_moves(self) -> list[str]:
         """The opponent's moves replayed so far (for "watch the opponent")."""
@@ -125,7 +143,7 @@ class MatchLink:
             role, match_number, level = data["role"], data["match"], data["level"]
             token, name, address, own = data["token"], data["opponent_name"], data["address"], data["own"]
             opponent = OpponentReplay.from_json(data["opponent"])
-            if role not in ("host", "guest") or type(match_number) is not int or not isinstance(level, str):
+            if role not in ("host", "guest") or type(match_number) is not int or level not in LEVELS:
                 raise ProtocolError("role, match or level")
             if token is not None and not (isinstance(token, str) and len(token) == 32):
                 raise ProtocolError("token")
@@ -197,7 +215,7 @@ class MatchLink:
         """Carry the match over ``wire`` until it drops (the fault) or the match ends (None)."""
         if self.wire is not None:
             self.wire.close()
-        self.wire, self._synced = wire, False
+        self.wire, self._synced, self._sent = wire, False, 0
         limits = wire.limits
         loop = asyncio.get_running_loop()
         heard = loop.time()
@@ -239,6 +257,7 @@ class MatchLink:
             case Status():
                 with self._lock:
                     self._replay.check(message)
+                self._emit(OpponentStatus(message.round, message.score, message.moves, message.finished))
             case Resend(match=match_number, next=next_number):
                 self._on_resend(wire, match_number, next_number)
             case Rematch(match=match_number):
@@ -266,28 +285,31 @@ class MatchLink:
             return  # the peer has not seen our acceptance yet; our resend for the new match will follow
         if match_number != current:
             raise MatchVoidError("wrong_match", f"the opponent is on match {match_number}, this table on {current}")
-        self._synced = True
-        with self._lock:
-            count = len(self._board.move_stack)
-        for number in range(next_number, count + 1):
-            self._send_own(number, status=False)
-        self._send(self._status())
+        with self._lock:  # the moves and the status after them, from one moment
+            board = self._board
+            moves = [Move(match_number, n, str(board.move_stack[n - 1])) for n in range(next_number, len(board.move_stack) + 1)]
+            status = self._status()
+        self._synced, self._sent = True, status.moves
+        for message in moves:
+            self._send(message)
+        self._send(status)
 
-    def _send_own(self, number: int, status: bool = True) -> None:
-        if not self._synced:
+    def _send_own(self, number: int) -> None:
+        """Send this player's move ``number`` (played on the main loop) unless already sent."""
+        if not self._synced or number <= self._sent:
             return
         with self._lock:
-            move = str(self._board.move_stack[number - 1])
-            match_number = self._board.match_number or 0
-            last = number == len(self._board.move_stack) and self._board.is_over()
-        self._send(Move(match_number, number, move))
-        if status and last:
-            self._send(self._status())
+            move = Move(self._board.match_number or 0, number, str(self._board.move_stack[number - 1]))
+            status = self._status() if number == len(self._board.move_stack) and self._board.is_over() else None
+        self._sent = number
+        self._send(move)
+        if status is not None:
+            self._send(status)
 
     def _status(self) -> Status:
-        with self._lock:
-            board = self._board
-            return Status(board.match_number or 0, board.round_number, board.score, len(board.move_stack), board.is_over())
+        """This player's status now (the caller holds the lock)."""
+        board = self._board
+        return Status(board.match_number or 0, board.round_number, board.score, len(board.move_stack), board.is_over())
 
     def _send(self, message: Message) -> None:
         wire = self.wire
@@ -309,7 +331,7 @@ class MatchLink:
             self._board = DuelBoard.for_match(match_number)
             self._replay = OpponentReplay(match_number)
             self._my_proposal = self._their_proposal = None
-        self._synced = False
+        self._synced, self._sent = False, 0
         self._emit(RematchStarted(match_number))
         self._send(Resend(match_number, 1))
 

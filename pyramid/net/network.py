@@ -26,6 +26,7 @@ from pyramid.net.limits import DEFAULT_PORT, Limits
 from pyramid.net.link import MatchLink, TableStateError
 from pyramid.net.protocol import PROTOCOL_VERSION, check_name
 from pyramid.net.table import TableHost
+from pyramid.net.views import TableView
 
 T = TypeVar("T")
 
@@ -120,6 +121,19 @@ class Network:
     def close_table(self) -> None:
         """Leave the current table (as host: close it; as guest: leave the seat)."""
         self._leave_current()
+        self._schedule(self._close_hosted)
+
+    def _close_hosted(self) -> None:
+        if self._host is not None:
+            self._host.close_table()
+
+    def table_view(self) -> TableView | None:
+        """The current table as the trace shows it, or None when this console is at no table."""
+        link, host = self.link, self._host
+        if link is None:
+            return None
+        address = host.address if host is not None and link.role == "host" else ""
+        return link.table(self.context.name, address, host.port if host is not None else 0)
 
     def invite(self, address: str, port: int = DEFAULT_PORT) -> None:
         """Invite the console at ``address``:``port`` to this console's open table; posts InviteSent."""
@@ -154,20 +168,30 @@ class Network:
             link.leave()
         guest = self._guest
         if guest is not None:
-            self._schedule(lambda: None if guest.cancel() else None)
 
-    async def _listen(self, address: str, port: int) -> bool:
+            def cancel() -> None:
+                guest.cancel()
+
+            self._schedule(cancel)
+
+    async def _listen(self, address: str, port: int, announce: bool = True) -> bool:
+        """Listen unless already listening; ``announce`` the console in the network menu."""
         if self._host is None:
             self._host = TableHost(self.context, self._announce)
-        return await self._host.listen(address, port)
+        if self._host.listening:
+            return True
+        listening = await self._host.listen(address, port)
+        if announce:
+            self._announce()
+        return listening
 
     async def _open(self, link: MatchLink, address: str, port: int) -> None:
-        if await self._listen(address, port) and self._host is not None:
-            self._host.open(link)
+        if await self._listen(address, port, announce=False) and self._host is not None:
+            self._host.open(link)  # announces the table
 
     async def _join(self, host: str, port: int, resume: MatchLink | None) -> None:
         if self._host is not None:
-            self._host.close_table("closed")
+            self._host.close_table()
         task = asyncio.current_task()
         self._guest = task
         try:
@@ -196,12 +220,16 @@ class Network:
         if self.discovery_choice == "off" or host is None or host.loopback_only:
             return
         previous = self._announcing
-        if link is None or link.ended is not None:
+        if not host.listening:
             if self._announced:
                 self._announced = False
                 self._announcing = asyncio.ensure_future(self._withdraw(previous))
             return
-        ad = TableAd(self.context.name, "", host.port, link.match_number, link.level, host.seats_free, PROTOCOL_VERSION)
+        if link is None or link.ended is not None:
+            ad = TableAd.lobby(self.context.name, host.port, PROTOCOL_VERSION)
+        else:
+            ad = TableAd(self.context.name, "", host.port, link.match_number, link.level, host.seats_free,
+                         PROTOCOL_VERSION)
         self._announced = True
         self._announcing = asyncio.ensure_future(self._publish(previous, ad))
 
@@ -218,6 +246,7 @@ class Network:
     async def _stop(self) -> None:
         if self._host is not None:
             await self._host.stop()
+            self._announce()
             self._host = None
         if self._announcing is not None:
             await self._announcing

@@ -5,7 +5,9 @@ then counted among at most ``max_pending`` connections not yet seated (more are
 closed on arrival, so 200 connections at once cost 200 accept calls and
 nothing more), then must say hello and ask for the seat (or deliver an invite)
 within ``hello_deadline``. Anything wrong drops that connection only, logged
-once per address; the table stays open. The seat belongs to the guest holding
+once per address; the table stays open. One address may hold at most
+``max_pending_per_address`` of those slots, so a single hostile machine cannot
+keep a real opponent from reaching the table. The seat belongs to the guest holding
 its token: after a drop it is kept for ``seat_hold`` seconds for that token only.
 The listener also runs with no table open (the network menu), where it only
 takes invites and refuses seats with ``no_table``.
@@ -38,10 +40,16 @@ class TableHost:
         self._on_change = on_change  # called when seats free changes (discovery re-announces)
         self._server: asyncio.Server | None = None
         self._pending = 0
+        self._pending_by_peer: dict[str, int] = {}
         self._hold: asyncio.TimerHandle | None = None
         self._connections: set[Wire] = set()
         self.port = 0
+        self.address = ""
         self.loopback_only = False
+
+    @property
+    def listening(self) -> bool:
+        return self._server is not None
 
     @property
     def seats_free(self) -> int:
@@ -60,19 +68,20 @@ class TableHost:
             self.context.emit(ListenFailed(host, port, str(error)))
             return False
         self.port = int(self._server.sockets[0].getsockname()[1])
+        self.address = host
         self.loopback_only = host.startswith("127.") or host in ("::1", "localhost")
         self.context.emit(Listening(host, self.port))
         return True
 
     def open(self, link: MatchLink) -> None:
         """Open a table for ``link``: a saved link with a token keeps its seat for that guest a while."""
-        self.close_table("closed")
+        self.close_table()
         self.link = link
         if link.token is not None:
             self._hold_seat()
         self._on_change()
 
-    def close_table(self, reason: str) -> None:
+    def close_table(self) -> None:
         """Close the table (the opponent is told), keep listening for invites."""
         link, self.link = self.link, None
         self._cancel_hold()
@@ -83,13 +92,13 @@ class TableHost:
 
     async def stop(self) -> None:
         """Stop listening and close every connection."""
-        self.close_table("closed")
-        if self._server is not None:
-            self._server.close()
+        server, self._server = self._server, None
+        self.close_table()
+        if server is not None:
+            server.close()
             for wire in list(self._connections):
                 wire.close()
-            await self._server.wait_closed()
-            self._server = None
+            await server.wait_closed()
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         wire = Wire(reader, writer, self.context.limits)
@@ -97,11 +106,14 @@ class TableHost:
             self.context.log_drop(wire.peer, "address", "not a loopback, link-local or private address")
             wire.close()
             return
-        if self._pending >= self.context.limits.max_pending:
-            self.context.log_drop(wire.peer, "busy", f"more than {self.context.limits.max_pending} pending connections")
+        limits = self.context.limits
+        from_peer = self._pending_by_peer.get(wire.peer, 0)
+        if self._pending >= limits.max_pending or from_peer >= limits.max_pending_per_address:
+            self.context.log_drop(wire.peer, "busy", "no pending slot free for it")
             wire.close()
             return
         self._pending += 1
+        self._pending_by_peer[wire.peer] = from_peer + 1
         self._connections.add(wire)
         try:
             seated = await self._greet(wire)
@@ -111,6 +123,9 @@ class TableHost:
             seated = None
         finally:
             self._pending -= 1
+            left = self._pending_by_peer.pop(wire.peer) - 1
+            if left:
+                self._pending_by_peer[wire.peer] = left
         try:
             if seated is not None:
                 await self._seat(seated, wire)

@@ -1,0 +1,44 @@
+"""Read-only snapshots of a table and its opponent, shaped like the scripted mode's trace objects.
+
+The console shows these and writes them into its trace (issue 12: the game
+object's ``table`` and ``opponent``); :meth:`to_json` gives exactly those
+objects. They are copies taken under the link's lock, safe to keep.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any, Literal
+
+TableStateName = Literal["waiting", "playing", "finished", "closed"]
+OpponentStatusName = Literal["playing", "finished", "left"]
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """Where the table is (``host`` is its address), who sits at it (host first), and its state."""
+
+    host: str
+    port: int
+    players: tuple[str, ...]
+    state: TableStateName
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["players"] = list(self.players)
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class OpponentView:
+    """The opponent as replayed here: never what it claims, what its moves give."""
+
+    name: str
+    connected: bool
+    round: int
+    score: int
+    status: OpponentStatusName
+    moves: int
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
