@@ -16,6 +16,11 @@ notify socket, as under the console's unit (``Type=notify``):
 3. input to state and frame through the scripted path: in this process, the
    real main loop fed by the scripted source, from the moment an action is
    handed over to the moment its frame has been presented (480x320).
+
+``--against DIR`` adds a before/after comparison: the console from the source
+tree ``DIR`` (say a ``git worktree`` of an older commit) and from this tree,
+both as ``python -m pyramid`` with the same interpreter, alternated in the same
+run — for changes that must not slow the start down.
 """
 
 from __future__ import annotations
@@ -74,7 +79,8 @@ def scripted_latency(actions: int = 300) -> list[float]:
     from pyramid.scripting import ScriptSource
     from pyramid.system.sdnotify import Notifier
     from pyramid.console.menus import open_console
-    from pyramid.console.session import DealChoice, Session
+    from pyramid.console.screen import DealChoice
+    from pyramid.console.session import Session
     from pyramid.engine.rules import Redeals
 
     rng = random.Random(1)
@@ -102,6 +108,26 @@ def scripted_latency(actions: int = 300) -> list[float]:
     return shown
 
 
+def compare_trees(other: Path, root: Path, env: dict[str, str], directory: Path) -> None:
+    """Start to first frame of the console from ``other`` and from ``root``, alternated."""
+    for tree in (other, root):
+        subprocess.run([sys.executable, "-m", "compileall", "-q", *(str(tree / name) for name in
+                                                                    ("pyramid", "display", "input"))], check=True)
+    arguments = ["-m", "pyramid", "--display", "headless", "--size", "480x320", "--input", "gpio"]
+    times: dict[Path, list[float]] = {other: [], root: []}
+    for _ in range(RUNS):
+        for tree in (other, root):
+            process, elapsed = start_until_ready([sys.executable, *arguments], {**env, "PYTHONPATH": str(tree)},
+                                                 directory)
+            times[tree].append(elapsed)
+            process.terminate()
+            process.wait()
+    before, after = (statistics.median(times[tree]) * 1000 for tree in (other, root))
+    print(f"start to first frame, {other} against this tree (median of {RUNS}, alternated)")
+    print(f"  {other}: {before:7.1f} ms")
+    print(f"  this tree: {after:7.1f} ms   ratio after/before {after / before:.2f}x")
+
+
 def main() -> None:
     # An installed release has its bytecode compiled (pip does it); this checkout may not,
     # when PYTHONDONTWRITEBYTECODE is set, and compiling would dominate the start-up.
@@ -122,6 +148,8 @@ def main() -> None:
                 times[name].append(elapsed)
                 process.terminate()
                 process.wait()
+        if "--against" in sys.argv:
+            compare_trees(Path(sys.argv[sys.argv.index("--against") + 1]).resolve(), root, env, directory)
         console_ms = statistics.median(times["console"]) * 1000
         baseline_ms = statistics.median(times["baseline"]) * 1000
         print("start to first frame (median of %d fresh processes)" % RUNS)

@@ -105,12 +105,12 @@ class MenuLayout(NamedTuple):
 
 
 class PanelLayout(NamedTuple):
-    """A box over the table: its title, text lines and choices."""
+    """A box over the screen: its title, its text wrapped to the box, and its choices."""
 
     box: Rect
     title: Rect
     title_px: int
-    lines: tuple[Rect, ...]
+    lines: tuple["PlacedText", ...]
     line_px: int
     items: tuple[tuple[int, Rect], ...]
 
@@ -308,14 +308,21 @@ class Layout:
         widths = [self.measure(panel.title, title_px)]
         widths += [self.measure(line, line_px) for line in panel.lines + panel.items]
         width = min(safe.w - 2 * self.pad, max(widths) + 4 * px)
-        max_items = max(1, (safe.h - round(title_px * 1.6) - line_h * len(panel.lines) - 3 * px) // item_h)
+        # Long lines (a notice's explanation) wrap inside the box rather than being cut off.
+        texts = [part for line in panel.lines for part in wrap_text(line, width - 2 * px, line_px, self.measure)]
+        header = round(title_px * 1.6) + 3 * px
+        room_for_lines = max(0, (safe.h - header - item_h * min(len(panel.items), 1)) // line_h)
+        if len(texts) > room_for_lines:  # keep at least one choice on screen; say the text goes on
+            texts = texts[:max(room_for_lines - 1, 0)] + ["…"] if room_for_lines else []
+        max_items = max(1, (safe.h - header - line_h * len(texts)) // item_h)
         shown = _window(len(panel.items), panel.selected, max_items)
-        height = round(title_px * 1.6) + line_h * len(panel.lines) + item_h * len(shown) + 2 * px
+        height = round(title_px * 1.6) + line_h * len(texts) + item_h * len(shown) + 2 * px
         height = min(height, safe.h)
         box = Rect(safe.x + (safe.w - width) // 2, safe.y + (safe.h - height) // 2, width, height)
         title = Rect(box.x + px, box.y + px, box.w - 2 * px, round(title_px * 1.4))
-        lines = tuple(Rect(title.x, title.bottom + k * line_h, title.w, line_h) for k in range(len(panel.lines)))
-        items_top = (lines[-1].bottom if lines else title.bottom) + px // 2
+        lines = tuple(PlacedText(Rect(title.x, title.bottom + k * line_h, title.w, line_h), text, "body")
+                      for k, text in enumerate(texts))
+        items_top = (lines[-1].rect.bottom if lines else title.bottom) + px // 2
         inner = max(2, item_h // 12)
         items = tuple(
             (index, Rect(title.x, items_top + k * item_h + inner, title.w, item_h - 2 * inner))
@@ -375,19 +382,20 @@ class Layout:
     def hit_at(self, view: View, x: int, y: int) -> Hit:
         """What a tap at ``(x, y)`` lands on in ``view``: what the player sees on top there.
 
-        A panel takes every tap while it is shown; one without choices answers
-        ``MenuHit(0)`` for a tap inside it (the same as ✓). Pyramid cards are
-        tested from the bottom row up, since lower rows are drawn over higher ones.
+        A panel is drawn over everything else and takes every tap while it is
+        shown; one without choices answers ``MenuHit(0)`` for a tap inside it
+        (the same as ✓). Pyramid cards are tested from the bottom row up, since
+        lower rows are drawn over higher ones.
         """
-        if view.menu is not None:
-            return _hit_items(self.menu(view.menu).items, x, y)
-        if view.text is not None:
-            return None
         if view.panel is not None:
             panel = self.panel(view.panel)
             if not view.panel.items:
                 return MenuHit(0) if panel.box.contains_point(x, y) else None
             return _hit_items(panel.items, x, y)
+        if view.menu is not None:
+            return _hit_items(self.menu(view.menu).items, x, y)
+        if view.text is not None:
+            return None
         table_view = view.table
         if table_view is None:
             return None

@@ -140,7 +140,7 @@ class Renderer:
         if view.notice or status:
             colour = theme.NOTICE if view.notice else theme.FELT_MUTED
             scene.text(view.notice or status, self.layout.text_px, colour, self.layout.status_band, "center")
-        if view.panel is not None and view.menu is None and view.text is None:
+        if view.panel is not None:  # over whatever is below it: a table, a menu or a text page
             self._panel_scene(scene, view.panel)
         return scene.sprites
 
@@ -213,8 +213,8 @@ class Renderer:
         radius = max(4, self.layout.text_px // 2)
         scene.add(layout.box, ("box", layout.box.w, layout.box.h, theme.PANEL, theme.PANEL_EDGE, radius))
         scene.text(panel.title, layout.title_px, theme.PANEL_TEXT, layout.title, "center")
-        for line, rect in zip(panel.lines, layout.lines):
-            scene.text(line, layout.line_px, theme.PANEL_TEXT, rect, "center")
+        for line in layout.lines:
+            scene.text(line.text, layout.line_px, theme.PANEL_TEXT, line.rect, "center")
         for index, rect in layout.items:
             self._item(scene, panel.items[index], rect, layout.line_px, index == panel.selected, theme.PANEL_TEXT)
 

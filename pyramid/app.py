@@ -24,7 +24,8 @@ from pyramid.engine.rules import Redeals, preset
 from pyramid.scripting import OutputError, ScriptSource, Trace, dump_state, write_output
 from pyramid.system.sdnotify import Notifier
 from pyramid.console.menus import open_console
-from pyramid.console.session import DealChoice, Session
+from pyramid.console.screen import DealChoice
+from pyramid.console.session import Session
 from pyramid.view import Hit, View
 
 if TYPE_CHECKING:
@@ -100,11 +101,18 @@ def show_first_frame(session: Session, frontend: Frontend, notifier: Notifier) -
 
 def build_session(options: Options) -> Session:
     """The session over the player's store, on its first screens; ``--rules`` overrides the
-    remembered preset."""
+    remembered preset.
+
+    The scripted mode plays on a scratch store unless the data directory is named
+    (``PYRAMID_DATA_DIR``, or systemd's ``STATE_DIRECTORY``): a demo or a bug report
+    run on a desktop must not abandon the player's saved game or count its result.
+    """
     from pyramid.saved.store import Store
 
     rules = preset(options.rules) if options.rules else None
-    session = Session(rules, DealChoice(cards=options.deal, number=options.deal_number), store=Store.open())
+    named = any(os.environ.get(name) for name in ("PYRAMID_DATA_DIR", "STATE_DIRECTORY"))
+    store = Store.open() if named or not options.scripted else Store.in_memory()
+    session = Session(rules, DealChoice(cards=options.deal, number=options.deal_number), store=store)
     open_console(session, options.game, options.redeals)
     return session
 

@@ -21,7 +21,8 @@ from input.keymap import DEFAULT_GPIO_PINS, InputSettings
 from pyramid.app import Frontend, run_loop
 from pyramid.engine.cards import parse_deal
 from pyramid.system.sdnotify import Notifier
-from pyramid.console.session import DealChoice, Session
+from pyramid.console.screen import DealChoice
+from pyramid.console.session import Session
 from pyramid.console.menus import open_console
 from pyramid.engine.rules import Redeals
 from pyramid.saved.store import Store

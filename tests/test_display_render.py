@@ -13,7 +13,7 @@ from display.rect import Rect
 from display.render import Renderer
 from display.symbols import SHAPES, symbol
 from pyramid.engine.cards import SPANISH_DECK, STANDARD_DECK, Card, Deck
-from pyramid.view import MenuView, PanelView, TableView, View
+from pyramid.view import MenuHit, MenuView, PanelView, TableView, View
 
 SIZES = [(320, 240), (480, 320), (800, 480), (1920, 1080), (320, 480)]
 
@@ -244,3 +244,29 @@ def _fresh(view: View, size: tuple[int, int]) -> Renderer:
     renderer = Renderer(size)
     renderer.draw(view)
     return renderer
+
+
+PANEL_OVER = [
+    ("menu", View("notice", menu=MenuView("Pyramid", ("Continue", "New game", "Settings"), 0),
+                  panel=PanelView("About your saved data", ("The data file was damaged.",), ("OK",), 0))),
+    ("text", View("confirm", text=samples.help_view().text,
+                  panel=PanelView("Reset all statistics?", (), ("No", "Reset"), 0))),
+]
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("below, view", PANEL_OVER, ids=[name for name, _ in PANEL_OVER])
+def test_a_panel_is_drawn_over_a_menu_or_a_text_page(size: tuple[int, int], below: str, view: View) -> None:
+    """A notice or a confirmation over a menu or a text screen must be seen: it takes the presses."""
+    assert view.panel is not None
+    renderer = Renderer(size)
+    renderer.draw(view)
+    panel = renderer.layout.panel(view.panel)
+    inside = pixel(renderer, panel.box.x + panel.box.w // 2, panel.box.y + 2)
+    assert close_to(inside, theme.PANEL[:3], tolerance=10), f"no panel over the {below}: {inside}"
+    bare = Renderer(size)
+    bare.draw(view._replace(panel=None))
+    assert frame_bytes(bare) != frame_bytes(renderer)
+    # The panel takes the taps: its last line, not whatever lies below it.
+    index, rect = panel.items[-1]
+    assert renderer.hit_at(view, rect.x + rect.w // 2, rect.y + rect.h // 2) == MenuHit(index)

@@ -18,7 +18,8 @@ from pyramid.console.wording import describe_level
 from pyramid.console.duel.screens import DuelScreen
 from pyramid.saved.progress import Progress
 from pyramid.console.menus import open_console
-from pyramid.console.session import DealChoice, Session
+from pyramid.console.screen import DealChoice
+from pyramid.console.session import Session
 from pyramid.saved.store import SCHEMA_VERSION, Store
 from pyramid.view import Target
 

@@ -196,3 +196,20 @@ def test_merged_rectangles_cover_every_input_and_join_neighbours() -> None:
     for rect in rects:
         assert any(box.contains(rect) for box in merged)
     assert merge_rects([Rect(0, 0, 10, 10), Rect(0, 100, 10, 10)]) == [Rect(0, 0, 10, 10), Rect(0, 100, 10, 10)]
+
+
+@pytest.mark.parametrize("size,safe", SCREENS)
+def test_a_long_panel_line_wraps_inside_the_box_and_its_choice_stays_on_screen(size: tuple[int, int], safe: int) -> None:
+    """A notice's explanation is a sentence or two: it wraps, it is never cut mid-word off screen."""
+    layout = Layout(size, safe, measure=text_width)
+    text = ("The saved data was damaged (file is not a database). It was kept as "
+            "pyramid.db.damaged-20261201-182427 and the console starts afresh.")
+    panel = PanelView("About your saved data", (text,), ("OK",), 0)
+    placed = layout.panel(panel)
+    assert layout.safe.contains(placed.box)
+    assert len(placed.items) == 1 and placed.box.contains(placed.items[0][1])
+    for line in placed.lines:
+        assert placed.box.contains(line.rect)
+        assert text_width(line.text, placed.line_px) <= line.rect.w or " " not in line.text
+    shown = " ".join(line.text for line in placed.lines)
+    assert shown == text or shown.endswith("…")

@@ -11,7 +11,8 @@ from pyramid.engine.cards import parse_deal
 from pyramid.engine.deal import daily_deal_number, numbered_deal
 from pyramid.engine.rules import RETROHUB
 from pyramid.console.menus import open_console
-from pyramid.console.session import DealChoice, Session
+from pyramid.console.screen import DealChoice
+from pyramid.console.session import Session
 from pyramid.saved.store import Store
 
 from deals import build_deal, clearable_deal

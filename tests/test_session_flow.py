@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pyramid.actions import Action, parse_script
 from pyramid.engine.cards import parse_deal
-from pyramid.console.session import DealChoice, Session
+from pyramid.console.screen import DealChoice
+from pyramid.console.session import Session
 from pyramid.console.menus import open_console
 from pyramid.engine.rules import Redeals
 from pyramid.view import MenuHit

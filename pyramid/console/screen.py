@@ -17,17 +17,26 @@ from __future__ import annotations
 import datetime
 import random
 from abc import ABC, abstractmethod
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
 
 from pyramid.actions import Action
 from pyramid.console.help_text import Sections, paginate, pyramid_help
+from pyramid.engine.cards import Card
 from pyramid.engine.rules import Rules
 from pyramid.view import Hit, MenuHit, MenuView, PanelView, TextView, View
 
 if TYPE_CHECKING:
-    from pyramid.console.session import DealChoice
     from pyramid.saved.settings import PlayerSettings
     from pyramid.saved.store import Store
+
+
+@dataclass
+class DealChoice:
+    """Deals fixed from outside (scripted mode's ``--deal`` / ``--deal-number``), used once."""
+
+    cards: tuple[Card, ...] | None = None
+    number: int | None = None
 
 
 class Console(Protocol):

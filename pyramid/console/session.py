@@ -13,26 +13,16 @@ from __future__ import annotations
 
 import datetime
 import random
-from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from pyramid.actions import Action
-from pyramid.console.screen import NoticeScreen, Screen
-from pyramid.engine.cards import Card
+from pyramid.console.screen import DealChoice, NoticeScreen, Screen
 from pyramid.engine.rules import Rules, preset
 from pyramid.saved.settings import PlayerSettings
 from pyramid.saved.store import Store
 from pyramid.view import Hit, View
 
 Locate = Callable[[int, int], Hit]
-
-
-@dataclass
-class DealChoice:
-    """Deals fixed from outside (scripted mode's ``--deal`` / ``--deal-number``), used once."""
-
-    cards: tuple[Card, ...] | None = None
-    number: int | None = None
 
 
 class Session:
