@@ -195,3 +195,11 @@ def test_avahi_browse_lines_are_unescaped_and_checked() -> None:
         TableAd.from_txt("x", "10.0.0.5", 47312, {**txt, "match": "-1"})
     with pytest.raises(ProtocolError):
         TableAd.from_txt("x", "10.0.0.5", 47312, {**txt, "level": "god"})
+
+
+def test_a_console_in_the_network_menu_is_announced_without_a_table() -> None:
+    lobby = TableAd.lobby("Ann", 47312, 1)
+    again = TableAd.from_txt("Ann (pi)", "10.0.0.5", 47312, lobby.txt())
+    assert not again.is_table and (again.host, again.match, again.level, again.seats) == ("Ann", 0, "", 0)
+    with pytest.raises(ProtocolError):
+        TableAd.from_txt("x", "10.0.0.5", 47312, {**lobby.txt(), "seats": "1"})

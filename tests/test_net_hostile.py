@@ -210,3 +210,12 @@ def test_a_hostile_peer_is_logged_once(table: tuple[Endpoint, int], caplog: pyte
             sock.sendall(b"garbage\n")
             closed_by_host(sock)
     assert len([record for record in caplog.records if "dropped a connection" in record.getMessage()]) == 1
+
+
+def test_one_address_cannot_take_every_pending_slot(table: tuple[Endpoint, int]) -> None:
+    host, port = table
+    held = [connect(port) for _ in range(LIMITS.max_pending_per_address)]
+    extra = connect(port)
+    assert closed_by_host(extra)  # over the per-address limit: closed on arrival
+    for sock in held:
+        assert closed_by_host(sock)  # and the others after the hello deadline

@@ -171,3 +171,47 @@ def test_an_invite_reaches_a_listening_console(pair: tuple[Endpoint, Endpoint]) 
     invite = guest.wait(ev.InviteReceived)
     assert (invite.name, invite.address, invite.port, invite.match) == ("Ann", "127.0.0.1", table_port, 77)
     assert host.wait(ev.InviteSent).delivered
+
+
+def test_the_views_follow_the_table_for_the_trace(pair: tuple[Endpoint, Endpoint]) -> None:
+    host, guest = pair
+    host_link = host.net.open_table(3, "good", "127.0.0.1", 0)
+    port = host.wait(ev.Listening).port
+    waiting = host.net.table_view()
+    assert waiting is not None and waiting.to_json() == {"host": "127.0.0.1", "port": port, "players": ["Ann"],
+                                                          "state": "waiting"}
+    guest.net.join("127.0.0.1", port)
+    guest.wait(ev.Seated)
+    host.wait(ev.OpponentJoined)
+    guest_link = guest.net.link
+    assert guest_link is not None
+    seen_from_guest = guest.net.table_view()
+    assert seen_from_guest is not None
+    assert seen_from_guest.to_json() == {"host": "127.0.0.1", "port": port, "players": ["Ann", "Bob"], "state": "playing"}
+    game = play_match(3, "casual")
+    play_all(guest_link, game.moves)
+    status = host.wait(ev.OpponentStatus, lambda event: event.finished)
+    assert (status.score, status.moves) == (sum(game.round_scores), len(game.moves))
+    assert host_link.opponent().to_json() == {"name": "Bob", "connected": True, "round": status.round,
+                                              "score": status.score, "status": "finished", "moves": len(game.moves)}
+    play_all(host_link, play_match(3, "good").moves)
+    guest.wait(ev.OpponentStatus, lambda event: event.finished)
+    view = guest.net.table_view()
+    assert view is not None and view.state == "finished"
+
+
+def test_a_console_of_another_protocol_version_is_refused() -> None:
+    import socket
+
+    host = Endpoint("Ann")
+    try:
+        host.net.open_table(3, "good", "127.0.0.1", 0)
+        sock = socket.create_connection(("127.0.0.1", host.wait(ev.Listening).port), timeout=GUARD)
+        sock.sendall(b'{"t":"hello","v":2,"name":"Future"}\n{"t":"join","token":""}\n')
+        answer = b""
+        while chunk := sock.recv(4096):
+            answer += chunk
+        sock.close()
+        assert answer.endswith(b'{"t":"refuse","reason":"version"}\n')
+    finally:
+        host.net.stop()
