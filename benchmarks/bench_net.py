@@ -1,7 +1,8 @@
 """Network benchmark: move latency on loopback, idle CPU at an open table, memory under a hostile peer,
 and the time from opening a table to a browser seeing it (in two network namespaces, root only).
 
-Run: ``.venv/bin/python benchmarks/bench_net.py`` (add ``--no-discovery`` to skip the namespace part).
+Run: ``.venv/bin/python benchmarks/bench_net.py`` (``--no-discovery`` skips the namespace part,
+``--idle-seconds 60`` measures idle CPU over a longer window, pings included).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import textwrap
 import time
 from pathlib import Path
 
@@ -30,7 +32,7 @@ def wait(events: "queue.Queue[ev.NetEvent]", kind: type) -> ev.NetEvent:
             return event
 
 
-def latency() -> None:
+def latency(idle_seconds: float) -> None:
     host_events: queue.Queue[ev.NetEvent] = queue.Queue()
     guest_events: queue.Queue[ev.NetEvent] = queue.Queue()
     host, guest = Network("Ann", host_events.put, discovery="off"), Network("Bob", guest_events.put, discovery="off")
@@ -50,10 +52,10 @@ def latency() -> None:
 
     before = resource.getrusage(resource.RUSAGE_SELF)
     wall = time.perf_counter()
-    time.sleep(10)
+    time.sleep(idle_seconds)
     after = resource.getrusage(resource.RUSAGE_SELF)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    print(f"idle CPU, open table with a seated opponent (both ends in this process), 10 s:"
+    print(f"idle CPU, open table with a seated opponent (both ends in this process), {idle_seconds:g} s:"
           f" {cpu * 1000:.1f} ms = {100 * cpu / (time.perf_counter() - wall):.3f} % of a core")
     guest.stop()
     host.stop()
@@ -89,23 +91,50 @@ def hostile_memory() -> None:
     host.stop()
 
 
+#: One console in a namespace: "open" opens a table (and prints when), "browse" prints when it sees one.
+CHILD = textwrap.dedent(
+    """
+    import queue, sys, time
+    from pyramid.net import events as ev
+    from pyramid.net.network import Network
+    events = queue.Queue()
+    net = Network(sys.argv[1], events.put)
+    if sys.argv[2] == "open":
+        print(time.time(), flush=True)
+        net.open_table(9, "good", "", 0)
+    else:
+        net.browse()
+        print("browsing", flush=True)
+    while True:
+        event = events.get()
+        if isinstance(event, ev.TableSeen) and event.table.is_table:
+            print(time.time(), flush=True)
+        elif isinstance(event, ev.DiscoveryStarted):
+            print(event.backend, file=sys.stderr, flush=True)
+    """
+)
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def discovery_time() -> None:
     if os.geteuid() != 0:
         print("discovery: skipped (needs root for network namespaces)")
         return
-    code = (
-        "import sys, time, queue;"
-        "from pyramid.net.network import Network; from pyramid.net import events as ev;"
-        "q = queue.Queue(); n = Network(sys.argv[1], q.put);"
-        "mode = sys.argv[2];"
-        "start = time.monotonic();"
-        "(n.open_table(9, 'good', '', 0) if mode == 'open' else n.browse());"
-        "print('ready', flush=True) if mode == 'open' else None;"
-        "[None for e in iter(q.get, None) if not (mode == 'browse' and isinstance(e, ev.TableSeen)"
-        " and print(round(time.monotonic() - start, 3), flush=True) is None and n.stop() is None and sys.exit(0))]"
-    )
-    ns = f"pyr-bench-{os.getpid()}"
-    run = lambda *c: subprocess.run(c, check=True, capture_output=True)  # noqa: E731
+    ns = f"pyrbench{os.getpid()}"
+    root = str(Path(__file__).resolve().parent.parent)
+    env = {**os.environ, "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent"}  # no avahi: zeroconf on both sides
+
+    def run(*command: str) -> None:
+        subprocess.run(command, check=True, capture_output=True)
+
+    def child(side: str, name: str, mode: str) -> subprocess.Popen[str]:
+        return subprocess.Popen(["ip", "netns", "exec", ns + side, sys.executable, "-c", CHILD, name, mode],
+                                cwd=root, env=env, stdout=subprocess.PIPE, text=True)
+
     try:
         run("ip", "netns", "add", ns + "a")
         run("ip", "netns", "add", ns + "b")
@@ -113,29 +142,32 @@ def discovery_time() -> None:
         for side, address in (("a", "10.78.0.1/24"), ("b", "10.78.0.2/24")):
             run("ip", "-n", ns + side, "addr", "add", address, "dev", "vbench" + side)
             run("ip", "-n", ns + side, "link", "set", "vbench" + side, "up")
-        env = {**os.environ, "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent"}
-        root = str(Path(__file__).resolve().parent.parent)
-        browser = subprocess.Popen(["ip", "netns", "exec", ns + "b", sys.executable, "-c", code, "Bob", "browse"],
-                                   cwd=root, env=env, stdout=subprocess.PIPE, text=True)
-        time.sleep(2)  # the browser is up and has sent its first queries
-        opened = time.monotonic()
-        table = subprocess.Popen(["ip", "netns", "exec", ns + "a", sys.executable, "-c", code, "Ann", "open"],
-                                 cwd=root, env=env, stdout=subprocess.PIPE, text=True)
-        assert table.stdout is not None and browser.stdout is not None
-        table.stdout.readline()
+        browser = child("b", "Bob", "browse")
+        assert browser.stdout is not None
         browser.stdout.readline()
-        seen = time.monotonic() - opened
+        time.sleep(1)  # the browser has sent its first queries and waits
+        table = child("a", "Ann", "open")
+        assert table.stdout is not None
+        opened = float(table.stdout.readline())
+        seen = float(browser.stdout.readline())
+        print(f"discovery (zeroconf on both sides, two namespaces): {seen - opened:.3f} s from open_table()"
+              f" to the browsing console's TableSeen")
+        time.sleep(5)  # past the announcement's repeats
+        before_table, before_browser = cpu_seconds(table.pid), cpu_seconds(browser.pid)
+        time.sleep(10)
+        print(f"idle CPU over 10 s with discovery running: table {1000 * (cpu_seconds(table.pid) - before_table):.0f} ms,"
+              f" browser {1000 * (cpu_seconds(browser.pid) - before_browser):.0f} ms (clock tick 10 ms)")
         table.kill()
-        browser.wait(timeout=30)
-        print(f"discovery (zeroconf both sides, two namespaces): {seen:.2f} s from starting the table's"
-              f" process to the browser seeing it (process start and import included)")
+        browser.kill()
+        table.wait()
+        browser.wait()
     finally:
         subprocess.run(["ip", "netns", "del", ns + "a"], capture_output=True)
         subprocess.run(["ip", "netns", "del", ns + "b"], capture_output=True)
 
 
 if __name__ == "__main__":
-    latency()
+    latency(float(sys.argv[sys.argv.index("--idle-seconds") + 1]) if "--idle-seconds" in sys.argv else 10.0)
     hostile_memory()
     if "--no-discovery" not in sys.argv:
         discovery_time()
