@@ -97,9 +97,10 @@ class CardArt:
             return self._cached(("chosen", card, style, covered), lambda: self._greyed(self.face(card, style, False, covered)))
         return self._cached(("face", card, style, covered), lambda: self._draw_face(card, style, covered))
 
-    def tilted(self, card: Card, degrees: int) -> pygame.Surface:
+    def tilted(self, card: Card, degrees: int, style: FaceStyle = FaceStyle()) -> pygame.Surface:
         """The face turned ``degrees`` counter-clockwise, smoothly (the fan above the menus)."""
-        return self._cached(("tilted", card, degrees), lambda: pygame.transform.rotozoom(self.face(card), degrees, 1))
+        return self._cached(("tilted", card, degrees, style),
+                            lambda: pygame.transform.rotozoom(self.face(card, style), degrees, 1))
 
     def _greyed(self, face: pygame.Surface) -> pygame.Surface:
         grey = face.copy()

@@ -117,8 +117,8 @@ class Renderer:
                 return self._art[size].joker(spent)
             case ("hollow", tuple() as size, bool(redeal)):
                 return self._art[size].hollow(redeal)
-            case ("fan", tuple() as size, Card() as card, int(angle)):
-                return self._art[size].tilted(card, angle)
+            case ("fan", tuple() as size, Card() as card, FaceStyle() as style, int(angle)):
+                return self._art[size].tilted(card, angle, style)
             case ("cursor", tuple() as size):
                 return self._art[size].cursor()
             case ("hint", tuple() as size):
@@ -130,7 +130,8 @@ class Renderer:
         scene = _Scene()
         status = ""
         if view.menu is not None:
-            self._menu_scene(scene, view.menu, footer=not view.notice)  # a notice takes the footer's place
+            # a notice takes the footer's place
+            self._menu_scene(scene, view.menu, FaceStyle(view.letters, view.four_colour), footer=not view.notice)
         elif view.text is not None:
             self._text_scene(scene, view.text)
             status = view.text.footer
@@ -192,14 +193,14 @@ class Renderer:
         else:
             scene.add(table.joker, ("joker", size, joker == "spent"))
 
-    def _menu_scene(self, scene: _Scene, menu: MenuView, footer: bool) -> None:
+    def _menu_scene(self, scene: _Scene, menu: MenuView, style: FaceStyle, footer: bool) -> None:
         layout = self.layout.menu(menu)
         scene.text(menu.title, layout.title_px, theme.FELT_TEXT, layout.title, "center")
         for rect, card, angle in zip(layout.fan, MENU_FAN, MENU_FAN_ANGLES):
             size = (rect.w, rect.h)
             if size not in self._art:
                 self._art[size] = CardArt(size, rect.h // 2, 3)
-            key = ("fan", size, card, angle)
+            key = ("fan", size, card, style, angle)
             turned = self._image(key).get_rect(center=(rect.x + rect.w // 2, rect.y + rect.h // 2 + abs(angle) * rect.h // 80))
             scene.add(Rect(turned.x, turned.y, turned.w, turned.h), key)
         for index, rect in layout.items:

@@ -270,3 +270,16 @@ def test_a_panel_is_drawn_over_a_menu_or_a_text_page(size: tuple[int, int], belo
     # The panel takes the taps: its last line, not whatever lies below it.
     index, rect = panel.items[-1]
     assert renderer.hit_at(view, rect.x + rect.w // 2, rect.y + rect.h // 2) == MenuHit(index)
+
+
+def test_the_menu_fan_follows_the_card_letters_setting() -> None:
+    """The king and queen of the fan over the menus read R, D in French and K, Q in English."""
+    french, english = Renderer((480, 320)), Renderer((480, 320))
+    menu = samples.menu_view()
+    french.draw(menu._replace(letters="french"))
+    english.draw(menu._replace(letters="english"))
+    fan = french.layout.menu(menu.menu).fan
+    assert fan, "the menu has its fan at 480x320"
+    area = pygame.Rect(tuple(fan[0].union(fan[-1])))
+    assert (pygame.image.tobytes(french.frame.subsurface(area), "RGB")
+            != pygame.image.tobytes(english.frame.subsurface(area), "RGB"))

@@ -256,3 +256,35 @@ def test_controls_screen_shows_each_press_and_leaves_on_back_twice(tmp_path: Pat
     assert session.state()["screen"] == "controls", "a single Back is shown, not obeyed"
     session.handle(Action("back"))
     assert session.state()["screen"] == "settings"
+
+
+def test_statistics_of_every_variant_are_reached_page_by_page_and_legible_at_320x240(tmp_path: Path) -> None:
+    """Eleven Pyramid variants and three duel levels: each heading on some page, each page whole."""
+    from display.layout import MIN_TEXT_PX, Layout
+    from display.text import text_width
+    from pyramid.saved.stats import GameResult
+
+    session = new_session(tmp_path)
+    variants = ["retrohub/none", "retrohub/one", "retrohub/unlimited", "classic/none", "par/two", "relaxed/none",
+                "three-pass/two", "king-tut/unlimited", "overlap/none", "six-rows/none", "spanish/none"]
+    for variant in variants:
+        session.store.record_result(GameResult("pyramid", variant, True, 300), clear_progress=False)
+        session.store.record_result(GameResult("pyramid", variant, False, 10, assisted=True), clear_progress=False)
+    for level in ("casual", "good", "expert"):
+        session.store.record_result(GameResult("pyramids", level, False, -20), clear_progress=False)
+    choose(session, "Statistics")
+    layout = Layout((320, 240), measure=text_width)
+    headings: list[str] = []
+    for page in range(20):
+        view = session.view()
+        assert view.text is not None
+        placed = layout.text(view.text)
+        assert placed.complete and placed.body_px >= MIN_TEXT_PX, f"page {page + 1} is cut or tiny"
+        headings += [heading for heading, _ in view.text.sections]
+        if f"page {page + 1} of {page + 1}" in view.text.footer or "page" not in view.text.footer:
+            break
+        play(session, "right")
+    assert "Pyramid, no redeal" in headings and "Spanish deck, no redeal" in headings
+    assert "Pyramids against the expert computer" in headings and len(set(headings)) == 14
+    assert "✓ reset" in session.view().text.footer
+    assert play(session, "ok")["menu"] == {"items": ["No", "Reset"], "selected": 0}, "the reset is one press away"

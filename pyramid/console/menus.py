@@ -13,7 +13,8 @@ from types import ModuleType
 from typing import Callable
 
 from pyramid.actions import Action
-from pyramid.console.screen import Console, HelpScreen, MenuScreen, Screen
+from pyramid.console.help_text import Sections
+from pyramid.console.screen import Console, HelpScreen, MenuScreen, PagedScreen, Screen
 from pyramid.console.widgets import ConfirmScreen, NumberEntryScreen
 from pyramid.console.wording import describe_variant
 from pyramid.engine.deal import daily_deal_number
@@ -138,21 +139,18 @@ class DealNumberScreen(NumberEntryScreen):
         _game_screen().new_game(self.session, number)
 
 
-class StatisticsScreen(Screen):
-    """Played, won, win rate, best score and streaks per rules; ✓ offers to reset them."""
+class StatisticsScreen(PagedScreen):
+    """Played, won, win rate, best score and streaks per rules, a page at a time; ✓ offers to reset them."""
 
     name = "statistics"
 
-    def handle(self, action: Action, hit: Hit) -> None:
-        if action.name in ("ok", "tap"):
-            self.session.push(ConfirmScreen(self.session, "Reset all statistics?", "Reset",
-                                            self.session.store.reset_stats))
-        elif action.name in ("back", "star"):
-            self.session.pop()
+    def __init__(self, session: Console) -> None:
+        super().__init__(session, "Statistics", self.sections(session))
 
-    def view(self) -> View:
+    @staticmethod
+    def sections(session: Console) -> Sections:
         sections = []
-        for stats in self.session.store.all_stats():
+        for stats in session.store.all_stats():
             rate = "–" if stats.win_rate is None else f"{stats.win_rate:.0%}"
             best = "–" if stats.best_score is None else str(stats.best_score)
             lines = [f"Played {stats.played}, won {stats.won} ({rate}), best score {best}",
@@ -162,8 +160,20 @@ class StatisticsScreen(Screen):
             sections.append((describe_variant(stats.game, stats.variant), tuple(lines)))
         if not sections:
             sections.append(("No game finished yet", ("Statistics appear after your first game.",)))
-        sections.append(("", ("✓ reset the statistics · Back to leave",)))
-        return View(self.name, text=TextView("Statistics", tuple(sections)))
+        return tuple(sections)
+
+    def answer(self, action: Action) -> None:
+        if action.name in ("ok", "tap"):
+            self.session.push(ConfirmScreen(self.session, "Reset all statistics?", "Reset",
+                                            self.session.store.reset_stats))
+        elif action.name in ("back", "star"):
+            self.session.pop()
+
+    def resume(self) -> None:
+        self.set_sections(self.sections(self.session))
+
+    def footer_hint(self) -> str:
+        return "✓ reset"
 
 
 class SettingsScreen(MenuScreen):

@@ -179,34 +179,59 @@ class MenuScreen(Screen):
         return {"items": self.items(), "selected": self.selected}
 
 
-class HelpScreen(Screen):
-    """Rules and controls, a page at a time so the text stays legible on a 320x240 screen.
+class PagedScreen(Screen):
+    """Text a page at a time, so it stays legible on a 320x240 screen: ◀ ▶ (or ▲ ▼) turn the pages.
 
-    ◀ ▶ (or ▲ ▼) turn the pages; ✓, Back, ✱ or help closes it, changing nothing else.
+    What the other keys do is the subclass's :meth:`answer`; :meth:`footer_hint`
+    adds to the page count at the bottom.
     """
 
-    name = "help"
-
-    def __init__(self, session: Console, title: str = "Rules & controls",
-                 sections: Sections | None = None) -> None:
+    def __init__(self, session: Console, title: str, sections: Sections) -> None:
         super().__init__(session)
         self.title = title
-        self.pages = paginate(sections if sections is not None else pyramid_help(session.rules))
+        self.pages = paginate(sections)
         self.page = 0
+
+    def set_sections(self, sections: Sections) -> None:
+        """New text (statistics after a reset), staying on the same page when it still exists."""
+        self.pages = paginate(sections)
+        self.page = min(self.page, len(self.pages) - 1)
 
     def handle(self, action: Action, hit: Hit) -> None:
         if action.name in ("left", "up", "right", "down"):
             step = 1 if action.name in ("right", "down") else -1
             self.page = min(max(self.page + step, 0), len(self.pages) - 1)
-        elif action.name in ("ok", "back", "star", "tap"):
+        else:
+            self.answer(action)
+
+    @abstractmethod
+    def answer(self, action: Action) -> None:
+        """Any action but the arrows."""
+
+    def footer_hint(self) -> str:
+        return ""
+
+    def view(self) -> View:
+        parts = [f"◀ ▶ page {self.page + 1} of {len(self.pages)}"] if len(self.pages) > 1 else []
+        parts += [self.footer_hint()] if self.footer_hint() else []
+        return View(self.name, text=TextView(self.title, self.pages[self.page], " · ".join(parts)))
+
+
+class HelpScreen(PagedScreen):
+    """Rules and controls; ✓, Back, ✱ or help closes it, changing nothing else."""
+
+    name = "help"
+
+    def __init__(self, session: Console, title: str = "Rules & controls",
+                 sections: Sections | None = None) -> None:
+        super().__init__(session, title, sections if sections is not None else pyramid_help(session.rules))
+
+    def answer(self, action: Action) -> None:
+        if action.name in ("ok", "back", "star", "tap"):
             self.session.pop()
 
     def on_help(self) -> None:
         self.session.pop()
-
-    def view(self) -> View:
-        footer = f"◀ ▶ page {self.page + 1} of {len(self.pages)}" if len(self.pages) > 1 else ""
-        return View(self.name, text=TextView(self.title, self.pages[self.page], footer))
 
 
 class NoticeScreen(Screen):

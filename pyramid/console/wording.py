@@ -12,6 +12,8 @@ from pyramid.engine.rules import PRESETS
 from pyramid.saved.stats import PyramidVariant
 
 SUIT_SYMBOLS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
+#: A redeal allowance as a heading says it ("Pyramid, no redeal").
+REDEALS_SAID = {"none": "no redeal", "one": "one redeal", "two": "two redeals", "unlimited": "unlimited redeals"}
 
 
 def card_name(card: Card, letters: str) -> str:
@@ -43,5 +45,4 @@ def describe_variant(game: str, variant: str) -> str:
     if parsed is None:
         return PRESETS[variant].title if variant in PRESETS else variant
     title = PRESETS[parsed.preset].title if parsed.preset in PRESETS else parsed.preset
-    words = parsed.redeals_word
-    return f"{title}, {words} redeal" + ("s" if words in ("two", "unlimited") else "")
+    return f"{title}, {REDEALS_SAID[parsed.redeals_word]}"
