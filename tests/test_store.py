@@ -186,13 +186,14 @@ def test_a_failed_write_is_told_and_play_goes_on(path: Path) -> None:
     with Store.open(path) as store:
         store.save_progress(played(new_game(), 2))
         store._connection.execute("PRAGMA query_only = ON")  # every write now fails in SQLite
-        store.save_progress(played(new_game(), 3))
-        store.set_setting("safe_area", 5)
-        notice = store.take_notice()
-        assert notice is not None and "Could not save the game" in notice and "Play goes on" in notice
+        assert not store.save_progress(played(new_game(), 3))
+        assert not store.set_setting("safe_area", 5)
+        failure = store.take_save_failure()
+        assert failure is not None and "Could not save the game" in failure and "Play goes on" in failure
+        assert store.take_save_failure() is None and store.take_notice() is None  # once, for the game screen
         store._connection.execute("PRAGMA query_only = OFF")
         later = played(new_game(), 4)
-        store.save_progress(later)
+        assert store.save_progress(later)
     with Store.open(path) as store:
         assert store.load_progress("pyramid") == later
 

@@ -8,10 +8,20 @@ is switched off at any moment, so:
   (see :func:`_configure` for the journal and sync modes);
 * the game in progress is saved after every move by appending the new move
   rows, so a save costs the same on move 5 as on move 5000;
-* nothing here ever stops the console. A damaged file is put aside and the
-  store starts afresh; a directory that cannot be written gives a store in
-  memory; a write that fails later is dropped. Each case leaves a message in
-  :attr:`Store.notice` for the player, shown once.
+* nothing here ever stops the console, and nothing that can still be read is
+  thrown away. A damaged file is put aside and the store starts afresh with
+  the statistics and settings that could still be read from it; a file of a
+  newer schema (what a rollback after a migrating update meets) is opened
+  read-only, so the newer version finds it whole when it is back; a directory
+  where a file should be is put aside like damage; a path that leads to a
+  device, or a directory that cannot be written, gives a store in memory. A
+  saved game that no longer replays is put aside (as JSON next to the
+  database) so Continue is never offered for it. Each case leaves a message in
+  :attr:`Store.notice` for the player, shown once;
+* a write that fails during play (a full or read-only card) is dropped and
+  play goes on; the first failure leaves a one-line message for the game
+  screen (:meth:`Store.take_save_failure`), and every save method says
+  whether it saved.
 
 Run ``python -m pyramid.store check PATH`` to print SQLite's integrity check
 of a database (the power-cut tests use it), ``python -m pyramid.store where``
@@ -27,6 +37,7 @@ import datetime
 import json
 import os
 import sqlite3
+import stat
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
@@ -90,6 +101,18 @@ class DamagedDatabaseError(Exception):
     """The database file cannot be trusted; the message says why (used inside this module)."""
 
 
+class UnusableDatabaseError(Exception):
+    """The database path cannot be written safely (it leads to a device...); the message says why."""
+
+
+class _NewerSchema(Exception):
+    """The file is of a schema newer than this program's (used inside this module)."""
+
+    def __init__(self, version: int) -> None:
+        super().__init__(version)
+        self.version = version
+
+
 class Store:
     """The console's saved data: game in progress, statistics, settings.
 
@@ -104,14 +127,25 @@ class Store:
         location: Path | None,
         notice: str | None = None,
         replayers: Mapping[str, Replayer] | None = None,
+        *,
+        read_only: bool = False,
+        clock: Callable[[], datetime.datetime] = datetime.datetime.now,
     ) -> None:
         self._connection = connection
         #: The database file, or ``None`` when nothing is saved.
         self.location = location
         #: A message for the player, shown once: see :meth:`take_notice`.
         self.notice = notice
+        #: Whether the file is only read (a newer schema, a read-only file): every save then returns False.
+        self.read_only = read_only
         self._replayers = replayers
+        self._clock = clock
         self._saved: dict[str, Progress] = {}
+        #: Saved games that cannot be resumed but could not be put aside (a read-only file): never offered.
+        self._hidden: set[str] = set()
+        self._save_failure: str | None = None
+        #: Whether the last write failed: a failure is reported once, until a write succeeds again.
+        self._failing = read_only
 
     # -- opening ------------------------------------------------------------
     @classmethod
@@ -126,20 +160,27 @@ class Store:
         """The store at ``path`` (default: ``pyramid.db`` in :func:`data_directory`).
 
         Never raises for bad data or an unusable directory: see the module note.
-        ``clock`` stamps the name of a damaged file put aside.
+        ``clock`` stamps the names of what is put aside.
         """
         path = Path(path) if path is not None else data_directory(environ) / DATABASE_NAME
         try:
             _make_directory(path.parent)
             if not os.access(path.parent, os.W_OK):
                 raise PermissionError(f"no write permission on {str(path.parent)!r}")
-            connection, notice = _open_file(path, clock)
-            return cls(connection, path, notice, replayers)
+            _refuse_special_file(path)
+            notices = _set_aside_directories(path, clock())
+            connection, notice, read_only = _open_file(path, clock)
+        except UnusableDatabaseError as error:
+            return cls.in_memory(f"The data file {str(path)!r} {error}: nothing will be saved.", replayers)
         except (OSError, sqlite3.Error, DamagedDatabaseError) as error:
             return cls.in_memory(
                 f"The data directory {str(path.parent)!r} cannot be used ({error}): nothing will be saved.",
                 replayers,
             )
+        store = cls(connection, path, "\n".join(filter(None, [*notices, notice])) or None, replayers,
+                    read_only=read_only, clock=clock)
+        store._put_aside_unresumable()
+        return store
 
     @classmethod
     def in_memory(
@@ -166,9 +207,19 @@ class Store:
         notice, self.notice = self.notice, None
         return notice
 
+    def take_save_failure(self) -> str | None:
+        """The message of a save that failed during play, once, for the game screen; else ``None``.
+
+        One line. A run of failures (a full card fails every move) gives one
+        message; after a save succeeds again, the next failure gives another.
+        A store that is read-only from the start gives none: its notice said so.
+        """
+        failure, self._save_failure = self._save_failure, None
+        return failure
+
     # -- the game in progress ---------------------------------------------
-    def save_progress(self, progress: Progress) -> None:
-        """Save the game in progress (call it after every completed move, undo or assist).
+    def save_progress(self, progress: Progress) -> bool:
+        """Save the game in progress (call it after every completed move, undo or assist); False if not saved.
 
         Compared with the last save of the same game, only the moves that
         changed are written: usually one new row.
@@ -203,16 +254,21 @@ class Store:
                 ((progress.game, ply, move) for ply, move in enumerate(progress.moves[kept:], start=kept)),
             )
 
-        if self._write("the game", write):
+        saved_now = self._write("the game", write)
+        if saved_now:
             self._saved[progress.game] = progress
+            self._hidden.discard(progress.game)
+        return saved_now
 
     def load_progress(self, game: str) -> Progress | None:
         """The saved game of kind ``game``, or ``None``.
 
-        ``None`` too when the saved game cannot be read or no longer replays
-        (the reason goes to :attr:`notice`); the saved rows stay untouched
-        until the next game is saved over them.
+        ``None`` too when the saved game cannot be read or no longer replays:
+        it is then put aside (:meth:`_put_aside`) and the reason goes to
+        :attr:`notice`.
         """
+        if game in self._hidden:
+            return None
         try:
             header = self._connection.execute(
                 "SELECT preset, redeals, deal, deal_number, started, assists, context FROM progress WHERE game = ?", (game,)
@@ -231,10 +287,49 @@ class Store:
             if replayer is not None:
                 replayer(progress)
         except Exception as error:  # whatever this version's engine makes of an old game, play goes on
-            self._tell(f"The saved game could not be resumed ({error}).")
+            self._put_aside(game, header, rows, error)
             return None
         self._saved[game] = progress
         return progress
+
+    def _put_aside_unresumable(self) -> None:
+        """Replay every saved game once, at open: one that does not replay must not be offered by Continue.
+
+        The game rules load here only when there is a saved game, that is when
+        Continue would need them anyway.
+        """
+        try:
+            games = [game for (game,) in self._connection.execute("SELECT game FROM progress").fetchall()]
+        except sqlite3.Error as error:
+            self._tell(f"The saved game could not be read ({error}).")
+            return
+        for game in games:
+            self.load_progress(game)
+
+    def _put_aside(self, game: str, header: tuple[Any, ...], rows: list[tuple[Any, ...]], error: Exception) -> None:
+        """Move a saved game that cannot be resumed out of the database, into a JSON file next to it.
+
+        Kept, not deleted: another version may resume it. A store that cannot
+        write (read-only, in memory) only stops offering it for this run.
+        """
+        self._hidden.add(game)
+        self._saved.pop(game, None)
+        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+        if self.location is None or self.read_only:
+            where = " It is left as it is." if self.read_only else ""
+            self._tell(f"The saved game could not be resumed by this version ({reason}).{where}")
+            return
+        record = {"game": game, "header": dict(zip(_PROGRESS_COLUMNS, header)),
+                  "moves": [move for _, move in rows]}
+        try:
+            kept = _write_aside(self.location, f"unresumable-{game}", self._clock(),
+                                json.dumps(record, indent=1, default=str).encode())
+        except OSError as failure:
+            self._tell(f"The saved game could not be resumed ({reason}), nor kept aside ({failure.strerror}).")
+            return
+        if self._write("the end of the game", lambda db: _delete_progress(db, game)):
+            self._hidden.discard(game)
+        self._tell(f"The saved game could not be resumed ({reason}). It was kept as {kept.name}.")
 
     def _replayers_by_game(self) -> Mapping[str, Replayer]:
         """The replayers given, or every game's (which loads the game rules: not before a game is needed)."""
@@ -246,15 +341,18 @@ class Store:
 
     def has_progress(self, game: str) -> bool:
         """Whether a game of kind ``game`` is saved; cheap (nothing is replayed), for menus."""
+        if game in self._hidden:
+            return False
         try:
             return self._connection.execute("SELECT 1 FROM progress WHERE game = ?", (game,)).fetchone() is not None
         except sqlite3.Error:
             return False
 
-    def clear_progress(self, game: str) -> None:
-        """Forget the saved game of kind ``game`` (it ended, or the player started another)."""
+    def clear_progress(self, game: str) -> bool:
+        """Forget the saved game of kind ``game`` (it ended, or the player started another); False if not saved."""
         self._saved.pop(game, None)
-        self._write("the end of the game", lambda db: _delete_progress(db, game))
+        self._hidden.add(game)  # gone for this run even if the delete cannot be written
+        return self._write("the end of the game", lambda db: _delete_progress(db, game))
 
     # -- statistics -------------------------------------------------------
     def record_result(self, result: GameResult, *, clear_progress: bool = True) -> Stats:
@@ -305,11 +403,11 @@ class Store:
             return []
         return [stats for stats in map(self._stats_from_row, rows) if stats is not None]
 
-    def reset_stats(self, game: str | None = None, variant: str | None = None) -> None:
-        """Erase the statistics: all of them, one game's, or one (game, variant)'s."""
+    def reset_stats(self, game: str | None = None, variant: str | None = None) -> bool:
+        """Erase the statistics: all of them, one game's, or one (game, variant)'s; False if not saved."""
         conditions = [(column, value) for column, value in (("game", game), ("variant", variant)) if value is not None]
         where = " AND ".join(f"{column} = ?" for column, _ in conditions) or "1"
-        self._write(
+        return self._write(
             "the statistics", lambda db: db.execute(f"DELETE FROM stats WHERE {where}", tuple(v for _, v in conditions))
         )
 
@@ -329,10 +427,10 @@ class Store:
                 continue
         return PlayerSettings.from_stored(stored)
 
-    def set_setting(self, name: str, value: Any) -> None:
-        """Store one setting; ``KeyError`` for an unknown name, ``InvalidSettingError`` for a bad value."""
+    def set_setting(self, name: str, value: Any) -> bool:
+        """Store one setting (False if not saved); ``KeyError`` for an unknown name, ``InvalidSettingError`` for a bad value."""
         check_setting(name, value)
-        self._write(
+        return self._write(
             "the settings",
             lambda db: db.execute(
                 "INSERT OR REPLACE INTO settings (name, value) VALUES (?, ?)", (name, json.dumps(value, sort_keys=True))
@@ -351,7 +449,9 @@ class Store:
         return Stats(game, variant, **dict(zip(_STATS_COLUMNS, values)))
 
     def _write(self, what: str, work: Callable[[sqlite3.Connection], object]) -> bool:
-        """Run ``work`` as one durable transaction; tell the player, instead of raising, if it fails."""
+        """Run ``work`` as one durable transaction; report a failure (see :meth:`take_save_failure`), never raise."""
+        if self.read_only:
+            return False
         db = self._connection
         try:
             db.execute("BEGIN IMMEDIATE")
@@ -364,8 +464,12 @@ class Store:
                 raise
         except sqlite3.Error as error:
             self._saved.clear()  # unknown state on disk: the next save rewrites everything
-            self._tell(f"Could not save {what} ({error}). Play goes on.")
+            if not self._failing:
+                reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+                self._save_failure = f"Could not save {what} ({reason}). Play goes on, but it may not be kept."
+            self._failing = True
             return False
+        self._failing = False
         return True
 
     def _tell(self, message: str) -> None:
@@ -373,6 +477,10 @@ class Store:
             self.notice = message
         elif message not in self.notice:
             self.notice = f"{self.notice}\n{message}"
+
+
+#: The header columns of a saved game, in the order :meth:`Store.load_progress` reads them.
+_PROGRESS_COLUMNS = ("preset", "redeals", "deal", "deal_number", "started", "assists", "context")
 
 
 def _header(progress: Progress) -> tuple[object, ...]:
@@ -430,19 +538,35 @@ def _progress_from_rows(game: str, header: tuple[Any, ...], rows: list[tuple[int
 
 
 # -- opening a file ---------------------------------------------------------
-def _open_file(path: Path, clock: Callable[[], datetime.datetime]) -> tuple[sqlite3.Connection, str | None]:
-    """A connection to a sound, current database at ``path``, and the notice for the player.
+def _open_file(path: Path, clock: Callable[[], datetime.datetime]) -> tuple[sqlite3.Connection, str | None, bool]:
+    """A connection to a sound database at ``path``, the notice for the player, and whether it is read-only.
 
     A damaged file (see :func:`_prepare`) is put aside and replaced by a new
-    one. Other ``sqlite3.Error`` / ``OSError`` mean that no file can be used
-    here (permissions, a full disk) and are raised.
+    one holding what could still be read of it. A file of a newer schema, or
+    one that cannot be written, is opened read-only. Other ``sqlite3.Error``
+    / ``OSError`` mean that no file can be used here (permissions, a full
+    disk) and are raised.
     """
     created = not path.exists()
+    if not created and not os.access(path, os.W_OK):
+        connection = _connect_read_only(path)
+        try:
+            _check_integrity(connection)
+        except BaseException:
+            connection.close()
+            raise
+        return connection, (f"The saved data in {str(path)!r} cannot be written: it is read, but nothing will be "
+                            "saved until it can be."), True
     connection = _connect(path)
     notice = None
     try:
         try:
             _prepare(connection)
+        except _NewerSchema as newer:
+            connection.close()
+            return _connect_read_only(path), (
+                f"The saved data is from a newer version of the console (schema {newer.version}; this one knows "
+                f"up to {SCHEMA_VERSION}): it is read, but nothing will be saved until that version is back."), True
         except DamagedDatabaseError as damage:
             # Rename before closing: on close SQLite deletes the -wal and -shm files it finds.
             aside = _move_aside(path, clock())
@@ -451,12 +575,142 @@ def _open_file(path: Path, clock: Callable[[], datetime.datetime]) -> tuple[sqli
             created = True
             connection = _connect(path)
             _prepare(connection)
+            kept = _salvage(aside, connection)
+            if kept:
+                notice += f" Kept from it: {kept}."
     except BaseException:
         connection.close()
         raise
     if created:
         _sync_directory(path.parent)  # SQLite syncs the file's data, not its new name in the directory
-    return connection, notice
+    return connection, notice, False
+
+
+def _connect_read_only(path: Path) -> sqlite3.Connection:
+    """A connection that cannot write, whatever is asked of it: the file stays as it is, byte for byte."""
+    return _connect(f"{path.absolute().as_uri()}?mode=ro")
+
+
+def _salvage(aside: Path, connection: sqlite3.Connection) -> str:
+    """Copy the statistics and settings that still read from the damaged copy ``aside``; say what was kept.
+
+    The copy is opened read-only (immutable when it has no log, so not even a
+    ``-shm`` appears next to it) and read row by row: a table whose pages are
+    damaged gives the rows before the damage. Every row is checked as a fresh
+    read would check it, so damage that reads as data is not kept.
+    """
+    from pyramid.saved.settings import CHECKS
+
+    has_log = Path(f"{aside}-wal").exists()
+    try:
+        source = _connect(f"{aside.absolute().as_uri()}?mode=ro{'' if has_log else '&immutable=1'}")
+    except sqlite3.Error:
+        return ""
+    try:
+        settings = [(name, text) for name, text in _readable_rows(source, "SELECT name, value FROM settings")
+                    if isinstance(name, str) and name in CHECKS and isinstance(text, str)
+                    and _accepted(CHECKS[name].accepts, text)]
+        stats = [row for row in _readable_rows(
+                     source, f"SELECT game, variant, {', '.join(_STATS_COLUMNS)} FROM stats")
+                 if isinstance(row[0], str) and isinstance(row[1], str)
+                 and all(type(value) is int and value >= 0 for value in row[2:] if value is not None)]
+    finally:
+        source.close()
+    if not settings and not stats:
+        return ""
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        connection.executemany("INSERT OR REPLACE INTO settings (name, value) VALUES (?, ?)", settings)
+        connection.executemany(
+            f"INSERT OR REPLACE INTO stats (game, variant, {', '.join(_STATS_COLUMNS)})"
+            f" VALUES (?, ?, {', '.join('?' * len(_STATS_COLUMNS))})", stats)
+        connection.execute("COMMIT")
+    except BaseException:
+        connection.execute("ROLLBACK")
+        raise
+    parts = [f"{len(stats)} statistics record{'s' if len(stats) != 1 else ''}" if stats else "",
+             f"{len(settings)} setting{'s' if len(settings) != 1 else ''}" if settings else ""]
+    return " and ".join(filter(None, parts))
+
+
+def _readable_rows(source: sqlite3.Connection, query: str) -> list[tuple[Any, ...]]:
+    """The rows of ``query`` up to the first that cannot be read."""
+    rows: list[tuple[Any, ...]] = []
+    try:
+        for row in source.execute(query):
+            rows.append(row)
+    except (sqlite3.Error, UnicodeDecodeError):
+        pass
+    return rows
+
+
+def _accepted(accepts: Callable[[Any], bool], text: str) -> bool:
+    try:
+        return accepts(json.loads(text))
+    except ValueError:
+        return False
+
+
+def _refuse_special_file(path: Path) -> None:
+    """Refuse a database path that leads anywhere but to a regular file or nothing.
+
+    SQLite follows a symbolic link and writes its journal next to where it
+    leads: a link to ``/dev/null`` made it create ``/dev/null-journal``. A
+    link that leads nowhere would make SQLite create the file it names.
+    """
+    try:
+        link = path.is_symlink()
+        mode = path.stat().st_mode if link else path.lstat().st_mode
+    except FileNotFoundError:
+        if link:
+            raise UnusableDatabaseError(f"is not a regular file: a link to {os.readlink(path)!r}, "
+                                        "which does not exist") from None
+        return
+    if stat.S_ISREG(mode) or (stat.S_ISDIR(mode) and not link):
+        return  # a directory in its place is damage, put aside by _set_aside_directories
+    target = f"a link to {os.readlink(path)!r}" if link else "a special file"
+    raise UnusableDatabaseError(f"is not a regular file ({target})")
+
+
+def _set_aside_directories(path: Path, now: datetime.datetime) -> list[str]:
+    """Rename a directory found in place of the database or one of its companions; the messages for the player.
+
+    A directory cannot be opened as a file, so it would make every start a
+    start with nothing saved. Only that entry moves: a database whose log is
+    a directory has no log to lose.
+    """
+    notices = []
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        entry = Path(f"{path}{suffix}")
+        if entry.is_dir() and not entry.is_symlink():
+            aside = _free_name(entry.with_name(f"{entry.name}.damaged-{now:%Y%m%d-%H%M%S}"))
+            entry.rename(aside)
+            _sync_directory(path.parent)
+            afresh = " and the console starts afresh" if not suffix else ""
+            notices.append(f"{entry.name} was a directory, not a file. It was kept as {aside.name}{afresh}.")
+    return notices
+
+
+def _free_name(wanted: Path) -> Path:
+    """``wanted``, or ``wanted-2``, ``-3``... whichever is not taken."""
+    candidate, count = wanted, 1
+    while candidate.exists() or candidate.is_symlink():
+        count += 1
+        candidate = wanted.with_name(f"{wanted.name}-{count}")
+    return candidate
+
+
+def _write_aside(database: Path, what: str, now: datetime.datetime, data: bytes) -> Path:
+    """Write ``data`` durably to ``<database>.<what>-YYYYmmdd-HHMMSS.json``; return the path."""
+    path = _free_name(database.with_name(f"{database.name}.{what}-{now:%Y%m%d-%H%M%S}.json"))
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        os.write(descriptor, data)
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
+    _sync_directory(database.parent)
+    return path
 
 
 def _connect(target: Path | str) -> sqlite3.Connection:
@@ -475,17 +729,16 @@ def _prepare(connection: sqlite3.Connection) -> None:
     """Check the file without writing to it, then set the durable modes and migrate.
 
     Raises :class:`DamagedDatabaseError` when SQLite finds the file corrupt or
-    not a database, when its schema version is newer than this program's, or
-    when its tables are not exactly those of its version (an SQLite file of
-    another program, or one edited by hand).
+    not a database, or when its tables are not exactly those of its version
+    (an SQLite file of another program, or one edited by hand), and
+    :class:`_NewerSchema` when its schema version is newer than this
+    program's (nothing is changed then).
     """
     try:
         _check_integrity(connection)
         version = connection.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
-            raise DamagedDatabaseError(
-                f"it is in schema version {version}, newer than this program's {SCHEMA_VERSION}"
-            )
+            raise _NewerSchema(version)
         if _schema(connection) != _expected_schema(version):
             if version == 0:
                 raise DamagedDatabaseError("it holds the tables of another program")
