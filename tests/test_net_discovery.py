@@ -67,7 +67,7 @@ def run(*command: str, check: bool = True, **kwargs: object) -> subprocess.Compl
 @pytest.fixture
 def namespaces() -> Iterator[tuple[str, str]]:
     if os.geteuid() != 0 or shutil.which("ip") is None:
-        pytest.skip("network namespaces need root and iproute2 (ip netns add)")
+        pytest.skip("network namespaces need root and iproute2 (ip netns add): run as root, apt-get install iproute2")
     tag = uuid.uuid4().hex[:6]
     a, b = f"pyr-a-{tag}", f"pyr-b-{tag}"
     try:

@@ -145,3 +145,16 @@ def test_a_claimed_score_that_disagrees_voids_the_match() -> None:
 def test_a_damaged_saved_opponent_is_a_protocol_error(saved: object) -> None:
     with pytest.raises(ProtocolError):
         OpponentReplay.from_json(saved)
+
+
+def test_the_network_layer_imports_nothing_of_the_console() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, pyramid.net.network, pyramid.net.avahi, pyramid.net.zeroconf_backend;"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pygame', 'display', 'input')"
+        " or m.startswith('pyramid.console') or m == 'pyramid.app'))"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "[]"
