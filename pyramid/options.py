@@ -8,6 +8,7 @@ journal of a console that has no keyboard.
 # Annotations are evaluated, not postponed: cheaper named tuples at start-up (see pyramid.view).
 
 import argparse
+import re
 from typing import NamedTuple, NoReturn, Sequence
 
 from pyramid.actions import Action, parse_script
@@ -53,7 +54,8 @@ class Options(NamedTuple):
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
-        raise OptionError(message)
+        """argparse quotes arguments as they were typed: control characters are escaped to keep one line."""
+        raise OptionError(re.sub(r"[\x00-\x1f\x7f]", lambda match: repr(match.group())[1:-1], message))
 
 
 def _size(text: str) -> tuple[int, int]:
