@@ -203,3 +203,22 @@ def test_a_console_in_the_network_menu_is_announced_without_a_table() -> None:
     assert not again.is_table and (again.host, again.match, again.level, again.seats) == ("Ann", 0, "", 0)
     with pytest.raises(ProtocolError):
         TableAd.from_txt("x", "10.0.0.5", 47312, {**lobby.txt(), "seats": "1"})
+
+
+def test_avahi_chosen_without_its_tools_is_reported_not_replaced(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import queue
+
+    from pyramid.net import events as ev
+    from pyramid.net.network import Network
+
+    monkeypatch.setenv("PATH", str(tmp_path))  # no avahi-publish, no avahi-browse
+    events: queue.Queue[ev.NetEvent] = queue.Queue()
+    net = Network("Ann", events.put, discovery="avahi")
+    try:
+        net.browse()
+        event = events.get(timeout=30)
+        assert isinstance(event, ev.DiscoveryFailed) and event.backend == "avahi"
+        assert "avahi-utils" in event.detail
+        assert events.empty()  # no silent switch to zeroconf
+    finally:
+        net.stop()
