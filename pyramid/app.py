@@ -247,7 +247,10 @@ def open_input(options: Options, display: "Display", settings: "HardwareSettings
         names = ("keyboard",) if display.name == "window" else ("evdev",)
     if display.name == "window" and "keyboard" not in names:
         names = ("keyboard", *names)  # a window must pump SDL's events, or it stops answering
-    on_other_event = (lambda event: display.refresh() if event.type == pygame.WINDOWEXPOSED else None)
+    # The screen lost its picture (exposed, shown again, resized from outside): paint it again.
+    repaint = {pygame.WINDOWEXPOSED, pygame.WINDOWSHOWN, pygame.WINDOWRESTORED, pygame.WINDOWMAXIMIZED,
+               pygame.WINDOWSIZECHANGED, pygame.WINDOWRESIZED, pygame.VIDEORESIZE, pygame.VIDEOEXPOSE}
+    on_other_event = (lambda event: display.refresh() if event.type in repaint else None)
     return sources.open_hub(names, lambda: display.rotation.panel_size(display.size), config,
                             on_other_event=on_other_event)
 

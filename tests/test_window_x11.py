@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import shutil
 import signal
+import struct
 import subprocess
 import sys
 import time
@@ -19,8 +20,8 @@ import pytest
 from pyramid.saved.store import Store
 
 pytestmark = pytest.mark.skipif(
-    not all(shutil.which(tool) for tool in ("Xvfb", "xdotool", "xwininfo")),
-    reason="needs Xvfb, xdotool and xwininfo: apt-get install xvfb xdotool x11-utils",
+    not all(shutil.which(tool) for tool in ("Xvfb", "xdotool", "xwininfo", "xwd")),
+    reason="needs Xvfb, xdotool, xwininfo and xwd: apt-get install xvfb xdotool x11-utils x11-apps",
 )
 
 
@@ -105,6 +106,65 @@ def test_keys_in_a_window_start_a_game_and_sigterm_ends_cleanly(x_display: str, 
         store = Store.open(tmp_path / "data" / "pyramid.db")
         until(lambda: store.has_progress("pyramid"), console, "a saved game")
         store.close()
+    except (AssertionError, subprocess.SubprocessError) as failure:
+        console.kill()
+        console.wait(20)
+        raise AssertionError(f"{failure}\nthe console said: {messages.read_text()}\n"
+                             f"the X server shows:\n{window_tree(env)}") from None
+    console.send_signal(signal.SIGTERM)
+    console.wait(20)
+    assert console.returncode == 0, messages.read_text()
+
+
+def window_pixels(env: dict[str, str], window: str) -> tuple[int, int, list[tuple[int, int, int]]]:
+    """What the X server shows in ``window`` now (width, height, RGB pixels), read with ``xwd``.
+
+    XWD: a header of 25 big-endian 32-bit fields, the window's name, the colour
+    map, then the pixels (here 24-bit colour in 32-bit units, in the byte order
+    the header gives).
+    """
+    dump = subprocess.run(["xwd", "-id", window, "-silent"], env=env, capture_output=True, timeout=20, check=True).stdout
+    fields = struct.unpack(">25I", dump[:100])
+    header_size, width, height, byte_order = fields[0], fields[4], fields[5], fields[7]
+    bits_per_pixel, bytes_per_line, colours = fields[11], fields[12], fields[19]
+    assert bits_per_pixel == 32, f"xwd gave {bits_per_pixel} bits per pixel"
+    masks = fields[14:17]
+    start = header_size + 12 * colours
+    order = "<" if byte_order == 0 else ">"
+    pixels = []
+    for y in range(height):
+        row = struct.unpack(f"{order}{width}I", dump[start + y * bytes_per_line: start + y * bytes_per_line + 4 * width])
+        pixels += [tuple((value & mask) >> (mask & -mask).bit_length() - 1 for mask in masks) for value in row]
+    return width, height, pixels  # type: ignore[return-value]
+
+
+def lit(pixels: list[tuple[int, int, int]]) -> float:
+    """The share of pixels that are not black."""
+    return sum(1 for pixel in pixels if max(pixel) > 16) / len(pixels)
+
+
+def test_a_window_resized_or_hidden_from_outside_is_drawn_again(x_display: str, tmp_path: Path) -> None:
+    """A tiling window manager resizes the window, a desktop hides and shows it: it never stays black."""
+    env = {**desktop_environment(x_display), "PYRAMID_DATA_DIR": str(tmp_path / "data")}
+    messages = tmp_path / "console.log"
+    with messages.open("w") as log:
+        console = subprocess.Popen([sys.executable, "-m", "pyramid", "--display", "window", "--size", "480x320"],
+                                   env=env, stdout=log, stderr=subprocess.STDOUT, text=True)
+    try:
+        window = until(lambda: window_id(env), console, "its window")
+        until(lambda: lit(window_pixels(env, window)[2]) > 0.5, console, "the first frame in the window")
+        subprocess.run(["xdotool", "windowsize", "--sync", window, "600", "400"], env=env, check=True, timeout=20)
+        width, height, _ = until(lambda: (lambda shot: shot if shot[:2] == (600, 400) else None)(
+            window_pixels(env, window)), console, "the new size")
+        # The frame is shown again, centred: its middle is drawn (the menu on the felt), not black.
+        until(lambda: lit(window_pixels(env, window)[2]) > 0.5, console, "a frame after the resize")
+        before = window_pixels(env, window)[2]
+        subprocess.run(["xdotool", "windowfocus", "--sync", window], env=env, check=True, timeout=20)
+        subprocess.run(["xdotool", "key", "--window", window, "Down"], env=env, check=True, timeout=20)
+        until(lambda: window_pixels(env, window)[2] != before, console, "the next frame after a key press")
+        subprocess.run(["xdotool", "windowunmap", "--sync", window], env=env, check=True, timeout=20)
+        subprocess.run(["xdotool", "windowmap", "--sync", window], env=env, check=True, timeout=20)
+        until(lambda: lit(window_pixels(env, window)[2]) > 0.5, console, "a frame after hide and show")
     except (AssertionError, subprocess.SubprocessError) as failure:
         console.kill()
         console.wait(20)
