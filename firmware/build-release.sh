@@ -2,23 +2,27 @@
 # Build a release bundle for the console: the project's wheel plus the binary wheels
 # of its dependencies for the device's platform, a VERSION file and SHA256SUMS.
 #
-#   firmware/build-release.sh [--arch aarch64|armv7l] [--python-version 3.11] [OUTDIR]
+#   firmware/build-release.sh [--arch aarch64|armv7l] [--python-version 3.11] [--sign KEY] [OUTDIR]
 #
 # Prints the bundle's path (OUTDIR/pyramid-<version>, OUTDIR defaults to dist/) on its
-# last line. Needs pip and access to PyPI on the computer that builds. The `pi` extras
-# (gpiozero, lgpio, evdev) are not bundled: the device gets them from Debian
-# (install.sh): evdev publishes no wheels (it compiles against the kernel headers), and
-# Debian's builds of all three match the Pi's system.
+# last line. --sign KEY (or $PYRAMID_SIGNING_KEY) signs SHA256SUMS with that SSH private
+# key into SHA256SUMS.sig, for devices that accept only the owner's releases. Needs pip
+# and access to PyPI on the computer that builds. The `pi` extras (gpiozero, lgpio,
+# evdev) are not bundled: the device gets them from Debian (install.sh): evdev publishes
+# no wheels (it compiles against the kernel headers), and Debian's builds of all three
+# match the Pi's system.
 set -eu
 
 arch=aarch64
 python_version=3.11
 out=
+signing_key=${PYRAMID_SIGNING_KEY:-}
 while [ $# -gt 0 ]; do
     case "$1" in
         --arch) arch=$2; shift 2 ;;
         --python-version) python_version=$2; shift 2 ;;
-        -h|--help) sed -n '2,11s/^# \{0,1\}//p' "$0"; exit 0 ;;
+        --sign) signing_key=$2; shift 2 ;;
+        -h|--help) sed -n '2,14s/^# \{0,1\}//p' "$0"; exit 0 ;;
         -*) echo "build-release.sh: unknown option $1" >&2; exit 2 ;;
         *) out=$1; shift ;;
     esac
@@ -55,4 +59,9 @@ lines = [f"{hashlib.sha256(path.read_bytes()).hexdigest()}  {path.relative_to(bu
          for path in sorted(bundle.rglob("*")) if path.is_file() and path.name != "SHA256SUMS"]
 (bundle / "SHA256SUMS").write_text("\n".join(lines) + "\n")
 EOF
+if [ -n "$signing_key" ]; then
+    # The device checks it with: ssh-keygen -Y verify -I pyramid-release -n pyramid-release.
+    ssh-keygen -q -Y sign -f "$signing_key" -n pyramid-release "$bundle/SHA256SUMS" >&2
+    echo "Signed SHA256SUMS with $signing_key" >&2
+fi
 echo "$bundle"

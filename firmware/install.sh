@@ -14,6 +14,8 @@
 #   PYRAMID_ROOT    install under this directory instead of /
 #   PYRAMID_SKIP    steps to skip, space-separated: packages (apt-get), accounts (useradd)
 #   PYRAMID_BUNDLE  a release bundle made by build-release.sh (default: build one here)
+#   PYRAMID_SIGNERS the owner's SSH public key(s), e.g. ~/.ssh/id_ed25519.pub: from then on
+#                   the device installs only releases signed with them (build-release.sh --sign)
 set -eu
 
 firmware=$(cd "$(dirname "$0")" && pwd)
@@ -131,6 +133,21 @@ else
     fi
     # Started at the next boot; restarting it here could take tty1 from the person installing.
     "$tool" --root "${root:-/}" --no-restart install "$bundle"
+fi
+
+# After the first release (built here, unsigned): from now on only the owner's signed bundles.
+if [ -n "${PYRAMID_SIGNERS:-}" ]; then
+    signers=$(mktemp)
+    # allowed_signers lines: principal, the namespace the signature must carry, the key.
+    awk '/^[[:space:]]*(#|$)/ { next }
+         { print "pyramid-release namespaces=\"pyramid-release\" " $1 " " $2 }' "$PYRAMID_SIGNERS" > "$signers"
+    if [ ! -s "$signers" ]; then
+        rm -f "$signers"
+        echo "install.sh: $PYRAMID_SIGNERS holds no public key" >&2
+        exit 2
+    fi
+    put "$signers" "$root/etc/pyramid/allowed_signers" 644
+    rm -f "$signers"
 fi
 
 for unit in pyramid.service pyramid-rollback.service; do

@@ -15,9 +15,10 @@
 #   PYRAMID_SSH            ssh command line (default: ssh), also used by rsync
 #   PYRAMID_REMOTE_TOOL    the device tool's command line (default: /opt/pyramid/bin/pyramid-release)
 #   PYRAMID_RSYNC_OPTIONS  extra rsync options, e.g. --bwlimit=500
+#   PYRAMID_SIGNING_KEY    SSH private key the built release is signed with (build-release.sh --sign)
 set -eu
 
-usage() { sed -n '2,19s/^# \{0,1\}//p' "$0"; }
+usage() { sed -n '2,20s/^# \{0,1\}//p' "$0"; }
 
 here=$(cd "$(dirname "$0")" && pwd)
 ssh_command=${PYRAMID_SSH:-ssh}

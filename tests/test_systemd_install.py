@@ -53,9 +53,9 @@ def fresh_pi(root: Path) -> None:
     (wants / "getty@tty1.service").symlink_to("/lib/systemd/system/getty@.service")
 
 
-def run_install(root: Path, bundle: Path) -> subprocess.CompletedProcess[str]:
+def run_install(root: Path, bundle: Path, extra: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYRAMID_ROOT": str(root), "PYRAMID_SKIP": "packages accounts",
-           "PYRAMID_BUNDLE": str(bundle)}
+           "PYRAMID_BUNDLE": str(bundle), **(extra or {})}
     return subprocess.run(["sh", str(INSTALL)], env=env, capture_output=True, text=True, timeout=300, check=False)
 
 
@@ -132,3 +132,23 @@ def test_settings_example_is_installed_on_a_fresh_card(tmp_path: Path) -> None:
                                  .replace("\n#safe_area", "\nsafe_area"))
     assert uncommented.problems == ()
     assert uncommented.display == DisplaySettings(display="auto", rotation=0, safe_area=5)
+
+
+def test_the_owners_signing_key_is_installed_once(tmp_path: Path) -> None:
+    root = tmp_path / "device"
+    fresh_pi(root)
+    key = tmp_path / "owner"
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "owner@laptop", "-f", str(key)], check=True)
+    env = {"PYRAMID_SIGNERS": f"{key}.pub"}
+    first = run_install(root, make_bundle(tmp_path, "1.0"), env)
+    assert first.returncode == 0, first.stdout + first.stderr
+    signers = root / "etc" / "pyramid" / "allowed_signers"
+    kind, body, _comment = Path(f"{key}.pub").read_text().split()
+    assert signers.read_text() == f'pyramid-release namespaces="pyramid-release" {kind} {body}\n'
+    before = snapshot(root)
+    assert run_install(root, make_bundle(tmp_path / "again", "1.0"), env).returncode == 0
+    assert snapshot(root) == before
+    empty = tmp_path / "empty.pub"
+    empty.write_text("# no key yet\n")
+    refused = run_install(root, make_bundle(tmp_path / "third", "1.0"), {"PYRAMID_SIGNERS": str(empty)})
+    assert refused.returncode == 2 and "holds no public key" in refused.stderr
