@@ -8,6 +8,11 @@ main loop. Everything with state (debounce, repeats, long presses, the press
 log) runs in the main loop inside :meth:`InputHub.wait`, so none of it needs a
 lock and all of it follows one injectable clock.
 
+Other threads may also hand the main loop items that are not input at all
+(:meth:`InputHub.post`: the network thread's events); they come out of
+``wait`` in order among the actions, untouched. The hub does not know what
+they are, so ``input/`` stays free of any other layer.
+
 ``wait(timeout)`` blocks until something arrives, a repeat falls due, or the
 timeout passes; it never spins. :meth:`InputHub.stop` (any thread, or a
 signal handler) makes it return None, which ends the main loop. When a pygame window is used, the main loop
@@ -80,6 +85,10 @@ class _DeviceChange(NamedTuple):
     added: bool
 
 
+class _Posted(NamedTuple):
+    item: object
+
+
 class InputHub:
     """Thread-safe collection point of every input source; see the module docstring."""
 
@@ -89,7 +98,7 @@ class InputHub:
         self._debouncer = Debouncer()
         self._long_press: dict[tuple[str, str], str | None] = {}
         self._ready = threading.Condition()
-        self._events: deque[_Edge | _Tap | _DeviceChange] = deque()
+        self._events: deque[_Edge | _Tap | _DeviceChange | _Posted] = deque()
         self._waiter: Waiter | None = None
         self._main_thread = threading.get_ident()
         self._sources: list[Source] = []
@@ -121,6 +130,10 @@ class InputHub:
         """The device was unplugged: whatever it held is released, silently."""
         self._put(_DeviceChange(device, False))
 
+    def post(self, item: object) -> None:
+        """Hand ``item`` (not an input: a network event, say) to the main loop, in order with the input."""
+        self._put(_Posted(item))
+
     def stop(self) -> None:
         """Time to end (the window was closed, SIGTERM): ``wait`` returns None from now on."""
         with self._ready:
@@ -129,7 +142,7 @@ class InputHub:
         if self._waiter is not None:
             self._waiter.wake()  # from the main thread too: a signal handler runs there while it waits
 
-    def _put(self, event: _Edge | _Tap | _DeviceChange) -> None:
+    def _put(self, event: _Edge | _Tap | _DeviceChange | _Posted) -> None:
         with self._ready:
             self._events.append(event)
             self._ready.notify()
@@ -149,10 +162,10 @@ class InputHub:
         """Keep ``source`` to close it in :meth:`close`."""
         self._sources.append(source)
 
-    def wait(self, timeout: float | None) -> list[Action] | None:
+    def wait(self, timeout: float | None) -> list[object] | None:
         """Block until input or a repeat is due (at most ``timeout`` seconds); return the actions.
 
-        May return an empty list (timeout, or a wake-up with nothing to play yet):
+        Items given to :meth:`post` are among them, where they arrived. May return an empty list (timeout, or a wake-up with nothing to play yet):
         the caller just loops. ``timeout=None`` waits without limit. Returns None
         once :meth:`stop` was called: the main loop ends.
         """
@@ -194,13 +207,15 @@ class InputHub:
         left = max(0.0, deadline - self._clock())
         return left if timeout is None else min(timeout, left)
 
-    def _collect(self) -> list[Action]:
+    def _collect(self) -> list[object]:
         with self._ready:
             events = list(self._events)
             self._events.clear()
-        actions: list[Action] = []
+        actions: list[object] = []
         for event in events:
-            if isinstance(event, _Tap):
+            if isinstance(event, _Posted):
+                actions.append(event.item)
+            elif isinstance(event, _Tap):
                 self._presses.append(PressRecord(event.action, event.device, event.at))
                 actions.append(event.action)
             elif isinstance(event, _DeviceChange):

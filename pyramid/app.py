@@ -13,6 +13,7 @@ import logging
 import os
 import signal
 import sys
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Protocol, Sequence
 
@@ -25,6 +26,7 @@ from pyramid.scripting import OutputError, ScriptSource, Trace, dump_state, writ
 from pyramid.system.sdnotify import Notifier
 from pyramid.console.menus import open_console
 from pyramid.console.screen import DealChoice
+from pyramid.console.net.service import TableService
 from pyramid.console.session import Session
 from pyramid.view import Hit, View
 
@@ -32,15 +34,56 @@ if TYPE_CHECKING:
     from display.base import Display
     from display.settings import HardwareSettings
     from input.hub import InputHub
+    from pyramid.net.network import Network
 
 log = logging.getLogger("pyramid")
 
 
 class ActionSource(Protocol):
-    """Where the main loop gets actions: the input hub, or a script."""
+    """Where the main loop gets actions (and the network's events): the input hub, or a script."""
 
-    def wait(self, timeout: float | None) -> list[Action] | None:
+    def wait(self, timeout: float | None) -> Sequence[object] | None:
         """Block up to ``timeout`` seconds; ``[]`` on time-out, ``None`` when it is time to stop."""
+
+
+class EventSink:
+    """Where the network thread posts its events: the main loop's queue once it exists.
+
+    The network can start before the queue does (``--table`` opens a table
+    while the session is built, before the inputs open); what it posts until
+    then is kept and handed over, in order, by :meth:`attach`.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._early: list[object] = []
+        self._post: Callable[[object], None] | None = None
+
+    def __call__(self, event: object) -> None:
+        with self._lock:
+            if self._post is None:
+                self._early.append(event)
+                return
+            post = self._post
+        post(event)
+
+    def attach(self, post: Callable[[object], None]) -> None:
+        with self._lock:
+            self._post = post
+            early, self._early = self._early, []
+        for event in early:
+            post(event)
+
+
+def network_opener(sink: EventSink) -> Callable[[str], "Network"]:
+    """How the console makes its :class:`~pyramid.net.network.Network` (only when a network screen needs it)."""
+
+    def open_network(name: str) -> "Network":
+        from pyramid.net.network import Network
+
+        return Network(name, sink)
+
+    return open_network
 
 
 class Frontend:
@@ -72,17 +115,22 @@ def run_loop(session: Session, frontend: Frontend, source: ActionSource, notifie
 
     It blocks in ``source.wait`` (no busy loop); the time-out is the watchdog's
     half-period, so a hung console is noticed and a healthy idle one stays idle.
+    Items that are not actions are the network's events, posted to the same
+    queue by the network thread: they reach the session here, in order.
     The first frame is drawn here unless the caller has shown it already.
     """
     view = frontend.shown if frontend.shown is not None else show_first_frame(session, frontend, notifier)
     timeout = notifier.watchdog_interval()
     while True:
-        actions = source.wait(timeout)
-        if actions is None:
+        items = source.wait(timeout)
+        if items is None:
             break
-        for action in actions:
-            session.handle(action, lambda x, y: frontend.locate(session.view(), x, y))
-            after_action(session)
+        for item in items:
+            if isinstance(item, Action):
+                session.handle(item, lambda x, y: frontend.locate(session.view(), x, y))
+                after_action(session)
+            else:
+                session.post_event(item)  # posted by the network thread
         new_view = session.view()
         if new_view != view:
             frontend.show(new_view)
@@ -99,22 +147,43 @@ def show_first_frame(session: Session, frontend: Frontend, notifier: Notifier) -
     return view
 
 
-def build_session(options: Options) -> Session:
+def build_session(options: Options, settings: "HardwareSettings", sink: EventSink) -> Session:
     """The session over the player's store, on its first screens; ``--rules`` overrides the
     remembered preset.
 
     The scripted mode plays on a scratch store unless the data directory is named
     (``PYRAMID_DATA_DIR``, or systemd's ``STATE_DIRECTORY``): a demo or a bug report
     run on a desktop must not abandon the player's saved game or count its result.
+    The network tables get the settings file's port (``--table-port`` wins) and
+    post their events to ``sink``; ``--table`` opens or joins a table at once.
     """
     from pyramid.saved.store import Store
 
     rules = preset(options.rules) if options.rules else None
     named = any(os.environ.get(name) for name in ("PYRAMID_DATA_DIR", "STATE_DIRECTORY"))
     store = Store.open() if named or not options.scripted else Store.in_memory()
-    session = Session(rules, DealChoice(cards=options.deal, number=options.deal_number), store=store)
-    open_console(session, options.game, options.redeals)
+    port = network_port(settings)
+    tables = TableService(network_opener(sink), port if options.table_port is None else options.table_port,
+                          options.table_address or "", options.name)
+    session = Session(rules, DealChoice(cards=options.deal, number=options.deal_number), store=store, tables=tables)
+    if options.table is None:
+        open_console(session, options.game, options.redeals)
+    else:
+        from pyramid.console.net.lobby import start_table
+
+        open_console(session)
+        start_table(session, options.table.host, options.table.port)
     return session
+
+
+def network_port(settings: "HardwareSettings") -> int:
+    """The ``[network]`` port of the settings file; what is wrong in the table is told, and the default used."""
+    from pyramid.net.settings import read_network_settings
+
+    network = read_network_settings(settings.sections, str(settings.path or "settings"))
+    for problem in network.problems:
+        print(f"pyramid: {problem}", file=sys.stderr)
+    return network.port
 
 
 def load_hardware_settings(options: Options) -> "HardwareSettings":
@@ -142,19 +211,29 @@ def run_scripted(options: Options) -> int:
     status 1; SIGTERM stops the script (128 + 15, and no final outputs: the
     script did not finish).
     """
-    session = build_session(options)
-    frontend = open_frontend(options, load_hardware_settings(options))
+    settings = load_hardware_settings(options)
+    sink = EventSink()
+    session = build_session(options, settings, sink)
+    try:
+        frontend = open_frontend(options, settings)
+    except BaseException:
+        session.tables.stop()
+        raise
     session.hardware.append(f"Display: {frontend.display.description}")
-    source = ScriptSource(options.script or (), options.script_delay_ms / 1000)
+    source = ScriptSource(options.script or (), options.script_delay_ms / 1000, probe=session.tables)
+    sink.attach(source.post)
     try:
         with contextlib.closing(Trace(options.trace)) if options.trace else contextlib.nullcontext() as trace, \
                 source.stopping_on(signal.SIGTERM):
+            if options.table is not None and options.table.opens and not table_listening(session, source):
+                return 1
             if trace:
                 trace.write(session.state())
             run_loop(session, frontend, source, Notifier.from_environ(),
                      after_action=(lambda s: trace.write(s.state())) if trace else (lambda s: None))
         if source.stopped_by is not None:
             return 128 + source.stopped_by
+        session.tables.leave_current(session)  # the script is over: leave the table cleanly
         if options.dump_state:
             dump_state(options.dump_state, session.state())
         if options.screenshot:
@@ -163,8 +242,27 @@ def run_scripted(options: Options) -> int:
         print(f"pyramid: {error}", file=sys.stderr)
         return 1
     finally:
+        session.tables.stop()
         frontend.close()
     return 0
+
+
+def table_listening(session: Session, source: ScriptSource) -> bool:
+    """``--table open``: wait until the table listens, so the trace's first line has its real port.
+
+    A table that cannot listen ends the run with one line naming the port.
+    """
+    from pyramid.net.events import Listening, ListenFailed
+
+    arrived = source.until(lambda item: isinstance(item, (Listening, ListenFailed)), 10.0)
+    for item in arrived:
+        session.post_event(item)
+    failed = next((item for item in arrived if isinstance(item, ListenFailed)), None)
+    if failed is not None or not any(isinstance(item, Listening) for item in arrived):
+        detail = failed.detail if failed is not None else "no answer from the network thread"
+        print(f"pyramid: --table open: cannot listen on port {session.tables.port} ({detail})", file=sys.stderr)
+        return False
+    return True
 
 
 class StopRequest:
@@ -200,9 +298,14 @@ def run_console(options: Options) -> int:
     cannot open still ends the console with its message, and the updater,
     which watches the console for a while after ``READY=1``, still sees that.
     """
-    session = build_session(options)
     settings = load_hardware_settings(options)
-    frontend = open_frontend(options, settings)
+    sink = EventSink()
+    session = build_session(options, settings, sink)
+    try:
+        frontend = open_frontend(options, settings)
+    except BaseException:
+        session.tables.stop()
+        raise
     notifier = Notifier.from_environ()
     stop = StopRequest()
     signal.signal(signal.SIGTERM, stop)  # SDL's own handler would only queue a quit event nobody reads yet
@@ -210,15 +313,18 @@ def run_console(options: Options) -> int:
         show_first_frame(session, frontend, notifier)
         hub = open_input(options, frontend.display, settings)
     except BaseException:
+        session.tables.stop()
         frontend.close()
         raise
     stop.hand_to(hub)
+    sink.attach(hub.post)
     session.hardware.append(f"Display: {frontend.display.description}")
     session.input_log = lambda: [str(record) for record in hub.recent_presses]
     session.input_devices = lambda: list(hub.connected_devices)
     try:
         run_loop(session, frontend, hub, notifier)
     finally:
+        session.tables.stop()
         hub.close()
         frontend.close()
     return 0

@@ -11,7 +11,8 @@ import argparse
 import re
 from typing import NamedTuple, NoReturn, Sequence
 
-from pyramid.actions import Action, parse_script
+from pyramid.net.limits import DEFAULT_PORT
+from pyramid.scripting import Step, parse_steps
 from pyramid.engine.cards import Card, parse_deal
 from pyramid.engine.deal import MAX_DEAL_NUMBER
 from pyramid.engine.errors import UnknownPresetError
@@ -28,6 +29,17 @@ class OptionError(PyramidError):
     """A command-line option that cannot be used; the message names it."""
 
 
+class TableRequest(NamedTuple):
+    """``--table``: open a table at once (``host`` None), or join the one at ``host``:``port``."""
+
+    host: str | None = None
+    port: int | None = None
+
+    @property
+    def opens(self) -> bool:
+        return self.host is None
+
+
 class Options(NamedTuple):
     display: str | None = None
     size: tuple[int, int] | None = None
@@ -37,7 +49,7 @@ class Options(NamedTuple):
     redeals: Redeals | None = None
     deal: tuple[Card, ...] | None = None
     deal_number: int | None = None
-    script: tuple[Action, ...] | None = None
+    script: tuple[Step, ...] | None = None
     script_delay_ms: int = 0
     trace: str | None = None
     dump_state: str | None = None
@@ -45,6 +57,12 @@ class Options(NamedTuple):
     settings: str | None = None
     inputs: tuple[str, ...] = ()
     self_test: bool = False
+    table: TableRequest | None = None
+    #: ``--table-port`` (None: the settings file's port) and ``--table-address`` (None: the LAN interfaces).
+    table_port: int | None = None
+    table_address: str | None = None
+    #: ``--name``: the player's name for this run only.
+    name: str | None = None
 
     @property
     def scripted(self) -> bool:
@@ -78,16 +96,47 @@ def build_parser() -> argparse.ArgumentParser:
     deal = parser.add_mutually_exclusive_group()
     deal.add_argument("--deal", help="the 52 cards of the deal, in the notation of docs/rules.md")
     deal.add_argument("--deal-number", type=int, help=f"numbered deal 1..{MAX_DEAL_NUMBER}")
-    parser.add_argument("--script", help="actions to play, e.g. 'ok down ok tap:120,80'")
+    parser.add_argument("--script", help="actions to play, e.g. 'ok down ok tap:120,80' (and wait, wait:joined, "
+                                         "wait:done with --table)")
     parser.add_argument("--script-delay", type=int, default=0, metavar="MS", help="pause after each action")
     parser.add_argument("--trace", metavar="FILE.jsonl", help="write the state before and after each action")
     parser.add_argument("--dump-state", metavar="FILE.json", help="write the final state")
     parser.add_argument("--screenshot", metavar="FILE.png", help="save the final frame")
     parser.add_argument("--settings", metavar="FILE.toml", help="hardware settings file")
     parser.add_argument("--input", default="", help="extra input sources: gpio,evdev")
+    parser.add_argument("--table", metavar="open|join:HOST:PORT", help="open a Pyramids table, or join one, at once")
+    parser.add_argument("--table-port", type=int, metavar="P",
+                        help=f"with --table open: the port to listen on (default: the settings file's, else {DEFAULT_PORT}; "
+                             "0 picks a free one)")
+    parser.add_argument("--table-address", metavar="A", help="with --table open: the address to listen on "
+                                                             "(default: the LAN interfaces)")
+    parser.add_argument("--name", help="the player's name for this run (shown at the table)")
     parser.add_argument("--self-test", action="store_true", help="check the installation and exit")
     parser.add_argument("--version", action="store_true", help="print the version and exit")
     return parser
+
+
+def _table(text: str) -> TableRequest:
+    """``open`` or ``join:HOST:PORT`` (an IPv6 host in brackets: ``join:[fe80::1]:47312``)."""
+    if text == "open":
+        return TableRequest()
+    where = text[len("join:"):] if text.startswith("join:") else None
+    host, colon, port = (where or "").rpartition(":")
+    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    if not colon or not host or not port.isdigit() or not 1 <= int(port) <= 65535 or any(c.isspace() for c in host):
+        raise OptionError(f"invalid --table {text!r}: use open or join:HOST:PORT (port 1..65535)")
+    return TableRequest(host, int(port))
+
+
+def _name(text: str) -> str:
+    from pyramid.net.errors import ProtocolError
+    from pyramid.net.protocol import check_name
+
+    try:
+        return check_name(text)
+    except ProtocolError:
+        raise OptionError(f"invalid --name {text!r}: 1 to 32 characters, no control characters,"
+                          " no spaces at either end") from None
 
 
 def parse_options(argv: Sequence[str]) -> tuple[Options, bool]:
@@ -108,14 +157,23 @@ def parse_options(argv: Sequence[str]) -> tuple[Options, bool]:
         deal = parse_deal(args.deal, rules.deck) if args.deal is not None else None
     except PyramidError as error:
         raise OptionError(f"invalid --deal: {error}") from None
+    table = _table(args.table) if args.table is not None else None
+    if args.game == "pyramid" and table is not None:
+        raise OptionError("--table plays Pyramids: it cannot go with --game pyramid")
+    if (args.table_port is not None or args.table_address is not None) and (table is None or not table.opens):
+        raise OptionError("--table-port and --table-address go with --table open")
+    if args.table_port is not None and not 0 <= args.table_port <= 65535:
+        raise OptionError(f"invalid --table-port {args.table_port}: use 0..65535 (0 picks a free one)")
+    if args.deal is not None and table is not None:
+        raise OptionError("--table deals numbered matches: use --deal-number")
     try:
-        script = tuple(parse_script(args.script)) if args.script is not None else None
+        script = tuple(parse_steps(args.script)) if args.script is not None else None
     except PyramidError as error:
         raise OptionError(f"invalid --script: {error}") from None
     options = Options(
         display=args.display,
         size=_size(args.size) if args.size else None,
-        game=args.game,
+        game="pyramids" if table is not None else args.game,
         rules=args.rules,
         redeals=redeals,
         deal=deal,
@@ -128,5 +186,9 @@ def parse_options(argv: Sequence[str]) -> tuple[Options, bool]:
         settings=args.settings,
         inputs=tuple(part for part in args.input.split(",") if part),
         self_test=args.self_test,
+        table=table,
+        table_port=args.table_port,
+        table_address=args.table_address,
+        name=_name(args.name) if args.name is not None else None,
     )
     return options, args.version

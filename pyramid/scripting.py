@@ -22,12 +22,63 @@ import signal
 import stat
 import tempfile
 import threading
-from collections.abc import Iterator
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, BinaryIO, Sequence
+from typing import Any, BinaryIO, Literal, NamedTuple, Protocol, Sequence, Union
 
 from pyramid.actions import Action
-from pyramid.errors import PyramidError
+from pyramid.errors import InvalidActionError, PyramidError
+
+WaitGoal = Literal["message", "joined", "done"]
+#: The script words that wait for the other console, and the longest each waits (issue 12).
+WAITS: dict[str, tuple[WaitGoal, float]] = {
+    "wait": ("message", 10.0),
+    "wait:joined": ("joined", 30.0),
+    "wait:done": ("done", 60.0),
+}
+
+
+class ScriptWait(NamedTuple):
+    """A script step that plays nothing: it waits for the other console (``goal``), at most ``limit`` seconds."""
+
+    goal: WaitGoal
+    limit: float
+
+    def __str__(self) -> str:
+        return next(word for word, (goal, _) in WAITS.items() if goal == self.goal)
+
+
+Step = Union[Action, ScriptWait]
+
+
+def parse_steps(text: str) -> list[Step]:
+    """``--script``'s words: the actions of :func:`~pyramid.actions.parse_script`, plus the waits.
+
+    The waits exist only here: a device never produces them, so they are not actions.
+    """
+    steps: list[Step] = []
+    for word in text.split():
+        wait = WAITS.get(word.lower())
+        if wait is not None:
+            steps.append(ScriptWait(*wait))
+            continue
+        try:
+            steps.append(Action.parse(word))
+        except InvalidActionError as error:
+            raise InvalidActionError(f"{error}; or {', '.join(WAITS)}") from None
+    return steps
+
+
+class ScriptProbe(Protocol):
+    """What the script's waits ask the console: is this item news from the other console, is a goal reached."""
+
+    def heard(self, item: object) -> bool:
+        """``item`` (posted to the source) is a message from the other console."""
+
+    def reached(self, goal: WaitGoal) -> bool:
+        """The console's state satisfies ``goal`` ("joined", "done") now."""
 
 
 class OutputError(PyramidError):
@@ -41,27 +92,96 @@ class ScriptSource:
     one, so a test can cut the power in the middle of a game. The delay is a
     wait on an event, not a sleep, so :meth:`stop` (from a signal handler, see
     :meth:`stopping_on`) ends it at once.
+
+    Like the input hub, it takes items posted by other threads (:meth:`post`:
+    the network's events) and hands them over before the next step. A
+    :class:`ScriptWait` step blocks on those posts, never polls: it ends when
+    ``probe`` says its goal is reached (checked after the loop has handled
+    what arrived), or after its limit; the script then goes on.
     """
 
-    def __init__(self, actions: Sequence[Action], delay: float = 0.0) -> None:
-        self._actions = list(actions)
+    def __init__(self, steps: Sequence[Step], delay: float = 0.0, probe: ScriptProbe | None = None) -> None:
+        self._steps = deque(steps)
         self._delay = delay
-        self._started = False
+        self._probe = probe
+        self._after_action = False
         self._stop = threading.Event()
+        self._ready = threading.Condition()
+        self._posted: deque[object] = deque()
+        self._heard = 0
+        self._wait_started: tuple[float, int] | None = None  # (deadline, messages heard before it)
         #: The signal that stopped the script, if one did.
         self.stopped_by: int | None = None
 
-    def wait(self, timeout: float | None) -> list[Action] | None:
-        if self._started and self._delay:
+    def post(self, item: object) -> None:
+        """Hand ``item`` to the main loop before the next step (from any thread)."""
+        with self._ready:
+            self._posted.append(item)
+            self._ready.notify()
+
+    def until(self, wanted: Callable[[object], bool], limit: float) -> list[object]:
+        """Block until a posted item is ``wanted`` (at most ``limit`` seconds); every item taken, in order.
+
+        For what must be known before the first step (the real port of ``--table open``).
+        """
+        deadline = time.monotonic() + limit
+        taken: list[object] = []
+        with self._ready:
+            while not any(wanted(item) for item in taken) and not self._stop.is_set():
+                left = deadline - time.monotonic()
+                if left <= 0 or not self._ready.wait_for(lambda: bool(self._posted) or self._stop.is_set(), left):
+                    break
+                taken += self._posted
+                self._posted.clear()
+        return taken
+
+    def wait(self, timeout: float | None) -> list[object] | None:
+        if self._after_action and self._delay:
             self._stop.wait(self._delay)
-        self._started = True
-        if self._stop.is_set() or not self._actions:
-            return None
-        return [self._actions.pop(0)]
+        self._after_action = False
+        while not self._stop.is_set():
+            with self._ready:
+                posted = list(self._posted)
+                self._posted.clear()
+            if posted:
+                self._heard += sum(1 for item in posted if self._probe is not None and self._probe.heard(item))
+                return posted
+            if not self._steps:
+                return None
+            step = self._steps[0]
+            if isinstance(step, Action):
+                self._steps.popleft()
+                self._after_action = True
+                return [step]
+            if self._waited(step, timeout):
+                return []  # the watchdog's turn: the loop comes back here
+        return None
+
+    def _waited(self, step: ScriptWait, timeout: float | None) -> bool:
+        """Block for ``step`` until something is posted (False), or it is over (popped, False), or ``timeout`` (True)."""
+        now = time.monotonic()
+        if self._wait_started is None:
+            self._wait_started = (now + step.limit, self._heard)
+        deadline, heard_before = self._wait_started
+        if self._goal_reached(step, heard_before) or now >= deadline:
+            self._steps.popleft()
+            self._wait_started = None
+            return False
+        block = deadline - now if timeout is None else min(deadline - now, timeout)
+        with self._ready:
+            arrived = self._ready.wait_for(lambda: bool(self._posted) or self._stop.is_set(), block)
+        return not arrived and time.monotonic() < deadline
+
+    def _goal_reached(self, step: ScriptWait, heard_before: int) -> bool:
+        if step.goal == "message":
+            return self._heard > heard_before
+        return self._probe is not None and self._probe.reached(step.goal)
 
     def stop(self) -> None:
         """End the script before its next action (from any thread)."""
         self._stop.set()
+        with self._ready:
+            self._ready.notify()
 
     @contextlib.contextmanager
     def stopping_on(self, number: int) -> Iterator[None]:

@@ -89,7 +89,7 @@ def test_main_menu_leads_to_the_pyramids_menu_and_its_rules(tmp_path: Path) -> N
     state = choose(session, "Pyramids")
     assert state["screen"] == "pyramids_menu"
     assert state["menu"]["items"] == ["Play the computer", "Opponent: good", "Two players", "Match: random",
-                                      "Rules & controls"]
+                                      "Play on the network", "Rules & controls"]
     assert choose(session, "Rules & controls")["screen"] == "help"
     headings = []
     for _ in range(4):

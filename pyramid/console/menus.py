@@ -185,6 +185,7 @@ class SettingsScreen(MenuScreen):
     name = "settings"
     title = "Settings"
     PAGES: dict[str, Callable[[Console], Screen]] = {
+        "Your name": lambda session: _duel_menus().your_name(session),
         "Controls": lambda session: ControlsScreen(session),
         "System": lambda session: SystemScreen(session),
     }

@@ -7,7 +7,7 @@ same keys behave the same everywhere.
 
 Screens reach the rest of the console only through :class:`Console`, a small
 protocol (the screen stack plus the services: store, settings, rules, clock,
-random numbers). :class:`~pyramid.console.session.Session` is the one real
+random numbers, the network tables). :class:`~pyramid.console.session.Session` is the one real
 implementation; nothing here imports it, so every screen module can be
 imported on its own and the flow has no import cycle.
 """
@@ -27,6 +27,7 @@ from pyramid.engine.rules import Rules
 from pyramid.view import Hit, MenuHit, MenuView, PanelView, TextView, View
 
 if TYPE_CHECKING:
+    from pyramid.console.net.service import TableService
     from pyramid.saved.settings import PlayerSettings
     from pyramid.saved.store import Store
 
@@ -51,6 +52,8 @@ class Console(Protocol):
     hardware: list[str]
     input_log: Callable[[], Sequence[str]]
     input_devices: Callable[[], Sequence[str]]
+    #: The network tables: the tables seen, invites, the match at a table (made by the app).
+    tables: TableService
 
     @property
     def screen(self) -> Screen:

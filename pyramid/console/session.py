@@ -16,6 +16,7 @@ import random
 from typing import Any, Callable, Sequence
 
 from pyramid.actions import Action
+from pyramid.console.net.service import TableService
 from pyramid.console.screen import DealChoice, NoticeScreen, Screen
 from pyramid.engine.rules import Rules, preset
 from pyramid.saved.settings import PlayerSettings
@@ -34,7 +35,7 @@ class Session:
 
     def __init__(self, rules: Rules | None = None, deal: DealChoice | None = None,
                  rng: random.Random | None = None, store: Store | None = None,
-                 today: Callable[[], datetime.date] = datetime.date.today) -> None:
+                 today: Callable[[], datetime.date] = datetime.date.today, tables: TableService | None = None) -> None:
         self.store = store or Store.in_memory()
         self.settings: PlayerSettings = self.store.settings()
         self.rules = rules or preset(self.settings.rules_preset)
@@ -48,6 +49,8 @@ class Session:
         self.input_log: Callable[[], Sequence[str]] = lambda: ()
         self.input_devices: Callable[[], Sequence[str]] = lambda: ()
         self.stack: list[Screen] = []
+        #: The network tables; without ``tables`` the console has no network (a self-test, most tests).
+        self.tables = tables or TableService()
 
     # -- the stack ----------------------------------------------------------
     @property
@@ -94,6 +97,31 @@ class Session:
             self.screen.on_help()
         else:
             self.screen.handle(action, hit)
+        self.offer_invites()
+
+    # -- network events -----------------------------------------------------
+    def post_event(self, event: object) -> None:
+        """One event of the network thread, taken in the main loop like an action.
+
+        The table service takes it (lists, the match's news, new screens when
+        a seat is granted); an invite is shown at once over a menu screen, and
+        held while a game is being played (:meth:`offer_invites`).
+        """
+        self.tables.on_event(self, event)
+        self.offer_invites()
+
+    def offer_invites(self) -> None:
+        """Show a held invite unless a game is in progress: it waits for the game's end or its pause (help).
+
+        One invite panel at a time; the next shows when it is answered.
+        """
+        if self.tables.invites and not self.game_in_progress() and self.screen.name != "invite":
+            self.push(self.tables.take_invite(self))
+
+    def game_in_progress(self) -> bool:
+        """The top screen is a game being played (its trace status is "playing"): never cover it."""
+        state = self.screen.game_state() if self.stack else None
+        return state is not None and state.get("status") == "playing"
 
     def view(self) -> View:
         settings = self.settings

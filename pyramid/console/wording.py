@@ -9,7 +9,7 @@ from __future__ import annotations
 from pyramid.engine.board import Move
 from pyramid.engine.cards import ENGLISH_FACE_LETTERS, FRENCH_FACE_LETTERS, Card
 from pyramid.engine.rules import PRESETS
-from pyramid.saved.stats import PyramidVariant
+from pyramid.saved.stats import NETWORK_GAME, PyramidVariant
 
 SUIT_SYMBOLS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
 #: A redeal allowance as a heading says it ("Pyramid, no redeal").
@@ -38,9 +38,11 @@ def describe_level(level: str) -> str:
 
 
 def describe_variant(game: str, variant: str) -> str:
-    """A statistics heading: "retrohub/one" → "Pyramid, one redeal"; "good" → "Pyramids against …"."""
+    """A statistics heading: "retrohub/one" → "Pyramid, one redeal"; "good" → "Pyramids against …"; a network match names the opponent."""
     if game == "pyramids":
         return describe_level(variant)
+    if game == NETWORK_GAME:
+        return f"Pyramids against {variant} on the network"
     parsed = PyramidVariant.parse(variant)
     if parsed is None:
         return PRESETS[variant].title if variant in PRESETS else variant

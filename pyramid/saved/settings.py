@@ -22,6 +22,9 @@ from pyramid.engine.rules import PRESETS, REDEAL_CHOICES
 CARD_LETTERS = ("french", "english")
 #: The widest margin, in percent of each screen dimension (the limit of ``display.layout``).
 MAX_SAFE_AREA = 20
+#: The longest player name: what the name-entry screen types and the network protocol carries.
+MAX_NAME = 32
+DEFAULT_PLAYER_NAME = "Player"
 
 
 class PlayerSettings(NamedTuple):
@@ -32,7 +35,9 @@ class PlayerSettings(NamedTuple):
     the margin, in percent of the screen's width and height, left clear at
     each edge for TVs that crop the picture (``None``: the display decides —
     5 % on HDMI, none on a built-in panel). ``menu_choices`` remembers the
-    last line chosen in each menu (menu name → line name).
+    last line chosen in each menu (menu name → line name). ``player_name`` is
+    shown to the other console at a network table; ``join_address`` is the
+    table last joined by address (``"192.168.1.20:47312"``, ``""`` before the first).
     """
 
     card_letters: CardLetters = "french"
@@ -42,6 +47,8 @@ class PlayerSettings(NamedTuple):
     safe_area: int | None = None
     rules_preset: str = "retrohub"
     menu_choices: Mapping[str, str] = MappingProxyType({})
+    player_name: str = DEFAULT_PLAYER_NAME
+    join_address: str = ""
 
     @classmethod
     def from_stored(cls, stored: Mapping[str, Any]) -> "PlayerSettings":
@@ -72,6 +79,24 @@ def _is_menu_choices(value: Any) -> bool:
     return isinstance(value, Mapping) and all(isinstance(k, str) and isinstance(v, str) for k, v in value.items())
 
 
+def _is_name(value: Any) -> bool:
+    """1 to :data:`MAX_NAME` printable characters, no spaces at either end (what a table accepts)."""
+    return (isinstance(value, str) and 1 <= len(value) <= MAX_NAME and value == value.strip()
+            and value.isprintable())
+
+
+def _is_join_address(value: Any) -> bool:
+    """``""`` or an IPv4 address and a port, as "Join by address" enters them."""
+    if not isinstance(value, str):
+        return False
+    if value == "":
+        return True
+    host, colon, port = value.rpartition(":")
+    parts = host.split(".")
+    return (bool(colon) and len(parts) == 4 and all(p.isdigit() and len(p) <= 3 and int(p) <= 255 for p in parts)
+            and port.isdigit() and len(port) <= 5 and 1 <= int(port) <= 65535)
+
+
 #: The check of every known setting (one per field of :class:`PlayerSettings`).
 CHECKS: dict[str, Check] = {
     "card_letters": Check(lambda v: v in CARD_LETTERS, f"one of {', '.join(CARD_LETTERS)}"),
@@ -81,6 +106,8 @@ CHECKS: dict[str, Check] = {
     "safe_area": Check(_is_safe_area, f"null (automatic) or a whole number of percent from 0 to {MAX_SAFE_AREA}"),
     "rules_preset": Check(lambda v: isinstance(v, str) and v in PRESETS, "the name of a rules preset"),
     "menu_choices": Check(_is_menu_choices, "a mapping of menu names to line names"),
+    "player_name": Check(_is_name, f"a name of 1 to {MAX_NAME} printable characters, no spaces at either end"),
+    "join_address": Check(_is_join_address, "an empty string or an IPv4 address and port, like 192.168.1.20:47312"),
 }
 
 

@@ -3,9 +3,10 @@
 Pure data and arithmetic, so the rules below are tested without a database;
 :mod:`pyramid.saved.store` only loads and saves :class:`Stats`.
 
-The key is generic: ``game`` is ``"pyramid"`` or ``"pyramids"`` (the duel),
-``variant`` is whatever distinguishes comparable games — the rules preset
-for Pyramid, the opponent's skill level for the duel.
+The key is generic: ``game`` is ``"pyramid"``, ``"pyramids"`` (the duel) or
+:data:`NETWORK_GAME` (a duel at a network table), ``variant`` is whatever
+distinguishes comparable games — the rules preset for Pyramid, the opponent's
+skill level for the duel, the opponent's name at a network table.
 
 **Assisted games are counted apart.** A game in which the player used an
 assist (hint, undo, …) goes to ``assisted_played`` / ``assisted_won`` only: it
@@ -20,6 +21,9 @@ from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from pyramid.engine.rules import REDEAL_CHOICES, format_redeals
+
+#: The statistics game of Pyramids matches played at network tables (variant: the opponent's name).
+NETWORK_GAME = "pyramids-net"
 
 
 @dataclass(frozen=True)

@@ -355,16 +355,19 @@ class Store:
         return self._write("the end of the game", lambda db: _delete_progress(db, game))
 
     # -- statistics -------------------------------------------------------
-    def record_result(self, result: GameResult, *, clear_progress: bool = True) -> Stats:
+    def record_result(self, result: GameResult, *, clear_progress: bool = True, saved_game: str | None = None) -> Stats:
         """Count a finished game and return the new statistics of its (game, variant).
 
         With ``clear_progress`` the saved game of the same kind is forgotten in
         the same transaction, so a power cut can never leave a game that is
-        both counted and still offered by "Continue".
+        both counted and still offered by "Continue". ``saved_game`` names that
+        kind when it is not the result's own (a network match is saved as a
+        ``"pyramids"`` game and counted under its own statistics key).
         """
         updated = self.stats(result.game, result.variant).after(result)
+        saved = saved_game or result.game
         if clear_progress:
-            self._saved.pop(result.game, None)
+            self._saved.pop(saved, None)
 
         def write(db: sqlite3.Connection) -> None:
             db.execute(
@@ -373,7 +376,7 @@ class Store:
                 (updated.game, updated.variant, *(getattr(updated, column) for column in _STATS_COLUMNS)),
             )
             if clear_progress:
-                _delete_progress(db, result.game)
+                _delete_progress(db, saved)
 
         self._write("the statistics", write)
         return updated

@@ -9,6 +9,7 @@ computer counts as lost, as an abandoned Pyramid deal does).
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import ModuleType
 
 from pyramid.actions import Action
 from pyramid.engine.duel.ai import LEVELS
@@ -19,9 +20,11 @@ from pyramid.console.duel.flow import (
     match_number_for,
     remembered_level,
     resume,
+    saved_duel,
 )
 from pyramid.console.duel.help import PyramidsHelpKey, open_pyramids_help
 from pyramid.engine.duel.match import Duel
+from pyramid.saved.settings import DEFAULT_PLAYER_NAME
 from pyramid.console.duel.screens import open_duel
 from pyramid.console.screen import Console, MenuScreen, NoticeScreen, Screen
 from pyramid.console.widgets import NumberEntryScreen
@@ -48,8 +51,19 @@ def play_computer(session: Console, match_number: int | None = None) -> None:
     start_duel(session, Duel.against_computer(number, "You", remembered_level(session)))
 
 
+def _lobby() -> ModuleType:
+    """The network screens, imported when first opened."""
+    from pyramid.console.net import lobby
+
+    return lobby
+
+
 def continue_pyramids(session: Console) -> None:
-    """Resume the saved duel exactly: the same player, the same move."""
+    """Resume the saved duel exactly: the same player, the same move; a network match also rejoins its table."""
+    saved = saved_duel(session)
+    if saved is not None and "table" in saved.context:
+        session.tables.resume(session, saved)
+        return
     resumed = resume(session)
     if resumed is None:
         session.push(NoticeScreen(session, "The saved duel cannot be resumed",
@@ -77,6 +91,7 @@ class PyramidsMenu(PyramidsHelpKey, MenuScreen):
             (f"Opponent: {remembered_level(session)}", lambda: self.sideways(1)),
             ("Two players", self.ask_names),
             (f"Match: {match}", lambda: session.push(MatchNumberScreen(session, self))),
+            ("Play on the network", lambda: _lobby().open_network_menu(session, self.match_number)),
             ("Rules & controls", lambda: open_pyramids_help(session)),
         ]
 
@@ -104,13 +119,21 @@ class PyramidsMenu(PyramidsHelpKey, MenuScreen):
         return "Five rounds on the same deals; the higher total wins"
 
     def ask_names(self) -> None:
-        """Two players: the first name, then the second, then the duel."""
+        """Two players: the first name, then the second, then the duel (both remembered for the next duel)."""
         session = self.session
 
-        def second(first: str) -> None:
-            session.push(NameEntryScreen(session, "Second player", 1, lambda name: self.two_players(first, name)))
+        def entry(seat: int, title: str, then: Callable[[str], None]) -> NameEntryScreen:
+            def chosen(name: str) -> None:
+                session.remember_choice(PLAYER_CHOICES[seat], name)
+                then(name)
 
-        session.push(NameEntryScreen(session, "First player", 0, second))
+            start = session.settings.menu_choices.get(PLAYER_CHOICES[seat], DEFAULT_NAMES[seat])
+            return NameEntryScreen(session, title, start, DEFAULT_NAMES[seat], chosen)
+
+        def second(first: str) -> None:
+            session.push(entry(1, "Second player", lambda name: self.two_players(first, name)))
+
+        session.push(entry(0, "First player", second))
 
     def two_players(self, first: str, second: str) -> None:
         number = match_number_for(self.session, self.match_number)
@@ -120,20 +143,21 @@ class PyramidsMenu(PyramidsHelpKey, MenuScreen):
 class NameEntryScreen(PyramidsHelpKey, Screen):
     """Typing a name with arrows only: ▲ ▼ change the letter, ◀ ▶ pick the letter, ✓ done.
 
-    ``then`` receives the name (the default when left blank) after this
-    screen has closed; the name is remembered for the next duel.
+    It starts from ``start``; ``then`` receives the name (``default`` when
+    left blank) after this screen has closed, and remembers it where its
+    caller keeps names (the hot-seat duel's players, the player's own name in
+    Settings).
     """
 
     name = "name_entry"
     LETTERS = " ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-'"
     LENGTH = 12
 
-    def __init__(self, session: Console, title: str, seat: int, then: Callable[[str], None]) -> None:
+    def __init__(self, session: Console, title: str, start: str, default: str, then: Callable[[str], None]) -> None:
         super().__init__(session)
         self.title = title
-        self.seat = seat
+        self.default = default
         self.then = then
-        start = session.settings.menu_choices.get(PLAYER_CHOICES[seat], DEFAULT_NAMES[seat])
         start = "".join(c for c in start if c in self.LETTERS)[: self.LENGTH]
         self.letters = list(start.ljust(self.LENGTH))
         self.position = min(len(start), self.LENGTH - 1)
@@ -150,8 +174,7 @@ class NameEntryScreen(PyramidsHelpKey, Screen):
         elif action.name in ("left", "right"):
             self.position = (self.position + (1 if action.name == "right" else -1)) % self.LENGTH
         elif action.name in ("ok", "tap"):
-            chosen = " ".join(self.text.split()) or DEFAULT_NAMES[self.seat]
-            self.session.remember_choice(PLAYER_CHOICES[self.seat], chosen)
+            chosen = " ".join(self.text.split()) or self.default
             self.session.pop()
             self.then(chosen)
         elif action.name in ("back", "star"):
@@ -168,6 +191,12 @@ class NameEntryScreen(PyramidsHelpKey, Screen):
 
     def menu_state(self) -> dict[str, object]:
         return {"items": [self.text], "selected": 0}
+
+
+def your_name(session: Console) -> NameEntryScreen:
+    """Settings → "Your name": the name other consoles see at a network table, stored in the settings."""
+    return NameEntryScreen(session, "Your name", session.settings.player_name, DEFAULT_PLAYER_NAME,
+                           lambda name: session.change_setting("player_name", name))
 
 
 class MatchNumberScreen(PyramidsHelpKey, NumberEntryScreen):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from pyramid.actions import Action
-from pyramid.engine.duel.board import DuelBoard
+from pyramid.engine.duel.board import DuelBoard, DuelMove
 from pyramid.console.duel.flow import DuelRun
 from pyramid.console.duel.help import PyramidsHelpKey
 from pyramid.console.duel.table import DuelTable
@@ -71,8 +71,11 @@ class DuelScreen(PyramidsHelpKey, Screen):
         round_before = self.board.round_number
         pick = self.table.pick(target)
         self.message = pick.refusal
-        if pick.move is None:
-            return
+        if pick.move is not None:
+            self.moved(pick.move, round_before)
+
+    def moved(self, move: DuelMove, round_before: int) -> None:
+        """``move`` is on the board: save it, or count the finished game; a cleared round gets its panel."""
         if self.board.is_over():
             self.finished = True
             self.run.finish_game(self.board)
@@ -118,17 +121,24 @@ class DuelScreen(PyramidsHelpKey, Screen):
         return PanelView(title, lines, (follow,))
 
     # -- views --------------------------------------------------------------
+    def detail(self) -> str:
+        """The line under the title: the sequence or the joker (and whose game, when two share the console)."""
+        board = self.board
+        detail = "joker on the pile" if board.joker_armed else f"sequence {board.streak}"
+        if self.run.computer_level is None:
+            return f"{self.player_name} · {detail}"
+        return detail.capitalize()
+
+    def status_line(self) -> str:
+        """The bottom line: why the last pick was refused, if it was."""
+        return self.message
+
     def view(self) -> View:
         board = self.board
         title = f"Round {board.round_number} of {board.rules.rounds}"
-        detail = "joker on the pile" if board.joker_armed else f"sequence {board.streak}"
-        if self.run.computer_level is None:
-            detail = f"{self.player_name} · {detail}"
-        else:
-            detail = detail.capitalize()
-        table = self.table.view(title, detail)
-        if self.message:
-            table = table._replace(status_line=self.message)
+        table = self.table.view(title, self.detail())
+        if self.status_line():
+            table = table._replace(status_line=self.status_line())
         panel = self.panel()
         return View("duel_over" if self.finished else "duel", table=table, panel=panel)
 

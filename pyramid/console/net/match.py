@@ -1,0 +1,393 @@
+"""A Pyramids duel against another console: the player's game here, the opponent's replayed from the network.
+
+The duel's own screens play the player's game (:class:`NetDuelScreen` extends
+:class:`~pyramid.console.duel.screens.DuelScreen`); what differs is where the
+other contender's game comes from. It is never played here and never taken on
+trust: :class:`~pyramid.net.link.MatchLink` replays the opponent's moves through
+the engine, and :class:`NetDuelRun` reads the opponent's rounds and score from
+that replay. Each own move is sent after it is on the board and saved with the
+link (``MatchLink.to_json()`` in the saved game's ``context``, beside the
+duel), so a power cut on either side brings the table back with no move lost
+or played twice.
+
+A match counts once in the statistics (game :data:`~pyramid.saved.stats.NETWORK_GAME`,
+variant: the opponent's name): when both games are over (the higher total
+wins), when the opponent leaves before finishing (a win for the player who
+stayed) or when this player leaves first (a loss). A void match counts for
+nobody.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable
+from typing import Any
+
+from pyramid.actions import Action
+from pyramid.console.duel.flow import GAME, DuelRun
+from pyramid.console.duel.screens import DuelScreen, ResultScreen
+from pyramid.console.duel.table import DuelTable
+from pyramid.console.net import wording
+from pyramid.console.replay import ReplayScreen
+from pyramid.console.screen import Console
+from pyramid.engine.deal import MAX_DEAL_NUMBER
+from pyramid.engine.duel.board import DuelBoard, DuelMove
+from pyramid.engine.duel.match import Contender, Duel, FinishedGame
+from pyramid.net import events as ev
+from pyramid.net.link import MatchLink, TableStateError
+from pyramid.net.views import TableView
+from pyramid.saved.progress import Progress
+from pyramid.saved.stats import NETWORK_GAME, GameResult
+from pyramid.view import Hit, MenuHit, PanelView, View
+
+#: Shown for the opponent until someone sits at the table.
+NOBODY = "Opponent"
+
+
+class NetDuelRun(DuelRun):
+    """One match at a table: this player's board, the link carrying it, and the result once known.
+
+    ``listen`` is where a host's table listens, saved so that a console
+    restarted after a power cut opens its table on the same port again (the
+    guest comes back there). ``table_view`` gives the trace's ``table`` object;
+    ``leave_table`` is how the results screen leaves the table.
+    """
+
+    def __init__(self, session: Console, link: MatchLink, own_name: str, table_view: Callable[[], TableView | None],
+                 leave_table: Callable[[], None], board: DuelBoard | None = None,
+                 started: datetime.datetime | None = None, listen: tuple[str, int] | None = None) -> None:
+        self.link = link
+        self.own_name = own_name
+        self.seat = 0 if link.role == "host" else 1
+        self.board = board if board is not None else DuelBoard.for_match(link.match_number)
+        self.table_view = table_view
+        self.listen = listen
+        #: Leaves the table and closes its screens (the table service's; the results offer it).
+        self.leave_table = leave_table
+        #: The latest news from the table, worded ("Ann's console is not answering").
+        self.status = ""
+        self.voided = False
+        self.gone = False  # the opponent left, closed the table or stayed away too long
+        self.recorded = False
+        #: A new round proposed by the opponent, and the one this player proposed.
+        self.their_rematch: int | None = None
+        self.my_rematch: int | None = None
+        self._opponent = DuelBoard.for_match(link.match_number)
+        super().__init__(session, self._duel(), started)
+
+    # -- what is known of the match -------------------------------------------
+    @property
+    def match_number(self) -> int:
+        return self.board.match_number or self.link.match_number
+
+    @property
+    def opponent_name(self) -> str:
+        return self.link.opponent_name or NOBODY
+
+    @property
+    def player(self) -> int | None:
+        return None if self.board.is_over() else self.seat
+
+    @property
+    def active(self) -> bool:
+        """The match still goes on at the table (nothing recorded, nobody gone, not void)."""
+        return not (self.recorded or self.voided or self.gone)
+
+    def opponent_board(self) -> DuelBoard:
+        """The opponent's game as replayed so far (new moves pushed onto the same board)."""
+        if self.link.match_number == self.match_number:
+            moves = self.link.opponent_moves()
+            for move in moves[len(self._opponent.move_stack):]:
+                self._opponent.push(DuelMove.parse(move))
+        return self._opponent
+
+    def _duel(self) -> Duel:
+        names = [self.own_name, self.opponent_name] if self.seat == 0 else [self.opponent_name, self.own_name]
+        mine = FinishedGame.of_board(self.board) if self.board.is_over() else None
+        opponent = self.opponent_board()
+        theirs = FinishedGame.of_board(opponent) if opponent.is_over() else None
+        results = (mine, theirs) if self.seat == 0 else (theirs, mine)
+        return Duel(self.match_number, (Contender(names[0]), Contender(names[1])), results)
+
+    def refresh(self) -> None:
+        """Bring the duel up to date with the opponent's replay; count the match when both games are over."""
+        self.duel = self._duel()
+        if self.duel.is_finished and not self.recorded and not self.voided:
+            self.record(self.duel.outcome_for(self.seat) == "win")
+
+    def record(self, won: bool) -> None:
+        """Count the match once (and forget its saved game in the same write)."""
+        self.recorded = True
+        self.session.store.record_result(
+            GameResult(NETWORK_GAME, self.opponent_name, won, sum(self.board.round_scores())), saved_game=GAME)
+
+    # -- this player's game ---------------------------------------------------------
+    def send(self, move: DuelMove) -> None:
+        """Tell the opponent about ``move`` (already on the board); nobody to tell once the table is gone."""
+        if self.voided or self.gone:
+            return
+        try:
+            self.link.play(move)
+        except TableStateError:
+            pass  # the link ended on the network thread a moment ago: its OpponentLeft event is on its way
+
+    def progress(self, board: DuelBoard) -> Progress:
+        """The saved game, with the link beside the duel (the opponent's result is worked out again)."""
+        saved = super().progress(board)
+        mine = self.duel.results[self.seat]
+        results = (mine, None) if self.seat == 0 else (None, mine)
+        context: dict[str, Any] = {
+            "duel": Duel(self.match_number, self.duel.contenders, results).to_json(),
+            "table": self.link.to_json(),
+            "listen": None if self.listen is None else list(self.listen),
+        }
+        return Progress(saved.game, saved.preset, saved.redeals, saved.deal, saved.moves, started=saved.started,
+                        deal_number=saved.deal_number, context=context)
+
+    def save(self, board: DuelBoard) -> None:
+        if self.active:
+            super().save(board)
+
+    def finish_game(self, board: DuelBoard) -> None:
+        """This player's game is over: compare if the opponent's is too, else keep it saved and wait."""
+        self.refresh()
+        self.save(board)
+
+    def leave(self) -> None:
+        """This player leaves the table: a match not yet decided is lost (none is counted if nobody sat)."""
+        if self.active and self.link.opponent_name is not None:
+            self.record(False)
+        elif self.active:
+            self.session.store.clear_progress(GAME)
+        self.gone = True
+
+    # -- news from the table ------------------------------------------------------------
+    def on_event(self, event: object) -> None:
+        name = self.opponent_name
+        if isinstance(event, ev.PeerConnection):
+            self.status = wording.back(name) if event.connected else wording.not_answering(name)
+        elif isinstance(event, ev.OpponentJoined):
+            self.status = wording.back(event.name) if event.resumed else f"{event.name} sat at the table"
+            self.refresh()
+            self.save(self.board)  # the seat's token and the name, so a restart keeps the same guest
+        elif isinstance(event, ev.Seated):
+            self.status = wording.back(event.host_name) if event.resumed else ""
+            self.refresh()
+            self.save(self.board)
+        elif isinstance(event, (ev.OpponentMoved, ev.OpponentStatus)):
+            self.refresh()
+        elif isinstance(event, ev.MatchVoided):
+            self.status = wording.void(event.reason)
+            if self.active:
+                self.session.store.clear_progress(GAME)
+            self.voided = True
+        elif isinstance(event, ev.OpponentLeft) and not self.voided:
+            self.status = wording.left(name, event.reason)
+            self.refresh()
+            if self.active:
+                if self.opponent_board().is_over():
+                    self.session.store.clear_progress(GAME)  # their total stands: compared when this game ends
+                else:
+                    self.record(True)
+            self.gone = True
+        elif isinstance(event, ev.RematchProposed):
+            self.their_rematch = event.match
+
+    # -- a new round ---------------------------------------------------------------------
+    @property
+    def can_rematch(self) -> bool:
+        return self.board.is_over() and not self.voided and not self.gone and self.link.opponent_name is not None
+
+    def rematch(self) -> None:
+        """Accept the opponent's new round, or propose one (a new match number)."""
+        if not self.can_rematch:
+            return
+        if self.their_rematch is not None:
+            self.link.accept_rematch(self.their_rematch)
+        elif self.my_rematch is None:
+            self.my_rematch = self.session.rng.randint(1, MAX_DEAL_NUMBER)
+            self.link.propose_rematch(self.my_rematch)
+
+    def rematch_label(self) -> str:
+        if self.their_rematch is not None:
+            return f"New round ({self.opponent_name} asks)"
+        if self.my_rematch is not None:
+            return f"New round: waiting for {self.opponent_name}"
+        return "New round"
+
+    # -- words ------------------------------------------------------------------------------
+    def opponent_line(self) -> str:
+        if self.link.opponent_name is None:
+            return "waiting for a second player"
+        board = self.opponent_board()
+        return wording.progress(self.opponent_name, board.round_number, board.score, board.is_over(),
+                                board.rules.rounds)
+
+    def verdict(self) -> str:
+        name = self.opponent_name
+        if self.voided:
+            return "The match is void"
+        if self.duel.is_finished:
+            outcome = self.duel.outcome_for(self.seat)
+            return {"win": "You win!", "lose": f"{name} wins", "tie": "A tie"}[outcome]
+        if self.gone:
+            return wording.left(name, "left")
+        return f"{name} is still playing"
+
+    def comparison(self) -> tuple[str, ...]:
+        """Both totals, then round by round (as against the computer); the opponent's rounds so far."""
+        mine, theirs = self.board.round_scores(), self.opponent_board().round_scores()
+        lines = [f"You {sum(mine)} – {sum(theirs)} {self.opponent_name}"]
+        for number in range(1, max(len(mine), len(theirs)) + 1):
+            a = str(mine[number - 1]) if number <= len(mine) else "·"
+            b = str(theirs[number - 1]) if number <= len(theirs) else "·"
+            lines.append(f"Round {number}:  {a} – {b}")
+        if self.status and not self.duel.is_finished:
+            lines.append(self.status)
+        return tuple(lines)
+
+    def trace(self) -> dict[str, Any]:
+        """The trace's ``table`` and ``opponent`` objects (docs: README, Scripted mode)."""
+        view = self.table_view() or self.link.table(self.own_name, "", 0)
+        return {"table": view.to_json(), "opponent": self.link.opponent().to_json()}
+
+
+class NetDuelScreen(DuelScreen):
+    """The player's game at a table: the opponent's live progress on the detail line, the table's news below."""
+
+    run: NetDuelRun
+
+    def __init__(self, session: Console, run: NetDuelRun) -> None:
+        super().__init__(session, run, run.board)
+        self.player = run.seat
+        self.finished = run.board.is_over()
+
+    def moved(self, move: DuelMove, round_before: int) -> None:
+        self.run.send(move)
+        super().moved(move, round_before)
+
+    def detail(self) -> str:
+        board = self.board
+        own = "joker on the pile" if board.joker_armed else f"sequence {board.streak}"
+        return f"{own.capitalize()} · {self.run.opponent_line()}"
+
+    def status_line(self) -> str:
+        return self.message or self.run.status
+
+    def _handle_panel(self, action: Action, hit: Hit) -> None:
+        if self.finished and self.cleared_round is None and action.name in ("ok", "tap"):
+            if action.name == "ok" or isinstance(hit, MenuHit):
+                self.session.push(NetResultScreen(self.session, self))
+            return
+        super()._handle_panel(action, hit)
+
+    def panel(self) -> PanelView | None:
+        panel = super().panel()
+        if panel is None or not self.finished or self.cleared_round is not None:
+            return panel
+        return panel._replace(lines=(f"You: {self.board.score} points", self.run.opponent_line()),
+                              items=("See the results",))
+
+    def game_state(self) -> dict[str, Any]:
+        data = super().game_state()
+        data.update(self.run.trace())
+        return data
+
+
+class NetResultScreen(ResultScreen):
+    """The comparison so far (or final), and what to do next: watch, a new round, leave the table."""
+
+    game: NetDuelScreen
+
+    @property
+    def run(self) -> NetDuelRun:
+        return self.game.run
+
+    def watch_line(self) -> str:
+        return f"Watch {self.run.opponent_name}'s game"
+
+    def items(self) -> list[str]:
+        run = self.run
+        items = [self.watch_line()] if run.link.opponent_name is not None else []
+        if run.can_rematch:
+            items.append(run.rematch_label())
+        return items + ["Leave the table"]
+
+    def handle(self, action: Action, hit: Hit) -> None:
+        items = self.items()
+        self.selected = min(self.selected, len(items) - 1)
+        if action.name in ("up", "down"):
+            self.selected = (self.selected + (1 if action.name == "down" else -1)) % len(items)
+            return
+        if action.name == "tap":
+            if not isinstance(hit, MenuHit) or not 0 <= hit.index < len(items):
+                return
+            self.selected = hit.index
+        if action.name in ("back", "star"):
+            self.session.pop()
+            return
+        if action.name not in ("ok", "tap"):
+            return
+        chosen = items[self.selected]
+        if chosen == self.watch_line():
+            self.session.push(WatchScreen(self.session, self.run))
+        elif chosen == "Leave the table":
+            self.run.leave_table()
+        else:
+            self.run.rematch()
+
+    def verdict(self) -> str:
+        return self.run.verdict()
+
+    def lines(self) -> tuple[str, ...]:
+        return self.run.comparison()
+
+    def view(self) -> View:
+        items = self.items()
+        return View(self.name, table=self.game.view().table,
+                    panel=PanelView(self.verdict(), self.lines(), tuple(items), min(self.selected, len(items) - 1)))
+
+    def menu_state(self) -> dict[str, Any]:
+        return {"items": self.items(), "selected": min(self.selected, len(self.items()) - 1)}
+
+
+class WatchScreen(ReplayScreen[DuelMove]):
+    """The opponent's game so far, then live: a new move shows at once when the player has caught up.
+
+    The moves come from the link's replay, read whenever the screen is drawn
+    (the main loop draws after every network event), so nothing is pushed at
+    this screen from outside.
+    """
+
+    name = "watch"
+
+    def __init__(self, session: Console, run: NetDuelRun) -> None:
+        table = DuelTable(DuelBoard.for_match(run.match_number), session.settings.card_letters)
+        super().__init__(session, table, [], f"{run.opponent_name}'s game")
+        self.duel_table = table
+        self.run = run
+        self.match = run.match_number
+        self.sync()
+
+    def sync(self) -> None:
+        """Take the opponent's new moves; follow them live when every move so far is shown."""
+        if self.run.link.match_number != self.match:
+            return  # a new round started: this game is complete
+        arrived = self.run.link.opponent_moves()[len(self.moves):]
+        caught_up = self.step == len(self.moves)
+        self.moves += [DuelMove.parse(move) for move in arrived]
+        while caught_up and self.step < len(self.moves):
+            self.table.board.push(self.moves[self.step])
+            self.step += 1
+
+    def handle(self, action: Action, hit: Hit) -> None:
+        self.sync()
+        super().handle(action, hit)
+
+    def view(self) -> View:
+        self.sync()
+        view = super().view()
+        if view.table is None or self.step < len(self.moves) or self.duel_table.board.is_over():
+            return view
+        line = f"Live: {self.run.opponent_name} is playing, move {self.step} · Back to leave"
+        return view._replace(table=view.table._replace(status_line=line))
