@@ -233,11 +233,11 @@ def run_scripted(options: Options) -> int:
                      after_action=(lambda s: trace.write(s.state())) if trace else (lambda s: None))
         if source.stopped_by is not None:
             return 128 + source.stopped_by
-        session.tables.leave_current(session)  # the script is over: leave the table cleanly
         if options.dump_state:
             dump_state(options.dump_state, session.state())
         if options.screenshot:
             write_output("--screenshot", options.screenshot, frontend.display.screenshot(options.screenshot))
+        session.tables.leave_current(session)  # the script is over: leave the table cleanly
     except OutputError as error:
         print(f"pyramid: {error}", file=sys.stderr)
         return 1

@@ -154,8 +154,13 @@ class NetDuelRun(DuelRun):
         self.save(board)
 
     def leave(self) -> None:
-        """This player leaves the table: a match not yet decided is lost (none is counted if nobody sat)."""
-        if self.active and self.link.opponent_name is not None:
+        """This player leaves the table: a match under way and not yet decided is lost.
+
+        Nothing counts when nobody sat at the table or nobody has moved yet
+        (leaving a new round offered at the end of a match).
+        """
+        under_way = bool(self.board.move_stack or self.opponent_board().move_stack)
+        if self.active and self.link.opponent_name is not None and under_way:
             self.record(False)
         elif self.active:
             self.session.store.clear_progress(GAME)
@@ -192,6 +197,8 @@ class NetDuelRun(DuelRun):
             self.gone = True
         elif isinstance(event, ev.RematchProposed):
             self.their_rematch = event.match
+            if self.my_rematch is not None and event.match < self.my_rematch and self.can_rematch:
+                self.link.accept_rematch(event.match)  # both proposed: both sides take the lower number
 
     # -- a new round ---------------------------------------------------------------------
     @property
@@ -199,7 +206,11 @@ class NetDuelRun(DuelRun):
         return self.board.is_over() and not self.voided and not self.gone and self.link.opponent_name is not None
 
     def rematch(self) -> None:
-        """Accept the opponent's new round, or propose one (a new match number)."""
+        """Accept the opponent's new round, or propose one (a new match number).
+
+        When both propose at once, the side that proposed the higher number
+        accepts the other's (:meth:`on_event`), so both start the same match.
+        """
         if not self.can_rematch:
             return
         if self.their_rematch is not None:
@@ -352,7 +363,8 @@ class NetResultScreen(ResultScreen):
 
 
 class WatchScreen(ReplayScreen[DuelMove]):
-    """The opponent's game so far, then live: a new move shows at once when the player has caught up.
+    """The opponent's game so far, move by move (▶ ◀), then live: once every move so far is shown,
+    a new one shows as soon as it arrives.
 
     The moves come from the link's replay, read whenever the screen is drawn
     (the main loop draws after every network event), so nothing is pushed at
@@ -363,11 +375,11 @@ class WatchScreen(ReplayScreen[DuelMove]):
 
     def __init__(self, session: Console, run: NetDuelRun) -> None:
         table = DuelTable(DuelBoard.for_match(run.match_number), session.settings.card_letters)
-        super().__init__(session, table, [], f"{run.opponent_name}'s game")
+        moves = [DuelMove.parse(move) for move in run.link.opponent_moves()]
+        super().__init__(session, table, moves, f"{run.opponent_name}'s game")
         self.duel_table = table
         self.run = run
         self.match = run.match_number
-        self.sync()
 
     def sync(self) -> None:
         """Take the opponent's new moves; follow them live when every move so far is shown."""
