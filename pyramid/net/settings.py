@@ -13,8 +13,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import NamedTuple
 
-from pyramid.net.errors import quote
 from pyramid.net.limits import DEFAULT_PORT
+
+#: How much of a wrong value a problem line quotes.
+SHOWN = 40
 
 #: Ports below this need privileges the console does not have (its unit drops every capability).
 LOWEST_PORT = 1024
@@ -34,10 +36,16 @@ def read_network_settings(sections: Mapping[str, object], source: str = "setting
         return NetworkSettings()
     if not isinstance(table, Mapping):
         return NetworkSettings(problems=(f"{source}: [network] must be a table; using port {DEFAULT_PORT}",))
-    problems = [f"{source}: unknown key {quote(str(key))} in [network], ignored" for key in table if key != "port"]
+    problems = [f"{source}: unknown key {_shown(key)} in [network], ignored" for key in table if key != "port"]
     port = table.get("port", DEFAULT_PORT)
     if type(port) is not int or not LOWEST_PORT <= port <= 65535:
-        problems.append(f"{source}: [network] port = {quote(repr(port))} is not a port from {LOWEST_PORT} to 65535;"
+        problems.append(f"{source}: [network] port = {_shown(port)} is not a port from {LOWEST_PORT} to 65535;"
                         f" using {DEFAULT_PORT}")
         port = DEFAULT_PORT
     return NetworkSettings(port, tuple(problems))
+
+
+def _shown(value: object) -> str:
+    """``value`` as the file wrote it, cut short: a problem is one line, whatever the file holds."""
+    text = repr(value)
+    return text if len(text) <= SHOWN else text[:SHOWN] + "…"

@@ -1,0 +1,404 @@
+"""The network screens in-process: a Session with a table service over a recording network, fed events.
+
+The events are the network layer's own values, handed to the session as the
+main loop does (``Session.post_event``); the network object only records the
+calls, so these tests need no socket. Also here: the player's name setting and
+the ``[network]`` table of the settings file.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pyramid.actions import Action, parse_script
+from pyramid.console.menus import open_console
+from pyramid.console.net.service import TableService
+from pyramid.console.screen import DealChoice
+from pyramid.console.session import Session
+from pyramid.engine.duel.ai import play_match
+from pyramid.engine.duel.board import DuelMove
+from pyramid.engine.rules import Redeals
+from pyramid.net import events as ev
+from pyramid.net.advert import TableAd
+from pyramid.net.limits import DEFAULT_PORT
+from pyramid.net.link import MatchLink
+from pyramid.net.settings import read_network_settings
+from pyramid.net.views import TableView
+from pyramid.saved.settings import PlayerSettings
+from pyramid.saved.stats import NETWORK_GAME
+from pyramid.saved.store import Store
+
+INVITE = ev.InviteReceived("Ann", "192.168.1.20", 47312, 77)
+
+
+class RecordingNetwork:
+    """Stands for pyramid.net.network.Network: records the calls, keeps the link a table would have."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.calls: list[tuple[Any, ...]] = []
+        self.link: MatchLink | None = None
+
+    def listen(self, address: str = "", port: int = DEFAULT_PORT) -> None:
+        self.calls.append(("listen", address, port))
+
+    def browse(self) -> None:
+        self.calls.append(("browse",))
+
+    def open_table(self, match: int, level: str, address: str = "", port: int = DEFAULT_PORT,
+                   resume: MatchLink | None = None) -> MatchLink:
+        self.calls.append(("open_table", match, level, address, port))
+        self.link = resume or MatchLink("host", match, level)
+        return self.link
+
+    def join(self, host: str, port: int, resume: MatchLink | None = None) -> None:
+        self.calls.append(("join", host, port))
+        self.link = resume
+
+    def close_table(self) -> None:
+        self.calls.append(("close_table",))
+        self.link = None
+
+    def invite(self, address: str, port: int = DEFAULT_PORT) -> None:
+        self.calls.append(("invite", address, port))
+
+    def table_view(self) -> TableView | None:
+        return None if self.link is None else self.link.table(self.name, "127.0.0.1", 47312)
+
+    def stop(self) -> None:
+        self.calls.append(("stop",))
+
+
+class Networks:
+    """The factory the app would give: every network made, in order."""
+
+    def __init__(self) -> None:
+        self.made: list[RecordingNetwork] = []
+
+    def __call__(self, name: str) -> RecordingNetwork:
+        self.made.append(RecordingNetwork(name))
+        return self.made[-1]
+
+    @property
+    def last(self) -> RecordingNetwork:
+        return self.made[-1]
+
+
+def new_session(tmp_path: Path, networks: Networks | None = None, deal_number: int | None = None) -> Session:
+    store = Store.open(tmp_path / "pyramid.db")
+    session = Session(None, DealChoice(number=deal_number), store=store,
+                      tables=TableService(networks, 47312))  # type: ignore[arg-type]
+    open_console(session)
+    return session
+
+
+def press(session: Session, script: str) -> dict[str, Any]:
+    for action in parse_script(script):
+        session.handle(action)
+    return session.state()
+
+
+def choose(session: Session, label: str) -> dict[str, Any]:
+    items = session.state()["menu"]["items"]
+    session.screen.selected = items.index(label)  # type: ignore[attr-defined]
+    return press(session, "ok")
+
+
+def network_menu(session: Session) -> dict[str, Any]:
+    choose(session, "Pyramids")
+    return choose(session, "Play on the network")
+
+
+# -- the invite panel -------------------------------------------------------------------
+def test_an_invite_is_shown_over_a_menu(tmp_path: Path) -> None:
+    session = new_session(tmp_path, Networks())
+    choose(session, "Settings")
+    session.post_event(INVITE)
+    state = session.state()
+    assert state["screen"] == "invite" and state["menu"]["items"] == ["Join", "Not now"]
+    assert session.view().panel.title == "Ann invites you to a Pyramids table"
+    assert session.view().menu.title == "Settings"  # drawn over the menu the player was on
+    assert press(session, "down ok")["screen"] == "settings"  # Not now
+
+
+def test_an_invite_waits_while_a_game_is_played_and_shows_when_it_is_paused(tmp_path: Path) -> None:
+    from pyramid.console.game_screen import start_pyramid
+
+    session = new_session(tmp_path, Networks(), deal_number=7)
+    start_pyramid(session, Redeals(0).allowance)
+    assert session.state()["game"]["status"] == "playing"
+    session.post_event(INVITE)
+    assert session.state()["screen"] == "game"  # held: never over a game in progress
+    press(session, "left right")
+    assert session.state()["screen"] == "game"
+    assert press(session, "help")["screen"] == "invite"  # the game is paused: now it shows
+    assert press(session, "down ok")["screen"] == "assists"  # Not now: back to the pause menu
+
+
+def test_an_invite_waits_for_the_end_of_a_duel(tmp_path: Path) -> None:
+    session = new_session(tmp_path, Networks(), deal_number=16)
+    from pyramid.console.duel.menus import play_computer
+
+    play_computer(session)
+    session.post_event(INVITE)
+    assert session.state()["screen"] == "duel"
+    screen = session.screen
+    for move in play_match(16, "casual").moves:  # the whole game, as picks would play it
+        screen.board.push(move)  # type: ignore[attr-defined]
+        screen.moved(move, screen.board.round_number)  # type: ignore[attr-defined]
+        assert session.screen is screen
+    press(session, "left")  # any action after the game ends lets the held invite show
+    assert session.state()["screen"] == "invite"
+
+
+def test_join_from_an_invite_asks_for_the_seat_and_a_seat_opens_the_table(tmp_path: Path) -> None:
+    networks = Networks()
+    session = new_session(tmp_path, networks)
+    session.post_event(INVITE)
+    state = press(session, "ok")
+    assert state["screen"] == "joining"
+    assert networks.last.calls[-1] == ("join", "192.168.1.20", 47312)
+    networks.last.link = MatchLink("guest", 77, "good", token="0" * 32, opponent_name="Ann",
+                                   address=("192.168.1.20", 47312))
+    session.post_event(ev.Seated("Ann", 77, "good", False))
+    state = session.state()
+    assert state["screen"] == "duel" and state["game"]["match"] == 77
+    assert state["game"]["opponent"]["name"] == "Ann" and state["game"]["table"]["players"] == ["Ann", "Player"]
+    assert session.store.has_progress("pyramids")  # saved at once, with its table
+    assert "table" in session.store.load_progress("pyramids").context
+
+
+def test_a_refused_join_is_worded(tmp_path: Path) -> None:
+    session = new_session(tmp_path, Networks())
+    session.post_event(INVITE)
+    press(session, "ok")
+    session.post_event(ev.JoinFailed("full", "127.0.0.1:1 refused the seat (full)"))
+    assert session.state()["screen"] == "notice"
+    assert session.view().panel.lines == ("Someone already sits at that table.",)
+
+
+# -- the network menu and the table -------------------------------------------------------
+def test_the_network_menu_listens_shows_tables_live_and_stops_when_left(tmp_path: Path) -> None:
+    networks = Networks()
+    session = new_session(tmp_path, networks)
+    state = network_menu(session)
+    assert state["screen"] == "network_menu"
+    assert state["menu"]["items"] == ["Open a table", "Join by address"]
+    assert networks.last.calls == [("listen", "", 47312), ("browse",)]
+    session.post_event(ev.TableSeen(TableAd("Bob", "192.168.1.30", 47312, 9, "expert", 1, 1, "Bob (pi)")))
+    session.post_event(ev.TableSeen(dataclasses.replace(TableAd.lobby("Cy", 47312, 1), key="Cy (tv)")))
+    assert session.state()["menu"]["items"] == ["Bob · match 9 · up to expert · 1 seat free", "Open a table",
+                                                "Join by address"]
+    session.post_event(ev.TableGone("Bob (pi)"))
+    assert session.state()["menu"]["items"] == ["Open a table", "Join by address"]
+    assert press(session, "back")["screen"] == "pyramids_menu"
+    assert networks.last.calls[-1] == ("stop",)
+
+
+def test_opening_a_table_plays_at_once_and_the_host_can_invite(tmp_path: Path) -> None:
+    networks = Networks()
+    session = new_session(tmp_path, networks, deal_number=16)
+    network_menu(session)
+    session.post_event(ev.TableSeen(TableAd("Cy", "192.168.1.40", 47312, 0, "", 0, 1, "Cy (tv)")))
+    state = choose(session, "Open a table")
+    assert state["screen"] == "duel" and state["game"]["match"] == 16
+    assert networks.last.calls[-1] == ("open_table", 16, "good", "", 47312)
+    assert state["game"]["table"]["state"] == "waiting"
+    assert "waiting for a second player" in session.view().table.detail
+    state = press(session, "back")
+    assert state["screen"] == "table" and state["menu"]["items"] == ["Play", "Invite Cy", "Leave the table"]
+    choose(session, "Invite Cy")
+    assert networks.last.calls[-1] == ("invite", "192.168.1.40", 47312)
+    session.post_event(ev.InviteSent("192.168.1.40", 47312, True, ""))
+    assert session.view().menu.footer == "Invite sent to Cy"
+    # Nobody sat and nothing was played: leaving counts nothing and goes back to the network menu.
+    assert choose(session, "Leave the table")["screen"] == "network_menu"
+    assert networks.last.calls[-1] == ("close_table",)
+    assert not session.store.has_progress("pyramids") and session.store.all_stats() == []
+
+
+def test_the_opponents_progress_and_connection_are_shown_on_the_table(tmp_path: Path) -> None:
+    networks = Networks()
+    session = new_session(tmp_path, networks, deal_number=16)
+    network_menu(session)
+    choose(session, "Open a table")
+    link = networks.last.link
+    assert link is not None
+    link.opponent_name, link.token = "Bob", "1" * 32
+    session.post_event(ev.OpponentJoined("Bob", False))
+    assert session.view().table.status_line == "Bob sat at the table"
+    session.post_event(ev.PeerConnection(False))
+    assert session.view().table.status_line == "Bob's console is not answering"
+    assert session.state()["game"]["opponent"]["connected"] is False
+    session.post_event(ev.MatchVoided("illegal_move", "move 3 'Kd' is not legal"))
+    assert session.view().table.status_line == "The match is void: a move sent by the other console is not legal"
+    assert not session.store.has_progress("pyramids")
+
+
+def test_join_by_address_is_entered_with_the_arrows_and_remembered(tmp_path: Path) -> None:
+    networks = Networks()
+    session = new_session(tmp_path, networks)
+    network_menu(session)
+    state = choose(session, "Join by address")
+    assert state["screen"] == "join_address" and state["menu"]["items"] == ["192.168.1.2:47312"]
+    state = press(session, "up up up left down right right down down")
+    assert state["menu"]["items"] == ["192.168.0.5:47310"]
+    assert press(session, "ok")["screen"] == "joining"
+    assert networks.last.calls[-1] == ("join", "192.168.0.5", 47310)
+    assert session.store.settings().join_address == "192.168.0.5:47310"
+    press(session, "ok")  # Cancel
+    assert networks.last.calls[-1] == ("close_table",)
+    assert choose(session, "Join by address")["menu"]["items"] == ["192.168.0.5:47310"]
+
+
+def test_a_console_without_a_network_says_so(tmp_path: Path) -> None:
+    session = new_session(tmp_path, None)
+    state = network_menu(session)
+    assert state["screen"] == "notice" and session.view().panel.title == "No network here"
+
+
+def test_a_whole_match_against_a_replayed_opponent_counts_per_opponent_name(tmp_path: Path) -> None:
+    networks = Networks()
+    session = new_session(tmp_path, networks, deal_number=16)
+    network_menu(session)
+    choose(session, "Open a table")
+    link = networks.last.link
+    assert link is not None
+    link.opponent_name, link.token = "Bob", "1" * 32
+    session.post_event(ev.OpponentJoined("Bob", False))
+    from pyramid.net.protocol import Move
+
+    theirs = play_match(16, "casual")
+    for number, move in enumerate(theirs.moves, start=1):  # what the network thread does with Bob's moves
+        link._replay.apply(Move(16, number, str(move)))
+        session.post_event(ev.OpponentMoved(number, str(move), 1, 0, number == len(theirs.moves)))
+    screen = session.screen
+    for move in play_match(16, "good").moves:
+        screen.board.push(move)  # type: ignore[attr-defined]
+        screen.moved(move, screen.board.round_number)  # type: ignore[attr-defined]
+    state = press(session, "ok")
+    assert state["screen"] == "duel_result"
+    assert state["menu"]["items"] == ["Watch Bob's game", "New round", "Leave the table"]
+    lines = session.view().panel.lines
+    assert lines[0] == f"You {sum(play_match(16, 'good').round_scores)} – {sum(theirs.round_scores)} Bob"
+    stats = session.store.stats(NETWORK_GAME, "Bob")
+    assert stats.played == 1
+    assert not session.store.has_progress("pyramids")
+    # Watching: the game so far, move by move.
+    assert press(session, "ok")["screen"] == "watch"
+    press(session, " ".join(["right"] * len(theirs.moves)))
+    assert session.screen.step == len(theirs.moves)  # type: ignore[attr-defined]
+    from pyramid.console.wording import describe_variant
+
+    assert describe_variant(NETWORK_GAME, "Bob") == "Pyramids against Bob on the network"
+
+
+def test_watching_goes_live_once_caught_up(tmp_path: Path) -> None:
+    networks = Networks()
+    session = new_session(tmp_path, networks, deal_number=16)
+    network_menu(session)
+    choose(session, "Open a table")
+    link = networks.last.link
+    assert link is not None
+    link.opponent_name, link.token = "Bob", "1" * 32
+    from pyramid.console.net.match import WatchScreen
+    from pyramid.net.protocol import Move
+
+    theirs = play_match(16, "casual").moves
+    link._replay.apply(Move(16, 1, str(theirs[0])))
+    run = session.tables.run
+    assert run is not None
+    session.push(WatchScreen(session, run))
+    assert session.screen.step == 0 and len(session.screen.moves) == 1  # type: ignore[attr-defined]
+    press(session, "right")
+    link._replay.apply(Move(16, 2, str(theirs[1])))
+    session.post_event(ev.OpponentMoved(2, str(theirs[1]), 1, 0, False))
+    session.view()
+    assert session.screen.step == 2  # type: ignore[attr-defined]
+    assert session.view().table.status_line.startswith("Live: Bob is playing")
+
+
+# -- the player's name ---------------------------------------------------------------------------
+def type_name(session: Session, name: str) -> None:
+    """The arrows a player presses to turn the name shown into ``name``: ▲ to each letter, ▶ to the next."""
+    entry = session.screen
+    letters, shown = entry.LETTERS, list(entry.letters)  # type: ignore[attr-defined]
+    script = ["left"] * entry.position  # type: ignore[attr-defined]
+    for have, want in zip(shown, name.ljust(entry.LENGTH)):  # type: ignore[attr-defined]
+        script += ["up"] * ((letters.index(want) - letters.index(have)) % len(letters)) + ["right"]
+    press(session, " ".join(script))
+
+
+def test_your_name_is_set_once_in_the_settings_and_used_at_the_table(tmp_path: Path) -> None:
+    networks = Networks()
+    session = new_session(tmp_path, networks)
+    choose(session, "Settings")
+    state = choose(session, "Your name")
+    assert state["screen"] == "name_entry" and state["menu"]["items"] == ["Player"]
+    type_name(session, "Ann")
+    assert press(session, "ok")["screen"] == "settings"
+    assert session.store.settings().player_name == "Ann"
+    press(session, "back back")
+    network_menu(session)
+    assert networks.last.name == "Ann"
+
+
+def test_a_bad_stored_name_falls_back_to_the_default() -> None:
+    assert PlayerSettings.from_stored({"player_name": " Ann"}).player_name == "Player"
+    assert PlayerSettings.from_stored({"player_name": "A\nB"}).player_name == "Player"
+    assert PlayerSettings.from_stored({"player_name": "x" * 33}).player_name == "Player"
+    assert PlayerSettings.from_stored({"player_name": "Zoë"}).player_name == "Zoë"
+    assert PlayerSettings.from_stored({"join_address": "10.0.0.300:1"}).join_address == ""
+    assert PlayerSettings.from_stored({"join_address": "10.0.0.3:47312"}).join_address == "10.0.0.3:47312"
+
+
+# -- the [network] table of the settings file ------------------------------------------------------
+@pytest.mark.parametrize("table, port, problems", [
+    ({}, DEFAULT_PORT, 0),
+    ({"network": {"port": 50000}}, 50000, 0),
+    ({"network": {"port": 80}}, DEFAULT_PORT, 1),
+    ({"network": {"port": 70000}}, DEFAULT_PORT, 1),
+    ({"network": {"port": "47312"}}, DEFAULT_PORT, 1),
+    ({"network": {"port": True}}, DEFAULT_PORT, 1),
+    ({"network": {"port": 5.0e4}}, DEFAULT_PORT, 1),
+    ({"network": {"port": 50000, "prot": 1}}, 50000, 1),
+    ({"network": "47312"}, DEFAULT_PORT, 1),
+    ({"network": {"port": "x" * 10_000}}, DEFAULT_PORT, 1),
+])
+def test_the_network_settings_never_crash_on_a_bad_value(table: dict, port: int, problems: int) -> None:
+    settings = read_network_settings(table, "pyramid.toml")
+    assert settings.port == port and len(settings.problems) == problems
+    for problem in settings.problems:
+        assert problem.startswith("pyramid.toml: ") and "\n" not in problem and len(problem) < 300
+        assert "network" in problem
+    if problems and table.get("network") != {"port": 50000, "prot": 1}:
+        assert str(DEFAULT_PORT) in settings.problems[0]
+
+
+def test_the_settings_file_port_reaches_the_console(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    settings = tmp_path / "pyramid.toml"
+    settings.write_text("[network]\nport = 99\n")
+    result = subprocess.run([sys.executable, "-m", "pyramid", "--display", "headless", "--settings", str(settings),
+                             "--script", "ok"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0
+    assert result.stderr.strip().splitlines() == [
+        f"pyramid: {settings}: [network] port = 99 is not a port from 1024 to 65535; using {DEFAULT_PORT}"]
+
+
+def test_script_waits_are_only_words_of_the_script() -> None:
+    from pyramid.errors import InvalidActionError
+    from pyramid.scripting import ScriptWait, parse_steps
+
+    assert parse_steps("ok wait wait:joined wait:done") == [
+        Action("ok"), ScriptWait("message", 10.0), ScriptWait("joined", 30.0), ScriptWait("done", 60.0)]
+    with pytest.raises(InvalidActionError):
+        Action.parse("wait")
+    with pytest.raises(InvalidActionError):
+        parse_steps("wait:forever")

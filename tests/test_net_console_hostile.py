@@ -1,0 +1,110 @@
+"""A hostile peer against a real console process with an open table: it never crashes, and a real
+opponent can still sit and play afterwards.
+
+The test client (raw sockets on 127.0.0.1, the ideas of test_net_hostile.py)
+sends random bytes, a 10 MB line, broken JSON, JSON of the wrong types, a
+move before its hello, a half message that never ends, and 200 connections
+at once; every connection must be closed by the console, which keeps its
+table open. Then a second console process joins and both play a whole match.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import socket
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from net_consoles import Console, good_moves, guest, host, stop_all, taps
+from pyramid.saved.stats import NETWORK_GAME
+
+MATCH = 16
+GUARD = 30.0
+
+
+@pytest.fixture
+def consoles() -> Iterator[list[Console]]:
+    started: list[Console] = []
+    yield started
+    stop_all(*started)
+
+
+def line(data: dict[str, object]) -> bytes:
+    return json.dumps(data).encode() + b"\n"
+
+
+def connect(port: int) -> socket.socket:
+    sock = socket.create_connection(("127.0.0.1", port), timeout=GUARD)
+    sock.settimeout(GUARD)
+    return sock
+
+
+def closed_by_console(sock: socket.socket) -> bool:
+    """Read until the console closes the connection (what it sent before does not matter)."""
+    try:
+        while sock.recv(65536):
+            pass
+    except (ConnectionResetError, BrokenPipeError):
+        pass
+    sock.close()
+    return True
+
+
+def send_ten_megabytes(port: int) -> socket.socket:
+    sock = connect(port)
+    chunk, sent = b"x" * 65536, 0
+    try:
+        while sent < 10 * 1024 * 1024:
+            sock.sendall(chunk)
+            sent += len(chunk)
+    except (BrokenPipeError, ConnectionResetError, socket.timeout):
+        pass
+    return sock
+
+
+PAYLOADS = [
+    bytes(random.Random(1).randrange(256) for _ in range(5000)),
+    b"not json at all\n",
+    b'{"t": "hello", "v": 1, "name": \n',
+    line({"t": "hello", "v": "one", "name": ["Mallory"]}),
+    line({"t": "move", "match": MATCH, "n": 1, "move": "turn"}),
+    line({"t": "hello", "v": 1, "name": "Mallory"}) + b"[" * 60_000 + b"\n",
+    b'{"t":"hello","v":1,"na',  # and never the rest: dropped at the hello deadline
+]
+
+
+def test_a_hostile_peer_leaves_the_console_running_and_the_table_open(tmp_path: Path,
+                                                                      consoles: list[Console]) -> None:
+    ann_moves, bob_moves = good_moves(MATCH, "good"), good_moves(MATCH, "casual")
+    ann = host(tmp_path, "Ann", MATCH, f"wait:joined {taps(MATCH, ann_moves)} wait:done ok")
+    consoles.append(ann)
+    port = ann.port()
+    one_at_a_time = []
+    for payload in PAYLOADS:
+        sock = connect(port)
+        sock.sendall(payload)
+        one_at_a_time.append(sock)
+    one_at_a_time.append(send_ten_megabytes(port))
+    assert all(closed_by_console(sock) for sock in one_at_a_time)
+    crowd = []
+    for _ in range(200):
+        try:
+            crowd.append(socket.create_connection(("127.0.0.1", port), timeout=GUARD))
+        except OSError:
+            break  # the backlog is full: refusing is fine too
+    assert len(crowd) >= 64
+    for sock in crowd:
+        sock.settimeout(GUARD)
+    assert all(closed_by_console(sock) for sock in crowd)
+    assert ann.process is not None and ann.process.poll() is None  # still running, still waiting at its table
+    # A real opponent sits and both play the whole match.
+    bob = guest(tmp_path, "Bob", port, f"wait:joined {taps(MATCH, bob_moves)} wait:done ok")
+    consoles.append(bob)
+    ann_final, bob_final = ann.finish(), bob.finish()
+    mine, theirs = ann_final["game"], bob_final["game"]
+    assert mine["opponent"]["name"] == "Bob" and mine["opponent"]["moves"] == len(bob_moves)
+    assert mine["opponent"]["score"] == theirs["score"] and theirs["opponent"]["score"] == mine["score"]
+    assert ann.stats()[(NETWORK_GAME, "Bob")].played == 1  # the console's data is intact and counted the match
