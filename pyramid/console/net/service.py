@@ -118,8 +118,8 @@ class TableService:
         """Ask for the seat at ``host``:``port``; the table opens when the host answers."""
         from pyramid.console.net.lobby import JoiningScreen
 
+        self.joining = (host, port)  # before leaving a current table: the network must stay up
         self.leave_current(session)
-        self.joining = (host, port)
         self.network(session).join(host, port)
         session.push(JoiningScreen(session, host, port))
 
@@ -237,6 +237,8 @@ class TableService:
                 run.save(run.board)
         elif isinstance(event, ev.ListenFailed):
             self.notice = wording.listen_failed(event.port)
+            if self.run is not None and self.run.seat == 0:
+                self.run.status = self.notice  # nobody can sit at this table: say so on it
         elif isinstance(event, ev.DiscoveryFailed):
             self.notice = wording.discovery_failed()
         elif isinstance(event, ev.InviteReceived):
@@ -295,7 +297,7 @@ class TableService:
 
         return isinstance(item, (ev.OpponentJoined, ev.Seated, ev.JoinFailed, ev.PeerConnection, ev.OpponentMoved,
                                  ev.OpponentStatus, ev.MatchVoided, ev.OpponentLeft, ev.RematchProposed,
-                                 ev.RematchStarted, ev.InviteReceived, ev.InviteSent))
+                                 ev.RematchStarted, ev.InviteReceived))
 
     def reached(self, goal: str) -> bool:
         """``"joined"``: two players sit at the table; ``"done"``: the opponent's match is over (or gone)."""
