@@ -91,7 +91,7 @@ def grow(name: str, count: int, max_nodes: int, minutes: float, jobs: int) -> st
     return (
         f"{name} (redeals {format_redeals(rules.redeals)}): {len(numbers)} wins among deals 1..{searched}, "
         f"{path.stat().st_size if path.exists() else 0} bytes; this run {tried} deals, {new_wins} wins in "
-        f"{seconds:.0f} s: {per_win * 1000:.0f} ms per win here, ~{per_win * PI_ZERO_2_FACTOR:.1f} s on a Pi Zero 2"
+        f"{seconds:.0f} s: {per_win * 1000:.0f} ms per win here, ~{per_win * PI_ZERO_2_FACTOR:.2f} s on a Pi Zero 2"
     )
 
 
