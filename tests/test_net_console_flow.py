@@ -402,3 +402,48 @@ def test_script_waits_are_only_words_of_the_script() -> None:
         Action.parse("wait")
     with pytest.raises(InvalidActionError):
         parse_steps("wait:forever")
+
+
+# -- events on the main loop's queue ---------------------------------------------------------------
+def test_the_input_hub_hands_posted_items_out_in_order_with_the_actions() -> None:
+    import threading
+
+    from input.hub import InputHub
+
+    hub = InputHub()
+    hub.tap(1, 2, "touch")
+    hub.post(INVITE)
+    hub.tap(3, 4, "touch")
+    assert hub.wait(0) == [Action.tap(1, 2), INVITE, Action.tap(3, 4)]
+    threading.Timer(0.05, hub.post, (ev.PeerConnection(False),)).start()  # from the network thread
+    assert hub.wait(10) == [ev.PeerConnection(False)]  # a blocked wait wakes for it
+
+
+class Probe:
+    def __init__(self) -> None:
+        self.joined = False
+
+    def heard(self, item: object) -> bool:
+        return isinstance(item, ev.OpponentMoved)
+
+    def reached(self, goal: str) -> bool:
+        return goal == "joined" and self.joined
+
+
+def test_the_script_source_hands_over_posts_and_its_waits_end_on_news_or_their_limit() -> None:
+    import threading
+
+    from pyramid.scripting import ScriptSource, ScriptWait
+
+    probe = Probe()
+    moved = ev.OpponentMoved(1, "turn", 1, -5, False)
+    source = ScriptSource([ScriptWait("message", 30.0), Action("ok"), ScriptWait("joined", 30.0),
+                           ScriptWait("message", 0.05), Action("back")], probe=probe)
+    threading.Timer(0.05, source.post, (ev.Listening("127.0.0.1", 1),)).start()
+    assert source.wait(None) == [ev.Listening("127.0.0.1", 1)]  # not news from the other console: still waiting
+    source.post(moved)
+    assert source.wait(None) == [moved]
+    assert source.wait(None) == [Action("ok")]  # the wait ended with the message
+    probe.joined = True
+    assert source.wait(None) == [Action("back")]  # joined at once; the last wait ran out (nothing came)
+    assert source.wait(None) is None
