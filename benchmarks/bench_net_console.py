@@ -19,7 +19,6 @@ from __future__ import annotations
 import os
 import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading

@@ -20,7 +20,6 @@ from pyramid.console.net.service import TableService
 from pyramid.console.screen import DealChoice
 from pyramid.console.session import Session
 from pyramid.engine.duel.ai import play_match
-from pyramid.engine.duel.board import DuelMove
 from pyramid.engine.rules import Redeals
 from pyramid.net import events as ev
 from pyramid.net.advert import TableAd

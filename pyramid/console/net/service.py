@@ -19,6 +19,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from pyramid.errors import PyramidError
 from pyramid.net.limits import DEFAULT_PORT
 
 if TYPE_CHECKING:
@@ -34,6 +35,10 @@ if TYPE_CHECKING:
 
 #: Invites kept while a game is being played (the oldest go first).
 MAX_HELD_INVITES = 4
+
+
+class NoNetworkError(PyramidError):
+    """A network screen was reached on a console started without a network (a self-test, a test session)."""
 
 
 class TableService:
@@ -73,10 +78,10 @@ class TableService:
         return self.name_override or session.settings.player_name
 
     def network(self, session: Console) -> Network:
-        """The network, made on first use; :class:`RuntimeError` when this console has none (a self-test)."""
+        """The network, made on first use; :class:`NoNetworkError` when this console has none (a self-test)."""
         if self._network is None:
             if self._open_network is None:
-                raise RuntimeError("this console was started without a network")
+                raise NoNetworkError("this console was started without a network")
             self._network = self._open_network(self.name(session))
         return self._network
 
