@@ -446,3 +446,28 @@ def test_the_script_source_hands_over_posts_and_its_waits_end_on_news_or_their_l
     probe.joined = True
     assert source.wait(None) == [Action("back")]  # joined at once; the last wait ran out (nothing came)
     assert source.wait(None) is None
+
+
+def test_leaving_a_match_under_way_is_asked_first_and_counts_as_lost(tmp_path: Path) -> None:
+    networks = Networks()
+    session = new_session(tmp_path, networks, deal_number=16)
+    network_menu(session)
+    choose(session, "Open a table")
+    link = networks.last.link
+    assert link is not None
+    link.opponent_name, link.token = "Bob", "1" * 32
+    session.post_event(ev.OpponentJoined("Bob", False))
+    screen = session.screen
+    move = play_match(16, "good").moves[0]
+    screen.board.push(move)  # type: ignore[attr-defined]
+    screen.moved(move, 1)  # type: ignore[attr-defined]
+    assert link.own_moves == [str(move)]  # sent with MatchLink.play after board.push
+    assert session.store.load_progress("pyramids").context["table"]["own"] == [str(move)]
+    state = press(session, "back back")
+    assert state["screen"] == "confirm" and state["menu"]["items"] == ["No", "Leave"]
+    assert press(session, "ok")["screen"] == "table"  # No
+    state = press(session, "back down ok")
+    assert state["screen"] == "network_menu"
+    stats = session.store.stats(NETWORK_GAME, "Bob")
+    assert (stats.played, stats.won) == (1, 0)
+    assert not session.store.has_progress("pyramids")

@@ -17,7 +17,6 @@ from pyramid.console.duel.flow import match_number_for, remembered_level
 from pyramid.console.duel.help import PyramidsHelpKey
 from pyramid.console.net import wording
 from pyramid.console.screen import Console, MenuScreen, NoticeScreen, Screen
-from pyramid.console.widgets import ConfirmScreen
 from pyramid.view import Hit, MenuHit, MenuView, PanelView, View
 
 if TYPE_CHECKING:
@@ -164,12 +163,11 @@ class JoiningScreen(PyramidsHelpKey, Screen):
         self.host = host
         self.port = port
         #: Whether the network menu is under it (leaving the table then goes back there).
-        below = session.screen
-        self.from_menu = isinstance(below, (NetworkMenu, JoinAddressScreen, InviteScreen))
+        self.from_menu = isinstance(session.screen, NetworkMenu)
 
     def handle(self, action: Action, hit: Hit) -> None:
         if action.name in ("ok", "tap", "back", "star"):
-            self.session.tables.cancel_join(self.session)
+            self.session.tables.cancel_join(self.session, self.from_menu)
 
     def view(self) -> View:
         below = self.view_below()
@@ -239,12 +237,7 @@ class TableScreen(PyramidsHelpKey, MenuScreen):
 
     def leave(self) -> None:
         """Back, ✱ or "Leave the table": asked first while the match is still on."""
-        session, run = self.session, self.run
-        if run is not None and run.active and run.link.opponent_name is not None:
-            session.push(ConfirmScreen(session, "Leave the table? The match counts as lost", "Leave",
-                                       lambda: session.tables.leave_table(session)))
-        else:
-            session.tables.leave_table(session)
+        self.session.tables.ask_to_leave(self.session)
 
 
 class InviteScreen(PyramidsHelpKey, Screen):

@@ -50,7 +50,7 @@ class NetDuelRun(DuelRun):
     ``listen`` is where a host's table listens, saved so that a console
     restarted after a power cut opens its table on the same port again (the
     guest comes back there). ``table_view`` gives the trace's ``table`` object;
-    ``leave_table`` is how the results screen leaves the table.
+    ``leave_table`` is the results screen's "Leave the table".
     """
 
     def __init__(self, session: Console, link: MatchLink, own_name: str, table_view: Callable[[], TableView | None],
@@ -62,7 +62,7 @@ class NetDuelRun(DuelRun):
         self.board = board if board is not None else DuelBoard.for_match(link.match_number)
         self.table_view = table_view
         self.listen = listen
-        #: Leaves the table and closes its screens (the table service's; the results offer it).
+        #: "Leave the table" as the results screen offers it (the table service asks first when it counts).
         self.leave_table = leave_table
         #: The latest news from the table, worded ("Ann's console is not answering").
         self.status = ""

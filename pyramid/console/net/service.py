@@ -128,11 +128,13 @@ class TableService:
         self.network(session).join(host, port)
         session.push(JoiningScreen(session, host, port))
 
-    def cancel_join(self, session: Console) -> None:
+    def cancel_join(self, session: Console, from_menu: bool) -> None:
         self.joining = None
         if self._network is not None:
             self._network.close_table()
         session.pop()
+        if not from_menu:
+            self.release()
 
     def resume(self, session: Console, progress: Progress) -> None:
         """Continue: the saved game and its table (a host reopens it on its port, a guest comes back to it)."""
@@ -174,7 +176,7 @@ class TableService:
         from pyramid.console.net.match import NetDuelRun, NetDuelScreen
 
         run = NetDuelRun(session, link, self.name(session), self.network(session).table_view,
-                         lambda: self.leave_table(session), board, started, listen)
+                         lambda: self.ask_to_leave(session), board, started, listen)
         self.run = run
         self.table_screen = TableScreen(session, from_menu)
         session.push(self.table_screen)
@@ -184,6 +186,17 @@ class TableService:
     def leave_current(self, session: Console) -> None:
         """Leave the table this console is at, if any (a join or an invite accepted elsewhere)."""
         if self.run is not None:
+            self.leave_table(session)
+
+    def ask_to_leave(self, session: Console) -> None:
+        """ "Leave the table": asked first while a match under way would count as lost."""
+        from pyramid.console.widgets import ConfirmScreen
+
+        run = self.run
+        if run is not None and run.active and run.link.opponent_name is not None:
+            session.push(ConfirmScreen(session, "Leave the table? The match counts as lost", "Leave",
+                                       lambda: self.leave_table(session)))
+        else:
             self.leave_table(session)
 
     def leave_table(self, session: Console) -> None:
@@ -265,7 +278,10 @@ class TableService:
 
         self.joining = None
         if isinstance(session.screen, JoiningScreen):
+            from_menu = session.screen.from_menu
             session.pop()
+            if not from_menu:
+                self.release()
         session.push(NoticeScreen(session, "No seat at that table", why))
 
     def _seated(self, session: Console, event: Seated) -> None:
