@@ -97,7 +97,10 @@ def test_watching_the_opponent_then_a_rematch(tmp_path: Path, consoles: list[Con
     assert new_ann["moves"] == new_bob["moves"] == []
     assert ann_final["screen"] == bob_final["screen"] == "duel"
     assert new_ann["opponent"]["moves"] == new_bob["opponent"]["moves"] == 0
-    assert new_ann["table"]["state"] == "playing" and new_ann["table"]["players"] == ["Ann", "Bob"]
+    assert new_ann["table"]["players"] == new_bob["table"]["players"] == ["Ann", "Bob"]
+    # The first to end its script saw the other still seated; the other may have seen it leave.
+    states = {new_ann["table"]["state"], new_bob["table"]["state"]}
+    assert "playing" in states and states <= {"playing", "closed"}
     assert ann.stats()[(NETWORK_GAME, "Bob")].played == 1
 
 
