@@ -288,3 +288,25 @@ def test_statistics_of_every_variant_are_reached_page_by_page_and_legible_at_320
     assert "Pyramids against the expert computer" in headings and len(set(headings)) == 14
     assert "✓ reset" in session.view().text.footer
     assert play(session, "ok")["menu"] == {"items": ["No", "Reset"], "selected": 0}, "the reset is one press away"
+
+
+def test_a_hint_on_a_deal_that_cannot_be_won_says_so_and_still_suggests_the_best_move(tmp_path: Path) -> None:
+    """Deal 1 without a redeal cannot be won (the solver proves it): the hint says so plainly
+    — "cannot be cleared", not "no longer", at the first move — and points at a legal move."""
+    session = new_session(tmp_path, number=1)
+    choose(session, "New game")
+    play(session, "ok")  # No redeal
+    board = session.screen.table.board  # type: ignore[attr-defined]
+    from pyramid.engine.solver import solve
+
+    assert solve(board.copy(), max_seconds=30).verdict == "lose"
+    play(session, "help down ok")
+    view = session.view()
+    assert view.table.status_line.startswith("This deal cannot be cleared. Best move: "), view.table.status_line
+    assert view.table.hint and view.table.cursor == view.table.hint[0]
+    assert session.store.load_progress("pyramid").assisted
+    for target in view.table.hint:  # play the suggested move
+        session.handle(Action.tap(0, 0), lambda x, y, target=target: target)
+    assert board.move_stack, "the suggested move was playable"
+    play(session, "help down ok")
+    assert session.view().table.status_line.startswith("This deal cannot be cleared from here. Best move: ")

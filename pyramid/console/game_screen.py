@@ -33,6 +33,8 @@ if TYPE_CHECKING:
 GAME = "pyramid"
 #: Seconds the solver may think for a hint or a verdict (a Pi is ~10x slower than a PC).
 SOLVER_SECONDS = 3.0
+#: Seconds the search for the best move on a deal that cannot be won may take (after the solver).
+ADVICE_SECONDS = 1.0
 #: How long "winnable deals only" may search when a preset has no precomputed list.
 WINNABLE_SEARCH_SECONDS = 5.0
 
@@ -224,18 +226,31 @@ class GameScreen(Screen):
 
     # -- assists ------------------------------------------------------------
     def give_hint(self) -> None:
+        """The next move of a winning line; when there is none, the move that removes the most
+        pyramid cards, saying plainly that the deal cannot be cleared. Only a hint that
+        suggests a move makes the game assisted."""
+        from pyramid.engine.advice import best_move  # loaded on the first hint, with the solver
+
+        solution = solve(self.board)
+        letters = self.session.settings.card_letters
+        if solution.verdict == "win":
+            move = solution.moves[0]
+            self.message = "Hint: " + describe_move(move, letters)
+        else:
+            advice = best_move(self.board, ADVICE_SECONDS)
+            if advice is None:
+                self.message = "No move is left."
+                return
+            move = advice.move
+            if solution.verdict == "unknown":
+                verdict = "No winning line found in time"
+            else:
+                verdict = "This deal cannot be cleared" + (" from here" if self.board.move_stack else "")
+            self.message = f"{verdict}. Best move: {describe_move(move, letters)}"
         self.progress = self.progress.with_assist("hint")
         self.session.store.save_progress(self.progress)
-        solution = solve(self.board)
-        if solution.verdict == "lose":
-            self.message = "This deal can no longer be won."
-        elif solution.verdict == "unknown":
-            self.message = "No hint found in time."
-        else:
-            move = solution.moves[0]
-            self.message = "Hint: " + describe_move(move, self.session.settings.card_letters)
-            self.hint = self._targets_of(move)
-            self.table.cursor = self.hint[0]
+        self.hint = self._targets_of(move)
+        self.table.cursor = self.hint[0]
 
     def _targets_of(self, move: Move) -> tuple[Target, ...]:
         if move.kind != "remove":
