@@ -207,7 +207,7 @@ def test_opening_a_table_plays_at_once_and_the_host_can_invite(tmp_path: Path) -
     assert state["screen"] == "duel" and state["game"]["match"] == 16
     assert networks.last.calls[-1] == ("open_table", 16, "good", "", 47312)
     assert state["game"]["table"]["state"] == "waiting"
-    assert "waiting for a second player" in session.view().table.detail
+    assert session.view().table.detail == "no opponent yet · sequence 0"
     state = press(session, "back")
     assert state["screen"] == "table" and state["menu"]["items"] == ["Play", "Invite Cy", "Leave the table"]
     choose(session, "Invite Cy")

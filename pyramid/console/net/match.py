@@ -229,10 +229,9 @@ class NetDuelRun(DuelRun):
     # -- words ------------------------------------------------------------------------------
     def opponent_line(self) -> str:
         if self.link.opponent_name is None:
-            return "waiting for a second player"
+            return "no opponent yet"
         board = self.opponent_board()
-        return wording.progress(self.opponent_name, board.round_number, board.score, board.is_over(),
-                                board.rules.rounds)
+        return wording.progress(self.opponent_name, board.round_number, board.score, board.is_over())
 
     def verdict(self) -> str:
         name = self.opponent_name
@@ -278,9 +277,10 @@ class NetDuelScreen(DuelScreen):
         super().moved(move, round_before)
 
     def detail(self) -> str:
+        """The opponent first (it is what changes from afar), then this player's sequence or joker."""
         board = self.board
         own = "joker on the pile" if board.joker_armed else f"sequence {board.streak}"
-        return f"{own.capitalize()} · {self.run.opponent_line()}"
+        return f"{self.run.opponent_line()} · {own}"
 
     def status_line(self) -> str:
         return self.message or self.run.status

@@ -55,11 +55,11 @@ def void(reason: str) -> str:
     return f"The match is void: {VOID_REASONS.get(reason, 'the other console broke the rules of the table')}"
 
 
-def progress(name: str, round_number: int, score: int, finished: bool, rounds: int) -> str:
-    """The opponent's live progress in a few words, for the duel's detail line."""
+def progress(name: str, round_number: int, score: int, finished: bool) -> str:
+    """The opponent's live progress in a few words, for the duel's detail line (legible at 320x240)."""
     if finished:
         return f"{name} finished: {score}"
-    return f"{name}: round {round_number} of {rounds}, {score}"
+    return f"{name}: round {round_number}, {score}"
 
 
 def invite(name: str) -> str:
