@@ -75,6 +75,13 @@ class Session:
         if notice:
             self.push(NoticeScreen(self, "About your saved data", notice))
 
+    def show_save_failure(self) -> None:
+        """A save that failed (a full disk, a card gone read-only) is told over the screen, once:
+        the store gives one message per run of failures, and play goes on."""
+        failure = self.store.take_save_failure()
+        if failure:
+            self.push(NoticeScreen(self, "Not saved", failure))
+
     # -- settings -----------------------------------------------------------
     def change_setting(self, name: str, value: Any) -> None:
         self.store.set_setting(name, value)
@@ -97,6 +104,7 @@ class Session:
             self.screen.on_help()
         else:
             self.screen.handle(action, hit)
+        self.show_save_failure()
         self.offer_invites()
 
     # -- network events -----------------------------------------------------
