@@ -1,35 +1,40 @@
 """The computer opponent of the Pyramids duel, at three skill levels.
 
-Each level is a player that picks a legal move on a :class:`~pyramid.duel.DuelBoard`:
+Every level plays on what a person sees and nothing more: it is handed an
+:class:`~pyramid.engine.duel.search.Observation` of the board (the pyramid, the
+pile, the joker, the stock's size and the set of cards still unseen, in deck
+order), never the board itself, so the rule is kept by the types rather than by
+discipline. :meth:`Opponent.choose` makes that observation.
 
 * ``"casual"`` places a fitting card chosen at random, but one time in four
   misses it and turns the stock instead; it keeps the joker until the stock
   is empty.
-* ``"good"`` sees what a person sees (the pyramid and the pile, not the
-  stock): it places the card that starts the longest sequence it can find in
+* ``"good"`` places the card that starts the longest sequence it can find in
   the pyramid within :data:`GOOD_LOOKAHEAD` placements, and plays the joker
   when nothing fits and the joker starts a long sequence, or the stock is empty.
-* ``"expert"`` plays the deal like the solver does, knowing the stock: it
-  searches each round completely (:mod:`pyramid.duel_search`) and plans the
-  match backwards: it clears a round whenever the clear bonus plus the best
-  of the rounds that follow beats the best way of failing it.
+* ``"expert"`` weighs every legal move by the points it is expected to bring
+  over the unseen cards, :data:`EXPERT_HORIZON` turns of the stock ahead
+  (:class:`~pyramid.engine.duel.search.Lookahead`), counting a clear as the
+  bonus plus what a new round is worth (:data:`LATER_ROUNDS_WORTH`).
 
 Everything is decided by the deals and the level: the casual player's chance
-comes from :class:`~pyramid.deal.SplitMix64` seeded with
-``match_number * len(LEVELS) + level index``, so :func:`play_match` gives the
-same game on every machine. Its :class:`MatchRecord` keeps every move of every
-round, so the console can replay the opponent's game move by move by pushing
+comes from :class:`~pyramid.engine.deal.SplitMix64` seeded with
+``match_number * len(LEVELS) + level index``, and the expert's expectation
+involves no chance at all, so :func:`play_match` gives the same game on every
+machine. Its :class:`MatchRecord` keeps every move of every round, so the
+console can replay the opponent's game move by move by pushing
 :attr:`MatchRecord.moves` onto ``DuelBoard.for_match(match_number)``.
 """
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from pyramid.engine.deal import SplitMix64
 from pyramid.engine.duel.board import DuelBoard, DuelMove
-from pyramid.engine.duel.search import RoundSearch, RoundShape, RoundValue
+from pyramid.engine.duel.search import Lookahead, Observation, RoundShape
 
 LEVELS = ("casual", "good", "expert")
 #: How often (one time in this many) the casual player misses a placement.
@@ -38,17 +43,29 @@ CASUAL_MISS_ODDS = 4
 GOOD_LOOKAHEAD = 6
 #: The shortest run the good player starts with the joker while the stock lasts.
 GOOD_JOKER_RUN = 5
+#: How many turns of the stock the expert looks ahead (docs of :mod:`pyramid.engine.duel.search`).
+EXPERT_HORIZON = 4
+#: What the rounds after a clear are expected to bring: about the expert's mean
+#: total over a whole match (307 on matches 1001..1100). A person knows a clear
+#: deals a new round, not its cards, so this is one number for every deal.
+LATER_ROUNDS_WORTH = 300
 
 
-class Opponent(Protocol):
-    """A computer player: picks one legal move for ``board`` (which is still playing)."""
+class Opponent(ABC):
+    """A computer player: picks one legal move, seeing of the board only what a person sees."""
 
     level: str
 
-    def choose(self, board: DuelBoard) -> DuelMove: ...
+    def choose(self, board: DuelBoard) -> DuelMove:
+        """The move for ``board`` (which is still playing), decided on its observation alone."""
+        return self.decide(Observation.of(board))
+
+    @abstractmethod
+    def decide(self, seen: Observation) -> DuelMove:
+        """One of ``seen.legal_moves``."""
 
 
-class CasualPlayer:
+class CasualPlayer(Opponent):
     """Random fitting placements, sometimes missed; the joker only once the stock is empty."""
 
     level = "casual"
@@ -56,16 +73,15 @@ class CasualPlayer:
     def __init__(self, seed: int) -> None:
         self._rng = SplitMix64(seed)
 
-    def choose(self, board: DuelBoard) -> DuelMove:
-        moves = board.legal_moves
-        placements = [move for move in moves if move.kind == "place"]
-        misses = board.stock and self._rng.below(CASUAL_MISS_ODDS) == 0
+    def decide(self, seen: Observation) -> DuelMove:
+        placements = [move for move in seen.legal_moves if move.kind == "place"]
+        misses = seen.stock_size > 0 and self._rng.below(CASUAL_MISS_ODDS) == 0
         if placements and not misses:
             return placements[self._rng.below(len(placements))]
-        return DuelMove.turn() if board.stock else DuelMove.joker()
+        return DuelMove.turn() if seen.stock_size else DuelMove.joker()
 
 
-class GoodPlayer:
+class GoodPlayer(Opponent):
     """Greedy with a short lookahead over the visible pyramid.
 
     It places the card that starts the longest run it can see. When nothing
@@ -79,16 +95,16 @@ class GoodPlayer:
     def __init__(self, lookahead: int = GOOD_LOOKAHEAD) -> None:
         self.lookahead = lookahead
 
-    def choose(self, board: DuelBoard) -> DuelMove:
-        shape = RoundShape(board)
-        mask = shape.mask_of(board)
-        placements = [move for move in board.legal_moves if move.kind == "place"]
+    def decide(self, seen: Observation) -> DuelMove:
+        shape = RoundShape.of(seen)
+        mask = shape.mask_of(seen)
+        placements = [(move, move.card) for move in seen.legal_moves if move.card is not None]
         if placements:
-            runs = [self._run_after(shape, mask, shape.cards.index(move.card)) for move in placements]
-            return placements[runs.index(max(runs))]
-        if not board.stock:
+            runs = [self._run_after(shape, mask, shape.index_of(card)) for _, card in placements]
+            return placements[runs.index(max(runs))][0]
+        if not seen.stock_size:
             return DuelMove.joker()
-        if board.joker_available:
+        if seen.joker_available:
             longest = max(self._run_after(shape, mask, index) for index in shape.uncovered(mask))
             if longest >= GOOD_JOKER_RUN:
                 return DuelMove.joker()
@@ -110,72 +126,27 @@ class GoodPlayer:
         return longest
 
 
-class ExpertPlayer:
-    """Complete search of each round, and a backward plan over the rounds of the match.
+class ExpertPlayer(Opponent):
+    """The move with the best expected points over the unseen cards, a few turns ahead.
 
-    Clearing round *k* is worth it when its best cleared score plus the best
-    total of the rounds after it reaches its best failed score. The rounds
-    after it are searched only when a cheap lower bound (the good player's
-    total on them) does not settle the question already.
+    Ties go to the first such move in legal-move order (placements first), so
+    the choice is a function of the observation alone. The lookahead is kept
+    between moves until a turn reveals a card, since its memo is still valid.
     """
 
     level = "expert"
 
-    def __init__(self) -> None:
-        self._plan: list[DuelMove] = []
-        self._plan_next_at = -1  # the length of the move stack the next planned move expects
-        self._searches: dict[int, RoundSearch] = {}  # later rounds, searched from their deal
-        self._best_totals: dict[int, int] = {}
+    def __init__(self, horizon: int = EXPERT_HORIZON) -> None:
+        self.horizon = horizon
+        self._lookahead: Lookahead | None = None
 
-    def choose(self, board: DuelBoard) -> DuelMove:
-        if not self._plan or len(board.move_stack) != self._plan_next_at:
-            search = self._search_for(board)
-            self._plan = search.plan(clear=self._clear_pays(board, search.value()))
-            self._plan_next_at = len(board.move_stack)
-        self._plan_next_at += 1
-        return self._plan.pop(0)
-
-    def _search_for(self, board: DuelBoard) -> RoundSearch:
-        """The search of the current round from ``board``, reusing one made for planning."""
-        search = RoundSearch(board)
-        planned = self._searches.pop(board.round_index, None)
-        return planned if planned is not None and planned.root == search.root else search
-
-    def _clear_pays(self, board: DuelBoard, value: RoundValue) -> bool:
-        """Whether to aim for clearing the current round, given its best values."""
-        if value.cleared is None:
-            return False
-        if value.failed is None:
-            return True
-        needed = value.failed - value.cleared
-        later = board.round_index + 1
-        if later == len(board.deals):
-            return needed <= 0
-        if self._good_total(board, later) >= needed:
-            return True
-        return self._best_total(board, later) >= needed
-
-    @staticmethod
-    def _good_total(board: DuelBoard, first_round: int) -> int:
-        """What the good player scores from round ``first_round`` on: a lower bound of the best."""
-        later = DuelBoard(board.deals[first_round:], board.rules)
-        return play_game(later, GoodPlayer()).total
-
-    def _best_total(self, board: DuelBoard, first_round: int) -> int:
-        """The best total of the rounds from ``first_round`` on (exact)."""
-        if first_round == len(board.deals):
-            return 0
-        if first_round not in self._best_totals:
-            search = self._searches.get(first_round)
-            if search is None:
-                search = RoundSearch(DuelBoard([board.deals[first_round]], board.rules))
-                self._searches[first_round] = search
-            value = search.value()
-            options = [] if value.failed is None else [value.failed]
-            if value.cleared is not None:
-                options.append(value.cleared + self._best_total(board, first_round + 1))
-            self._best_totals[first_round] = max(options)
-        return self._best_totals[first_round]
+    def decide(self, seen: Observation) -> DuelMove:
+        if self._lookahead is None or not self._lookahead.serves(seen):
+            worth = seen.rules.clear_bonus + (LATER_ROUNDS_WORTH if seen.later_rounds else 0)
+            self._lookahead = Lookahead(seen, self.horizon, worth)
+        values = self._lookahead.move_values(seen)
+        best = max(value for _, value in values)
+        return next(move for move, value in values if value == best)
 
 
 def opponent_for(level: str, seed: int = 0) -> Opponent:
