@@ -131,6 +131,8 @@ def run_loop(session: Session, frontend: Frontend, source: ActionSource, notifie
                 after_action(session)
             else:
                 session.post_event(item)  # posted by the network thread
+        if session.quit_requested:  # "Quit" on a desktop
+            break
         new_view = session.view()
         if new_view != view:
             frontend.show(new_view)
@@ -306,6 +308,7 @@ def run_console(options: Options) -> int:
     except BaseException:
         session.tables.stop()
         raise
+    session.can_quit = frontend.display.name == "window"  # a console is switched off, a window closed
     notifier = Notifier.from_environ()
     stop = StopRequest()
     signal.signal(signal.SIGTERM, stop)  # SDL's own handler would only queue a quit event nobody reads yet

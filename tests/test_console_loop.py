@@ -58,14 +58,22 @@ def wait_until(condition, seconds: float = 10.0) -> None:
 
 
 def test_buttons_play_through_the_main_loop_and_idle_draws_nothing(mock_pins, tmp_path: Path) -> None:
-    session = Session(None, DealChoice(cards=parse_deal(clearable_deal())), store=Store.open(tmp_path / "p.db"))
-    open_console(session, "pyramid", Redeals(0))
     frontend = CountingFrontend()
     hub = sources.open_hub(("gpio",), lambda: (480, 320), InputSettings())
-    loop = threading.Thread(target=run_loop, args=(session, frontend, hub, Notifier(None)))
+    sessions: list[Session] = []
+
+    def console() -> None:
+        """The loop's own thread owns the session and its store, as the console's main thread does."""
+        session = Session(None, DealChoice(cards=parse_deal(clearable_deal())), store=Store.open(tmp_path / "p.db"))
+        open_console(session, "pyramid", Redeals(0))
+        sessions.append(session)
+        run_loop(session, frontend, hub, Notifier(None))
+
+    loop = threading.Thread(target=console)
     loop.start()
     try:
         wait_until(lambda: frontend.frames == 1)
+        session = sessions[0]
         ok = mock_pins.pin(DEFAULT_GPIO_PINS["ok"])
         ok.drive_low()   # pressed (pull-up: active low)
         ok.drive_high()
@@ -77,6 +85,7 @@ def test_buttons_play_through_the_main_loop_and_idle_draws_nothing(mock_pins, tm
         right.drive_low()
         right.drive_high()
         wait_until(lambda: session.state()["game"]["cursor"] == "Qc")
+        assert session.view().screen == "game", "every move was saved: no notice"
     finally:
         hub.stop()
         loop.join(5)
@@ -104,3 +113,23 @@ def test_sigterm_right_after_ready_ends_the_console_cleanly(tmp_path: Path) -> N
         console.kill()
         listener.close()
     assert console.returncode == 0, errors
+
+
+def test_quit_is_offered_in_a_window_only_and_ends_the_main_loop(tmp_path: Path) -> None:
+    from display.headless import HeadlessDisplay
+    from pyramid.actions import Action
+    from pyramid.scripting import ScriptSource
+
+    console = Session(None, store=Store.open(tmp_path / "console.db"))
+    open_console(console)
+    assert "Quit" not in console.state()["menu"]["items"], "a console is switched off, not quit"
+    session = Session(None, store=Store.open(tmp_path / "window.db"))
+    session.can_quit = True
+    open_console(session)
+    assert session.state()["menu"]["items"][-1] == "Quit"
+    script = ScriptSource([Action("up"), Action("ok"), Action("down"), Action("down")])  # up wraps round to Quit
+    frontend = Frontend(HeadlessDisplay((320, 240)))
+    run_loop(session, frontend, script, Notifier(None))
+    frontend.close()
+    assert session.quit_requested
+    assert script.wait(0) == [Action("down")], "the loop ended at once, with the rest of the script unplayed"

@@ -79,8 +79,36 @@ def test_a_replaced_saved_game_counts_as_lost(tmp_path: Path) -> None:
     session = new_session(tmp_path, clearable_deal())
     play(session, "ok ok star")
     choose(session, "New game")
+    assert play(session, "down ok")["screen"] == "redeal_choice"  # "New game" in the confirmation
     play(session, "ok")  # a new deal over the saved one
     assert session.store.stats("pyramid", "retrohub/none").played == 1
+
+
+def test_a_game_in_progress_is_never_lost_by_one_press(tmp_path: Path) -> None:
+    """New game over a saved game asks first; back on the menu the highlight is on Continue."""
+    session = new_session(tmp_path, clearable_deal())
+    play(session, "ok ok right ok star")  # a game with a move, left: it is saved
+    state = session.state()
+    assert state["menu"]["items"][state["menu"]["selected"]] == "Continue"
+    saved = session.store.load_progress("pyramid")
+    state = choose(session, "New game")
+    assert state["screen"] == "confirm" and state["menu"] == {"items": ["No", "New game"], "selected": 0}
+    view = session.view()
+    assert view.panel is not None and view.panel.lines == ("Your game in progress will count as lost.",)
+    play(session, "ok")  # No: nothing changes
+    assert session.store.load_progress("pyramid") == saved
+    assert session.store.stats("pyramid", "retrohub/none").played == 0
+    play(session, "up ok")  # from "New game" back up to Continue, and in
+    assert session.state()["screen"] == "game"
+    play(session, "star")
+    state = session.state()
+    assert state["menu"]["items"][state["menu"]["selected"]] == "Continue", "one more ✓ resumes, never deals"
+    # A new game started from the menu, then left: the highlight is on its Continue line too.
+    choose(session, "New game")
+    play(session, "down ok ok star")
+    state = session.state()
+    assert state["menu"]["items"][state["menu"]["selected"]] == "Continue"
+    assert session.store.load_progress("pyramid") != saved
 
 
 def test_statistics_screen_and_reset_with_confirmation(tmp_path: Path) -> None:

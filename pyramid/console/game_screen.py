@@ -16,6 +16,7 @@ from pyramid.actions import Action
 from pyramid.console.help_text import pyramid_help
 from pyramid.console.screen import Console, HelpScreen, MenuScreen, NoticeScreen, Screen
 from pyramid.console.table import Table
+from pyramid.console.widgets import ConfirmScreen
 from pyramid.console.wording import describe_move
 from pyramid.engine.board import Board, Move
 from pyramid.engine.cards import Card, format_cards
@@ -92,6 +93,16 @@ def continue_game(session: Console) -> None:
 
 
 def new_game(session: Console, number: int | None = None) -> None:
+    """A new deal from the menus; with a game in progress, asks first (it would count as lost),
+    so a game is never lost by one press."""
+    if session.store.has_progress(GAME):
+        session.push(ConfirmScreen(session, "Start a new game?", "New game", lambda: deal_new_game(session, number),
+                                   ("Your game in progress will count as lost.",)))
+    else:
+        deal_new_game(session, number)
+
+
+def deal_new_game(session: Console, number: int | None = None) -> None:
     """Ask "Redeal the stock?" when the rules say so, else deal at once with the preset's redeals."""
     request = DealRequest(number)
     if session.rules.asks_redeals:

@@ -10,7 +10,7 @@ game module imports this one.
 from __future__ import annotations
 
 from types import ModuleType
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from pyramid.actions import Action
 from pyramid.console.help_text import Sections
@@ -21,6 +21,13 @@ from pyramid.engine.deal import daily_deal_number
 from pyramid.engine.rules import PRESETS, Redeals
 from pyramid.system import device_info
 from pyramid.view import Hit, TextView, View
+
+if TYPE_CHECKING:
+    from pyramid.saved.progress import Progress
+
+
+#: The main menu's line that resumes each game.
+CONTINUE = {"pyramid": "Continue", "pyramids": "Continue Pyramids"}
 
 
 def _game_screen() -> ModuleType:
@@ -49,7 +56,7 @@ def open_console(session: Console, game: str | None = None, redeals: Redeals | N
     if game == "pyramids":
         _duel_menus().play_computer(session)
     elif game == "pyramid" and redeals is None:
-        _game_screen().new_game(session)
+        _game_screen().deal_new_game(session)  # asked for on the command line: no question
     elif game == "pyramid" and redeals is not None:
         _game_screen().start_pyramid(session, redeals.allowance)
     elif game is not None:
@@ -64,9 +71,9 @@ class MainMenu(MenuScreen):
         session = self.session
         lines: list[tuple[str, Callable[[], None]]] = []
         if self._saved["pyramid"]:
-            lines.append(("Continue", lambda: _game_screen().continue_game(session)))
+            lines.append((CONTINUE["pyramid"], lambda: _game_screen().continue_game(session)))
         if self._saved["pyramids"]:
-            lines.append(("Continue Pyramids", lambda: _duel_menus().continue_pyramids(session)))
+            lines.append((CONTINUE["pyramids"], lambda: _duel_menus().continue_pyramids(session)))
         lines += [
             ("New game", lambda: _game_screen().new_game(session)),
             ("Daily deal", lambda: _game_screen().new_game(session, daily_deal_number(session.today()))),
@@ -77,6 +84,8 @@ class MainMenu(MenuScreen):
             ("Settings", lambda: session.push(SettingsScreen(session))),
             ("Rules & controls", lambda: session.push(HelpScreen(session))),
         ]
+        if session.can_quit:
+            lines.append(("Quit", session.quit))
         return lines
 
     def items(self) -> list[str]:
@@ -93,16 +102,21 @@ class MainMenu(MenuScreen):
         self._saved = self._saved_games()
         super().__init__(session)
 
-    def _saved_games(self) -> dict[str, bool]:
-        """Which games can be continued: read when the menu shows, not on every frame."""
-        return {game: self.session.store.has_progress(game) for game in ("pyramid", "pyramids")}
+    def _saved_games(self) -> dict[str, Progress | None]:
+        """The games that can be continued: read when the menu shows, not on every frame."""
+        return {game: self.session.store.load_progress(game) for game in CONTINUE}
 
     def resume(self) -> None:
-        """Back on the main menu: when a "Continue" line came or went, start again at the top line."""
-        saved = self._saved_games()
-        if saved != self._saved:
-            self.selected = 0
+        """Back on the main menu. After a game was played or started, the highlight is on its
+        Continue line, so one more ✓ resumes it rather than dealing over it; when a Continue
+        line went away, it goes back to the top."""
+        before, saved = self._saved, self._saved_games()
         self._saved = saved
+        changed = [game for game in CONTINUE if saved[game] is not None and saved[game] != before[game]]
+        if changed:
+            self.selected = self.items().index(CONTINUE[changed[0]])
+        elif any((saved[game] is None) != (before[game] is None) for game in CONTINUE):
+            self.selected = 0
 
     def leave(self) -> None:
         """The main menu is the bottom of the stack: there is nothing above it."""

@@ -50,6 +50,8 @@ class Console(Protocol):
     today: Callable[[], datetime.date]
     fixed_deal: DealChoice
     hardware: list[str]
+    #: Whether the main menu offers "Quit" (a window on a desktop; a console is switched off instead).
+    can_quit: bool
     input_log: Callable[[], Sequence[str]]
     input_devices: Callable[[], Sequence[str]]
     #: The network tables: the tables seen, invites, the match at a table (made by the app).
@@ -79,6 +81,9 @@ class Console(Protocol):
 
     def show_store_notice(self) -> None:
         """Tell the player once about data put aside or a store that cannot save."""
+
+    def quit(self) -> None:
+        """End the console (the main loop stops after this action)."""
 
 
 class Screen(ABC):

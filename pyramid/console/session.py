@@ -44,6 +44,9 @@ class Session:
         self.today = today
         #: Lines for the System screen describing the screen and inputs in use (set by the app).
         self.hardware: list[str] = []
+        self.can_quit = False
+        #: Set by :meth:`quit`: the main loop ends after the action that set it.
+        self.quit_requested = False
         #: The latest presses with their device ("ok from 'USB Remote'"), newest last, and the
         #: input devices connected: the Controls screen shows them (set by the app).
         self.input_log: Callable[[], Sequence[str]] = lambda: ()
@@ -74,6 +77,9 @@ class Session:
         notice = self.store.take_notice()
         if notice:
             self.push(NoticeScreen(self, "About your saved data", notice))
+
+    def quit(self) -> None:
+        self.quit_requested = True
 
     def show_save_failure(self) -> None:
         """A save that failed (a full disk, a card gone read-only) is told over the screen, once:

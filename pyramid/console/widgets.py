@@ -69,11 +69,14 @@ class ConfirmScreen(MenuScreen):
 
     name = "confirm"
 
-    def __init__(self, session: Console, question: str, yes: str, on_yes: Callable[[], None]) -> None:
+    def __init__(self, session: Console, question: str, yes: str, on_yes: Callable[[], None],
+                 detail: tuple[str, ...] = ()) -> None:
         super().__init__(session)
         self.question = question
         self.yes = yes
         self.on_yes = on_yes
+        #: What saying yes costs ("Your game in progress will count as lost.").
+        self.detail = detail
 
     def items(self) -> list[str]:
         return ["No", self.yes]
@@ -86,4 +89,4 @@ class ConfirmScreen(MenuScreen):
     def view(self) -> View:
         below = self.view_below()
         return View(self.name, table=below.table, text=below.text, menu=below.menu,
-                    panel=PanelView(self.question, (), tuple(self.items()), self.selected))
+                    panel=PanelView(self.question, self.detail, tuple(self.items()), self.selected))
