@@ -14,7 +14,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from pyramid.engine.cards import STANDARD_DECK, Card
-from pyramid.engine.duel.ai import LEVELS, opponent_for, play_game, play_match
+from pyramid.engine.duel.ai import LEVELS, ExpertPlayer, opponent_for, play_game, play_match
 from pyramid.engine.duel.board import DuelBoard
 from pyramid.engine.duel.search import Observation
 
@@ -99,3 +99,18 @@ def test_every_level_takes_over_any_position_and_plays_legally(number: int, pick
         record = play_game(board, opponent_for(level, seed))
         assert board.is_over() and record.total == board.score
         assert len(record.moves) == len(board.move_stack) >= before
+
+
+def test_the_expert_decides_on_the_position_alone_whatever_it_played_before() -> None:
+    """The expert keeps its lookahead between moves; an undone move or another game must not
+    make it decide otherwise than a fresh expert would."""
+    player = ExpertPlayer()
+    first = play_game(DuelBoard.for_match(21), player)
+    assert play_game(DuelBoard.for_match(22), player) == play_game(DuelBoard.for_match(22), ExpertPlayer())
+    assert play_game(DuelBoard.for_match(21), player) == first
+    board = DuelBoard.for_match(23)
+    for _ in range(6):
+        board.push(player.choose(board))
+    for _ in range(3):
+        board.pop()
+        assert player.choose(board) == ExpertPlayer().choose(board)

@@ -198,8 +198,10 @@ class Lookahead:
         self._key_shifts = (size, 2 * size, 2 * size + self.turns.bit_length(), 2 * size + self.turns.bit_length() + 2)
 
     def serves(self, seen: Observation) -> bool:
-        """Whether this lookahead's memo holds for ``seen`` (same round, nothing new revealed)."""
-        return (seen.round_number, seen.unseen) == (self._round_number, self._unseen)
+        """Whether this lookahead's memo holds for ``seen``: the same round, nothing new revealed,
+        and no card in the pyramid that it did not know there (a move undone, another game)."""
+        return (seen.rules, seen.round_number, seen.unseen) == (self.rules, self._round_number, self._unseen) \
+            and all(card is None or card == known for card, known in zip(seen.pyramid, self.shape.cards))
 
     def move_values(self, seen: Observation) -> list[tuple[DuelMove, float]]:
         """Each legal move of ``seen`` with the points it is expected to bring, in legal-move order."""
