@@ -11,19 +11,28 @@ Run: ``nice .venv/bin/python benchmarks/bench_net_console.py`` (about 40 s; ``--
    its table service and the real ``Network``, the input hub's queue, the
    real main loop and renderer on a headless display) hosts the table; a
    network endpoint plays the good player's moves one at a time, and each is
-   timed from ``MatchLink.play`` to the host presenting the frame that shows it.
+   timed from ``MatchLink.play`` to the host presenting the frame that shows it;
+3. "Open a table" to the table seen in the other console's network menu (root
+   only: two network namespaces joined by a veth pair, python-zeroconf on both
+   sides): two scripted console processes, one in its network menu moving the
+   selection every 25 ms (so its trace says what its menu lists), the other
+   choosing "Open a table"; both traces are watched, so the figure includes
+   up to a script step and a poll (about 35 ms).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any, Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -141,6 +150,72 @@ def move_to_screen() -> list[float]:
     return latencies
 
 
+#: Main menu → Pyramids → "Play on the network" on a fresh console.
+TO_NETWORK_MENU = "down down down ok down down down down ok"
+
+
+def first_line_time(path: Path, wanted: "Callable[[dict[str, Any]], bool]", limit: float = 60) -> float:
+    """When a trace line that is ``wanted`` first appears (polling every 10 ms)."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        if path.exists():
+            for text in path.read_text().splitlines():
+                if text.endswith("}") and wanted(json.loads(text)):
+                    return time.perf_counter()
+        time.sleep(0.01)
+    raise TimeoutError(f"{path}: no such line within {limit:.0f} s")
+
+
+def open_to_seen() -> None:
+    if os.geteuid() != 0:
+        print("open a table to seen: skipped (needs root for network namespaces)")
+        return
+    ns, root = f"pyrcon{os.getpid()}", Path(__file__).resolve().parent.parent
+
+    def run(*command: str) -> None:
+        subprocess.run(command, check=True, capture_output=True)
+
+    def console(side: str, script: str, directory: Path) -> subprocess.Popen[bytes]:
+        env = {**os.environ, "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent", "SDL_VIDEODRIVER": "dummy",
+               "PYRAMID_DATA_DIR": str(directory / side), "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
+        return subprocess.Popen(["ip", "netns", "exec", ns + side, sys.executable, "-m", "pyramid", "--display",
+                                 "headless", "--name", side.upper(), "--script", script, "--script-delay", "25",
+                                 "--trace", str(directory / f"{side}.jsonl")], cwd=root, env=env,
+                                stdout=subprocess.DEVNULL, stderr=open(directory / f"{side}.err", "wb"))
+
+    with tempfile.TemporaryDirectory() as scratch:
+        directory = Path(scratch)
+        consoles: list[subprocess.Popen[bytes]] = []
+        try:
+            run("ip", "netns", "add", ns + "a")
+            run("ip", "netns", "add", ns + "b")
+            run("ip", "link", "add", "vcona", "netns", ns + "a", "type", "veth", "peer", "name", "vconb",
+                "netns", ns + "b")
+            for side, address in (("a", "10.79.0.1/24"), ("b", "10.79.0.2/24")):
+                run("ip", "-n", ns + side, "addr", "add", address, "dev", "vcon" + side)
+                run("ip", "-n", ns + side, "link", "set", "vcon" + side, "up")
+            consoles.append(console("b", TO_NETWORK_MENU + " down up" * 800, directory))
+            first_line_time(directory / "b.jsonl", lambda state: state["screen"] == "network_menu")
+            # A goes to its network menu, pauses (a "wait" nothing answers), then chooses "Open a table".
+            consoles.append(console("a", TO_NETWORK_MENU + " wait ok wait:joined", directory))
+            opened = first_line_time(directory / "a.jsonl", lambda state: state["screen"] == "duel")
+            seen = first_line_time(directory / "b.jsonl", lambda state: state["screen"] == "network_menu" and any(
+                item.startswith("A · match") for item in state["menu"]["items"]))
+            print(f'"Open a table" to the table in the other console\'s network menu (zeroconf, two namespaces): '
+                  f"{seen - opened:.3f} s")
+        except TimeoutError:
+            for side in "ab":
+                log = directory / f"{side}.err"
+                print(f"console {side}: {log.read_text()[-2000:] if log.exists() else 'no output'}", file=sys.stderr)
+            raise
+        finally:
+            for process in consoles:
+                process.kill()
+                process.wait()
+            subprocess.run(["ip", "netns", "del", ns + "a"], capture_output=True)
+            subprocess.run(["ip", "netns", "del", ns + "b"], capture_output=True)
+
+
 def main() -> None:
     seconds = float(sys.argv[sys.argv.index("--idle-seconds") + 1]) if "--idle-seconds" in sys.argv else 10.0
     idle_cpu(seconds)
@@ -148,6 +223,7 @@ def main() -> None:
     print(f"move to the opponent's screen, loopback ({len(latencies)} moves): "
           f"median {1000 * statistics.median(latencies):.2f} ms, "
           f"p95 {1000 * latencies[int(0.95 * len(latencies))]:.2f} ms, max {1000 * latencies[-1]:.2f} ms")
+    open_to_seen()
 
 
 if __name__ == "__main__":

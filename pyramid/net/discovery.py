@@ -94,7 +94,7 @@ class Discovery:
                 from pyramid.net.zeroconf_backend import ZeroconfBackend
 
                 backend = ZeroconfBackend(self.context)
-        except (OSError, ImportError) as error:
+        except (OSError, ImportError, RuntimeError) as error:  # RuntimeError: zeroconf finds no IPv4 interface
             self._failed = True
             self.context.emit(DiscoveryFailed(choice, str(error)))
             return None

@@ -56,6 +56,7 @@ class ZeroconfBackend:
             parsed_addresses=lan_addresses(),
         )
         if self._info is not None and self._info.name == info.name:
+            info.set_server_if_missing()  # as registering does; updating does not, and refuses an info without one
             await self._zeroconf.async_update_service(info)
         else:
             await self.unpublish()
