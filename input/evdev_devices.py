@@ -49,7 +49,7 @@ from typing import Any, Literal, Protocol
 from evdev import InputDevice, InputEvent, ecodes
 
 from input.hub import InputHub
-from input.keymap import KeyMap
+from input.keymap import LONG_PRESSES, KeyMap
 from input.touch import PanelSize, panel_point
 
 log = logging.getLogger(__name__)
@@ -154,7 +154,9 @@ class DeviceTranslator:
         self.hats = {axis: directions for axis, directions in HAT_AXES.items() if axis in axes}
         self.touch = _Touch.of(keys, axes, props) if panel_size is not None else None
         self.panel_size = panel_size
-        self.long_star = "help" not in self.keys.values()
+        #: What holding a button gives on a device without a key of its own for it (a handheld's buttons).
+        self.long_presses = {button: action for button, action in LONG_PRESSES.items()
+                             if action not in self.keys.values()}
         self._hat_held: dict[int, str] = {}
 
     @property
@@ -191,7 +193,7 @@ class DeviceTranslator:
         if action is None:
             return
         if value:
-            hub.press(action, self.name, long_press="help" if action == "star" and self.long_star else None)
+            hub.press(action, self.name, long_press=self.long_presses.get(action))
         else:
             hub.release(action, self.name)
 

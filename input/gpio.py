@@ -37,7 +37,7 @@ from gpiozero.pins import Factory
 
 from input.errors import SourceUnavailableError
 from input.hub import InputHub
-from input.keymap import DEFAULT_GPIO_PINS
+from input.keymap import DEFAULT_GPIO_PINS, LONG_PRESSES
 
 BOUNCE_TIME = 0.02
 
@@ -76,12 +76,13 @@ class GpioButtons:
     ) -> None:
         """``pin_factory``: gpiozero's seam to the hardware (``MockFactory`` in tests); see default_pin_factory."""
         factory = pin_factory if pin_factory is not None else default_pin_factory()
-        long_press = None if "help" in pins else "help"
+        # Seven buttons, more actions: holding star gives help, holding Back undoes a move,
+        # unless those actions have pins of their own.
+        long_presses = {button: action for button, action in LONG_PRESSES.items() if action not in pins}
         self._buttons: list[DigitalInputDevice] = []
         try:
             for action, pin in pins.items():
-                self._buttons.append(self._button(hub, factory, action, pin, bounce_time,
-                                                  long_press if action == "star" else None))
+                self._buttons.append(self._button(hub, factory, action, pin, bounce_time, long_presses.get(action)))
         except Exception as error:  # GPIOPinInUse, PinInvalidPin, ... : nothing half-open is left behind
             self.close()
             raise SourceUnavailableError(f"cannot use GPIO {pin} for {action!r}: {error}") from error

@@ -53,6 +53,8 @@ KEYS: dict[int, str] = {
     pygame.K_ASTERISK: "star",
     pygame.K_KP_MULTIPLY: "star",
     pygame.K_F1: "help",
+    pygame.K_u: "undo",
+    pygame.K_h: "hint",
 }
 
 

@@ -60,8 +60,15 @@ DEFAULT_KEYS: Mapping[str, tuple[str, ...]] = MappingProxyType(
         "back": ("KEY_BACK", "KEY_EXIT", "KEY_ESC", "KEY_BACKSPACE", "BTN_EAST"),
         "star": ("KEY_HOMEPAGE", "KEY_HOME", "KEY_MENU", "KEY_KPASTERISK", "BTN_START"),
         "help": ("KEY_INFO", "KEY_HELP", "KEY_F1", "BTN_SELECT"),
+        # The assists within one press: a keyboard's U and H, a gamepad's west and north
+        # buttons (X and Y), a remote's red and green keys.
+        "undo": ("KEY_UNDO", "KEY_U", "BTN_WEST", "KEY_RED"),
+        "hint": ("KEY_H", "BTN_NORTH", "KEY_GREEN"),
     }
 )
+#: Buttons that give another action when held (HOLD_TIME, input/repeat.py) on devices without a key
+#: of its own for that action: a handheld's star gives help, its Back undoes the last move.
+LONG_PRESSES: Mapping[str, str] = MappingProxyType({"star": "help", "back": "undo"})
 #: What changes on a real keyboard (docs/rules.md, "Controls" keyboard row).
 KEYBOARD_OVERRIDES: Mapping[str, str] = MappingProxyType({"KEY_ESC": "star"})
 

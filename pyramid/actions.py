@@ -2,7 +2,10 @@
 
 Keyboards, buttons, remotes, gamepads and touchscreens all end up as one of
 these, so the game flow never knows where a press came from. Notation (used by
-the scripted mode): ``up down left right ok back star help`` and ``tap:X,Y``.
+the scripted mode): ``up down left right ok back star help undo hint`` and
+``tap:X,Y``. ``undo`` and ``hint`` are the assists within one press (a key or
+button of their own, or a long press of Back on a handheld); screens without
+assists ignore them.
 """
 
 # Annotations are evaluated, not postponed: cheaper named tuples at start-up (see pyramid.view).
@@ -11,7 +14,7 @@ from typing import NamedTuple
 
 from pyramid.errors import InvalidActionError
 
-BUTTONS = ("up", "down", "left", "right", "ok", "back", "star", "help")
+BUTTONS = ("up", "down", "left", "right", "ok", "back", "star", "help", "undo", "hint")
 #: Actions that repeat while held (docs/rules.md, "Controls": the arrows).
 REPEATING = frozenset(("up", "down", "left", "right"))
 

@@ -225,6 +225,23 @@ def test_keyboard_keys_follow_the_keyboard_row(code, action):
     assert translate({ecodes.EV_KEY: KEYBOARD_KEYS}, key(code, 1) + key(code, 0)) == [Action(action)]
 
 
+def test_held_back_undoes_on_a_device_without_an_undo_key_and_is_immediate_with_one():
+    clock = FakeClock()
+    hub = InputHub(clock)
+    remote = DeviceTranslator("remote", {ecodes.EV_KEY: REMOTE_KEYS}, (), KeyMap.default(), None)
+    remote.handle(key(ecodes.KEY_BACK, 1)[0], hub)
+    assert hub.wait(0) == []  # could still become a long press
+    clock.now = 1.5
+    assert hub.wait(0) == [Action("undo")]
+    remote.handle(key(ecodes.KEY_BACK, 0)[0], hub)
+    assert hub.wait(0) == []
+    pad = DeviceTranslator("pad", {ecodes.EV_KEY: [ecodes.BTN_EAST, ecodes.BTN_WEST, ecodes.BTN_NORTH]}, (),
+                           KeyMap.default(), None)
+    for event in key(ecodes.BTN_EAST, 1) + key(ecodes.BTN_WEST, 1) + key(ecodes.BTN_NORTH, 1):
+        pad.handle(event, hub)
+    assert hub.wait(0) == [Action("back"), Action("undo"), Action("hint")]
+
+
 def test_keys_the_console_does_not_use_are_ignored():
     assert translate({ecodes.EV_KEY: REMOTE_KEYS}, key(ecodes.KEY_VOLUMEUP, 1)) == []
 
@@ -404,7 +421,8 @@ def test_unplug_mid_read_drops_the_device_without_spinning(start, nodes, hub):
     time.sleep(0.2)  # a descriptor left in select would be read again and again here
     assert pad.reads == reads and pad.closed
     assert hub.wait(0.5) == []  # ... and the held arrow stopped repeating
-    remote.send(*key(ecodes.KEY_BACK, 1))  # the other device still works
+    # The other device still works (a remote without an undo key: Back is told on release, see below).
+    remote.send(*key(ecodes.KEY_BACK, 1), *key(ecodes.KEY_BACK, 0))
     assert wait_for(hub, 1) == [Action("back")]
 
 
@@ -439,7 +457,7 @@ def test_rescans_without_inotify(start, nodes, hub, monkeypatch, caplog):
     assert "looking again every 1 s" in caplog.text
     pad = nodes.plug("event2", FakeDevice("Pad", GAMEPAD))
     wait_until(hub, lambda: hub.connected_devices == ("Pad",))
-    pad.send(*key(ecodes.BTN_EAST, 1))
+    pad.send(*key(ecodes.BTN_EAST, 1), *key(ecodes.BTN_EAST, 0))  # a pad without BTN_WEST: Back on release
     assert wait_for(hub, 1) == [Action("back")]
 
 

@@ -60,7 +60,7 @@ def test_buttons_use_pull_ups_so_released_pins_read_high(buttons, factory):
         assert pin(factory, action).state == 1
 
 
-@pytest.mark.parametrize("action", ["up", "down", "left", "right", "ok", "back"])
+@pytest.mark.parametrize("action", ["up", "down", "left", "right", "ok"])
 def test_each_pin_gives_its_action_and_names_the_pin(buttons, factory, hub, action):
     pin(factory, action).drive_low()
     pin(factory, action).drive_high()
@@ -131,6 +131,24 @@ def test_short_star_is_star_long_star_is_help(buttons, factory, hub, clock):
     clock.advance(0.1)
     assert hub.wait(0) == []
     assert [str(r.action) for r in hub.recent_presses] == ["star", "help"]
+
+
+def test_short_back_is_back_long_back_is_undo(buttons, factory, hub, clock):
+    back = pin(factory, "back")
+    back.drive_low()
+    assert hub.wait(0) == []  # could still become a long press
+    clock.advance(0.2)
+    back.drive_high()
+    assert hub.wait(0) == [Action("back")]
+    assert str(hub.recent_presses[-1]) == f"back from 'GPIO {DEFAULT_GPIO_PINS['back']}'"
+    clock.advance(1)
+    back.drive_low()
+    hub.wait(0)
+    clock.advance(1.0)
+    assert hub.wait(0) == [Action("undo")]
+    back.drive_high()
+    clock.advance(0.1)
+    assert hub.wait(0) == []
 
 
 def test_a_help_pin_makes_star_immediate(hub, factory, clock):

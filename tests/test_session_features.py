@@ -7,7 +7,7 @@ from pathlib import Path
 
 from pyramid.actions import Action, parse_script
 from pyramid.engine.board import Board, Move
-from pyramid.engine.cards import parse_deal
+from pyramid.engine.cards import format_cards, parse_deal
 from pyramid.engine.deal import daily_deal_number, numbered_deal
 from pyramid.engine.rules import RETROHUB
 from pyramid.console.menus import open_console
@@ -207,7 +207,8 @@ def test_lost_deal_says_if_it_was_winnable_and_shows_the_solution(tmp_path: Path
     view = session.view()
     assert view.screen == "game_over" and view.panel.title == "No move left"
     assert "could be won from the start" in " ".join(view.panel.lines)
-    assert view.panel.items == ("Back to the menu", "Watch the solution")
+    assert view.panel.items == ("Back to the menu", "Watch the solution", "Undo the last move", "Play again",
+                                "Retry this deal")
     state = play(session, "down ok")
     assert state["screen"] == "replay"
     for _ in range(120):
@@ -338,3 +339,55 @@ def test_a_hint_on_a_deal_that_cannot_be_won_says_so_and_still_suggests_the_best
     assert board.move_stack, "the suggested move was playable"
     play(session, "help down ok")
     assert session.view().table.status_line.startswith("This deal cannot be cleared from here. Best move: ")
+
+
+def test_undo_and_hint_take_one_press_each_and_undo_goes_on_back(tmp_path: Path) -> None:
+    """The direct buttons (U / H, a gamepad's X / Y, a held Back): no panel to open, as often as wanted."""
+    session = new_session(tmp_path, clearable_deal())
+    start = play(session, "ok ok")
+    play(session, "ok")  # the king leaves
+    for move in [m for m in session.screen.table.board.legal_moves if m.kind == "remove"][:1]:  # type: ignore
+        tap_move(session, move)
+    played = len(session.screen.table.board.move_stack)  # type: ignore[attr-defined]
+    assert played == 2
+    state = play(session, "undo undo")
+    assert state["screen"] == "game" and state["game"]["pyramid"] == start["game"]["pyramid"]
+    assert session.store.load_progress("pyramid").assists == {"undo": 2}
+    assert session.view().table.status_line == "Assisted game"
+    play(session, "undo")
+    assert session.view().table.status_line == "Nothing to undo."
+    play(session, "hint")
+    view = session.view()
+    assert view.screen == "game" and view.table.status_line.startswith("Hint: ") and view.table.hint
+
+
+def test_the_end_panel_goes_on_undo_the_last_move_play_again_retry(tmp_path: Path) -> None:
+    number, moves = greedy_loss(RETROHUB.with_redeals(1))
+    session = new_session(tmp_path, number=number)
+    play(session, "ok down ok")
+    for move in moves:
+        tap_move(session, move)
+    assert session.view().screen == "game_over"
+    assert session.store.stats("pyramid", "retrohub/one").played == 1
+    # Undo the last move: the game goes on, assisted; the loss stays counted once.
+    items = session.state()["menu"]["items"]
+    state = play(session, " ".join(["down"] * items.index("Undo the last move")) + " ok")
+    assert state["screen"] == "game" and len(state["game"]["pyramid"]) == 7
+    assert session.store.load_progress("pyramid").assisted
+    tap_move(session, moves[-1])
+    assert session.view().screen == "game_over"
+    assert session.store.stats("pyramid", "retrohub/one").played == 1, "counted once"
+    assert session.store.load_progress("pyramid") is None, "over again: nothing to continue"
+    # Retry this deal: the same cards again, the same redeals, a fresh game.
+    items = session.state()["menu"]["items"]
+    state = play(session, " ".join(["down"] * items.index("Retry this deal")) + " ok")
+    assert state["screen"] == "game" and state["game"]["deal"] == format_cards(numbered_deal(number))
+    assert state["game"]["redeals_left"] == 1 and session.screen.progress.deal_number == number  # type: ignore
+    assert len(session.stack) == 2, "the finished game made way for the new one"
+    # Play again: another deal at once.
+    for move in moves:
+        tap_move(session, move)
+    items = session.state()["menu"]["items"]
+    state = play(session, " ".join(["down"] * items.index("Play again")) + " ok")
+    assert state["screen"] == "game" and state["game"]["deal"] != format_cards(numbered_deal(number))
+    assert len(session.stack) == 2

@@ -34,6 +34,9 @@ if TYPE_CHECKING:
 GAME = "pyramid"
 #: Seconds the solver may think for a hint or a verdict (a Pi is ~10x slower than a PC).
 SOLVER_SECONDS = 3.0
+#: The end panel's lines.
+PLAY_AGAIN, RETRY, UNDO_LAST, WATCH, TO_MENU = (
+    "Play again", "Retry this deal", "Undo the last move", "Watch the solution", "Back to the menu")
 #: Seconds the search for the best move on a deal that cannot be won may take (after the solver).
 ADVICE_SECONDS = 1.0
 #: How long "winnable deals only" may search when a preset has no precomputed list.
@@ -41,9 +44,11 @@ WINNABLE_SEARCH_SECONDS = 5.0
 
 
 class DealRequest(NamedTuple):
-    """Which deal the player asked for: a number, or ``None`` for a random one."""
+    """Which deal the player asked for: a number, or ``None`` for a random one; ``cards`` to
+    play a deal again exactly (one given as cards has no number)."""
 
     number: int | None = None
+    cards: tuple[Card, ...] | None = None
 
 
 def solve(board: Board) -> "Solution":
@@ -126,6 +131,8 @@ def start_pyramid(session: Console, redeals: int | None, request: DealRequest = 
 
 
 def _cards_for(session: Console, rules: Rules, request: DealRequest) -> tuple[tuple[Card, ...], int | None]:
+    if request.cards is not None:
+        return request.cards, request.number
     fixed = session.fixed_deal
     if fixed.cards is not None:
         cards, fixed.cards = fixed.cards, None
@@ -171,10 +178,13 @@ class RedealChoice(MenuScreen):
 
 
 class GameScreen(Screen):
-    """The felt: cursor moves, picks and draws; an end panel when the deal is over."""
+    """The felt: cursor moves, picks and draws; an end panel when the deal is over.
+
+    ``undo`` and ``hint`` (a button of their own, a long press of Back) act at
+    once, as often as pressed; ``help`` opens the panel with both.
+    """
 
     name = "game"
-    END_ITEMS_WON = ("Back to the menu",)
 
     def __init__(self, session: Console, table: Table, progress: Progress) -> None:
         super().__init__(session)
@@ -211,6 +221,10 @@ class GameScreen(Screen):
             pass
         elif action.name in ("back", "star"):
             self.session.pop()
+        elif action.name == "undo":
+            self.undo()
+        elif action.name == "hint":
+            self.give_hint()
 
     def on_help(self) -> None:
         if self.over:
@@ -228,7 +242,10 @@ class GameScreen(Screen):
     def _check_end(self) -> None:
         """Count the result once, as soon as the deal is over, and judge the deal."""
         status = self.board.status()
-        if status == "playing" or self.recorded:
+        if status == "playing":
+            return
+        if self.recorded:  # over again after "Undo the last move": counted the first time
+            self.session.store.clear_progress(GAME)
             return
         self.recorded = True
         self.session.store.record_result(result_of(self.progress, self.board))
@@ -281,26 +298,43 @@ class GameScreen(Screen):
 
     # -- the end ------------------------------------------------------------
     def end_items(self) -> tuple[str, ...]:
-        if self.from_start is not None and self.from_start.verdict == "win":
-            return ("Back to the menu", "Watch the solution")
-        return self.END_ITEMS_WON
+        """The end panel's choices: the flow goes on from here (another deal, the same deal again,
+        the last move back after "No move left", the solution when there was one). The menu comes
+        first, so ✓ alone still returns to it as docs/rules.md says."""
+        if self.board.status() == "cleared":
+            return (TO_MENU, PLAY_AGAIN, RETRY)
+        watch = (WATCH,) if self.from_start is not None and self.from_start.verdict == "win" else ()
+        undo = (UNDO_LAST,) if self.board.move_stack else ()
+        return (TO_MENU, *watch, *undo, PLAY_AGAIN, RETRY)
 
     def _handle_end(self, action: Action, hit: Hit) -> None:
         items = self.end_items()
         if action.name in ("up", "down"):
             self.end_selected = (self.end_selected + (1 if action.name == "down" else -1)) % len(items)
             return
+        if action.name == "undo" and UNDO_LAST in items:
+            action, self.end_selected = Action("ok"), items.index(UNDO_LAST)
         if action.name == "tap" and isinstance(hit, MenuHit) and 0 <= hit.index < len(items):
             self.end_selected = hit.index
             action = Action("ok")
-        if action.name == "ok" and items[self.end_selected] == "Watch the solution":
+        if action.name in ("star", "back") or (action.name == "ok" and items[self.end_selected] == TO_MENU):
+            self.session.pop()
+        elif action.name != "ok":
+            return
+        elif items[self.end_selected] == WATCH:
             from pyramid.console.replay import ReplayScreen  # loaded when first watched
 
             assert self.from_start is not None
             self.session.push(ReplayScreen(self.session, Table(Board(self.board.deal, self.board.rules)),
                                            self.from_start.moves, "Solution"))
-        elif action.name in ("ok", "star", "back", "tap"):
-            self.session.pop()
+        elif items[self.end_selected] == UNDO_LAST:
+            self.end_selected = 0
+            self.undo()
+        elif items[self.end_selected] == PLAY_AGAIN:
+            start_pyramid(self.session, self.progress.redeals, DealRequest(), replace=self)
+        elif items[self.end_selected] == RETRY:
+            start_pyramid(self.session, self.progress.redeals,
+                          DealRequest(self.progress.deal_number, self.board.deal), replace=self)
 
     def end_panel(self) -> PanelView | None:
         status = self.board.status()

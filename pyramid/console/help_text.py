@@ -21,7 +21,7 @@ CONTROLS: tuple[str, ...] = (
     "✓  pick what is aimed at (Space, Enter, OK, A)",
     "Back  cancel the chosen card, else leave",
     "✱  leave the game (Esc, *, Home)",
-    "Touch or click a card, the stock or a menu line to pick it",
+    "Touch or click to pick; undo: U or hold Back; hint: H",
 )
 
 
