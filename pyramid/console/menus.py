@@ -178,10 +178,13 @@ class StatisticsScreen(PagedScreen):
 
     def answer(self, action: Action) -> None:
         if action.name in ("ok", "tap"):
-            self.session.push(ConfirmScreen(self.session, "Reset all statistics?", "Reset",
-                                            self.session.store.reset_stats))
+            self.session.push(ConfirmScreen(self.session, "Reset all statistics?", "Reset", self.reset))
         elif action.name in ("back", "star"):
             self.session.pop()
+
+    def reset(self) -> None:
+        """Every statistic erased (a failure to save it is told like any other, after this action)."""
+        self.session.store.reset_stats()
 
     def resume(self) -> None:
         self.set_sections(self.sections(self.session))
