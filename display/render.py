@@ -205,6 +205,7 @@ class Renderer:
             scene.add(Rect(turned.x, turned.y, turned.w, turned.h), key)
         for index, rect in layout.items:
             self._item(scene, menu.items[index], rect, layout.item_px, index == menu.selected, theme.ITEM_TEXT)
+        self._scroll_cues(scene, layout.items, len(menu.items), layout.item_px, theme.ITEM_TEXT)
         if layout.footer is not None and footer:
             scene.text(menu.footer, layout.footer_px, theme.FELT_MUTED, layout.footer, "center")
 
@@ -218,6 +219,19 @@ class Renderer:
             scene.text(line.text, layout.line_px, theme.PANEL_TEXT, line.rect, "center")
         for index, rect in layout.items:
             self._item(scene, panel.items[index], rect, layout.line_px, index == panel.selected, theme.PANEL_TEXT)
+        self._scroll_cues(scene, layout.items, len(panel.items), layout.line_px, theme.PANEL_TEXT)
+
+    def _scroll_cues(self, scene: _Scene, shown: tuple[tuple[int, Rect], ...], count: int, px: int,
+                     colour: Color) -> None:
+        """▲ on the first line shown when lines are hidden above it, ▼ on the last when some are below:
+        a small screen shows a window of a long menu, and the player must see that it goes on."""
+        if not shown:
+            return
+        (first, top), (last, bottom) = shown[0], shown[-1]
+        for hidden, rect, mark in ((first > 0, top, "▲"), (last < count - 1, bottom, "▼")):
+            if hidden:
+                cue = Rect(rect.right - rect.h, rect.y, rect.h, rect.h)
+                scene.text(mark, px, colour, cue, "center")
 
     def _item(self, scene: _Scene, label: str, rect: Rect, px: int, selected: bool, colour: Color) -> None:
         """A menu or panel line: a rounded bar, filled with the cursor colour when selected."""

@@ -283,3 +283,33 @@ def test_the_menu_fan_follows_the_card_letters_setting() -> None:
     area = pygame.Rect(tuple(fan[0].union(fan[-1])))
     assert (pygame.image.tobytes(french.frame.subsurface(area), "RGB")
             != pygame.image.tobytes(english.frame.subsurface(area), "RGB"))
+
+
+@pytest.mark.parametrize("size", [(320, 240), (480, 320)])
+def test_lines_hidden_below_or_above_are_cued(size: tuple[int, int]) -> None:
+    """A long menu or a results panel on a small screen shows a window of its lines, and says so."""
+    lines = tuple(f"Line {n}" for n in range(14))
+    long_menu = View("menu", menu=MenuView("Pyramid", lines, 0))
+    renderer = Renderer(size)
+    renderer.draw(long_menu)
+    shown = renderer.layout.menu(long_menu.menu).items
+    assert len(shown) < len(lines), "the test needs a menu longer than the screen"
+    window = View("menu", menu=MenuView("Pyramid", lines[: len(shown)], 0))
+    bare = Renderer(size)
+    bare.draw(window)
+    last = shown[-1][1]
+    area = pygame.Rect(last.right - last.h, last.y, last.h, last.h)
+    assert (pygame.image.tobytes(renderer.frame.subsurface(area), "RGB")
+            != pygame.image.tobytes(bare.frame.subsurface(area), "RGB")), "no ▼ where lines go on below"
+    results = PanelView("You win!", tuple(f"Round {n}:  40 – 35" for n in range(1, 6)) + ("You 230 – 190 Computer",),
+                        ("Watch the computer's game", "Back to the menu"), 0)
+    view = View("duel_result", panel=results)
+    renderer.draw(view)
+    items = renderer.layout.panel(results).items
+    if len(items) < len(results.items):  # the second line is out of view: a cue must say it is there
+        last = items[-1][1]
+        cue = pygame.Rect(last.right - last.h, last.y, last.h, last.h)
+        plain = Renderer(size)
+        plain.draw(View("duel_result", panel=results._replace(items=results.items[:1])))
+        assert (pygame.image.tobytes(renderer.frame.subsurface(cue), "RGB")
+                != pygame.image.tobytes(plain.frame.subsurface(cue), "RGB"))
