@@ -239,9 +239,12 @@ class TableService:
         """One network event: the lists and notices here, the match's news to the run, new screens when due."""
         from pyramid.console.net import wording
         from pyramid.net import events as ev
+        from pyramid.net.discovery import instance_name
 
         if isinstance(event, ev.TableSeen):
             ad = event.table
+            if ad.key == instance_name(self.name(session)):
+                return  # this console's own announcement, heard back
             (self.tables if ad.is_table else self.consoles)[ad.key] = ad
             (self.consoles if ad.is_table else self.tables).pop(ad.key, None)
         elif isinstance(event, ev.TableGone):
