@@ -156,6 +156,10 @@ class CardArt:
         return surface
 
     # -- the back, the stock's place ------------------------------------------
+    def edge(self) -> pygame.Surface:
+        """A plain face: the cards under the waste top show only their edge, never a letter cut in half."""
+        return self._cached(("edge",), lambda: self._card_body(theme.CARD_FACE))
+
     def back(self, count: int | None = None) -> pygame.Surface:
         """The back of a card; with ``count``, a badge telling how many cards the stock holds."""
         return self._cached(("back", count), lambda: self._draw_back(count))

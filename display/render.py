@@ -115,6 +115,8 @@ class Renderer:
                 return self._art[size].back(count)
             case ("joker", tuple() as size, bool(spent)):
                 return self._art[size].joker(spent)
+            case ("edge", tuple() as size):
+                return self._art[size].edge()
             case ("hollow", tuple() as size, bool(redeal)):
                 return self._art[size].hollow(redeal)
             case ("fan", tuple() as size, Card() as card, FaceStyle() as style, int(angle)):
@@ -167,11 +169,14 @@ class Renderer:
         scene.text(_redeals_label(view.redeals_left), px, theme.FELT_TEXT, table.stock_label, "left")
         if not view.waste:
             scene.add(table.waste, ("hollow", size, False))
-        shown = view.waste[-3:]  # the top card and a hint of the two below it
+        shown = view.waste[-3:]  # the top card and the edges of the two below it
         for k, card in enumerate(shown):
             depth = len(shown) - 1 - k
-            chosen = depth == 0 and view.chosen == "waste"
-            scene.add(table.waste.move(-depth * table.waste_step, 0), ("face", size, card, style, chosen, depth > 0))
+            place = table.waste.move(-depth * table.waste_step, 0)
+            if depth:
+                scene.add(place, ("edge", size))
+            else:
+                scene.add(place, ("face", size, card, style, view.chosen == "waste", False))
         if view.joker is not None:
             self._joker_scene(scene, table, size, view.joker)
         covers = pyramid_geometry(view.rows)[1]

@@ -313,3 +313,18 @@ def test_lines_hidden_below_or_above_are_cued(size: tuple[int, int]) -> None:
         plain.draw(View("duel_result", panel=results._replace(items=results.items[:1])))
         assert (pygame.image.tobytes(renderer.frame.subsurface(cue), "RGB")
                 != pygame.image.tobytes(plain.frame.subsurface(cue), "RGB"))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_cards_under_the_waste_top_show_an_edge_never_half_a_letter(size: tuple[int, int], game: View) -> None:
+    """Whatever lies under the waste top, the slivers look the same: no rank cut mid-letter."""
+    assert game.table is not None
+    top = game.table.waste[-1] if game.table.waste else Card(3, "d")
+    one, other = Renderer(size), Renderer(size)
+    one.draw(game._replace(table=game.table._replace(waste=(Card(1, "d"), Card(10, "c"), top))))
+    other.draw(game._replace(table=game.table._replace(waste=(Card(13, "s"), Card(12, "h"), top))))
+    table = one.layout.table(7)
+    slivers = table.waste.move(-2 * table.waste_step, 0).union(table.waste.move(-table.waste_step, 0))
+    strip = pygame.Rect(slivers.x, slivers.y, 2 * table.waste_step, slivers.h)
+    assert pygame.image.tobytes(one.frame.subsurface(strip), "RGB") == pygame.image.tobytes(
+        other.frame.subsurface(strip), "RGB")
