@@ -166,7 +166,7 @@ class Renderer:
             scene.add(table.stock, ("back", size, view.stock_count))
         else:
             scene.add(table.stock, ("hollow", size, view.hollow))
-        scene.text(_redeals_label(view.redeals_left), px, theme.FELT_TEXT, table.stock_label, "left")
+        scene.text(view.stock_label, px, theme.FELT_TEXT, table.stock_label, "left")
         if not view.waste:
             scene.add(table.waste, ("hollow", size, False))
         shown = view.waste[-3:]  # the top card and the edges of the two below it
@@ -272,14 +272,6 @@ class _Scene:
         width, height = text_width(fitted, size), render_text(fitted, size, colour).get_height()
         x = {"left": box.x, "center": box.x + (box.w - width) // 2, "right": box.right - width}[align]
         self.add(Rect(x, box.y + (box.h - height) // 2, max(1, width), height), ("text", fitted, size, colour))
-
-
-def _redeals_label(redeals_left: int | None) -> str:
-    if redeals_left is None:
-        return "∞ redeals"
-    if redeals_left == 0:
-        return ""
-    return f"{redeals_left} redeal{'s' if redeals_left > 1 else ''} left"
 
 
 def _target_rect(table: TableLayout, target: Target) -> Rect:

@@ -84,7 +84,8 @@ class TableView(NamedTuple):
     stock_count: int
     stock_face_up: Card | None
     waste: tuple[Card, ...]
-    redeals_left: int | None
+    #: Beside the stock: what is left of it ("1 redeal left", "No redeal left", "20 cards · ∞ redeals").
+    stock_label: str
     hollow: bool
     score_label: str
     chosen: Target | None

@@ -78,11 +78,12 @@ def test_the_cursor_shows_on_the_waste_and_on_the_hollow() -> None:
     assert not close_to(cursor_pixel(renderer, table.stock), theme.CURSOR)
 
 
-@pytest.mark.parametrize("redeals,drawn", [(1, True), (None, True), (0, False)])
-def test_the_label_beside_the_stock_tells_the_redeals_left(redeals: int | None, drawn: bool, game: View) -> None:
+@pytest.mark.parametrize("label,drawn", [("1 redeal left", True), ("∞ redeals", True), ("No redeal left", True),
+                                         ("", False)])
+def test_the_label_beside_the_stock_is_drawn(label: str, drawn: bool, game: View) -> None:
     assert game.table is not None
     renderer = Renderer((480, 320))
-    renderer.draw(View("game", table=game.table._replace(redeals_left=redeals)))
+    renderer.draw(View("game", table=game.table._replace(stock_label=label)))
     label = renderer.layout.table(7).stock_label
     colours = {pixel(renderer, x, y) for x in range(label.x, label.x + 30) for y in range(label.y, label.bottom)}
     assert any(min(c) > 200 for c in colours) == drawn
@@ -198,7 +199,7 @@ def test_six_row_and_spanish_tables_render() -> None:
     cards = SPANISH_DECK.cards
     table = TableView(
         rows=6, pyramid=cards[:21], stock_count=27, stock_face_up=cards[21], waste=cards[22:24],
-        redeals_left=None, hollow=False, score_label="Score 0", chosen="stock", cursor="stock",
+        stock_label="∞ redeals", hollow=False, score_label="Score 0", chosen="stock", cursor="stock",
     )
     renderer = Renderer((480, 320))
     renderer.draw(View("game", table=table, panel=PanelView("Spanish deck", ("Pairs make 12",))))

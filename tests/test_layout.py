@@ -29,7 +29,7 @@ def table_view(rows: int = 7, removed: frozenset[int] = frozenset(), waste: int 
     pyramid = tuple(None if i in removed else card for i, card in enumerate(cards[:size]))
     return TableView(
         rows=rows, pyramid=pyramid, stock_count=10, stock_face_up=None, waste=tuple(cards[size : size + waste]),
-        redeals_left=1, hollow=False, score_label="Score 0", chosen=None, cursor=None,
+        stock_label="1 redeal left", hollow=False, score_label="Score 0", chosen=None, cursor=None,
     )
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from pyramid.actions import Action, parse_script
 from pyramid.engine.cards import parse_deal
 from pyramid.console.screen import DealChoice
@@ -191,3 +193,24 @@ def test_rules_are_paged_and_every_page_is_reachable() -> None:
     assert headings == ["Goal", "Pairs", "Stock", "Points", "Controls"]
     play(session, "left left left left left left")
     assert session.view().text.sections == distinct[0], "◀ goes back to the first page"
+
+
+def test_the_stock_label_always_says_what_is_left() -> None:
+    from pyramid.console.table import stock_label
+
+    assert stock_label(20, 1, False) == "1 redeal left"
+    assert stock_label(20, 2, False) == "2 redeals left"
+    assert stock_label(20, 0, False) == "No redeal left", "the label never vanishes"
+    assert stock_label(20, None, False) == "∞ redeals"
+    assert stock_label(7, 0, True) == "7 cards · No redeal left", "a face-up stock shows no count badge: say it"
+
+
+@pytest.mark.parametrize("preset", ["classic", "three-pass"])
+def test_a_face_up_stock_tells_its_count(preset: str) -> None:
+    from pyramid.engine.rules import preset as rules_of
+
+    session = Session(rules_of(preset), DealChoice(number=3))
+    open_console(session, "pyramid", Redeals(rules_of(preset).redeals))
+    view = session.view()
+    assert view.table is not None and view.table.stock_face_up is not None
+    assert view.table.stock_label.startswith(f"{view.table.stock_count} cards · ")

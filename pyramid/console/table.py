@@ -147,7 +147,7 @@ class Table:
             stock_count=len(board.stock),
             stock_face_up=face_up,
             waste=tuple(board.waste),
-            redeals_left=board.redeals_left,
+            stock_label=stock_label(len(board.stock), board.redeals_left, face_up is not None),
             hollow=not board.stock and board.can_redeal(),
             score_label=score_label,
             chosen=self.chosen_target(),
@@ -165,3 +165,16 @@ class Table:
             card = self.board.pyramid[self.cursor]
             data["cursor"] = str(card) if card else None
         return data
+
+
+def stock_label(cards: int, redeals_left: int | None, face_up: bool) -> str:
+    """What the label beside the stock says: the redeals left, always (a label that vanished at
+    the last redeal left players wondering), and the cards left when the stock lies face up (its
+    back, which shows the count, is not seen then)."""
+    if redeals_left is None:
+        redeals = "∞ redeals"
+    elif redeals_left == 0:
+        redeals = "No redeal left"
+    else:
+        redeals = f"{redeals_left} redeal{'s' if redeals_left > 1 else ''} left"
+    return f"{cards} cards · {redeals}" if face_up else redeals

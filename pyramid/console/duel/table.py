@@ -109,7 +109,7 @@ class DuelTable:
             stock_count=len(board.stock),
             stock_face_up=None,
             waste=tuple(board.pile),
-            redeals_left=0,
+            stock_label="",
             hollow=False,
             score_label=f"Score {board.score}",
             chosen=None,
