@@ -237,6 +237,10 @@ def test_deal_number_and_daily_deal(tmp_path: Path) -> None:
     session = new_session(tmp_path / "other")
     state = choose(session, "Daily deal") and play(session, "ok")
     assert state["game"]["deal"] == " ".join(map(str, numbered_deal(daily_deal_number(DAY))))
+    assert session.view().table.title == f"Daily · {DAY.day} {DAY:%B}", "the daily deal says so, with its date"
+    play(session, "star")
+    assert choose(session, "Continue")["screen"] == "game"
+    assert session.view().table.title.startswith("Daily · "), "and still after Continue"
 
 
 def test_winnable_deals_only_deals_a_deal_the_solver_wins(tmp_path: Path) -> None:
@@ -391,3 +395,24 @@ def test_the_end_panel_goes_on_undo_the_last_move_play_again_retry(tmp_path: Pat
     state = play(session, " ".join(["down"] * items.index("Play again")) + " ok")
     assert state["screen"] == "game" and state["game"]["deal"] != format_cards(numbered_deal(number))
     assert len(session.stack) == 2
+
+
+def test_the_variant_menu_says_in_a_line_what_each_variant_is(tmp_path: Path) -> None:
+    from display.layout import Layout
+    from display.text import text_width
+    from pyramid.engine.rules import PRESETS
+
+    session = new_session(tmp_path)
+    choose(session, "Variant")
+    footers = []
+    for _ in PRESETS:
+        view = session.view()
+        assert view.menu is not None and view.menu.footer
+        layout = Layout((320, 240), measure=text_width).menu(view.menu)
+        assert layout.footer is not None and text_width(view.menu.footer, layout.footer_px) <= layout.footer.w, \
+            f"{view.menu.footer!r} is cut at 320x240"
+        footers.append(view.menu.footer)
+        play(session, "down")
+    assert len(set(footers)) == len(PRESETS)
+    names = list(PRESETS)  # what "Three passes" and "Par" mean, the lines the player asked about
+    assert "three passes" in footers[names.index("three-pass")].lower() and "twice" in footers[names.index("par")]

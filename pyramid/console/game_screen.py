@@ -10,6 +10,7 @@ call into this module and nothing here calls back into the menus.
 
 from __future__ import annotations
 
+import datetime
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pyramid.actions import Action
@@ -20,7 +21,7 @@ from pyramid.console.widgets import ConfirmScreen
 from pyramid.console.wording import describe_move
 from pyramid.engine.board import Board, Move
 from pyramid.engine.cards import Card, format_cards
-from pyramid.engine.deal import MAX_DEAL_NUMBER, numbered_deal
+from pyramid.engine.deal import MAX_DEAL_NUMBER, daily_deal_number, numbered_deal
 from pyramid.engine.rules import REDEAL_CHOICES, Rules, preset
 from pyramid.engine.errors import ReplayError
 from pyramid.saved.progress import Progress, replay
@@ -34,6 +35,8 @@ if TYPE_CHECKING:
 GAME = "pyramid"
 #: Seconds the solver may think for a hint or a verdict (a Pi is ~10x slower than a PC).
 SOLVER_SECONDS = 3.0
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+          "November", "December")
 #: The end panel's lines.
 PLAY_AGAIN, RETRY, UNDO_LAST, WATCH, TO_MENU = (
     "Play again", "Retry this deal", "Undo the last move", "Watch the solution", "Back to the menu")
@@ -45,10 +48,12 @@ WINNABLE_SEARCH_SECONDS = 5.0
 
 class DealRequest(NamedTuple):
     """Which deal the player asked for: a number, or ``None`` for a random one; ``cards`` to
-    play a deal again exactly (one given as cards has no number)."""
+    play a deal again exactly (one given as cards has no number); ``daily``: the date whose
+    daily deal this is."""
 
     number: int | None = None
     cards: tuple[Card, ...] | None = None
+    daily: datetime.date | None = None
 
 
 def solve(board: Board) -> "Solution":
@@ -69,6 +74,15 @@ def result_of(progress: Progress, board: Board) -> GameResult:
     score = board.cards_left() if cards_left else board.score
     return GameResult(GAME, variant_of(board).key, board.status() == "cleared", score,
                       progress.assisted, not cards_left)
+
+
+def daily_of(progress: Progress) -> datetime.date | None:
+    """The date whose daily deal ``progress`` plays, if it is one (saved in its context)."""
+    daily = progress.context.get("daily")
+    try:
+        return datetime.date.fromisoformat(daily) if isinstance(daily, str) else None
+    except ValueError:
+        return None
 
 
 def record_abandoned(store: "Store", progress: Progress) -> None:
@@ -97,19 +111,26 @@ def continue_game(session: Console) -> None:
     session.push(GameScreen(session, Table(board), progress))
 
 
-def new_game(session: Console, number: int | None = None) -> None:
+def new_game(session: Console, number: int | None = None, daily: datetime.date | None = None) -> None:
     """A new deal from the menus; with a game in progress, asks first (it would count as lost),
     so a game is never lost by one press."""
     if session.store.has_progress(GAME):
-        session.push(ConfirmScreen(session, "Start a new game?", "New game", lambda: deal_new_game(session, number),
+        session.push(ConfirmScreen(session, "Start a new game?", "New game",
+                                   lambda: deal_new_game(session, number, daily),
                                    ("Your game in progress will count as lost.",)))
     else:
-        deal_new_game(session, number)
+        deal_new_game(session, number, daily)
 
 
-def deal_new_game(session: Console, number: int | None = None) -> None:
+def daily_game(session: Console) -> None:
+    """Today's daily deal: the same for everyone on this date."""
+    today = session.today()
+    new_game(session, daily_deal_number(today), today)
+
+
+def deal_new_game(session: Console, number: int | None = None, daily: datetime.date | None = None) -> None:
     """Ask "Redeal the stock?" when the rules say so, else deal at once with the preset's redeals."""
-    request = DealRequest(number)
+    request = DealRequest(number, daily=daily)
     if session.rules.asks_redeals:
         session.push(RedealChoice(session, request))
     else:
@@ -122,7 +143,8 @@ def start_pyramid(session: Console, redeals: int | None, request: DealRequest = 
     rules = session.rules.with_redeals(redeals)
     cards, number = _cards_for(session, rules, request)
     _abandon_saved_game(session.store)
-    progress = Progress(GAME, rules.name, redeals, format_cards(cards), deal_number=number)
+    context = {"daily": request.daily.isoformat()} if request.daily else {}
+    progress = Progress(GAME, rules.name, redeals, format_cards(cards), deal_number=number, context=context)
     session.store.save_progress(progress)
     if replace is not None and session.screen is replace:
         session.pop()
@@ -334,7 +356,8 @@ class GameScreen(Screen):
             start_pyramid(self.session, self.progress.redeals, DealRequest(), replace=self)
         elif items[self.end_selected] == RETRY:
             start_pyramid(self.session, self.progress.redeals,
-                          DealRequest(self.progress.deal_number, self.board.deal), replace=self)
+                          DealRequest(self.progress.deal_number, self.board.deal, daily_of(self.progress)),
+                          replace=self)
 
     def end_panel(self) -> PanelView | None:
         status = self.board.status()
@@ -353,6 +376,10 @@ class GameScreen(Screen):
 
     # -- views --------------------------------------------------------------
     def title(self) -> str:
+        """The variant and the deal: "Pyramid · deal 7", or "Daily · 1 December" for the daily deal."""
+        day = daily_of(self.progress)
+        if day is not None:
+            return f"Daily · {day.day} {MONTHS[day.month - 1]}"
         number = self.progress.deal_number
         name = self.board.rules.title
         return f"{name} · deal {number}" if number else name

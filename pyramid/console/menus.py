@@ -16,8 +16,7 @@ from pyramid.actions import Action
 from pyramid.console.help_text import Sections
 from pyramid.console.screen import Console, HelpScreen, MenuScreen, PagedScreen, Screen
 from pyramid.console.widgets import ConfirmScreen, NumberEntryScreen
-from pyramid.console.wording import describe_variant
-from pyramid.engine.deal import daily_deal_number
+from pyramid.console.wording import VARIANT_LINES, describe_variant
 from pyramid.engine.rules import PRESETS, Redeals
 from pyramid.system import device_info
 from pyramid.view import Hit, TextView, View
@@ -76,7 +75,7 @@ class MainMenu(MenuScreen):
             lines.append((CONTINUE["pyramids"], lambda: _duel_menus().continue_pyramids(session)))
         lines += [
             ("New game", lambda: _game_screen().new_game(session)),
-            ("Daily deal", lambda: _game_screen().new_game(session, daily_deal_number(session.today()))),
+            ("Daily deal", lambda: _game_screen().daily_game(session)),
             ("Deal number", lambda: session.push(DealNumberScreen(session))),
             ("Pyramids", lambda: session.push(_duel_menus().PyramidsMenu(session))),
             (f"Variant: {session.rules.title}", lambda: session.push(VariantMenu(session))),
@@ -139,6 +138,9 @@ class VariantMenu(MenuScreen):
     def choose(self, index: int) -> None:
         self.session.choose_rules(list(PRESETS)[index])
         self.session.pop()
+
+    def footer(self) -> str:
+        return VARIANT_LINES.get(list(PRESETS)[self.selected], "")
 
 
 class DealNumberScreen(NumberEntryScreen):

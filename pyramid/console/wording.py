@@ -16,6 +16,20 @@ SUIT_SYMBOLS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
 REDEALS_SAID = {"none": "no redeal", "one": "one redeal", "two": "two redeals", "unlimited": "unlimited redeals"}
 
 
+#: One line on each variant, shown under the Variant menu (docs/rules.md, "Variants", says it all).
+VARIANT_LINES = {
+    "retrohub": "The console's own rules: you choose the redeals",
+    "classic": "Clear all 52 cards in one pass",
+    "par": "Classic with the waste turned over twice",
+    "relaxed": "Classic, but clearing the pyramid wins",
+    "three-pass": "Microsoft's rules: three passes, points",
+    "king-tut": "Draw three, redeal at will, waste top only",
+    "overlap": "A card may leave with the one covering it",
+    "six-rows": "A 21-card pyramid, 31 cards in the stock",
+    "spanish": "48 Spanish cards: pairs make 12",
+}
+
+
 def card_name(card: Card, letters: str) -> str:
     """``Qd`` → "D♦" with French letters (the default), "Q♦" with English ones."""
     faces = FRENCH_FACE_LETTERS if letters == "french" else ENGLISH_FACE_LETTERS
