@@ -74,7 +74,9 @@ class _Edge(NamedTuple):
     long_press: str | None
 
 
-class _Tap(NamedTuple):
+class _Immediate(NamedTuple):
+    """A tap or a typed character: acted on at once, never debounced nor repeated."""
+
     action: Action
     device: str
     at: float
@@ -98,7 +100,7 @@ class InputHub:
         self._debouncer = Debouncer()
         self._long_press: dict[tuple[str, str], str | None] = {}
         self._ready = threading.Condition()
-        self._events: deque[_Edge | _Tap | _DeviceChange | _Posted] = deque()
+        self._events: deque[_Edge | _Immediate | _DeviceChange | _Posted] = deque()
         self._waiter: Waiter | None = None
         self._main_thread = threading.get_ident()
         self._sources: list[Source] = []
@@ -121,7 +123,11 @@ class InputHub:
 
     def tap(self, x: int, y: int, device: str) -> None:
         """A touch or click at screen position (x, y)."""
-        self._put(_Tap(Action.tap(x, y), device, self._clock()))
+        self._put(_Immediate(Action.tap(x, y), device, self._clock()))
+
+    def typed(self, character: str, device: str) -> None:
+        """A character typed on a keyboard (it never repeats: the keyboard's own repeat is ignored)."""
+        self._put(_Immediate(Action.typed(character), device, self._clock()))
 
     def device_added(self, device: str) -> None:
         self._put(_DeviceChange(device, True))
@@ -142,7 +148,7 @@ class InputHub:
         if self._waiter is not None:
             self._waiter.wake()  # from the main thread too: a signal handler runs there while it waits
 
-    def _put(self, event: _Edge | _Tap | _DeviceChange | _Posted) -> None:
+    def _put(self, event: _Edge | _Immediate | _DeviceChange | _Posted) -> None:
         with self._ready:
             self._events.append(event)
             self._ready.notify()
@@ -215,7 +221,7 @@ class InputHub:
         for event in events:
             if isinstance(event, _Posted):
                 actions.append(event.item)
-            elif isinstance(event, _Tap):
+            elif isinstance(event, _Immediate):
                 self._presses.append(PressRecord(event.action, event.device, event.at))
                 actions.append(event.action)
             elif isinstance(event, _DeviceChange):

@@ -28,6 +28,7 @@ from collections.abc import Callable
 import pygame
 
 from input.hub import InputHub
+from pyramid.actions import TYPABLE
 from input.touch import PanelSize, panel_point
 from input.x11_wait import X11Wait
 
@@ -48,7 +49,7 @@ KEYS: dict[int, str] = {
     pygame.K_SPACE: "ok",
     pygame.K_RETURN: "ok",
     pygame.K_KP_ENTER: "ok",
-    pygame.K_BACKSPACE: "back",
+    pygame.K_BACKSPACE: "erase",  # back, except where a number or a name is typed
     pygame.K_ESCAPE: "star",
     pygame.K_ASTERISK: "star",
     pygame.K_KP_MULTIPLY: "star",
@@ -161,6 +162,8 @@ class PygameEvents:
         if button is not None:
             self._held[key] = button
             self._hub.press(button, KEYBOARD)
+        elif text in TYPABLE and text:
+            self._hub.typed(text, KEYBOARD)
 
     def _release_all(self) -> None:
         """Focus moved away: the key-ups will go elsewhere, so nothing may stay held (and repeat)."""

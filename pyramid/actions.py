@@ -5,7 +5,10 @@ these, so the game flow never knows where a press came from. Notation (used by
 the scripted mode): ``up down left right ok back star help undo hint`` and
 ``tap:X,Y``. ``undo`` and ``hint`` are the assists within one press (a key or
 button of their own, or a long press of Back on a handheld); screens without
-assists ignore them.
+assists ignore them. A keyboard also types: ``type:X`` is the character X
+typed (digits on the number screens, letters in a name) and ``erase`` its
+Backspace, which deletes a typed character there and means ``back`` anywhere
+else.
 """
 
 # Annotations are evaluated, not postponed: cheaper named tuples at start-up (see pyramid.view).
@@ -14,7 +17,9 @@ from typing import NamedTuple
 
 from pyramid.errors import InvalidActionError
 
-BUTTONS = ("up", "down", "left", "right", "ok", "back", "star", "help", "undo", "hint")
+BUTTONS = ("up", "down", "left", "right", "ok", "back", "star", "help", "undo", "hint", "erase")
+#: The characters a keyboard may type (into a number or a name).
+TYPABLE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 -'")
 #: Actions that repeat while held (docs/rules.md, "Controls": the arrows).
 REPEATING = frozenset(("up", "down", "left", "right"))
 
@@ -23,6 +28,7 @@ class _ActionValue(NamedTuple):
     name: str
     x: int
     y: int
+    text: str
 
 
 class Action(_ActionValue):
@@ -34,10 +40,17 @@ class Action(_ActionValue):
 
     __slots__ = ()
 
-    def __new__(cls, name: str, x: int = 0, y: int = 0) -> "Action":
-        if name not in BUTTONS and name != "tap":
-            raise InvalidActionError(f"unknown action {name!r} (use one of {', '.join(BUTTONS)} or tap:X,Y)")
-        return super().__new__(cls, name, x, y)
+    def __new__(cls, name: str, x: int = 0, y: int = 0, text: str = "") -> "Action":
+        if name == "type":
+            if len(text) != 1 or text not in TYPABLE:
+                raise InvalidActionError(f"cannot type {text!r}: one letter, digit, space, - or '")
+        elif name not in BUTTONS and name != "tap":
+            raise InvalidActionError(f"unknown action {name!r} (use one of {', '.join(BUTTONS)}, tap:X,Y or type:C)")
+        return super().__new__(cls, name, x, y, text)
+
+    @classmethod
+    def typed(cls, character: str) -> "Action":
+        return cls("type", text=character)
 
     @classmethod
     def tap(cls, x: int, y: int) -> "Action":
@@ -46,6 +59,8 @@ class Action(_ActionValue):
     @classmethod
     def parse(cls, text: str) -> "Action":
         """Read ``"ok"`` or ``"tap:12,34"``; raise :class:`InvalidActionError` quoting ``text``."""
+        if text.strip().startswith("type:"):
+            return cls.typed(text.strip()[5:])
         word = text.strip().lower()
         if word.startswith("tap:"):
             try:
@@ -58,6 +73,8 @@ class Action(_ActionValue):
         return cls(word)
 
     def __str__(self) -> str:
+        if self.name == "type":
+            return f"type:{self.text}"
         return f"tap:{self.x},{self.y}" if self.name == "tap" else self.name
 
 

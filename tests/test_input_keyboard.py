@@ -70,7 +70,7 @@ def key_up(key: int) -> None:
         (pygame.K_SPACE, " ", "ok"),
         (pygame.K_RETURN, "\r", "ok"),
         (pygame.K_KP_ENTER, "\r", "ok"),
-        (pygame.K_BACKSPACE, "\b", "back"),
+        (pygame.K_BACKSPACE, "\b", "erase"),  # back, but where a number or a name is typed
         (pygame.K_ESCAPE, "\x1b", "star"),
         (pygame.K_ASTERISK, "*", "star"),
         (pygame.K_KP_MULTIPLY, "*", "star"),
@@ -85,11 +85,13 @@ def test_keyboard_table_of_spec_section_2(hub, key, text, action):
     assert str(hub.recent_presses[-1]) == f"{action} from 'keyboard'"
 
 
-def test_unmapped_keys_produce_nothing(hub):
+def test_unmapped_keys_produce_nothing_but_what_they_type(hub):
     key_down(pygame.K_q, "q")
     key_up(pygame.K_q)
     key_down(pygame.K_8, "8")
-    assert hub.wait(0) == []
+    key_down(pygame.K_F5, "")
+    key_down(pygame.K_TAB, "\t")
+    assert hub.wait(0) == [Action.typed("q"), Action.typed("8")]
 
 
 def test_sdl_key_repeat_is_ignored_and_the_hub_repeats(hub, clock):

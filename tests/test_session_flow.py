@@ -214,3 +214,30 @@ def test_a_face_up_stock_tells_its_count(preset: str) -> None:
     view = session.view()
     assert view.table is not None and view.table.stock_face_up is not None
     assert view.table.stock_label.startswith(f"{view.table.stock_count} cards · ")
+
+
+def test_a_keyboard_types_a_deal_number_and_backspace_deletes_there_but_leaves_elsewhere() -> None:
+    from pyramid.engine.deal import numbered_deal
+
+    session = session_with(" ".join(map(str, numbered_deal(1))))
+    state = play(session, " ".join(["down"] * 2) + " ok")  # Deal number
+    assert state["screen"] == "deal_number"
+    state = play(session, "type:4 type:2 type:7 erase type:1")
+    assert state["screen"] == "deal_number" and state["menu"]["items"] == ["421"], "erase deleted the 7"
+    assert play(session, "erase erase erase erase")["screen"] == "deal_number", "Backspace never leaves here"
+    assert play(session, "type:9")["menu"]["items"] == ["9"]
+    assert play(session, "back")["screen"] == "menu", "a remote's Back still leaves"
+    # Elsewhere a keyboard's Backspace is Back, and typing does nothing.
+    state = play(session, "type:x down down ok")  # typing on the menu does nothing; Variant
+    assert state["screen"] == "variant_choice"
+    assert play(session, "erase")["screen"] == "menu"
+
+
+def test_a_keyboard_types_a_name() -> None:
+    from pyramid.console.duel.menus import NameEntryScreen
+
+    session = session_with(clearable_deal())
+    names: list[str] = []
+    session.push(NameEntryScreen(session, "Your name", "", "Player", names.append))
+    play(session, "type:A type:n type:n type:e erase type:i ok")
+    assert names == ["Anni"]

@@ -90,6 +90,9 @@ class Screen(ABC):
     """One screen of the console's stack."""
 
     name = "screen"
+    #: Whether a keyboard's typing reaches this screen (``type:X``, and ``erase`` deleting a
+    #: character); elsewhere ``erase`` is ``back`` and typed characters are ignored.
+    takes_text = False
 
     def __init__(self, session: Console) -> None:
         self.session = session

@@ -106,6 +106,10 @@ class Session:
     def handle(self, action: Action, locate: Locate | None = None) -> None:
         """Apply one action. Taps are located by the renderer's layout (``locate``)."""
         hit = locate(action.x, action.y) if action.name == "tap" and locate else None
+        if not self.screen.takes_text and action.name in ("erase", "type"):
+            if action.name == "type":
+                return
+            action = Action("back")  # a keyboard's Backspace, where nothing is typed
         if action.name == "help":
             self.screen.on_help()
         else:

@@ -24,6 +24,7 @@ class NumberEntryScreen(Screen):
     """
 
     DIGITS = len(str(MAX_DEAL_NUMBER))
+    takes_text = True
     title = "Number"
     #: What ✓ does, in the footer ("deal", "choose").
     verb = "choose"
@@ -32,6 +33,8 @@ class NumberEntryScreen(Screen):
         super().__init__(session)
         self.digits = [0] * (self.DIGITS - 1) + [1]
         self.position = self.DIGITS - 1
+        #: Whether digits were typed (the first one replaces the 1 shown at the start).
+        self.typed = False
 
     @property
     def number(self) -> int:
@@ -46,7 +49,15 @@ class NumberEntryScreen(Screen):
         """The player took ``number`` (always valid)."""
 
     def handle(self, action: Action, hit: Hit) -> None:
-        if action.name in ("up", "down"):
+        if action.name == "type" and action.text.isdigit():
+            # Typed digits come in on the right, like a calculator's: 1, 2 makes 12.
+            self.digits = (self.digits[1:] + [int(action.text)]) if self.typed else [0] * (self.DIGITS - 1) + [
+                int(action.text)]
+            self.typed, self.position = True, self.DIGITS - 1
+        elif action.name == "erase":
+            self.digits, self.typed = [0] + self.digits[:-1], True
+            self.position = self.DIGITS - 1
+        elif action.name in ("up", "down"):
             self.digits[self.position] = (self.digits[self.position] + (1 if action.name == "up" else -1)) % 10
         elif action.name in ("left", "right"):
             self.position = (self.position + (1 if action.name == "right" else -1)) % self.DIGITS

@@ -152,6 +152,7 @@ class NameEntryScreen(PyramidsHelpKey, Screen):
     name = "name_entry"
     LETTERS = " ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-'"
     LENGTH = 12
+    takes_text = True
 
     def __init__(self, session: Console, title: str, start: str, default: str, then: Callable[[str], None]) -> None:
         super().__init__(session)
@@ -167,7 +168,14 @@ class NameEntryScreen(PyramidsHelpKey, Screen):
         return "".join(self.letters).strip()
 
     def handle(self, action: Action, hit: Hit) -> None:
-        if action.name in ("up", "down"):
+        if action.name == "type" and action.text in self.LETTERS:  # a keyboard types the name
+            self.letters[self.position] = action.text
+            self.position = min(self.position + 1, self.LENGTH - 1)
+        elif action.name == "erase":  # Backspace deletes the letter before the one aimed at
+            at = self.position - 1 if self.letters[self.position] == " " and self.position else self.position
+            self.letters = self.letters[:at] + self.letters[at + 1:] + [" "]
+            self.position = at
+        elif action.name in ("up", "down"):
             letter = self.LETTERS.index(self.letters[self.position])
             step = 1 if action.name == "up" else -1
             self.letters[self.position] = self.LETTERS[(letter + step) % len(self.LETTERS)]
