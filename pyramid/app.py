@@ -122,9 +122,16 @@ def run_loop(session: Session, frontend: Frontend, source: ActionSource, notifie
     view = frontend.shown if frontend.shown is not None else show_first_frame(session, frontend, notifier)
     timeout = notifier.watchdog_interval()
     while True:
-        items = source.wait(timeout)
+        due = session.due()  # a screen that moves by itself (a replay playing) wakes the loop then
+        wait = timeout
+        if due is not None:
+            until_due = max(0.0, due - session.clock())
+            wait = until_due if timeout is None else min(timeout, until_due)
+        items = source.wait(wait)
         if items is None:
             break
+        if not items and due is not None:  # the wait ran out: nothing pressed, the replay goes on
+            session.tick()
         for item in items:
             if isinstance(item, Action):
                 session.handle(item, lambda x, y: frontend.locate(session.view(), x, y))

@@ -133,3 +133,44 @@ def test_quit_is_offered_in_a_window_only_and_ends_the_main_loop(tmp_path: Path)
     frontend.close()
     assert session.quit_requested
     assert script.wait(0) == [Action("down")], "the loop ended at once, with the rest of the script unplayed"
+
+
+def test_the_main_loop_wakes_for_a_replay_playing_by_itself_and_a_press_still_acts_at_once(tmp_path: Path) -> None:
+    """No busy loop: the loop waits on the input until the replay's next move is due, then draws it."""
+    from input.hub import InputHub
+    from pyramid.console import replay
+    from pyramid.console.replay import ReplayScreen
+    from pyramid.console.table import Table
+    from pyramid.engine.board import Board
+    from pyramid.engine.solver import solve
+
+    frontend = CountingFrontend()
+    hub = InputHub()
+    screens: list[ReplayScreen] = []
+
+    def console() -> None:
+        session = Session(None, store=Store.open(tmp_path / "p.db"))
+        open_console(session)
+        board = Board(parse_deal(clearable_deal()))
+        screen = ReplayScreen(session, Table(board.copy()), solve(board).moves, "Solution")
+        session.push(screen)
+        screens.append(screen)
+        run_loop(session, frontend, hub, Notifier(None))
+
+    loop = threading.Thread(target=console)
+    loop.start()
+    try:
+        wait_until(lambda: bool(screens) and screens[0].step >= 2, seconds=4 * replay.PACES[-1] * 3)
+        frames = frontend.frames
+        assert frames >= 3, "each move it played was drawn"
+        hub.press("ok", "test")  # pause: at once, not after the next move
+        hub.release("ok", "test")
+        wait_until(lambda: not screens[0].playing)
+        step = screens[0].step
+        time.sleep(2 * replay.PACES[replay.START_PACE])
+        assert screens[0].step == step, "paused: it waits for the player"
+    finally:
+        hub.stop()
+        loop.join(5)
+        frontend.close()
+    assert not loop.is_alive()

@@ -416,3 +416,39 @@ def test_the_variant_menu_says_in_a_line_what_each_variant_is(tmp_path: Path) ->
     assert len(set(footers)) == len(PRESETS)
     names = list(PRESETS)  # what "Three passes" and "Par" mean, the lines the player asked about
     assert "three passes" in footers[names.index("three-pass")].lower() and "twice" in footers[names.index("par")]
+
+
+def test_the_solution_plays_by_itself_at_a_readable_pace_each_pair_highlighted_first(tmp_path: Path) -> None:
+    number, moves = greedy_loss(RETROHUB.with_redeals(1))
+    session = new_session(tmp_path, number=number)
+    now = [1000.0]
+    session.clock = lambda: now[0]
+    play(session, "ok down ok")
+    for move in moves:
+        tap_move(session, move)
+    assert play(session, "down ok")["screen"] == "replay"
+    replay = session.screen
+    first = replay.moves[0]  # type: ignore[attr-defined]
+    view = session.view()
+    assert view.table.hint == replay.table.targets_of(first), "the next move is shown before it is played"  # type: ignore
+    assert "✓ pause" in view.table.status_line
+    due = session.due()
+    assert due is not None and due > now[0], "it plays by itself, at a pace"
+    session.tick()
+    assert replay.step == 0, "not before its time"  # type: ignore[attr-defined]
+    now[0] = due
+    session.tick()
+    assert replay.step == 1  # type: ignore[attr-defined]
+    pace = session.due() - now[0]
+    play(session, "up")  # faster
+    assert session.due() - now[0] < pace
+    play(session, "ok")  # pause
+    assert session.due() is None and "✓ play" in session.view().table.status_line
+    play(session, "right left right")  # steps by hand while paused
+    assert replay.step == 2 and session.due() is None  # type: ignore[attr-defined]
+    play(session, "ok")
+    while session.due() is not None:  # played to the end by itself
+        now[0] = session.due()
+        session.tick()
+    assert replay.table.board.status() == "cleared"  # type: ignore[attr-defined]
+    assert "Done in" in session.view().table.status_line

@@ -299,17 +299,8 @@ class GameScreen(Screen):
             self.message = f"{verdict}. Best move: {describe_move(move, letters)}"
         self.progress = self.progress.with_assist("hint")
         self.session.store.save_progress(self.progress)
-        self.hint = self._targets_of(move)
+        self.hint = self.table.targets_of(move)
         self.table.cursor = self.hint[0]
-
-    def _targets_of(self, move: Move) -> tuple[Target, ...]:
-        if move.kind != "remove":
-            return ("stock",)
-        targets: list[Target] = []
-        for card in move.cards:
-            index = self.board.index_of(card)
-            targets.append(index if index is not None else ("waste" if card == self.board.waste_top else "stock"))
-        return tuple(targets)
 
     def undo(self) -> None:
         if self.table.undo() is None:

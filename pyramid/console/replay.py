@@ -13,19 +13,34 @@ from typing import Generic, Protocol, Sequence
 from pyramid.actions import Action
 from pyramid.console.screen import Console, Screen
 from pyramid.engine.game import Game, MoveT
-from pyramid.view import Hit, TableView, View
+from pyramid.view import Hit, TableView, Target, View
+
+
+#: Seconds between two moves when a replay plays by itself, from the fastest to the slowest pace.
+PACES = (0.25, 0.5, 1.0, 1.6)
+#: The pace a replay starts at: slow enough to follow each pair, highlighted before it leaves.
+START_PACE = 2
 
 
 class WatchedTable(Protocol[MoveT]):
-    """A game's table as the replay needs it: the board, and how it looks."""
+    """A game's table as the replay needs it: the board, how it looks, where a move's cards lie."""
 
     @property
     def board(self) -> Game[MoveT]: ...
 
     def view(self, title: str = "") -> TableView: ...
 
+    def targets_of(self, move: MoveT) -> tuple[Target, ...]: ...
+
 
 class ReplayScreen(Screen, Generic[MoveT]):
+    """A line of play shown move by move, by itself at a readable pace.
+
+    The next move is always highlighted (the pair before it leaves, the stock
+    before it turns). ✓ pauses and plays on; ▶ and ◀ step (and pause); ▲
+    plays faster, ▼ slower; Back or ✱ leaves.
+    """
+
     name = "replay"
 
     def __init__(self, session: Console, table: WatchedTable[MoveT], moves: Sequence[MoveT], title: str) -> None:
@@ -34,21 +49,50 @@ class ReplayScreen(Screen, Generic[MoveT]):
         self.moves = list(moves)
         self.title = title
         self.step = 0
+        self.pace = START_PACE
+        #: When the next move plays by itself (``None`` while paused).
+        self.next_at: float | None = session.clock() + PACES[self.pace]
 
-    def handle(self, action: Action, hit: Hit) -> None:
-        if action.name in ("right", "ok", "tap") and self.step < len(self.moves):
+    @property
+    def playing(self) -> bool:
+        return self.next_at is not None
+
+    def forward(self) -> None:
+        if self.step < len(self.moves):
             self.table.board.push(self.moves[self.step])
             self.step += 1
+
+    def handle(self, action: Action, hit: Hit) -> None:
+        if action.name in ("ok", "tap"):
+            self.next_at = None if self.playing else self.session.clock() + PACES[self.pace]
+        elif action.name == "right":
+            self.next_at = None
+            self.forward()
         elif action.name == "left" and self.step > 0:
+            self.next_at = None
             self.table.board.pop()
             self.step -= 1
+        elif action.name in ("up", "down"):
+            self.pace = min(max(self.pace + (-1 if action.name == "up" else 1), 0), len(PACES) - 1)
+            if self.playing:
+                self.next_at = self.session.clock() + PACES[self.pace]
         elif action.name in ("back", "star"):
             self.session.pop()
+
+    def due(self) -> float | None:
+        return self.next_at if self.step < len(self.moves) else None
+
+    def tick(self) -> None:
+        self.forward()
+        if self.next_at is not None:
+            self.next_at = self.session.clock() + PACES[self.pace]
 
     def view(self) -> View:
         table = self.table.view(self.title)
         if self.step < len(self.moves):
-            line = f"Step {self.step} of {len(self.moves)}: ▶ next, ◀ back"
+            keys = "✓ pause" if self.playing else "✓ play"
+            line = f"Step {self.step} of {len(self.moves)}: {keys}, ◀ ▶ step, ▲ ▼ pace"
+            table = table._replace(hint=self.table.targets_of(self.moves[self.step]))
         else:
             line = f"Done in {len(self.moves)} steps: Back to leave"
         return View(self.name, table=table._replace(status_line=line, cursor=None))

@@ -48,6 +48,8 @@ class Console(Protocol):
     rules: Rules
     rng: random.Random
     today: Callable[[], datetime.date]
+    #: Monotonic seconds: what screens that move by themselves time themselves by.
+    clock: Callable[[], float]
     fixed_deal: DealChoice
     hardware: list[str]
     #: Whether the main menu offers "Quit" (a window on a desktop; a console is switched off instead).
@@ -115,6 +117,13 @@ class Screen(ABC):
 
     def resume(self) -> None:
         """Called when the screen above this one closes (menus refresh their lines)."""
+
+    def due(self) -> float | None:
+        """When the screen next moves by itself (a ``clock`` time), or ``None``: it waits for the player."""
+        return None
+
+    def tick(self) -> None:
+        """The time :meth:`due` gave has come."""
 
     def on_help(self) -> None:
         """``help`` opens the rules and controls, over whatever is on screen."""

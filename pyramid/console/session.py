@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime
 import random
+import time
 from typing import Any, Callable, Sequence
 
 from pyramid.actions import Action
@@ -42,6 +43,7 @@ class Session:
         self.fixed_deal = deal or DealChoice()
         self.rng = rng or random.Random()
         self.today = today
+        self.clock: Callable[[], float] = time.monotonic
         #: Lines for the System screen describing the screen and inputs in use (set by the app).
         self.hardware: list[str] = []
         self.can_quit = False
@@ -80,6 +82,17 @@ class Session:
 
     def quit(self) -> None:
         self.quit_requested = True
+
+    def due(self) -> float | None:
+        """When the screen on top next moves by itself (the main loop waits no longer than that)."""
+        return self.screen.due()
+
+    def tick(self) -> None:
+        """Let the screen on top move, if its time has come; a save failure is told as after an action."""
+        due = self.screen.due()
+        if due is not None and self.clock() >= due:
+            self.screen.tick()
+            self.show_save_failure()
 
     def show_save_failure(self) -> None:
         """A save that failed (a full disk, a card gone read-only) is told over the screen, once:

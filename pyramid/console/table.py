@@ -155,6 +155,17 @@ class Table:
             title=title,
         )
 
+    def targets_of(self, move: Move) -> tuple[Target, ...]:
+        """Where ``move``'s cards lie now (the pair to highlight), or the stock for a draw or redeal."""
+        if move.kind != "remove":
+            return ("stock",)
+        board = self.board
+        targets: list[Target] = []
+        for card in move.cards:
+            index = board.index_of(card)
+            targets.append(index if index is not None else ("waste" if card == board.waste_top else "stock"))
+        return tuple(targets)
+
     def state(self) -> dict[str, Any]:
         """The scripted mode's ``game`` object."""
         data = self.board.to_json()

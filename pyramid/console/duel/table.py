@@ -119,6 +119,15 @@ class DuelTable:
             detail=detail,
         )
 
+    def targets_of(self, move: DuelMove) -> tuple[Target, ...]:
+        """Where ``move`` is played: the card placed, the stock turned, the joker."""
+        if move.kind == "turn":
+            return ("stock",)
+        if move.kind == "joker":
+            return ("joker",)
+        index = self.board.index_of(move.card) if move.card is not None else None
+        return (index,) if index is not None else ()
+
     def state(self) -> dict[str, Any]:
         """The scripted mode's ``game`` object: the board's JSON, the cursor, and no chosen card."""
         data = self.board.to_json()
