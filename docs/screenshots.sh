@@ -13,4 +13,51 @@ for size in 320x240 480x320 800x480 1920x1080; do
         --game pyramid --redeals one --deal-number 7 --script "$script" \
         --screenshot "docs/screenshot-$size.png"
 done
-echo "docs/screenshot-*.png written"
+echo "docs/screenshot-<size>.png written"
+# The end panels and the statistics, at the smallest screen and on a TV: a deal the first-legal-move
+# player loses although it could be won (so the panel offers the solution), and a few statistics.
+"$venv/bin/python" - <<'PY'
+import tempfile
+from pathlib import Path
+
+import pygame
+
+from display.render import Renderer
+from pyramid.actions import Action
+from pyramid.console.menus import StatisticsScreen, open_console
+from pyramid.console.screen import DealChoice
+from pyramid.console.session import Session
+from pyramid.engine.board import Board
+from pyramid.engine.deal import numbered_deal
+from pyramid.engine.rules import RETROHUB, Redeals
+from pyramid.engine.solver import solve
+from pyramid.saved.stats import GameResult
+from pyramid.saved.store import Store
+
+rules = RETROHUB.with_redeals(1)
+number = next(n for n in range(1, 2000) if solve(Board(numbered_deal(n), rules)).verdict == "win"
+              and (lambda b: [b.push(b.legal_moves[0]) for _ in iter(lambda: b.status() == "playing", False)]
+                   and b.status() == "no_moves")(Board(numbered_deal(n), rules)))
+with tempfile.TemporaryDirectory() as scratch:
+    store = Store.open(Path(scratch) / "pyramid.db")
+    session = Session(RETROHUB, DealChoice(number=number), store=store)
+    open_console(session, "pyramid", Redeals(1))
+    board = session.screen.table.board
+    while board.status() == "playing":
+        move = board.legal_moves[0]
+        targets = session.screen.table.targets_of(move)
+        for target in targets:
+            session.handle(Action.tap(0, 0), lambda x, y, target=target: target)
+    for variant, won in (("retrohub/one", False), ("classic/none", True), ("three-pass/two", True)):
+        store.record_result(GameResult("pyramid", variant, won, 120), clear_progress=False)
+    for size in ((320, 240), (1280, 720)):
+        renderer = Renderer(size)
+        renderer.draw(session.view())
+        pygame.image.save(renderer.frame, f"docs/screenshot-end-{size[0]}x{size[1]}.png")
+    session.push(StatisticsScreen(session))
+    renderer = Renderer((320, 240))
+    renderer.draw(session.view())
+    pygame.image.save(renderer.frame, "docs/screenshot-statistics-320x240.png")
+    store.close()
+PY
+echo "docs/screenshot-end-*.png and docs/screenshot-statistics-320x240.png written"
