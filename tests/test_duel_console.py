@@ -129,8 +129,12 @@ def test_table_targets_stock_joker_and_uncovered_cards(tmp_path: Path) -> None:
     screen = session.screen
     assert isinstance(screen, DuelScreen)
     assert screen.table.targets()[:2] == ["stock", "joker"]
+    computer = screen.run.computer_game()  # waits for the background game: then its total is the score to beat
     table = session.view().table
-    assert table.joker == "available" and table.title == "Round 1 of 5" and table.detail == "Sequence 0"
+    assert table.joker == "available" and table.title == "Round 1 of 5"
+    assert table.detail == f"Sequence 0 · to beat: {computer.total}"
+    session.screen.table.cursor = "joker"  # type: ignore[attr-defined]
+    assert session.view().table.status_line == "Joker: -50, then any uncovered card goes on it", "its cost, before"
 
 
 def test_a_card_that_does_not_fit_is_explained(tmp_path: Path) -> None:
@@ -182,7 +186,7 @@ def test_whole_match_against_the_computer_counts_per_level_and_replays_its_game(
     assert state["game"]["duel"]["results"][1]["round_scores"] == list(computer.round_scores)
     panel = session.view().panel
     assert panel.title == ("You win!" if mine > computer.total else "The computer wins")
-    assert panel.lines[0] == f"You {mine} – {computer.total} Computer"
+    assert panel.lines[0] == f"You: {mine} · Computer: {computer.total}"
     stats = session.store.stats("pyramids", "casual")
     assert (stats.played, stats.won, stats.best_score) == (1, int(mine > computer.total), mine)
     assert session.store.load_progress("pyramids") is None

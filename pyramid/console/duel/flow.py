@@ -94,6 +94,17 @@ class DuelRun:
     def new_board(self) -> DuelBoard:
         return DuelBoard.for_match(self.duel.match_number)
 
+    def score_to_beat(self, player: int) -> int | None:
+        """The other contender's total, when it is known: a person who played before, or the
+        computer once its game is worked out (never waited for)."""
+        other = 1 - player
+        finished = self.duel.totals()[other]
+        if finished is not None:
+            return finished
+        if self.duel.contenders[other].is_computer and self._computer is not None and self._computer.done():
+            return self.computer_game().total
+        return None
+
     # -- saving -------------------------------------------------------------
     def progress(self, board: DuelBoard) -> Progress:
         """The saved form of ``board``, the game of the contender playing now."""

@@ -114,9 +114,10 @@ class DuelScreen(PyramidsHelpKey, Screen):
             return None
         if board.status() == "cleared":
             title = f"All {board.rules.rounds} rounds cleared!"
+            lines: tuple[str, ...] = (f"{self.player_name}: {board.score} points",)
         else:
             title = f"Round {board.round_number}: no card can be placed"
-        lines = (f"{self.player_name}: {board.score} points",)
+            lines = ("A round not cleared ends the game.", f"{self.player_name}: {board.score} points")
         follow = "See the results" if self.run.duel.is_finished else "Next player"
         return PanelView(title, lines, (follow,))
 
@@ -125,12 +126,18 @@ class DuelScreen(PyramidsHelpKey, Screen):
         """The line under the title: the sequence or the joker (and whose game, when two share the console)."""
         board = self.board
         detail = "joker on the pile" if board.joker_armed else f"sequence {board.streak}"
+        to_beat = self.run.score_to_beat(self.player)
+        if to_beat is not None:
+            detail += f" · to beat: {to_beat}"
         if self.run.computer_level is None:
             return f"{self.player_name} · {detail}"
-        return detail.capitalize()
+        return detail[0].upper() + detail[1:]
 
     def status_line(self) -> str:
-        """The bottom line: why the last pick was refused, if it was."""
+        """The bottom line: why the last pick was refused; else, on the joker, what it costs."""
+        board = self.board
+        if not self.message and self.table.cursor == "joker" and board.joker_available and not board.joker_armed:
+            return f"Joker: -{board.rules.joker_cost}, then any uncovered card goes on it"
         return self.message
 
     def view(self) -> View:
@@ -239,9 +246,10 @@ class ResultScreen(PyramidsHelpKey, Screen):
         if self.run.computer_level is not None and not duel.contenders[0].is_computer:
             first = "You"
         totals = duel.totals()
-        lines = [f"{first} {totals[0]} – {totals[1]} {second}"]
+        # Each total beside its name: "Player 1 -150 – -100 Player 2" read as a range of numbers.
+        lines = [f"{first}: {totals[0]} · {second}: {totals[1]}"]
         for number, mine, theirs in duel.rounds_compared():
-            lines.append(f"Round {number}:  {_points(mine)} – {_points(theirs)}")
+            lines.append(f"Round {number}:  {_points(mine)} · {_points(theirs)}")
         return tuple(lines)
 
     def view(self) -> View:
@@ -253,4 +261,4 @@ class ResultScreen(PyramidsHelpKey, Screen):
 
 
 def _points(points: int | None) -> str:
-    return "·" if points is None else str(points)
+    return "–" if points is None else str(points)
