@@ -242,7 +242,7 @@ def test_two_players_pass_the_console_and_resume_the_second_turn(tmp_path: Path)
     panel = again.view().panel
     totals = (first_board.score, second_board.score)
     expected = "A tie" if totals[0] == totals[1] else f"{(first, 'Player 2')[totals[1] > totals[0]]} wins!"
-    assert panel.title == expected and panel.items == ("Back to the menu",)
+    assert panel.title == expected and panel.items == ("Back to the menu", "Rematch")
     assert again.store.load_progress("pyramids") is None
     assert again.store.all_stats() == []  # two-player duels have no skill level to count under
 
@@ -281,3 +281,17 @@ def test_help_on_any_pyramids_screen_opens_the_pyramids_rules(tmp_path: Path) ->
     press(session, "help")
     assert session.view().text.title == "Pyramids: rules & controls"  # type: ignore[union-attr]
     assert press(session, "ok")["game"] == before
+
+
+def test_a_rematch_deals_a_new_match_against_the_same_opponent(tmp_path: Path) -> None:
+    session = new_session(tmp_path, MATCH)
+    start_against_computer(session, "casual")
+    screens = [screen.name for screen in session.stack]
+    play_game(session, "casual")
+    state = press(session, "ok")
+    assert state["screen"] == "duel_result" and state["menu"]["items"][-1] == "Rematch"
+    state = press(session, "down down ok")
+    assert state["screen"] == "duel" and state["game"]["match"] != MATCH and state["game"]["moves"] == []
+    assert session.screen.run.computer_level == "casual"  # type: ignore[attr-defined]
+    assert [screen.name for screen in session.stack] == screens, "the finished duel made way"
+    assert session.store.stats("pyramids", "casual").played == 1

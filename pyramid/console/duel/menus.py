@@ -15,8 +15,6 @@ from pyramid.actions import Action
 from pyramid.engine.duel.ai import LEVELS
 from pyramid.console.duel.flow import (
     LEVEL_CHOICE,
-    DuelRun,
-    abandon_saved_duel,
     match_number_for,
     remembered_level,
     resume,
@@ -25,7 +23,7 @@ from pyramid.console.duel.flow import (
 from pyramid.console.duel.help import PyramidsHelpKey, open_pyramids_help
 from pyramid.engine.duel.match import Duel
 from pyramid.saved.settings import DEFAULT_PLAYER_NAME
-from pyramid.console.duel.screens import open_duel
+from pyramid.console.duel.screens import open_duel, start_duel
 from pyramid.console.screen import Console, MenuScreen, NoticeScreen, Screen
 from pyramid.console.widgets import NumberEntryScreen
 from pyramid.view import Hit, MenuView, View
@@ -33,16 +31,6 @@ from pyramid.view import Hit, MenuView, View
 
 PLAYER_CHOICES = ("pyramids first player", "pyramids second player")
 DEFAULT_NAMES = ("Player 1", "Player 2")
-
-
-def start_duel(session: Console, duel: Duel) -> None:
-    """Deal match ``duel`` (replacing any saved duel), save it and put it on screen."""
-    abandon_saved_duel(session)
-    run = DuelRun(session, duel)
-    board = run.new_board()
-    run.save(board)
-    open_duel(session, run, board)
-    session.show_store_notice()
 
 
 def play_computer(session: Console, match_number: int | None = None) -> None:

@@ -9,16 +9,29 @@ bookkeeping (saving, the computer's game, statistics) is
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from pyramid.actions import Action
+from pyramid.console.duel.flow import DuelRun, abandon_saved_duel
+from pyramid.engine.deal import MAX_DEAL_NUMBER
 from pyramid.engine.duel.board import DuelBoard, DuelMove
-from pyramid.console.duel.flow import DuelRun
+from pyramid.engine.duel.match import Duel
 from pyramid.console.duel.help import PyramidsHelpKey
 from pyramid.console.duel.table import DuelTable
 from pyramid.console.screen import Console, Screen
 from pyramid.view import Hit, MenuHit, PanelView, Target, View
 
+
+
+def start_duel(session: Console, duel: Duel) -> None:
+    """Deal match ``duel`` (replacing any saved duel), save it and put it on screen."""
+    abandon_saved_duel(session)
+    run = DuelRun(session, duel)
+    board = run.new_board()
+    run.save(board)
+    open_duel(session, run, board)
+    session.show_store_notice()
 
 
 def open_duel(session: Console, run: DuelRun, board: DuelBoard) -> None:
@@ -27,6 +40,9 @@ def open_duel(session: Console, run: DuelRun, board: DuelBoard) -> None:
     session.push(screen)
     if run.computer_level is None:
         session.push(TurnScreen(session, screen))
+
+
+WATCH_COMPUTER, TO_MENU, REMATCH = "Watch the computer's game", "Back to the menu", "Rematch"
 
 
 class DuelScreen(PyramidsHelpKey, Screen):
@@ -204,8 +220,8 @@ class ResultScreen(PyramidsHelpKey, Screen):
 
     def items(self) -> list[str]:
         if self.run.computer_level is not None:
-            return ["Watch the computer's game", "Back to the menu"]
-        return ["Back to the menu"]
+            return [WATCH_COMPUTER, TO_MENU, REMATCH]
+        return [TO_MENU, REMATCH]
 
     def handle(self, action: Action, hit: Hit) -> None:
         items = self.items()
@@ -216,11 +232,21 @@ class ResultScreen(PyramidsHelpKey, Screen):
             if not isinstance(hit, MenuHit) or not 0 <= hit.index < len(items):
                 return
             self.selected = hit.index
-        if action.name in ("ok", "tap") and items[self.selected] == "Watch the computer's game":
+        if action.name in ("ok", "tap") and items[self.selected] == WATCH_COMPUTER:
             self.watch_computer()
+        elif action.name in ("ok", "tap") and items[self.selected] == REMATCH:
+            self.rematch()
         elif action.name in ("ok", "tap", "back", "star"):
             self.session.pop()
             self.session.pop()
+
+    def rematch(self) -> None:
+        """The same contenders on a new match (new deals), at once."""
+        duel = self.run.duel
+        self.session.pop()
+        self.session.pop()
+        number = self.session.rng.randint(1, MAX_DEAL_NUMBER)
+        start_duel(self.session, replace(duel, match_number=number, results=(None, None)))
 
     def watch_computer(self) -> None:
         from pyramid.console.replay import ReplayScreen  # loaded when first watched
