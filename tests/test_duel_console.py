@@ -252,7 +252,12 @@ def test_starting_another_duel_counts_the_unfinished_one_as_lost(tmp_path: Path)
     start_against_computer(session, "casual")
     play_game(session, stop_after=3)
     press(session, "star")
+    state = choose(session, "Play the computer")
+    assert state["screen"] == "confirm" and state["menu"] == {"items": ["No", "New duel"], "selected": 0}
+    assert press(session, "ok")["screen"] == "pyramids_menu"  # No: nothing is lost
+    assert session.store.stats("pyramids", "casual").played == 0
     choose(session, "Play the computer")
+    assert press(session, "down ok")["screen"] == "duel"
     stats = session.store.stats("pyramids", "casual")
     assert (stats.played, stats.won, stats.best_score) == (1, 0, None)
 

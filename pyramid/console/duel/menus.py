@@ -25,7 +25,7 @@ from pyramid.engine.duel.match import Duel
 from pyramid.saved.settings import DEFAULT_PLAYER_NAME
 from pyramid.console.duel.screens import open_duel, start_duel
 from pyramid.console.screen import Console, MenuScreen, NoticeScreen, Screen
-from pyramid.console.widgets import NumberEntryScreen
+from pyramid.console.widgets import ConfirmScreen, NumberEntryScreen
 from pyramid.view import Hit, MenuView, View
 
 
@@ -75,9 +75,9 @@ class PyramidsMenu(PyramidsHelpKey, MenuScreen):
         session = self.session
         match = "random" if self.match_number is None else str(self.match_number)
         return [
-            ("Play the computer", lambda: play_computer(session, self.match_number)),
+            ("Play the computer", lambda: self.over_saved(lambda: play_computer(session, self.match_number))),
             (f"Opponent: {remembered_level(session)}", lambda: self.sideways(1)),
-            ("Two players", self.ask_names),
+            ("Two players", lambda: self.over_saved(self.ask_names)),
             (f"Match: {match}", lambda: session.push(MatchNumberScreen(session, self))),
             ("Play on the network", lambda: _lobby().open_network_menu(session, self.match_number)),
             ("Rules & controls", lambda: open_pyramids_help(session)),
@@ -105,6 +105,14 @@ class PyramidsMenu(PyramidsHelpKey, MenuScreen):
         if label.startswith("Match"):
             return "✓ choose a number, ◀ ▶ random"
         return "Five rounds on the same deals; the higher total wins"
+
+    def over_saved(self, start: Callable[[], None]) -> None:
+        """Start a new duel; over a saved one, ask first: it would count as lost."""
+        if saved_duel(self.session) is None:
+            start()
+        else:
+            self.session.push(ConfirmScreen(self.session, "Start a new duel?", "New duel", start,
+                                            ("Your duel in progress will count as lost.",)))
 
     def ask_names(self) -> None:
         """Two players: the first name, then the second, then the duel (both remembered for the next duel)."""
