@@ -109,6 +109,25 @@ def test_fast_verdicts_match_the_exhaustive_search(
     assert solution.verdict == ("win" if exhaustive_win(board) else "lose"), (name, redeals, board.fen())
 
 
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    name=st.sampled_from([name for name, rules in PRESETS.items() if rules.stock_top_playable]),
+    redeals=st.sampled_from([0, 0, 1]),
+    seed=st.integers(min_value=0, max_value=2**32),
+    waste=st.integers(min_value=3, max_value=8),
+    stock=st.integers(min_value=1, max_value=6),
+)
+def test_deep_wastes_under_a_playable_stock_top_match_the_exhaustive_search(
+    name: str, redeals: int, seed: int, waste: int, stock: int
+) -> None:
+    """The last-pass relaxation lets the waste top leave with a stock card when the stock top plays."""
+    rules = preset(name).with_redeals(redeals)
+    board = random_position(rules, random.Random(seed), 3, waste, stock)
+    solution = solve(board)
+    checked(board, solution)
+    assert solution.verdict == ("win" if exhaustive_win(board) else "lose"), (name, redeals, board.fen())
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     name=st.sampled_from(list(PRESETS)),

@@ -33,13 +33,19 @@ Why it is fast enough in pure Python:
   mattering: the key is the count of each rank.
 * **Relaxed games** (:class:`_Relaxation`) that every line of the real game
   can be played in: with redeals left, every live card playable at will; in
-  the last pass, the stock at will but the waste from its top down. Their
-  positions are few and remembered, and a position they lose is lost: this
-  proves most losses after a few hundred positions instead of a full search.
+  the last pass, the stock at will but the waste from its top down (each
+  waste card leaving with a pyramid card or, when the stock top plays, with a
+  stock card). Their positions are few and remembered, and a position they
+  lose is lost: this proves most losses after a few hundred positions instead
+  of a full search. The relaxed game is monotone in the cards at will, so one
+  lost (won) relaxed position also settles every one with fewer (more) cards
+  of each rank and the same pyramid and waste.
 * **Hopeless positions.** Per pair of complementary ranks, a maximum matching
   of the pyramid cards that could ever pair with each other (neither in the
   other's cone) leaves cards that must each take a stock card; fewer live
-  stock cards of that rank than needed and the position is lost.
+  stock cards of that rank than needed and the position is lost. With goal
+  "all" in the last pass, so is a waste card with no partner left in the
+  pyramid or the stock (two waste cards never pair).
 * **Forgotten waste.** With no redeal left, a waste card that can never pair
   again buries everything under it for good; those cards are dropped from
   ``live`` so that positions differing only there become one.
@@ -921,11 +927,39 @@ class _VerdictSearch:
         return False
 
 
-#: A position in A*'s open list: ``(pm, live, q, r, g, drew)``, with ``g`` its
-#: distance from the start and ``drew`` true when a draw or a redeal reached it.
-#: A plain tuple, not a named one: building a named tuple per entry made
-#: optimal solving 8-10% slower (measured on the first 30 reference deals).
-_Entry = tuple[int, int, int, int, int, bool]
+#: A*'s open list holds each position as one integer: its key (see
+#: ``_ShortestSearch._key``, under 2**100), its distance from the start at
+#: ``_G_SHIFT`` and, at ``_DREW_BIT``, whether a draw or a redeal reached it.
+#: Its record of visited positions maps a key to one integer too: the
+#: distance, the move that reached it (``_token_code``) at ``_TOKEN_SHIFT`` and
+#: the previous position's key at ``_PARENT_SHIFT``. Tuples instead cost about
+#: 280 MB on the hardest of the 1,500 reference deals, integers about half.
+_G_SHIFT = 100
+_DREW_BIT = 1 << 110
+_KEY_MASK = (1 << _G_SHIFT) - 1
+_DISTANCE_MASK = (1 << 10) - 1
+_TOKEN_SHIFT = 10
+_PARENT_SHIFT = 26
+
+
+def _token_code(token: int | tuple[int, ...]) -> int:
+    """A move of a line as a 16-bit number: 1 a draw, 2 a redeal, else the one or two card ids (each below 128)."""
+    if token == _DRAW:
+        return 1
+    if token == _REDEAL:
+        return 2
+    assert isinstance(token, tuple)
+    return 4 + token[0] + (128 * (token[1] + 1) if len(token) > 1 else 0)
+
+
+def _token_of(code: int) -> int | tuple[int, ...]:
+    """The inverse of :func:`_token_code`."""
+    if code == 1:
+        return _DRAW
+    if code == 2:
+        return _REDEAL
+    first, second = (code - 4) & 127, (code - 4) >> 7
+    return (first, second - 1) if second else (first,)
 
 
 class _ShortestSearch:
@@ -976,23 +1010,26 @@ class _ShortestSearch:
         pos, lost, budget, relaxation = self.pos, self.lost, self.budget, self.relaxation
         start_q = pos.next_live(pos.start_live, pos.start_q)
         start_key = self._key(pos.start_pm, pos.start_live, start_q, pos.start_r)
-        best = {start_key: 0}
-        parent: dict[int, tuple[int, int | tuple[int, ...]]] = {}
+        record = {start_key: 0}  # key → distance | move << _TOKEN_SHIFT | previous key << _PARENT_SHIFT
         f = self.bound(pos.start_pm, pos.start_live)
-        buckets: dict[int, list[_Entry]] = {f: [(pos.start_pm, pos.start_live, start_q, pos.start_r, 0, False)]}
+        buckets: dict[int, list[int]] = {f: [start_key]}
         m = pos.m
         king_leaves_instead = pos.stock_top_playable and pos.draw_count == 1
+        pm_mask, live_mask = (1 << _PYRAMID_BITS) - 1, (1 << (_Q_SHIFT - _LIVE_SHIFT)) - 1
         while buckets:
             f = min(buckets)
             bucket = buckets[f]
             while bucket:
-                pm, live, q, r, g, drew = bucket.pop()
-                key = self._key(pm, live, q, r)
-                if best.get(key, g) < g:
-                    continue
+                entry = bucket.pop()
+                key = entry & _KEY_MASK
+                g = (entry >> _G_SHIFT) & _DISTANCE_MASK
+                if record[key] & _DISTANCE_MASK < g:
+                    continue  # reached again by a shorter line since
+                pm, live = key & pm_mask, (key >> _LIVE_SHIFT) & live_mask
+                q, r = (key >> _Q_SHIFT) & 63, key >> _R_SHIFT
                 budget.tick()
                 if pos.is_won(pm, live):
-                    return self._line(parent, key, start_key)
+                    return self._line(record, key, start_key)
                 uncovered = _uncovered(pm)
                 forced = pos.forced_removal(pm, uncovered, live)
                 successors: list[tuple[int | tuple[int, ...], int, int, int, int]] = []
@@ -1000,7 +1037,7 @@ class _ShortestSearch:
                     successors.append((forced, *pos.apply_removal(pm, live, q, r, forced), r))
                 else:
                     removals = pos.open_removals(uncovered, live, q)
-                    if not drew:
+                    if not entry & _DREW_BIT:
                         removals += pos.pyramid_removals(pm, uncovered)
                     for removal in removals:
                         new_pm, new_live, new_q = pos.apply_removal(pm, live, q, r, removal)
@@ -1015,22 +1052,25 @@ class _ShortestSearch:
                     elif live and r:
                         successors.append((_REDEAL, pm, live, pos.next_live(live, 0), r if r == UNLIMITED else r - 1))
                 child_g = g + 1
+                parent_link = child_g | (key << _PARENT_SHIFT)
                 for token, new_pm, new_live, new_q, new_r in successors:
                     if lost.get(pos.lost_key(new_pm, new_live, new_q, new_r), -1) >= new_r:
                         continue
                     if not relaxation.can_win(new_pm, new_live, new_q, new_r):
                         continue
                     new_key = self._key(new_pm, new_live, new_q, new_r)
-                    if best.get(new_key, child_g + 1) <= child_g:
+                    known = record.get(new_key)
+                    if known is not None and known & _DISTANCE_MASK <= child_g:
                         continue
-                    best[new_key] = child_g
-                    parent[new_key] = (key, token)
+                    record[new_key] = parent_link | (_token_code(token) << _TOKEN_SHIFT)
                     new_f = child_g + self.bound(new_pm, new_live)
-                    entry = (new_pm, new_live, new_q, new_r, child_g, token == _DRAW or token == _REDEAL)
+                    new_entry = new_key | (child_g << _G_SHIFT)
+                    if token == _DRAW or token == _REDEAL:
+                        new_entry |= _DREW_BIT
                     if new_f <= f:
-                        bucket.append(entry)
+                        bucket.append(new_entry)
                     else:
-                        buckets.setdefault(new_f, []).append(entry)
+                        buckets.setdefault(new_f, []).append(new_entry)
             del buckets[f]
         return None
 
@@ -1039,11 +1079,12 @@ class _ShortestSearch:
         return pm | (live << _LIVE_SHIFT) | (q << _Q_SHIFT) | (r << _R_SHIFT)
 
     @staticmethod
-    def _line(parent: dict[int, tuple[int, int | tuple[int, ...]]], key: int, start_key: int) -> list[int | tuple[int, ...]]:
+    def _line(record: dict[int, int], key: int, start_key: int) -> list[int | tuple[int, ...]]:
         tokens: list[int | tuple[int, ...]] = []
         while key != start_key:
-            key, token = parent[key]
-            tokens.append(token)
+            link = record[key]
+            tokens.append(_token_of((link >> _TOKEN_SHIFT) & 0xFFFF))
+            key = link >> _PARENT_SHIFT
         tokens.reverse()
         return tokens
 
