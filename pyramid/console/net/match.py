@@ -283,7 +283,8 @@ class NetDuelScreen(DuelScreen):
         return f"{self.run.opponent_line()} · {own}"
 
     def status_line(self) -> str:
-        return self.message or self.run.status
+        """A refused pick or the joker's cost first (the player's own doing), else the table's news."""
+        return super().status_line() or self.run.status
 
     def _handle_panel(self, action: Action, hit: Hit) -> None:
         if self.finished and self.cleared_round is None and action.name in ("ok", "tap"):
