@@ -75,10 +75,13 @@ class CasualPlayer(Opponent):
 
     def decide(self, seen: Observation) -> DuelMove:
         placements = [move for move in seen.legal_moves if move.kind == "place"]
-        misses = seen.stock_size > 0 and self._rng.below(CASUAL_MISS_ODDS) == 0
+        # It may miss a fitting card and turn the stock instead, never when only a placement is legal
+        # (the joker lies on the pile).
+        turn = DuelMove.turn()
+        misses = turn in seen.legal_moves and self._rng.below(CASUAL_MISS_ODDS) == 0
         if placements and not misses:
             return placements[self._rng.below(len(placements))]
-        return DuelMove.turn() if seen.stock_size else DuelMove.joker()
+        return turn if turn in seen.legal_moves else DuelMove.joker()
 
 
 class GoodPlayer(Opponent):
