@@ -324,10 +324,11 @@ class TableService:
                                  ev.RematchStarted, ev.InviteReceived))
 
     def reached(self, goal: str) -> bool:
-        """``"joined"``: two players sit at the table; ``"done"``: the opponent's match is over (or gone)."""
+        """``"joined"``: two players sit at the table, connected (after a restart: the other is back);
+        ``"done"``: the opponent's match is over (or the opponent is gone)."""
         run = self.run
         if run is None:
             return False
         if goal == "joined":
-            return run.link.opponent_name is not None and run.link.token is not None
+            return run.link.opponent_name is not None and run.link.token is not None and run.link.connected
         return run.opponent_board().is_over() or run.gone or run.voided
