@@ -6,6 +6,7 @@ Skipped when Xvfb or xdotool is missing (`apt-get install xvfb xdotool x11-utils
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -14,6 +15,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -91,21 +93,17 @@ def window_id(env: dict[str, str]) -> str | None:
     return next((line.split()[0] for line in window_tree(env).splitlines() if '"Pyramid"' in line), None)
 
 
-def test_keys_in_a_window_start_a_game_and_sigterm_ends_cleanly(x_display: str, tmp_path: Path) -> None:
+@contextlib.contextmanager
+def console_in_a_window(x_display: str, tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], dict[str, str]]]:
+    """The console in a 480x320 window; on a failure inside, what it said and what X shows; at the
+    end SIGTERM, which must end it with status 0."""
     env = {**desktop_environment(x_display), "PYRAMID_DATA_DIR": str(tmp_path / "data")}
     messages = tmp_path / "console.log"
     with messages.open("w") as log:  # a file, not a pipe nobody reads until the end: the console never blocks on it
         console = subprocess.Popen([sys.executable, "-m", "pyramid", "--display", "window", "--size", "480x320"],
                                    env=env, stdout=log, stderr=subprocess.STDOUT, text=True)
     try:
-        window = until(lambda: window_id(env), console, "its window")
-        subprocess.run(["xdotool", "windowfocus", "--sync", window], env=env, check=True, timeout=20)
-        for key in ("Return", "Return"):  # New game, then "No redeal"
-            subprocess.run(["xdotool", "key", "--window", window, key], env=env, check=True, timeout=20)
-            time.sleep(0.3)
-        store = Store.open(tmp_path / "data" / "pyramid.db")
-        until(lambda: store.has_progress("pyramid"), console, "a saved game")
-        store.close()
+        yield console, env
     except (AssertionError, subprocess.SubprocessError) as failure:
         console.kill()
         console.wait(20)
@@ -114,6 +112,18 @@ def test_keys_in_a_window_start_a_game_and_sigterm_ends_cleanly(x_display: str, 
     console.send_signal(signal.SIGTERM)
     console.wait(20)
     assert console.returncode == 0, messages.read_text()
+
+
+def test_keys_in_a_window_start_a_game_and_sigterm_ends_cleanly(x_display: str, tmp_path: Path) -> None:
+    with console_in_a_window(x_display, tmp_path) as (console, env):
+        window = until(lambda: window_id(env), console, "its window")
+        subprocess.run(["xdotool", "windowfocus", "--sync", window], env=env, check=True, timeout=20)
+        for key in ("Return", "Return"):  # New game, then "No redeal"
+            subprocess.run(["xdotool", "key", "--window", window, key], env=env, check=True, timeout=20)
+            time.sleep(0.3)
+        store = Store.open(tmp_path / "data" / "pyramid.db")
+        until(lambda: store.has_progress("pyramid"), console, "a saved game")
+        store.close()
 
 
 def window_pixels(env: dict[str, str], window: str) -> tuple[int, int, list[tuple[int, int, int]]]:
@@ -145,17 +155,11 @@ def lit(pixels: list[tuple[int, int, int]]) -> float:
 
 def test_a_window_resized_or_hidden_from_outside_is_drawn_again(x_display: str, tmp_path: Path) -> None:
     """A tiling window manager resizes the window, a desktop hides and shows it: it never stays black."""
-    env = {**desktop_environment(x_display), "PYRAMID_DATA_DIR": str(tmp_path / "data")}
-    messages = tmp_path / "console.log"
-    with messages.open("w") as log:
-        console = subprocess.Popen([sys.executable, "-m", "pyramid", "--display", "window", "--size", "480x320"],
-                                   env=env, stdout=log, stderr=subprocess.STDOUT, text=True)
-    try:
+    with console_in_a_window(x_display, tmp_path) as (console, env):
         window = until(lambda: window_id(env), console, "its window")
         until(lambda: lit(window_pixels(env, window)[2]) > 0.5, console, "the first frame in the window")
         subprocess.run(["xdotool", "windowsize", "--sync", window, "600", "400"], env=env, check=True, timeout=20)
-        width, height, _ = until(lambda: (lambda shot: shot if shot[:2] == (600, 400) else None)(
-            window_pixels(env, window)), console, "the new size")
+        until(lambda: window_pixels(env, window)[:2] == (600, 400), console, "the new size")
         # The frame is shown again, centred: its middle is drawn (the menu on the felt), not black.
         until(lambda: lit(window_pixels(env, window)[2]) > 0.5, console, "a frame after the resize")
         before = window_pixels(env, window)[2]
@@ -165,11 +169,3 @@ def test_a_window_resized_or_hidden_from_outside_is_drawn_again(x_display: str, 
         subprocess.run(["xdotool", "windowunmap", "--sync", window], env=env, check=True, timeout=20)
         subprocess.run(["xdotool", "windowmap", "--sync", window], env=env, check=True, timeout=20)
         until(lambda: lit(window_pixels(env, window)[2]) > 0.5, console, "a frame after hide and show")
-    except (AssertionError, subprocess.SubprocessError) as failure:
-        console.kill()
-        console.wait(20)
-        raise AssertionError(f"{failure}\nthe console said: {messages.read_text()}\n"
-                             f"the X server shows:\n{window_tree(env)}") from None
-    console.send_signal(signal.SIGTERM)
-    console.wait(20)
-    assert console.returncode == 0, messages.read_text()
