@@ -452,3 +452,17 @@ def test_the_solution_plays_by_itself_at_a_readable_pace_each_pair_highlighted_f
         session.tick()
     assert replay.table.board.status() == "cleared"  # type: ignore[attr-defined]
     assert "Done in" in session.view().table.status_line
+
+
+def test_a_daily_deal_finished_counts_for_the_daily_streak_shown_at_the_end_and_in_the_statistics(
+        tmp_path: Path) -> None:
+    session = new_session(tmp_path, HOPELESS)  # the daily deal, dealt as this hopeless one: over at once
+    choose(session, "Daily deal")
+    state = play(session, "ok")
+    assert state["screen"] == "game_over"
+    assert "Daily deals: 1 day in a row, 0 won" in session.view().panel.lines
+    assert session.store.daily_results() == {DAY: False}
+    play(session, "ok")  # back to the menu
+    choose(session, "Statistics")
+    sections = dict(session.view().text.sections)
+    assert sections["Daily deals"] == ("1 played, 0 won", "In a row: 1 played, 0 won", "Best: 1 played, 0 won")

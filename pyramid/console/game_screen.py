@@ -25,7 +25,7 @@ from pyramid.engine.deal import MAX_DEAL_NUMBER, daily_deal_number, numbered_dea
 from pyramid.engine.rules import REDEAL_CHOICES, Rules, preset
 from pyramid.engine.errors import ReplayError
 from pyramid.saved.progress import Progress, replay
-from pyramid.saved.stats import GameResult, PyramidVariant
+from pyramid.saved.stats import GameResult, PyramidVariant, daily_streaks
 from pyramid.view import Hit, MenuHit, PanelView, Target, View
 
 if TYPE_CHECKING:
@@ -270,7 +270,7 @@ class GameScreen(Screen):
             self.session.store.clear_progress(GAME)
             return
         self.recorded = True
-        self.session.store.record_result(result_of(self.progress, self.board))
+        self.session.store.record_result(result_of(self.progress, self.board), daily=daily_of(self.progress))
         if status != "cleared":
             self.from_start = solve(Board(self.board.deal, self.board.rules))
 
@@ -350,14 +350,23 @@ class GameScreen(Screen):
                           DealRequest(self.progress.deal_number, self.board.deal, daily_of(self.progress)),
                           replace=self)
 
+    def daily_line(self) -> tuple[str, ...]:
+        """For a daily deal: the streak it makes ("Daily deals: 3 days in a row, 2 won")."""
+        if daily_of(self.progress) is None:
+            return ()
+        streaks = daily_streaks(self.session.store.daily_results(), self.session.today())
+        return (f"Daily deals: {streaks.played} day{'s' * (streaks.played != 1)} in a row, {streaks.won} won",)
+
     def end_panel(self) -> PanelView | None:
         status = self.board.status()
         if status == "cleared":
             if self.board.rules.scoring == "cards_left":
-                return PanelView("Pyramid cleared", ("0 cards left",), self.end_items(), self.end_selected)
-            return PanelView(f"Pyramid cleared, {self.board.score} points", (), self.end_items(), self.end_selected)
+                return PanelView("Pyramid cleared", ("0 cards left", *self.daily_line()), self.end_items(),
+                                 self.end_selected)
+            return PanelView(f"Pyramid cleared, {self.board.score} points", self.daily_line(), self.end_items(),
+                             self.end_selected)
         if status == "no_moves":
-            lines = [self.table.view().score_label]
+            lines = [self.table.view().score_label, *self.daily_line()]
             verdict = self.from_start.verdict if self.from_start else "unknown"
             lines.append({"win": "This deal could be won from the start.",
                           "lose": "This deal could not be won.",

@@ -165,7 +165,15 @@ class StatisticsScreen(PagedScreen):
 
     @staticmethod
     def sections(session: Console) -> Sections:
-        sections = []
+        from pyramid.saved.stats import daily_streaks  # loaded with this screen, not before the menu
+
+        sections: list[tuple[str, tuple[str, ...]]] = []
+        days = session.store.daily_results()
+        if days:
+            streaks = daily_streaks(days, session.today())
+            sections.append(("Daily deals", (f"{len(days)} played, {sum(days.values())} won",
+                                             f"In a row: {streaks.played} played, {streaks.won} won",
+                                             f"Best: {streaks.best_played} played, {streaks.best_won} won")))
         for stats in session.store.all_stats():
             rate = "–" if stats.win_rate is None else f"{stats.win_rate:.0%}"
             best = "–" if stats.best_score is None else str(stats.best_score)

@@ -6,10 +6,13 @@ and the statistics headings name things the same way.
 
 from __future__ import annotations
 
-from pyramid.engine.board import Move
+from typing import TYPE_CHECKING
+
 from pyramid.engine.cards import ENGLISH_FACE_LETTERS, FRENCH_FACE_LETTERS, Card
 from pyramid.engine.rules import PRESETS
-from pyramid.saved.stats import NETWORK_GAME, PyramidVariant
+
+if TYPE_CHECKING:
+    from pyramid.engine.board import Move
 
 SUIT_SYMBOLS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
 #: A redeal allowance as a heading says it ("Pyramid, no redeal").
@@ -53,6 +56,8 @@ def describe_level(level: str) -> str:
 
 def describe_variant(game: str, variant: str) -> str:
     """A statistics heading: "retrohub/one" → "Pyramid, one redeal"; "good" → "Pyramids against …"; a network match names the opponent."""
+    from pyramid.saved.stats import NETWORK_GAME, PyramidVariant  # loaded with the statistics, not before the menu
+
     if game == "pyramids":
         return describe_level(variant)
     if game == NETWORK_GAME:

@@ -17,6 +17,8 @@ describe unaided play, and using a hint never costs the player a streak.
 
 from __future__ import annotations
 
+import datetime
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
@@ -118,3 +120,37 @@ class PyramidVariant(NamedTuple):
         if not slash or word not in REDEAL_CHOICES:
             return None
         return cls(preset, REDEAL_CHOICES[word])
+
+
+class DailyStreaks(NamedTuple):
+    """Days in a row on which the daily deal was played, and won (now, and the best runs)."""
+
+    played: int = 0
+    won: int = 0
+    best_played: int = 0
+    best_won: int = 0
+
+
+def daily_streaks(days: Mapping[datetime.date, bool], today: datetime.date) -> DailyStreaks:
+    """The streaks of ``days`` (date → won) as of ``today``.
+
+    A streak runs back from the last day played, and is broken once a whole day
+    has passed without the daily deal. A clock set back (``today`` before the
+    last day played) breaks nothing: the streaks are read as of that last day,
+    so a wrong date never costs a player a streak.
+    """
+    if not days:
+        return DailyStreaks()
+    ordered = sorted(days)
+    best_played = best_won = run_played = run_won = 0
+    previous: datetime.date | None = None
+    for day in ordered:
+        consecutive = previous is not None and (day - previous).days == 1
+        run_played = run_played + 1 if consecutive else 1
+        run_won = (run_won + 1 if consecutive else 1) if days[day] else 0
+        best_played, best_won = max(best_played, run_played), max(best_won, run_won)
+        previous = day
+    last = ordered[-1]
+    if (today - last).days > 1:  # a day went by without the daily deal
+        run_played = run_won = 0
+    return DailyStreaks(run_played, run_won, best_played, best_won)

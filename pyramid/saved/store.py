@@ -71,6 +71,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ),
     # 3: what else a game in progress needs to resume (the duel's contenders and finished games).
     ("ALTER TABLE progress ADD COLUMN context TEXT NOT NULL DEFAULT '{}'",),
+    # 4: the daily deals played, by date (ISO), and whether each was won: the daily streaks.
+    ("CREATE TABLE daily (day TEXT PRIMARY KEY, won INTEGER NOT NULL)",),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -355,14 +357,17 @@ class Store:
         return self._write("the end of the game", lambda db: _delete_progress(db, game))
 
     # -- statistics -------------------------------------------------------
-    def record_result(self, result: GameResult, *, clear_progress: bool = True, saved_game: str | None = None) -> Stats:
+    def record_result(self, result: GameResult, *, clear_progress: bool = True, saved_game: str | None = None,
+                      daily: datetime.date | None = None) -> Stats:
         """Count a finished game and return the new statistics of its (game, variant).
 
         With ``clear_progress`` the saved game of the same kind is forgotten in
         the same transaction, so a power cut can never leave a game that is
         both counted and still offered by "Continue". ``saved_game`` names that
         kind when it is not the result's own (a network match is saved as a
-        ``"pyramids"`` game and counted under its own statistics key).
+        ``"pyramids"`` game and counted under its own statistics key). ``daily``: the date of the
+        daily deal this game was, counted for the daily streaks in the same transaction (a won
+        day stays won if it is played again).
         """
         updated = self.stats(result.game, result.variant).after(result)
         saved = saved_game or result.game
@@ -377,9 +382,28 @@ class Store:
             )
             if clear_progress:
                 _delete_progress(db, saved)
+            if daily is not None:
+                db.execute("INSERT INTO daily (day, won) VALUES (?, ?)"
+                           " ON CONFLICT (day) DO UPDATE SET won = max(won, excluded.won)",
+                           (daily.isoformat(), int(result.won and not result.assisted)))
 
         self._write("the statistics", write)
         return updated
+
+    def daily_results(self) -> dict[datetime.date, bool]:
+        """Every daily deal played: its date, and whether it was won unaided."""
+        try:
+            rows = self._connection.execute("SELECT day, won FROM daily").fetchall()
+        except sqlite3.Error as error:
+            self._tell(f"The daily deals played could not be read ({error}).")
+            return {}
+        days = {}
+        for day, won in rows:
+            try:
+                days[datetime.date.fromisoformat(str(day))] = bool(won)
+            except ValueError:
+                continue  # a row edited out of shape is no day
+        return days
 
     def stats(self, game: str, variant: str) -> Stats:
         """The statistics of (game, variant); all zero before the first game."""
