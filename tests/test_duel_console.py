@@ -266,8 +266,9 @@ def test_version_2_store_migrates_and_the_pyramid_game_keeps_an_empty_context(tm
     path = tmp_path / "old.db"
     with Store.open(path) as store:
         store.save_progress(Progress("pyramid", "retrohub", 1, "x" * 10, ("draw",)))
-    with sqlite3.connect(path) as old:  # back to schema 2: the context column did not exist
+    with sqlite3.connect(path) as old:  # back to schema 2: the context column and the daily table did not exist
         old.execute("ALTER TABLE progress DROP COLUMN context")
+        old.execute("DROP TABLE daily")
         old.execute("PRAGMA user_version = 2")
     with Store.open(path, replayers={}) as store:
         assert store._connection.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
