@@ -311,3 +311,16 @@ def test_the_player_settings_of_a_salvaged_file_are_checked_again(path: Path) ->
     damage_table(path, "progress_moves")
     with Store.open(path, clock=clock) as store:
         assert store.settings() == PlayerSettings(card_letters="english")
+
+
+def test_damage_confined_to_the_moves_keeps_the_daily_deals_played(path: Path) -> None:
+    import datetime
+
+    filled_database(path)
+    with Store.open(path, clock=clock) as store:
+        store.record_result(GameResult("pyramid", "retrohub/none", True, 420), clear_progress=False,
+                            daily=datetime.date(2026, 11, 30))
+    damage_table(path, "progress_moves")
+    with Store.open(path, clock=clock) as store:
+        assert "1 daily deal" in (store.take_notice() or "")
+        assert store.daily_results() == {datetime.date(2026, 11, 30): True}

@@ -641,9 +641,11 @@ def _salvage(aside: Path, connection: sqlite3.Connection) -> str:
                      source, f"SELECT game, variant, {', '.join(_STATS_COLUMNS)} FROM stats")
                  if isinstance(row[0], str) and isinstance(row[1], str)
                  and all(type(value) is int and value >= 0 for value in row[2:] if value is not None)]
+        days = [(day, won) for day, won in _readable_rows(source, "SELECT day, won FROM daily")
+                if isinstance(day, str) and _is_iso_date(day) and won in (0, 1)]
     finally:
         source.close()
-    if not settings and not stats:
+    if not settings and not stats and not days:
         return ""
     connection.execute("BEGIN IMMEDIATE")
     try:
@@ -651,13 +653,23 @@ def _salvage(aside: Path, connection: sqlite3.Connection) -> str:
         connection.executemany(
             f"INSERT OR REPLACE INTO stats (game, variant, {', '.join(_STATS_COLUMNS)})"
             f" VALUES (?, ?, {', '.join('?' * len(_STATS_COLUMNS))})", stats)
+        connection.executemany("INSERT OR REPLACE INTO daily (day, won) VALUES (?, ?)", days)
         connection.execute("COMMIT")
     except BaseException:
         connection.execute("ROLLBACK")
         raise
     parts = [f"{len(stats)} statistics record{'s' if len(stats) != 1 else ''}" if stats else "",
-             f"{len(settings)} setting{'s' if len(settings) != 1 else ''}" if settings else ""]
+             f"{len(settings)} setting{'s' if len(settings) != 1 else ''}" if settings else "",
+             f"{len(days)} daily deal{'s' if len(days) != 1 else ''}" if days else ""]
     return " and ".join(filter(None, parts))
+
+
+def _is_iso_date(text: str) -> bool:
+    try:
+        datetime.date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _readable_rows(source: sqlite3.Connection, query: str) -> list[tuple[Any, ...]]:
