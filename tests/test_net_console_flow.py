@@ -475,3 +475,32 @@ def test_leaving_a_match_under_way_is_asked_first_and_counts_as_lost(tmp_path: P
     stats = session.store.stats(NETWORK_GAME, "Bob")
     assert (stats.played, stats.won) == (1, 0)
     assert not session.store.has_progress("pyramids")
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--table", "opened"], "invalid --table 'opened'"),
+    (["--table", "join:127.0.0.1"], "invalid --table"),
+    (["--table", "join:127.0.0.1:0"], "port 1..65535"),
+    (["--table-port", "0"], "go with --table open"),
+    (["--table", "join:h:1", "--table-address", "127.0.0.1"], "go with --table open"),
+    (["--table", "open", "--table-port", "70000"], "invalid --table-port 70000"),
+    (["--table", "open", "--game", "pyramid"], "cannot go with --game pyramid"),
+    (["--name", " Ann"], "invalid --name"),
+])
+def test_table_options_are_refused_in_one_line(argv: list[str], message: str) -> None:
+    from pyramid.options import OptionError, parse_options
+
+    with pytest.raises(OptionError) as error:
+        parse_options(argv)
+    assert message in str(error.value) and "\n" not in str(error.value)
+
+
+def test_table_options_read() -> None:
+    from pyramid.options import TableRequest, parse_options
+
+    options, _ = parse_options(["--table", "open", "--table-port", "0", "--table-address", "127.0.0.1",
+                                "--deal-number", "16", "--name", "Ann", "--script", "wait:joined ok wait:done"])
+    assert options.table == TableRequest() and options.table.opens and options.game == "pyramids"
+    assert (options.table_port, options.table_address, options.name, options.deal_number) == (0, "127.0.0.1", "Ann", 16)
+    joined, _ = parse_options(["--table", "join:[fe80::1]:47312"])
+    assert joined.table == TableRequest("fe80::1", 47312) and not joined.table.opens
