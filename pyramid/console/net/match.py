@@ -190,8 +190,11 @@ class NetDuelRun(DuelRun):
             self.status = wording.left(name, event.reason)
             self.refresh()
             if self.active:
-                if self.opponent_board().is_over():
-                    self.session.store.clear_progress(GAME)  # their total stands: compared when this game ends
+                under_way = bool(self.board.move_stack or self.opponent_board().move_stack)
+                if self.opponent_board().is_over() or not under_way:
+                    # Their total stands and is compared when this game ends; or nobody had moved yet
+                    # (a new round offered at the end of a match, left at once): nothing to count.
+                    self.session.store.clear_progress(GAME)
                 else:
                     self.record(True)
             self.gone = True
