@@ -15,7 +15,7 @@ import signal
 import sys
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Protocol, Sequence
+from typing import TYPE_CHECKING, Callable, NamedTuple, Protocol, Sequence
 
 from pyramid.system import device_info
 from pyramid.actions import Action
@@ -213,13 +213,18 @@ def open_frontend(options: Options, settings: "HardwareSettings") -> Frontend:
     return Frontend(display)
 
 
-def run_scripted(options: Options) -> int:
-    """Play the script through the main loop, then write the outputs asked for.
+class ConsoleParts(NamedTuple):
+    """What both modes start from: the settings file, the network's event sink, the session, the screen."""
 
-    An output that cannot be written is one line naming the option and exit
-    status 1; SIGTERM stops the script (128 + 15, and no final outputs: the
-    script did not finish).
-    """
+    settings: HardwareSettings
+    sink: EventSink
+    session: Session
+    frontend: Frontend
+
+
+def open_console_parts(options: Options) -> ConsoleParts:
+    """The settings file, the session on its first screens, and the screen; if the screen cannot
+    open, the network the session may already have started is stopped before the error goes on."""
     settings = load_hardware_settings(options)
     sink = EventSink()
     session = build_session(options, settings, sink)
@@ -229,6 +234,17 @@ def run_scripted(options: Options) -> int:
         session.tables.stop()
         raise
     session.hardware.append(f"Display: {frontend.display.description}")
+    return ConsoleParts(settings, sink, session, frontend)
+
+
+def run_scripted(options: Options) -> int:
+    """Play the script through the main loop, then write the outputs asked for.
+
+    An output that cannot be written is one line naming the option and exit
+    status 1; SIGTERM stops the script (128 + 15, and no final outputs: the
+    script did not finish).
+    """
+    settings, sink, session, frontend = open_console_parts(options)
     source = ScriptSource(options.script or (), options.script_delay_ms / 1000, probe=session.tables)
     sink.attach(source.post)
     try:
@@ -307,14 +323,7 @@ def run_console(options: Options) -> int:
     cannot open still ends the console with its message, and the updater,
     which watches the console for a while after ``READY=1``, still sees that.
     """
-    settings = load_hardware_settings(options)
-    sink = EventSink()
-    session = build_session(options, settings, sink)
-    try:
-        frontend = open_frontend(options, settings)
-    except BaseException:
-        session.tables.stop()
-        raise
+    settings, sink, session, frontend = open_console_parts(options)
     session.can_quit = frontend.display.name == "window"  # a console is switched off, a window closed
     notifier = Notifier.from_environ()
     stop = StopRequest()
@@ -328,7 +337,6 @@ def run_console(options: Options) -> int:
         raise
     stop.hand_to(hub)
     sink.attach(hub.post)
-    session.hardware.append(f"Display: {frontend.display.description}")
     session.input_log = lambda: [str(record) for record in hub.recent_presses]
     session.input_devices = lambda: list(hub.connected_devices)
     try:
