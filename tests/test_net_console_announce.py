@@ -67,3 +67,18 @@ def test_no_ipv4_interface_is_a_discovery_failure_not_a_silent_one(monkeypatch: 
     asyncio.run(discovery.browse())
     assert len(posted) == 1 and isinstance(posted[0], DiscoveryFailed)
     assert posted[0].backend == "zeroconf" and "No interfaces" in posted[0].detail
+
+
+def test_leaving_the_network_menu_ends_the_network_thread_quietly(tmp_path) -> None:
+    """Nothing is left running at exit: no "Task was destroyed but it is pending" in the log."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYRAMID_DATA_DIR": str(tmp_path)}
+    result = subprocess.run([sys.executable, "-m", "pyramid", "--display", "headless", "--size", "320x240",
+                             "--script", "down down down ok down down down down ok", "--dump-state",
+                             str(tmp_path / "state.json")], env=env, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert '"screen": "network_menu"' in (tmp_path / "state.json").read_text()
+    assert "destroyed" not in result.stderr and "Traceback" not in result.stderr, result.stderr

@@ -253,6 +253,12 @@ class Network:
         if self._discovery is not None:
             await self._discovery.close()
             self._discovery = None
+        # What is left (zeroconf's own broadcasts, a guest being cancelled) ends here, not with the
+        # loop: a task destroyed pending is logged at exit ("Task was destroyed but it is pending").
+        left = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+        for task in left:
+            task.cancel()
+        await asyncio.gather(*left, return_exceptions=True)
 
 
 def _log_failure(future: Future[Any]) -> None:
