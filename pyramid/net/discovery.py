@@ -17,6 +17,7 @@ replaced silently by the other.
 from __future__ import annotations
 
 import asyncio
+import os
 import shutil
 import socket
 from typing import Literal, Protocol
@@ -38,11 +39,18 @@ class Backend(Protocol):
     async def close(self) -> None: ...
 
 
+#: Where the D-Bus system bus listens unless ``DBUS_SYSTEM_BUS_ADDRESS`` says otherwise.
+SYSTEM_BUS = "unix:path=/run/dbus/system_bus_socket"
+
+
 async def avahi_running() -> tuple[bool, str]:
     """Whether avahi-daemon owns its name on the system bus, and how that was found out."""
     dbus_send = shutil.which("dbus-send")
     if dbus_send is None:
         return False, "dbus-send is not installed, so no avahi-daemon can be reached"
+    address = os.environ.get("DBUS_SYSTEM_BUS_ADDRESS", SYSTEM_BUS)
+    if address.startswith("unix:path=") and not os.path.exists(address[len("unix:path="):].split(",")[0]):
+        return False, "there is no D-Bus system bus"  # known without starting dbus-send
     process = await asyncio.create_subprocess_exec(
         dbus_send, "--system", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
         "org.freedesktop.DBus.NameHasOwner", f"string:{AVAHI_NAME}",

@@ -255,10 +255,12 @@ class Network:
             self._discovery = None
         # What is left (zeroconf's own broadcasts, a guest being cancelled) ends here, not with the
         # loop: a task destroyed pending is logged at exit ("Task was destroyed but it is pending").
+        # A task stuck in a library's start-up is given a second, then left to the loop's end.
         left = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
         for task in left:
             task.cancel()
-        await asyncio.gather(*left, return_exceptions=True)
+        if left:
+            await asyncio.wait(left, timeout=1.0)
 
 
 def _log_failure(future: Future[Any]) -> None:
