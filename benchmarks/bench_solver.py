@@ -220,7 +220,7 @@ def optimal_lines(count: int, skip_peer: bool) -> tuple[list[str], int]:
     ]
     peer = None if skip_peer else peer_times(count)
     if peer is None:
-        lines.append("peer: not run (needs sbcl: apt-get install -y sbcl)")
+        lines.append("peer: skipped (--skip-peer)" if skip_peer else "peer: not run (needs sbcl: apt-get install -y sbcl)")
     else:
         lines.append(
             f"peer (mchung94/pyramid-solver, SBCL), same deals: {peer.cpu_seconds:.1f} s CPU "
