@@ -245,7 +245,6 @@ def test_deal_number_and_daily_deal(tmp_path: Path) -> None:
 
 def test_winnable_deals_only_deals_a_deal_the_solver_wins(tmp_path: Path) -> None:
     from pyramid.engine.solver import solve
-    from pyramid.engine.winnable import winnable_deal_numbers
 
     session = new_session(tmp_path)
     choose(session, "Settings")
@@ -256,8 +255,21 @@ def test_winnable_deals_only_deals_a_deal_the_solver_wins(tmp_path: Path) -> Non
     play(session, "ok")
     rules = session.screen.table.board.rules  # type: ignore[attr-defined]
     number = session.screen.progress.deal_number  # type: ignore[attr-defined]
-    assert number in winnable_deal_numbers(rules)
-    assert solve(Board(numbered_deal(number), rules)).verdict == "win"
+    assert solve(Board(numbered_deal(number), rules)).verdict == "win", "a deal proven live"
+
+
+def test_winnable_deals_only_falls_back_on_the_shipped_list_when_the_live_search_finds_none(
+        tmp_path: Path, monkeypatch) -> None:
+    from pyramid.console import game_screen
+    from pyramid.engine.winnable import winnable_deal_numbers
+
+    monkeypatch.setattr(game_screen, "WINNABLE_LIVE_SECONDS", 0.0)  # a console too slow to prove one in time
+    session = new_session(tmp_path)
+    session.change_setting("winnable_only", True)
+    choose(session, "New game")
+    play(session, "ok")
+    rules = session.screen.table.board.rules  # type: ignore[attr-defined]
+    assert session.screen.progress.deal_number in winnable_deal_numbers(rules)  # type: ignore[attr-defined]
 
 
 def test_system_page_shows_version_and_addresses(tmp_path: Path) -> None:
