@@ -17,7 +17,6 @@ through untouched. The format is documented in docs/settings-display.md.
 # Annotations are evaluated, not postponed: cheaper named tuples at start-up (see pyramid.view).
 
 import os
-import re
 import stat
 from pathlib import Path
 from types import MappingProxyType

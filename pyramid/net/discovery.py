@@ -22,7 +22,7 @@ import shutil
 import socket
 from typing import Literal, Protocol
 
-from pyramid.net.advert import SERVICE_TYPE, TableAd
+from pyramid.net.advert import TableAd
 from pyramid.net.context import NetContext, log
 from pyramid.net.events import DiscoveryFailed, DiscoveryStarted
 
