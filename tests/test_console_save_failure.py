@@ -11,7 +11,8 @@ from pyramid.console.session import Session
 from pyramid.engine.rules import Redeals
 from pyramid.saved.store import DATABASE_NAME, Store
 
-from test_store_hostile import fill, small_disk  # noqa: F401 (the fixture is used by name)
+from disks import fill
+from test_store_hostile import small_disk  # noqa: F401 (the fixture is used by name)
 
 
 def draw(session: Session) -> None:

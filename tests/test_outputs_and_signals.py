@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from disks import fill, tmpfs
+
 from update_fakes import wait_until
 
 REPO = Path(__file__).resolve().parents[1]
@@ -51,25 +53,10 @@ def test_an_output_onto_a_device_is_refused_and_the_device_kept(option: str) -> 
 
 @pytest.fixture
 def full_disk(tmp_path: Path) -> Iterator[Path]:
-    """A 64 KiB tmpfs, filled up but for a few bytes (needs root, as the appliance tests do)."""
-    if os.geteuid() != 0:
-        pytest.skip("mounting a small tmpfs needs root")
-    mount = tmp_path / "full"
-    mount.mkdir()
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(mount)], check=False).returncode:
-        pytest.skip("cannot mount a tmpfs here")
-    try:
-        descriptor = os.open(mount / "filler", os.O_WRONLY | os.O_CREAT)
-        try:
-            while os.write(descriptor, b"\0" * 4096):
-                pass
-        except OSError:
-            pass
-        finally:
-            os.close(descriptor)
+    """A 64 KiB tmpfs, filled up but for a few bytes."""
+    with tmpfs(tmp_path / "full", "64k") as mount:
+        fill(mount)
         yield mount
-    finally:
-        subprocess.run(["umount", str(mount)], check=True)
 
 
 @pytest.mark.parametrize("option", ["--screenshot", "--dump-state", "--trace"])

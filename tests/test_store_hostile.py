@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from disks import fill, tmpfs
+
 from pyramid.saved.progress import Progress
 from pyramid.saved.settings import PlayerSettings
 from pyramid.saved.stats import GameResult
@@ -178,30 +180,9 @@ def test_a_database_path_that_leads_to_no_regular_file_is_refused(path: Path, ta
 
 @pytest.fixture
 def small_disk(tmp_path: Path) -> Iterator[Path]:
-    """A 256 KiB tmpfs of its own (needs root, as the appliance tests do)."""
-    if os.geteuid() != 0:
-        pytest.skip("mounting a tmpfs needs root")
-    mount = tmp_path / "disk"
-    mount.mkdir()
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mount)], check=False).returncode:
-        pytest.skip("cannot mount a tmpfs here")
-    try:
+    """A 256 KiB tmpfs of its own."""
+    with tmpfs(tmp_path / "disk", "256k") as mount:
         yield mount
-    finally:
-        subprocess.run(["umount", "-l", str(mount)], check=True)
-
-
-def fill(directory: Path) -> Path:
-    filler = directory / "filler"
-    descriptor = os.open(filler, os.O_WRONLY | os.O_CREAT)
-    try:
-        while os.write(descriptor, b"\0" * 4096):
-            pass
-    except OSError:
-        pass
-    finally:
-        os.close(descriptor)
-    return filler
 
 
 def longer(progress: Progress, moves: int) -> Progress:
