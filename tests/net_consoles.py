@@ -22,28 +22,11 @@ from typing import Any, Sequence
 from pyramid.engine.duel.ai import opponent_for
 from pyramid.engine.duel.board import DuelBoard, DuelMove
 
-SIZE = (480, 320)
+from duel_taps import SIZE, tap_for
+
 ROOT = Path(__file__).resolve().parents[1]
 #: Longest a console process may take (its waits are at most 60 s each).
 RUN_LIMIT = 240
-
-
-def tap_for(board: DuelBoard, move: DuelMove) -> str:
-    """The tap a player makes for ``move``, at the centre of what is drawn there."""
-    from display.render import Renderer
-
-    table = Renderer(SIZE).layout.table(board.rules.rows)
-    if move.kind == "turn":
-        rect = table.stock
-    elif move.kind == "joker":
-        rect = table.joker
-    else:
-        assert move.card is not None
-        index = board.index_of(move.card)
-        assert index is not None
-        rect = table.cards[index]
-    x, y = rect.center
-    return f"tap:{x},{y}"
 
 
 def good_moves(match: int, level: str = "good") -> list[DuelMove]:

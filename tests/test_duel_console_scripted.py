@@ -12,10 +12,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pyramid.engine.duel.board import DuelBoard, DuelMove
+from pyramid.engine.duel.board import DuelBoard
 from pyramid.engine.duel.ai import opponent_for, play_match
 
-SIZE = (480, 320)
+from duel_taps import SIZE, tap_for
+
 #: The good player clears the first round of this match, then loses the second.
 MATCH = 16
 
@@ -31,24 +32,6 @@ def traced(tmp_path: Path, script: str, *extra: str) -> list[dict]:
     result = pyramid("--script", script, "--trace", str(trace), *extra)
     assert result.returncode == 0, result.stderr
     return [json.loads(line) for line in trace.read_text().splitlines()]
-
-
-def tap_for(board: DuelBoard, move: DuelMove) -> str:
-    """The tap a player makes for ``move``, at the centre of what is drawn there."""
-    from display.render import Renderer
-
-    table = Renderer(SIZE).layout.table(board.rules.rows)
-    if move.kind == "turn":
-        rect = table.stock
-    elif move.kind == "joker":
-        rect = table.joker
-    else:
-        assert move.card is not None
-        index = board.index_of(move.card)
-        assert index is not None
-        rect = table.cards[index]
-    x, y = rect.center
-    return f"tap:{x},{y}"
 
 
 def good_game_script(match: int) -> tuple[str, DuelBoard]:
