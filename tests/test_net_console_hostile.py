@@ -18,6 +18,8 @@ from typing import Iterator
 
 import pytest
 
+from hostile_sockets import closed_by_peer, connect
+
 from net_consoles import Console, good_moves, guest, host, stop_all, taps
 from pyramid.saved.stats import NETWORK_GAME
 
@@ -36,25 +38,8 @@ def line(data: dict[str, object]) -> bytes:
     return json.dumps(data).encode() + b"\n"
 
 
-def connect(port: int) -> socket.socket:
-    sock = socket.create_connection(("127.0.0.1", port), timeout=GUARD)
-    sock.settimeout(GUARD)
-    return sock
-
-
-def closed_by_console(sock: socket.socket) -> bool:
-    """Read until the console closes the connection (what it sent before does not matter)."""
-    try:
-        while sock.recv(65536):
-            pass
-    except (ConnectionResetError, BrokenPipeError):
-        pass
-    sock.close()
-    return True
-
-
 def send_ten_megabytes(port: int) -> socket.socket:
-    sock = connect(port)
+    sock = connect(port, GUARD)
     chunk, sent = b"x" * 65536, 0
     try:
         while sent < 10 * 1024 * 1024:
@@ -84,11 +69,11 @@ def test_a_hostile_peer_leaves_the_console_running_and_the_table_open(tmp_path: 
     port = ann.port()
     one_at_a_time = []
     for payload in PAYLOADS:
-        sock = connect(port)
+        sock = connect(port, GUARD)
         sock.sendall(payload)
         one_at_a_time.append(sock)
     one_at_a_time.append(send_ten_megabytes(port))
-    assert all(closed_by_console(sock) for sock in one_at_a_time)
+    assert all(closed_by_peer(sock) for sock in one_at_a_time)
     crowd = []
     for _ in range(200):
         try:
@@ -98,7 +83,7 @@ def test_a_hostile_peer_leaves_the_console_running_and_the_table_open(tmp_path: 
     assert len(crowd) >= 64
     for sock in crowd:
         sock.settimeout(GUARD)
-    assert all(closed_by_console(sock) for sock in crowd)
+    assert all(closed_by_peer(sock) for sock in crowd)
     assert ann.process is not None and ann.process.poll() is None  # still running, still waiting at its table
     # A real opponent sits and both play the whole match.
     bob = guest(tmp_path, "Bob", port, f"wait:joined {taps(MATCH, bob_moves)} wait:done ok")

@@ -14,6 +14,8 @@ from collections.abc import Iterator
 
 import pytest
 
+from hostile_sockets import closed_by_peer, connect
+
 from pyramid.engine.duel.ai import play_match
 from pyramid.net import events as ev
 from pyramid.net.limits import Limits
@@ -31,23 +33,6 @@ def table() -> Iterator[tuple[Endpoint, int]]:
     port = host.wait(ev.Listening).port
     yield host, port
     host.net.stop()
-
-
-def connect(port: int) -> socket.socket:
-    sock = socket.create_connection(("127.0.0.1", port), timeout=GUARD)
-    sock.settimeout(GUARD)
-    return sock
-
-
-def closed_by_host(sock: socket.socket) -> bool:
-    """Read until the host closes the connection (True) — what it sent before does not matter."""
-    try:
-        while sock.recv(65536):
-            pass
-    except (ConnectionResetError, BrokenPipeError):
-        pass
-    sock.close()
-    return True
 
 
 def line(data: dict[str, object]) -> bytes:
@@ -89,16 +74,16 @@ def a_real_opponent_can_still_play(host: Endpoint, port: int) -> None:
 )
 def test_garbage_is_dropped_and_the_table_stays_open(table: tuple[Endpoint, int], payload: bytes) -> None:
     host, port = table
-    sock = connect(port)
+    sock = connect(port, GUARD)
     sock.sendall(payload)
-    assert closed_by_host(sock)
+    assert closed_by_peer(sock)
     a_real_opponent_can_still_play(host, port)
 
 
 def test_a_ten_megabyte_line_is_cut_off_without_being_buffered(table: tuple[Endpoint, int]) -> None:
     host, port = table
     before = rss()
-    sock = connect(port)
+    sock = connect(port, GUARD)
     chunk = b"x" * 65536
     sent = 0
     try:
@@ -107,39 +92,39 @@ def test_a_ten_megabyte_line_is_cut_off_without_being_buffered(table: tuple[Endp
             sent += len(chunk)
     except (BrokenPipeError, ConnectionResetError, socket.timeout):
         pass
-    assert closed_by_host(sock)
+    assert closed_by_peer(sock)
     assert rss() - before < 8 * MAX_MESSAGE * 16  # far below the 10 MB sent: the line was never buffered
     a_real_opponent_can_still_play(host, port)
 
 
 def test_a_half_message_that_never_ends_is_dropped(table: tuple[Endpoint, int]) -> None:
     host, port = table
-    sock = connect(port)
+    sock = connect(port, GUARD)
     sock.sendall(b'{"t":"hello","v":1,"na')
-    assert closed_by_host(sock)
+    assert closed_by_peer(sock)
     a_real_opponent_can_still_play(host, port)
 
 
 def test_a_seated_peer_stalling_half_way_is_dropped_and_its_seat_kept(table: tuple[Endpoint, int]) -> None:
     host, port = table
-    sock = connect(port)
+    sock = connect(port, GUARD)
     sock.sendall(HELLO + line({"t": "join", "token": ""}))
     assert host.wait(ev.OpponentJoined).name == "Mallory"
     sock.sendall(b'{"t":"move","match":31,')
-    assert closed_by_host(sock)
+    assert closed_by_peer(sock)
     assert host.wait(ev.PeerConnection).connected is False
 
 
 def test_a_flood_is_dropped(table: tuple[Endpoint, int]) -> None:
     host, port = table
-    sock = connect(port)
+    sock = connect(port, GUARD)
     sock.sendall(HELLO + line({"t": "join", "token": ""}))
     host.wait(ev.OpponentJoined)
     try:
         sock.sendall(line({"t": "ping", "n": 1}) * 500)
     except (BrokenPipeError, ConnectionResetError):
         pass
-    assert closed_by_host(sock)
+    assert closed_by_peer(sock)
     assert host.wait(ev.PeerConnection).connected is False
 
 
@@ -157,7 +142,7 @@ def test_a_flood_is_dropped(table: tuple[Endpoint, int]) -> None:
 )
 def test_a_seated_cheat_voids_the_match(table: tuple[Endpoint, int], moves: list[dict[str, object]], reason: str) -> None:
     host, port = table
-    sock = connect(port)
+    sock = connect(port, GUARD)
     sock.sendall(HELLO + line({"t": "join", "token": ""}) + line({"t": "resend", "match": 31, "next": 1}))
     host.wait(ev.OpponentJoined)
     sock.sendall(b"".join(line(move) for move in moves))
@@ -196,7 +181,7 @@ def test_two_hundred_connections_at_once(table: tuple[Endpoint, int]) -> None:
     assert len(socks) >= 64
     for sock in socks:
         sock.settimeout(GUARD)
-    closed = sum(closed_by_host(sock) for sock in socks)
+    closed = sum(closed_by_peer(sock) for sock in socks)
     assert closed == len(socks)
     assert open_fds() <= before + 4
     a_real_opponent_can_still_play(host, port)
@@ -206,16 +191,16 @@ def test_a_hostile_peer_is_logged_once(table: tuple[Endpoint, int], caplog: pyte
     host, port = table
     with caplog.at_level("WARNING", logger="pyramid.net"):
         for _ in range(5):
-            sock = connect(port)
+            sock = connect(port, GUARD)
             sock.sendall(b"garbage\n")
-            closed_by_host(sock)
+            closed_by_peer(sock)
     assert len([record for record in caplog.records if "dropped a connection" in record.getMessage()]) == 1
 
 
 def test_one_address_cannot_take_every_pending_slot(table: tuple[Endpoint, int]) -> None:
     host, port = table
-    held = [connect(port) for _ in range(LIMITS.max_pending_per_address)]
-    extra = connect(port)
-    assert closed_by_host(extra)  # over the per-address limit: closed on arrival
+    held = [connect(port, GUARD) for _ in range(LIMITS.max_pending_per_address)]
+    extra = connect(port, GUARD)
+    assert closed_by_peer(extra)  # over the per-address limit: closed on arrival
     for sock in held:
-        assert closed_by_host(sock)  # and the others after the hello deadline
+        assert closed_by_peer(sock)  # and the others after the hello deadline
