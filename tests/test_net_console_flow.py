@@ -224,7 +224,8 @@ def test_opening_a_table_plays_at_once_and_the_host_can_invite(tmp_path: Path) -
     assert not session.store.has_progress("pyramids") and session.store.all_stats() == []
 
 
-def test_the_opponents_progress_and_connection_are_shown_on_the_table(tmp_path: Path) -> None:
+def table_with_bob(tmp_path: Path) -> tuple[Networks, Session, Any]:
+    """A table opened from the network menu on match 16, Bob's seat taken as the network thread would."""
     networks = Networks()
     session = new_session(tmp_path, networks, deal_number=16)
     network_menu(session)
@@ -232,6 +233,11 @@ def test_the_opponents_progress_and_connection_are_shown_on_the_table(tmp_path: 
     link = networks.last.link
     assert link is not None
     link.opponent_name, link.token = "Bob", "1" * 32
+    return networks, session, link
+
+
+def test_the_opponents_progress_and_connection_are_shown_on_the_table(tmp_path: Path) -> None:
+    networks, session, link = table_with_bob(tmp_path)
     session.post_event(ev.OpponentJoined("Bob", False))
     assert session.view().table.status_line == "Bob sat at the table"
     session.post_event(ev.PeerConnection(False))
@@ -265,13 +271,7 @@ def test_a_console_without_a_network_says_so(tmp_path: Path) -> None:
 
 
 def test_a_whole_match_against_a_replayed_opponent_counts_per_opponent_name(tmp_path: Path) -> None:
-    networks = Networks()
-    session = new_session(tmp_path, networks, deal_number=16)
-    network_menu(session)
-    choose(session, "Open a table")
-    link = networks.last.link
-    assert link is not None
-    link.opponent_name, link.token = "Bob", "1" * 32
+    networks, session, link = table_with_bob(tmp_path)
     session.post_event(ev.OpponentJoined("Bob", False))
     from pyramid.net.protocol import Move
 
@@ -301,13 +301,7 @@ def test_a_whole_match_against_a_replayed_opponent_counts_per_opponent_name(tmp_
 
 
 def test_watching_goes_live_once_caught_up(tmp_path: Path) -> None:
-    networks = Networks()
-    session = new_session(tmp_path, networks, deal_number=16)
-    network_menu(session)
-    choose(session, "Open a table")
-    link = networks.last.link
-    assert link is not None
-    link.opponent_name, link.token = "Bob", "1" * 32
+    networks, session, link = table_with_bob(tmp_path)
     from pyramid.console.net.match import WatchScreen
     from pyramid.net.protocol import Move
 
@@ -453,13 +447,7 @@ def test_the_script_source_hands_over_posts_and_its_waits_end_on_news_or_their_l
 
 
 def test_leaving_a_match_under_way_is_asked_first_and_counts_as_lost(tmp_path: Path) -> None:
-    networks = Networks()
-    session = new_session(tmp_path, networks, deal_number=16)
-    network_menu(session)
-    choose(session, "Open a table")
-    link = networks.last.link
-    assert link is not None
-    link.opponent_name, link.token = "Bob", "1" * 32
+    networks, session, link = table_with_bob(tmp_path)
     session.post_event(ev.OpponentJoined("Bob", False))
     screen = session.screen
     move = play_match(16, "good").moves[0]
