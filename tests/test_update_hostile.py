@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -28,21 +27,10 @@ from update_fakes import (
     sha256,
     write_wheel,
 )
+from update_fakes import root, service  # noqa: F401 (fixtures, used by name)
 
 UPDATE = REPOSITORY / "firmware" / "update.sh"
 BUILD = REPOSITORY / "firmware" / "build-release.sh"
-
-
-@pytest.fixture
-def root(tmp_path: Path) -> Path:
-    return tmp_path / "device"
-
-
-@pytest.fixture
-def service(tmp_path: Path, root: Path) -> Iterator[FakeService]:
-    fake = FakeService(tmp_path / "systemd", root)
-    yield fake
-    fake.stop()
 
 
 def write_sums(bundle: Path, names: list[str] | None = None) -> None:

@@ -10,7 +10,6 @@ import importlib.machinery
 import importlib.util
 import os
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -24,18 +23,7 @@ from update_fakes import (
     make_bundle,
     run_release_tool,
 )
-
-
-@pytest.fixture
-def root(tmp_path: Path) -> Path:
-    return tmp_path / "device"
-
-
-@pytest.fixture
-def service(tmp_path: Path, root: Path) -> Iterator[FakeService]:
-    fake = FakeService(tmp_path / "systemd", root)
-    yield fake
-    fake.stop()
+from update_fakes import root, service  # noqa: F401 (fixtures, used by name)
 
 
 def load_release_tool() -> ModuleType:

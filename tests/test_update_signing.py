@@ -13,7 +13,6 @@ import shutil
 import subprocess
 import sys
 import tomllib
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,22 +20,11 @@ import pytest
 from test_update_hostile import write_sums
 from test_update_release import load_release_tool
 from update_fakes import REPOSITORY, FakeService, assert_console_healthy, current_version, make_bundle, run_release_tool
+from update_fakes import root, service  # noqa: F401 (fixtures, used by name)
 
 BUILD = REPOSITORY / "firmware" / "build-release.sh"
 
 pytestmark = pytest.mark.skipif(shutil.which("ssh-keygen") is None, reason="needs ssh-keygen (openssh-client)")
-
-
-@pytest.fixture
-def root(tmp_path: Path) -> Path:
-    return tmp_path / "device"
-
-
-@pytest.fixture
-def service(tmp_path: Path, root: Path) -> Iterator[FakeService]:
-    fake = FakeService(tmp_path / "systemd", root)
-    yield fake
-    fake.stop()
 
 
 def new_key(directory: Path, name: str) -> Path:

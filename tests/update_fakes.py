@@ -19,6 +19,9 @@ import subprocess
 import time
 import zipfile
 from pathlib import Path
+from typing import Iterator
+
+import pytest
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 RELEASE_TOOL = REPOSITORY / "firmware" / "opt" / "pyramid" / "bin" / "pyramid-release"
@@ -237,3 +240,16 @@ def wait_until(condition, timeout: float = 30.0, interval: float = 0.05) -> bool
         time.sleep(interval)
     return condition()
 
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    """Where the fake device's file system starts."""
+    return tmp_path / "device"
+
+
+@pytest.fixture
+def service(tmp_path: Path, root: Path) -> Iterator[FakeService]:
+    """The console's service on the fake device, stopped after the test."""
+    fake = FakeService(tmp_path / "systemd", root)
+    yield fake
+    fake.stop()
