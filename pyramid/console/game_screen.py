@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pyramid.actions import Action
 from pyramid.console.help_text import pyramid_help
-from pyramid.console.screen import Console, HelpScreen, MenuScreen, NoticeScreen, Screen
+from pyramid.console.screen import Console, HelpScreen, MenuScreen, NoticeScreen, Screen, choose_line
 from pyramid.console.table import Table
 from pyramid.console.widgets import ConfirmScreen
 from pyramid.console.wording import describe_move
@@ -328,18 +328,18 @@ class GameScreen(Screen):
 
     def _handle_end(self, action: Action, hit: Hit) -> None:
         items = self.end_items()
-        if action.name in ("up", "down"):
-            self.end_selected = (self.end_selected + (1 if action.name == "down" else -1)) % len(items)
-            return
         if action.name == "undo" and UNDO_LAST in items:
             action, self.end_selected = Action("ok"), items.index(UNDO_LAST)
-        if action.name == "tap" and isinstance(hit, MenuHit) and 0 <= hit.index < len(items):
-            self.end_selected = hit.index
-            action = Action("ok")
-        if action.name in ("star", "back") or (action.name == "ok" and items[self.end_selected] == TO_MENU):
-            self.session.pop()
-        elif action.name != "ok":
+        choice = choose_line(action, hit, self.end_selected, len(items))
+        if choice is None:
+            if action.name in ("star", "back"):
+                self.session.pop()
             return
+        self.end_selected = choice.selected
+        if not choice.chosen:
+            return
+        if items[self.end_selected] == TO_MENU:
+            self.session.pop()
         elif items[self.end_selected] == WATCH:
             from pyramid.console.replay import ReplayScreen  # loaded when first watched
 

@@ -18,7 +18,7 @@ import datetime
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Protocol, Sequence
 
 from pyramid.actions import Action
 from pyramid.console.help_text import Sections, paginate, pyramid_help
@@ -86,6 +86,27 @@ class Console(Protocol):
 
     def quit(self) -> None:
         """End the console (the main loop stops after this action)."""
+
+
+class LineChoice(NamedTuple):
+    """What an action did to a list of lines in a panel: the line highlighted, and whether it was chosen."""
+
+    selected: int
+    chosen: bool
+
+
+def choose_line(action: Action, hit: Hit, selected: int, count: int) -> LineChoice | None:
+    """The lines of a panel the same everywhere: ▲ ▼ move the highlight round them, ✓ or a tap on a
+    line chooses; a tap beside them changes nothing. ``None``: the action is not about the lines."""
+    if action.name in ("up", "down"):
+        return LineChoice((selected + (1 if action.name == "down" else -1)) % count, False)
+    if action.name == "tap":
+        if isinstance(hit, MenuHit) and 0 <= hit.index < count:
+            return LineChoice(hit.index, True)
+        return LineChoice(selected, False)
+    if action.name == "ok":
+        return LineChoice(selected, True)
+    return None
 
 
 class Screen(ABC):

@@ -19,7 +19,7 @@ from pyramid.engine.duel.board import DuelBoard, DuelMove
 from pyramid.engine.duel.match import Duel
 from pyramid.console.duel.help import PyramidsHelpKey
 from pyramid.console.duel.table import DuelTable
-from pyramid.console.screen import Console, Screen
+from pyramid.console.screen import Console, Screen, choose_line
 from pyramid.view import Hit, MenuHit, PanelView, Target, View
 
 
@@ -225,18 +225,20 @@ class ResultScreen(PyramidsHelpKey, Screen):
 
     def handle(self, action: Action, hit: Hit) -> None:
         items = self.items()
-        if action.name in ("up", "down"):
-            self.selected = (self.selected + (1 if action.name == "down" else -1)) % len(items)
+        choice = choose_line(action, hit, self.selected, len(items))
+        if choice is None:
+            if action.name in ("back", "star"):
+                self.session.pop()
+                self.session.pop()
             return
-        if action.name == "tap":
-            if not isinstance(hit, MenuHit) or not 0 <= hit.index < len(items):
-                return
-            self.selected = hit.index
-        if action.name in ("ok", "tap") and items[self.selected] == WATCH_COMPUTER:
+        self.selected = choice.selected
+        if not choice.chosen:
+            return
+        if items[self.selected] == WATCH_COMPUTER:
             self.watch_computer()
-        elif action.name in ("ok", "tap") and items[self.selected] == REMATCH:
+        elif items[self.selected] == REMATCH:
             self.rematch()
-        elif action.name in ("ok", "tap", "back", "star"):
+        else:
             self.session.pop()
             self.session.pop()
 

@@ -29,7 +29,7 @@ from pyramid.console.duel.screens import DuelScreen, ResultScreen
 from pyramid.console.duel.table import DuelTable
 from pyramid.console.net import wording
 from pyramid.console.replay import ReplayScreen
-from pyramid.console.screen import Console
+from pyramid.console.screen import Console, choose_line
 from pyramid.engine.deal import MAX_DEAL_NUMBER
 from pyramid.engine.duel.board import DuelBoard, DuelMove
 from pyramid.engine.duel.match import Contender, Duel, FinishedGame
@@ -330,18 +330,13 @@ class NetResultScreen(ResultScreen):
 
     def handle(self, action: Action, hit: Hit) -> None:
         items = self.items()
-        self.selected = min(self.selected, len(items) - 1)
-        if action.name in ("up", "down"):
-            self.selected = (self.selected + (1 if action.name == "down" else -1)) % len(items)
+        choice = choose_line(action, hit, min(self.selected, len(items) - 1), len(items))
+        if choice is None:
+            if action.name in ("back", "star"):
+                self.session.pop()
             return
-        if action.name == "tap":
-            if not isinstance(hit, MenuHit) or not 0 <= hit.index < len(items):
-                return
-            self.selected = hit.index
-        if action.name in ("back", "star"):
-            self.session.pop()
-            return
-        if action.name not in ("ok", "tap"):
+        self.selected = choice.selected
+        if not choice.chosen:
             return
         chosen = items[self.selected]
         if chosen == self.watch_line():
