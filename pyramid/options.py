@@ -17,10 +17,14 @@ from pyramid.engine.cards import Card, parse_deal
 from pyramid.engine.deal import MAX_DEAL_NUMBER
 from pyramid.engine.errors import UnknownPresetError
 from pyramid.errors import PyramidError
+from pyramid.saved.settings import LANGUAGES
 from pyramid.view import parse_size
 from pyramid.engine.rules import PRESETS, REDEAL_CHOICES, Redeals, preset
 
 GAMES = ("pyramid", "pyramids")
+ON_OFF = ("on", "off")
+#: ``--power-off``: how the main menu's "Power off" line halts the machine (``none``: no such line).
+POWER_OFF_METHODS = ("none", "logind")
 #: An hour: longer than any test or demo needs, and far from what the clock's wait can take.
 MAX_SCRIPT_DELAY_MS = 3_600_000
 
@@ -63,6 +67,12 @@ class Options(NamedTuple):
     table_address: str | None = None
     #: ``--name``: the player's name for this run only.
     name: str | None = None
+    #: ``--motion`` / ``--sound`` / ``--language`` for this run (``None``: the settings'; off in scripted mode).
+    motion: bool | None = None
+    sound: bool | None = None
+    language: str | None = None
+    #: ``--power-off logind``: the main menu offers "Power off" (the appliance's unit passes it).
+    power_off: str = "none"
 
     @property
     def scripted(self) -> bool:
@@ -111,6 +121,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--table-address", metavar="A", help="with --table open: the address to listen on "
                                                              "(default: the LAN interfaces)")
     parser.add_argument("--name", help="the player's name for this run (shown at the table)")
+    parser.add_argument("--motion", choices=ON_OFF, help="animate moves for this run (default: the settings'; "
+                                                         "off in scripted mode)")
+    parser.add_argument("--sound", choices=ON_OFF, help="play sound effects for this run (default: the settings'; "
+                                                        "off in scripted mode)")
+    parser.add_argument("--language", choices=LANGUAGES, help="the interface language for this run "
+                                                              "(default: the settings', else en)")
+    parser.add_argument("--power-off", choices=POWER_OFF_METHODS, default="none",
+                        help="logind: offer Power off in the main menu (the appliance's service)")
     parser.add_argument("--self-test", action="store_true", help="check the installation and exit")
     parser.add_argument("--version", action="store_true", help="print the version and exit")
     return parser
@@ -190,5 +208,9 @@ def parse_options(argv: Sequence[str]) -> tuple[Options, bool]:
         table_port=args.table_port,
         table_address=args.table_address,
         name=_name(args.name) if args.name is not None else None,
+        motion=None if args.motion is None else args.motion == "on",
+        sound=None if args.sound is None else args.sound == "on",
+        language=args.language,
+        power_off=args.power_off,
     )
     return options, args.version

@@ -25,6 +25,10 @@ MAX_SAFE_AREA = 20
 #: The longest player name: what the name-entry screen types and the network protocol carries.
 MAX_NAME = 32
 DEFAULT_PLAYER_NAME = "Player"
+#: The interface languages, one catalogue each (pyramid/console/catalogue/).
+LANGUAGES = ("en", "fr")
+#: Sound volume steps, in percent, as Settings offers them.
+VOLUME_LEVELS = (10, 25, 50, 75, 100)
 
 
 class PlayerSettings(NamedTuple):
@@ -38,6 +42,8 @@ class PlayerSettings(NamedTuple):
     last line chosen in each menu (menu name → line name). ``player_name`` is
     shown to the other console at a network table; ``join_address`` is the
     table last joined by address (``"192.168.1.20:47312"``, ``""`` before the first).
+    ``language`` picks the catalogue every screen's words come from. ``motion``
+    animates moves, ``sound`` plays the effects at ``volume`` percent.
     """
 
     card_letters: CardLetters = "french"
@@ -49,6 +55,10 @@ class PlayerSettings(NamedTuple):
     menu_choices: Mapping[str, str] = MappingProxyType({})
     player_name: str = DEFAULT_PLAYER_NAME
     join_address: str = ""
+    language: str = "en"
+    motion: bool = True
+    sound: bool = True
+    volume: int = 75
 
     @classmethod
     def from_stored(cls, stored: Mapping[str, Any]) -> "PlayerSettings":
@@ -108,6 +118,10 @@ CHECKS: dict[str, Check] = {
     "menu_choices": Check(_is_menu_choices, "a mapping of menu names to line names"),
     "player_name": Check(_is_name, f"a name of 1 to {MAX_NAME} printable characters, no spaces at either end"),
     "join_address": Check(_is_join_address, "an empty string or an IPv4 address and port, like 192.168.1.20:47312"),
+    "language": Check(lambda v: v in LANGUAGES, f"one of {', '.join(LANGUAGES)}"),
+    "motion": Check(_is_bool, "true or false"),
+    "sound": Check(_is_bool, "true or false"),
+    "volume": Check(lambda v: v in VOLUME_LEVELS and type(v) is int, f"one of {', '.join(map(str, VOLUME_LEVELS))}"),
 }
 
 
