@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import lru_cache
-from typing import Hashable, Literal
+from typing import Hashable, Literal, NamedTuple
 
 import pygame
 
@@ -30,6 +30,17 @@ from .text import fit_text, render_text, text_width
 
 Align = Literal["left", "center", "right"]
 Sprite = tuple[Rect, tuple[Hashable, ...]]
+
+#: The sprites that are a card (or its place): what an animation hides where a card is on its way.
+CARD_KINDS = frozenset({"face", "back", "edge", "hollow", "joker"})
+
+
+class Overlay(NamedTuple):
+    """One frame of an animation over a view: the card sprites left out at ``hidden`` places
+    (a card still on its way there) and ``sprites`` drawn over everything."""
+
+    hidden: frozenset[Rect] = frozenset()
+    sprites: tuple[Sprite, ...] = ()
 
 #: The cards fanned above a menu's lines where there is room: a king and a pair that makes 13.
 MENU_FAN = (Card(1, "s"), Card(13, "h"), Card(12, "c"), Card(1, "d"))
@@ -57,6 +68,7 @@ class Renderer:
         self._felt = _felt(size)
         self._scene: list[Sprite] | None = None
         self._art: dict[tuple[int, int], CardArt] = {}
+        self._derived: dict[tuple[Hashable, ...], pygame.Surface] = {}
 
     def layout_for(self, view: View) -> Layout:
         """The layout ``view`` is drawn with (its safe area, else the display's)."""
@@ -71,10 +83,25 @@ class Renderer:
         """What a tap at ``(x, y)`` (frame coordinates) lands on; see :meth:`Layout.hit_at`."""
         return self.layout_for(view).hit_at(view, x, y)
 
+    def scene_for(self, view: View) -> list[Sprite]:
+        """The sprites ``view`` is drawn with, in drawing order (``layout`` becomes the view's)."""
+        self.layout = self.layout_for(view)
+        return self._build_scene(view)
+
     def draw(self, view: View) -> list[Rect]:
         """Bring ``frame`` up to date with ``view``; return the rectangles that changed."""
-        self.layout = self.layout_for(view)
-        scene = self._build_scene(view)
+        return self.paint(self.scene_for(view))
+
+    def paint(self, scene: list[Sprite], overlay: Overlay | None = None) -> list[Rect]:
+        """Bring ``frame`` up to date with ``scene`` (from :meth:`scene_for`); return what changed.
+
+        An ``overlay`` (a frame of an animation, see :mod:`display.motion`) hides
+        the cards at some places and draws its own sprites over the scene; being
+        sprites too, only the places they left or reached are repainted.
+        """
+        if overlay is not None:
+            scene = [sprite for sprite in scene
+                     if not (sprite[1][0] in CARD_KINDS and sprite[0] in overlay.hidden)] + list(overlay.sprites)
         if self._scene is None:
             dirty = [self.layout.screen]
         else:
@@ -125,7 +152,26 @@ class Renderer:
                 return self._art[size].cursor()
             case ("hint", tuple() as size):
                 return self._art[size].hint()
+            case ("alpha" | "squeeze" as kind, tuple() as inner, int(amount)):
+                return self._transformed(kind, inner, amount)
         raise ValueError(f"unknown sprite {key!r}")
+
+    def _transformed(self, kind: str, inner: tuple[Hashable, ...], amount: int) -> pygame.Surface:
+        """A sprite's image made see-through (``("alpha", inner, 0..255)``) or narrowed about its
+        middle (``("squeeze", inner, width)``: a card turning over); each one made once."""
+        key = (kind, inner, amount)
+        image = self._derived.get(key)
+        if image is None:
+            source = self._image(inner)
+            if kind == "alpha":
+                image = source.copy()
+                image.set_alpha(amount)
+            else:
+                narrow = pygame.transform.smoothscale(source, (max(1, amount), source.get_height()))
+                image = pygame.Surface(source.get_size(), pygame.SRCALPHA)
+                image.blit(narrow, ((source.get_width() - narrow.get_width()) // 2, 0))
+            self._derived[key] = image
+        return image
 
     # -- scenes ----------------------------------------------------------------
     def _build_scene(self, view: View) -> list[Sprite]:
@@ -185,9 +231,9 @@ class Renderer:
                 covered = any(view.pyramid[i] is not None for i in covers[index])
                 scene.add(table.cards[index], ("face", size, pyramid_card, style, view.chosen == index, covered))
         for target in view.hint:
-            scene.add(_target_rect(table, target).inflate(art.cursor_margin), ("hint", size))
+            scene.add(target_rect(table, target).inflate(art.cursor_margin), ("hint", size))
         if view.cursor is not None:
-            scene.add(_target_rect(table, view.cursor).inflate(art.cursor_margin), ("cursor", size))
+            scene.add(target_rect(table, view.cursor).inflate(art.cursor_margin), ("cursor", size))
 
     @staticmethod
     def _joker_scene(scene: _Scene, table: TableLayout, size: tuple[int, int], joker: JokerState) -> None:
@@ -274,7 +320,8 @@ class _Scene:
         self.add(Rect(x, box.y + (box.h - height) // 2, max(1, width), height), ("text", fitted, size, colour))
 
 
-def _target_rect(table: TableLayout, target: Target) -> Rect:
+def target_rect(table: TableLayout, target: Target) -> Rect:
+    """Where a target lies on the table (the card there, the stock, the waste top, the joker)."""
     if target == "stock":
         return table.stock
     if target == "waste":

@@ -100,6 +100,24 @@ class TableView(NamedTuple):
     detail: str = ""
 
 
+#: What just happened that the cards alone do not say: a wrong pair (refused), a scoring
+#: removal (its points rise from it), a won or a lost game. Cards that moved, were drawn or
+#: dealt are read from the difference between two views (:func:`table_change`).
+Cue = Literal["pair", "wrong", "win", "lose"]
+
+
+class Feedback(NamedTuple):
+    """The latest cue of the session. ``serial`` grows with every cue, so two equal cues in a
+    row are two events, and a view drawn again with the same feedback replays nothing."""
+
+    cue: Cue
+    serial: int
+    #: Where it happened: the refused pair, the cards a pair removed (where they lay).
+    targets: tuple[Target, ...] = ()
+    #: The points a scoring removal made ("+N"); 0 when it scored nothing.
+    points: int = 0
+
+
 class View(NamedTuple):
     """Everything one frame shows. Exactly one of menu / text is set, or the table."""
 
@@ -113,7 +131,66 @@ class View(NamedTuple):
     four_colour: bool = False
     #: The player's TV safe area in percent; ``None`` leaves it to the display.
     safe_area: int | None = None
+    #: The session's latest cue, for motion and sound (``None`` until the first one).
+    feedback: Feedback | None = None
 
+
+class TableChange(NamedTuple):
+    """What happened on the felt between two views, as motion and sound need it."""
+
+    #: Cards that left the table, each with the place it lay in before.
+    removed: tuple[tuple[Target, Card], ...] = ()
+    #: The card a draw turned onto the waste (from the stock).
+    drawn: Card | None = None
+    #: A pyramid card laid onto the waste (the duel's pile), with the place it left.
+    laid: tuple[Target, Card] | None = None
+    #: The waste went back into the stock.
+    redealt: bool = False
+    #: A fresh deal appeared (a new game, or a table coming on screen).
+    dealt: bool = False
+    #: A card was chosen (the first of a pair).
+    picked: bool = False
+
+    @property
+    def anything(self) -> bool:
+        return bool(self.removed) or self.drawn is not None or self.laid is not None or self.redealt \
+            or self.dealt or self.picked
+
+
+def table_change(before: View | None, after: View) -> TableChange:
+    """What changed on the table from ``before`` to ``after`` (nothing when either has no table).
+
+    Read from the cards alone, so every game (Pyramid, the duel, a network match)
+    gets the same motion and sound without telling them: a card visible before and
+    nowhere after was removed, unless the stock grew (a redeal, or an undone draw);
+    a new waste top while the stock shrank was drawn; a full pyramid sharing no card
+    with the one before, on an empty waste, was dealt.
+    """
+    new = after.table
+    if new is None:
+        return TableChange()
+    old = before.table if before is not None else None
+    if old is None or old.rows != new.rows or not any(
+            a is not None and a == b for a, b in zip(old.pyramid, new.pyramid)):
+        dealt = not new.waste and all(card is not None for card in new.pyramid)
+        return TableChange(dealt=dealt)
+    redealt = new.stock_count > old.stock_count
+    drawn = new.waste[-1] if new.stock_count < old.stock_count and new.waste and new.waste[-1:] != old.waste[-1:] \
+        else None
+    shown_after = {card for card in (*new.pyramid, *new.waste, new.stock_face_up) if card is not None}
+    removed: list[tuple[Target, Card]] = [
+        (index, card) for index, card in enumerate(old.pyramid) if card is not None and card not in shown_after]
+    if old.waste and old.waste[-1] not in shown_after and not redealt:
+        removed.append(("waste", old.waste[-1]))
+    if old.stock_face_up is not None and old.stock_face_up not in shown_after and not redealt:
+        removed.append(("stock", old.stock_face_up))
+    top = new.waste[-1] if new.waste and new.waste[-1:] != old.waste[-1:] else None
+    left = next((index for index, card in enumerate(old.pyramid) if top is not None and card == top), None)
+    laid: tuple[Target, Card] | None = None
+    if left is not None and top is not None and new.pyramid[left] is None:
+        laid = (left, top)
+    picked = new.chosen is not None and new.chosen != old.chosen and not removed
+    return TableChange(tuple(removed), drawn, laid, redealt and not drawn, False, picked)
 
 def parse_size(text: str, name: str = "size") -> tuple[int, int]:
     """``"800x480"`` → ``(800, 480)``; ``ValueError`` naming ``name`` and quoting ``text`` otherwise."""

@@ -17,7 +17,7 @@ from typing import Iterator, NamedTuple
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("pyramid", "display", "input")
+PACKAGES = ("pyramid", "display", "input", "audio")
 #: Libraries that touch hardware or the screen: never in the engine, the flow or the saved data.
 HARDWARE = ("pygame", "gpiozero", "lgpio", "evdev")
 #: What display/ and input/ may read of pyramid/: the view and action contracts, cards, geometry.
@@ -161,28 +161,31 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
 
 @pytest.mark.parametrize("layer, allowed, forbidden", [
     # The engine: the standard library and the root error only.
-    ("pyramid.engine", ("pyramid.engine", "pyramid.errors"), ("pyramid", "display", "input") + HARDWARE),
+    ("pyramid.engine", ("pyramid.engine", "pyramid.errors"), ("pyramid", "display", "input", "audio") + HARDWARE),
     # Saved data: the engine below it, nothing of the flow, the system, the screen or the devices.
-    ("pyramid.saved", ("pyramid.saved", "pyramid.engine", "pyramid.errors"), ("pyramid", "display", "input") + HARDWARE),
+    ("pyramid.saved", ("pyramid.saved", "pyramid.engine", "pyramid.errors"),
+     ("pyramid", "display", "input", "audio") + HARDWARE),
     # System glue stands alone.
-    ("pyramid.system", ("pyramid.system",), ("pyramid", "display", "input") + HARDWARE),
+    ("pyramid.system", ("pyramid.system",), ("pyramid", "display", "input", "audio") + HARDWARE),
     # The flow is UI-neutral: no display, no input, no app, no hardware.
-    ("pyramid.console", ("pyramid",), ("pyramid.app", "pyramid.options", "pyramid.scripting", "display", "input")
-     + HARDWARE),
+    ("pyramid.console", ("pyramid",), ("pyramid.app", "pyramid.options", "pyramid.scripting", "display", "input",
+                                       "audio") + HARDWARE),
     # The renderer and the devices read the contracts only: never the flow or the saved data.
-    ("display", CONTRACTS, ("pyramid",)),
-    ("input", CONTRACTS, ("pyramid", "display")),
+    ("display", CONTRACTS, ("pyramid", "audio")),
+    ("input", CONTRACTS, ("pyramid", "display", "audio")),
+    # Sound reads the view contract only, like the display, and knows nothing of the screen or the devices.
+    ("audio", CONTRACTS, ("pyramid", "display", "input")),
 ])
 def test_each_layer_imports_only_downwards(layer: str, allowed: tuple[str, ...], forbidden: tuple[str, ...]) -> None:
     assert violations(GRAPH[1], layer, allowed, forbidden) == []
 
 
 def test_the_network_layer_stays_below_the_flow() -> None:
-    forbidden = ("pyramid.console", "pyramid.app", "display", "input") + HARDWARE
+    forbidden = ("pyramid.console", "pyramid.app", "display", "input", "audio") + HARDWARE
     assert violations(GRAPH[1], "pyramid.net", (), forbidden) == []
 
 
-def test_only_the_app_imports_display_and_input() -> None:
+def test_only_the_app_imports_display_input_and_audio() -> None:
     importers = {edge.source for edge in GRAPH[1]
-                 if within(edge.target, "display", "input") and within(edge.source, "pyramid")}
+                 if within(edge.target, "display", "input", "audio") and within(edge.source, "pyramid")}
     assert importers <= {"pyramid.app"}

@@ -1,0 +1,90 @@
+"""Playing the effects through pygame's mixer, on whatever audio device SDL finds.
+
+Audio opens after the first frame, on a thread of its own (:meth:`SoundPlayer.open`):
+starting SDL's audio and rendering the effects (some 60 ms of Python on a PC,
+ten times that on a Pi Zero) then delays neither the first frame nor a press. A
+box without audio plays silently, told in one log line; the console never
+falls back to anything else. SDL picks the device (ALSA's default, HDMI, a
+DAC, PWM audio); ``SDL_AUDIODRIVER`` and ``AUDIODEV`` choose another.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+import pygame
+
+from pyramid.view import View
+
+from .cues import effect_for
+from .synth import EFFECTS, Effect, pcm
+
+log = logging.getLogger(__name__)
+
+#: The mixer's format: CD-quality rate halved is plenty for ticks and chimes, and cheap on a Pi Zero.
+RATE = 22050
+#: Samples per mixing period: about 23 ms of latency between a press and its sound.
+BUFFER = 512
+#: How long closing waits for an effect still playing (the last pair of a script, the win).
+DRAIN_SECONDS = 1.0
+
+
+class SoundPlayer:
+    """The effects, loaded into the mixer once it is open; :meth:`hear` plays the one a change calls for."""
+
+    def __init__(self) -> None:
+        self._sounds: dict[Effect, pygame.mixer.Sound] = {}
+        self._opening: threading.Thread | None = None
+
+    @property
+    def playing(self) -> bool:
+        """The mixer is open and the effects loaded."""
+        return bool(self._sounds)
+
+    def open(self) -> None:
+        """Start opening the audio device and making the effects, once; they play when ready."""
+        if self._opening is None:
+            self._opening = threading.Thread(target=self._open, name="audio", daemon=True)
+            self._opening.start()
+
+    def wait_open(self) -> None:
+        """Until :meth:`open` has finished (the effects play from now on, or never)."""
+        if self._opening is not None:
+            self._opening.join()
+
+    def _open(self) -> None:
+        """Open the device and load the effects. No device: one log line, then silence."""
+        try:
+            pygame.mixer.init(frequency=RATE, size=-16, channels=2, buffer=BUFFER)
+            opened = pygame.mixer.get_init()
+            if opened is None:
+                raise pygame.error("the mixer did not start")
+            rate, _, channels = opened
+            sounds = {effect: pygame.mixer.Sound(buffer=pcm(effect, rate, channels)) for effect in EFFECTS}
+        except pygame.error as error:
+            log.warning("sound: no audio device could be opened (%s): playing silently", error)
+            return
+        self._sounds = sounds  # one assignment: the main loop sees no effect or all of them
+        log.info("sound: %s, %d Hz, %d channels", pygame.mixer.get_driver(), rate, channels)
+
+    def hear(self, before: View | None, after: View, volume: int) -> Effect | None:
+        """Play what going from ``before`` to ``after`` sounds like, at ``volume`` percent; return it."""
+        effect = effect_for(before, after)
+        sound = self._sounds.get(effect) if effect is not None else None
+        if sound is not None:
+            sound.set_volume(volume / 100)
+            sound.play()
+        return effect
+
+    def close(self) -> None:
+        """Let an effect still playing end (for at most :data:`DRAIN_SECONDS`), then close the device."""
+        self.wait_open()
+        if not self._sounds:
+            return
+        deadline = time.monotonic() + DRAIN_SECONDS
+        while pygame.mixer.get_busy() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        self._sounds = {}
+        pygame.mixer.quit()
