@@ -70,8 +70,8 @@ class Flight(NamedTuple):
             turn = abs(math.cos(math.pi * local))
             width = max(1, round(round(turn * SQUEEZE_STEPS) * self.start.w / SQUEEZE_STEPS))
             key = ("squeeze", self.back if local < 0.5 else self.key, width)
-        if self.fades:
-            key = ("alpha", key, round(255 * math.floor((1 - local) * ALPHA_STEPS) / ALPHA_STEPS))
+        if self.fades:  # whole for the first half, then fading out
+            key = ("alpha", key, round(255 * math.ceil(min(1.0, 2 * (1 - local)) * ALPHA_STEPS) / ALPHA_STEPS))
         return Rect(x, y, self.start.w, self.start.h), key
 
 
@@ -117,14 +117,15 @@ def _card_flights(change: TableChange, table: TableLayout, was: dict[Rect, tuple
         place = target_rect(table, target)
         if place in was:
             flights.append(Flight(was[place], place, discard, lands=False, fades=True))
+    stock = was.get(table.stock)
+    back = ("back", stock[1], None) if stock is not None and stock[0] == "back" else None
     if change.drawn is not None and table.waste in now:
-        back = was.get(table.stock)
-        turns = back is not None and back[0] == "back"
-        flights.append(Flight(now[table.waste], table.stock, table.waste, back=back if turns else None))
+        flights.append(Flight(now[table.waste], table.stock, table.waste, back=back))
     if change.laid is not None and table.waste in now:
         flights.append(Flight(now[table.waste], target_rect(table, change.laid[0]), table.waste))
     if change.redealt and table.stock in now:
-        flights.append(Flight(now[table.stock], table.waste, table.stock))
+        size = now[table.stock][1]
+        flights.append(Flight(("back", size, None), table.waste, table.stock))
     return flights
 
 
@@ -142,7 +143,7 @@ def _feedback_flights(feedback: Feedback, change: TableChange, table: TableLayou
         places = [target_rect(table, target) for target, _ in change.removed] or \
                  [target_rect(table, target) for target in feedback.targets]
         if places:
-            flights.append(_text_flight(f"+{feedback.points}", round(table.text_px * 1.4), theme.NOTICE,
+            flights.append(_text_flight(f"+{feedback.points}", max(table.text_px, table.card_h // 2), theme.NOTICE,
                                         places[-1], -table.card_h // 2))
     elif feedback.cue == "win" and table.cards:
         middle = table.cards[len(table.cards) // 2]

@@ -140,6 +140,8 @@ class Renderer:
                 return self._art[size].face(card, style, chosen, covered)
             case ("back", tuple() as size, int(count)):
                 return self._art[size].back(count)
+            case ("back", tuple() as size, None):  # a card on its way, without the stock's badge
+                return self._art[size].back()
             case ("joker", tuple() as size, bool(spent)):
                 return self._art[size].joker(spent)
             case ("edge", tuple() as size):

@@ -1,0 +1,203 @@
+"""Motion in the display: what moves between two views, what is sent, and what is left on screen.
+
+The renderer draws into a real pygame surface (SDL's dummy driver); the
+animator runs on a clock the test turns, so no test depends on the machine's
+speed.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+
+import pygame  # noqa: E402
+import pytest  # noqa: E402
+
+from display.animator import Animator  # noqa: E402
+from display.motion import DURATION, FRAME  # noqa: E402
+from display.rect import Rect, bounding_box  # noqa: E402
+from display.render import Renderer  # noqa: E402
+from pyramid.console.table import Table  # noqa: E402
+from pyramid.engine.board import Board  # noqa: E402
+from pyramid.engine.deal import numbered_deal  # noqa: E402
+from pyramid.view import Feedback, View, table_change  # noqa: E402
+
+import samples  # noqa: E402
+
+SIZE = (480, 320)
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Recorder:
+    """An animator over a real renderer, keeping the rectangles each frame sent."""
+
+    def __init__(self) -> None:
+        self.clock = Clock()
+        self.renderer = Renderer(SIZE)
+        self.frames: list[list[Rect]] = []
+        self.animator = Animator(self.renderer, self.frames.append, clock=self.clock)
+
+    def show(self, view: View, animate: bool = True) -> None:
+        self.frames.clear()
+        self.animator.show(view, animate)
+
+    def run_out(self) -> None:
+        """Let the clock run, frame by frame, until the animation is over."""
+        while self.animator.due() is not None:
+            self.clock.now = max(self.clock.now, self.animator.due() or 0.0)
+            self.animator.tick()
+
+
+def plain_frame(view: View) -> pygame.Surface:
+    renderer = Renderer(SIZE)
+    renderer.draw(view)
+    return renderer.frame
+
+
+def same_pixels(a: pygame.Surface, b: pygame.Surface) -> bool:
+    return bytes(pygame.image.tobytes(a, "RGB")) == bytes(pygame.image.tobytes(b, "RGB"))
+
+
+def first_moves() -> list[View]:
+    """A deal, then the views after each pick and draw until two pairs are removed."""
+    table = Table(Board(numbered_deal(5)))
+    views = [View("game", table=table.view())]
+    board, removed = table.board, 0
+    while removed < 2:
+        removal = next((move for move in board.legal_moves if move.kind == "remove"), None)
+        if removal is None:
+            table.pick("stock")
+        else:
+            for card in removal.cards:
+                index = board.index_of(card)
+                table.pick(index if index is not None else "waste")
+            removed += 1
+        views.append(View("game", table=table.view()))
+    return views
+
+
+def test_what_changed_is_read_from_the_cards() -> None:
+    views = first_moves()
+    assert table_change(None, views[0]).dealt, "a table coming on screen with a full pyramid is a deal"
+    changes = [table_change(a, b) for a, b in zip(views, views[1:])]
+    assert any(change.drawn is not None for change in changes)
+    assert sum(1 for change in changes if change.removed) == 2
+    assert not any(change.dealt for change in changes)
+    assert not table_change(views[-1], views[-1]).anything, "the same view again: nothing happened"
+
+
+def test_an_animation_ends_on_the_frame_drawn_without_motion() -> None:
+    recorder = Recorder()
+    for view in first_moves():
+        recorder.show(view)
+        assert recorder.animator.running, "each of these moves animates"
+        recorder.run_out()
+        assert same_pixels(recorder.renderer.frame, plain_frame(view))
+
+
+def test_an_animation_lasts_at_most_a_quarter_second_then_nothing_is_due() -> None:
+    recorder = Recorder()
+    recorder.show(first_moves()[0])
+    frames = 0
+    while recorder.animator.due() is not None:
+        recorder.clock.now = recorder.animator.due() or 0.0
+        recorder.animator.tick()
+        frames += 1
+    assert recorder.clock.now - 100.0 <= 0.25 + FRAME
+    assert frames >= 3, "frames come at a fixed rate while it runs"
+    recorder.clock.now += 10
+    assert recorder.animator.due() is None, "nothing moves: the loop may sleep"
+
+
+def test_a_draw_sends_only_the_rectangles_the_card_crosses() -> None:
+    views = first_moves()
+    draw = next(i for i in range(1, len(views)) if table_change(views[i - 1], views[i]).drawn is not None)
+    recorder = Recorder()
+    recorder.show(views[draw - 1], animate=False)
+    recorder.show(views[draw])
+    recorder.run_out()
+    table = recorder.renderer.layout.table(views[draw].table.rows)
+    path = bounding_box([table.stock, table.waste]).inflate(table.card_w // 2)
+    moving = recorder.frames[1:]  # the first frame also has what the view itself changed (the cursor)
+    sent = [rect for frame in moving for rect in frame]
+    assert len(moving) >= 3 and sent
+    assert all(path.contains(rect) for rect in sent), "only the way from the stock to the waste is repainted"
+    full = SIZE[0] * SIZE[1]
+    assert max(sum(rect.area for rect in frame) for frame in moving) < full // 10
+
+
+def test_finishing_at_once_draws_the_view_and_stops() -> None:
+    views = first_moves()
+    recorder = Recorder()
+    recorder.show(views[0], animate=False)
+    recorder.show(views[1])
+    recorder.clock.now += DURATION / 3
+    recorder.animator.tick()
+    assert recorder.animator.running
+    recorder.animator.finish()
+    assert not recorder.animator.running and recorder.animator.due() is None
+    assert same_pixels(recorder.renderer.frame, plain_frame(views[1]))
+
+
+def test_a_refused_pair_shakes_the_cards_and_settles() -> None:
+    view = samples.game_view()
+    chosen = view.table.chosen
+    assert chosen is not None
+    recorder = Recorder()
+    recorder.show(view, animate=False)
+    refused = view._replace(feedback=Feedback("wrong", 1, targets=(chosen,)))
+    recorder.show(refused)
+    assert recorder.animator.running
+    middle = []
+    for step in range(1, 6):
+        recorder.clock.now = 100.0 + step * DURATION / 7
+        recorder.animator.tick()
+        middle.append(not same_pixels(recorder.renderer.frame, plain_frame(view)))
+    assert any(middle), "the refused card moves"
+    recorder.run_out()
+    assert same_pixels(recorder.renderer.frame, plain_frame(view))
+    recorder.show(refused)
+    assert not recorder.animator.running, "the same cue drawn again replays nothing"
+
+
+@pytest.mark.parametrize("feedback", [Feedback("pair", 3, targets=(0,), points=5), Feedback("win", 4)])
+def test_points_rise_and_a_win_bursts_over_the_table(feedback: Feedback) -> None:
+    view = samples.end_view(cleared=True)
+    recorder = Recorder()
+    recorder.show(view, animate=False)
+    recorder.show(view._replace(feedback=feedback))
+    assert recorder.animator.running
+    recorder.clock.now += DURATION / 4
+    recorder.animator.tick()
+    assert not same_pixels(recorder.renderer.frame, plain_frame(view))
+    recorder.run_out()
+    assert same_pixels(recorder.renderer.frame, plain_frame(view))
+
+
+def test_without_motion_a_view_is_drawn_at_once() -> None:
+    views = first_moves()
+    recorder = Recorder()
+    recorder.show(views[0], animate=False)
+    recorder.show(views[1], animate=False)
+    assert not recorder.animator.running and len(recorder.frames) == 1
+
+
+def test_played_through_every_frame_is_drawn_and_the_last_is_the_view() -> None:
+    views = first_moves()
+    recorder = Recorder()
+    recorder.show(views[0], animate=False)
+    recorder.show(views[1])
+    recorder.animator.play_through()
+    assert len(recorder.frames) == round(DURATION / FRAME) + 1
+    assert not recorder.animator.running
+    assert same_pixels(recorder.renderer.frame, plain_frame(views[1]))
