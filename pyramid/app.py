@@ -175,6 +175,8 @@ def build_session(options: Options, settings: "HardwareSettings", sink: EventSin
     tables = TableService(network_opener(sink), port if options.table_port is None else options.table_port,
                           options.table_address or "", options.name)
     session = Session(rules, DealChoice(cards=options.deal, number=options.deal_number), store=store, tables=tables)
+    session.device_language = device_language(settings)
+    session.speak(options.language)
     if options.table is None:
         open_console(session, options.game, options.redeals)
     else:
@@ -183,6 +185,20 @@ def build_session(options: Options, settings: "HardwareSettings", sink: EventSin
         open_console(session)
         start_table(session, options.table.host, options.table.port)
     return session
+
+
+def device_language(settings: "HardwareSettings") -> str:
+    """The settings file's ``[console] language`` (the language before the player chooses one in
+    Settings); a wrong value is told, and English used."""
+    from pyramid.console.catalogue import LANGUAGES
+
+    table = settings.sections.get("console", {})
+    language = table.get("language", "en") if isinstance(table, dict) else "en"
+    if language not in LANGUAGES:
+        print(f"pyramid: {settings.path or 'settings'}: console.language {language!r}: use one of "
+              f"{', '.join(LANGUAGES)}; using en", file=sys.stderr)
+        return "en"
+    return str(language)
 
 
 def network_port(settings: "HardwareSettings") -> int:

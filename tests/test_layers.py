@@ -165,8 +165,8 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
     # Saved data: the engine below it, nothing of the flow, the system, the screen or the devices.
     ("pyramid.saved", ("pyramid.saved", "pyramid.engine", "pyramid.errors"),
      ("pyramid", "display", "input", "audio") + HARDWARE),
-    # System glue stands alone.
-    ("pyramid.system", ("pyramid.system",), ("pyramid", "display", "input", "audio") + HARDWARE),
+    # System glue stands alone, but for the root error its failures are told with.
+    ("pyramid.system", ("pyramid.system", "pyramid.errors"), ("pyramid", "display", "input", "audio") + HARDWARE),
     # The flow is UI-neutral: no display, no input, no app, no hardware.
     ("pyramid.console", ("pyramid",), ("pyramid.app", "pyramid.options", "pyramid.scripting", "display", "input",
                                        "audio") + HARDWARE),

@@ -14,11 +14,12 @@ import datetime
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pyramid.actions import Action
+from pyramid.console.catalogue import say, say_count
 from pyramid.console.help_text import pyramid_help
 from pyramid.console.screen import Console, HelpScreen, MenuScreen, NoticeScreen, Screen, choose_line
 from pyramid.console.table import Table
 from pyramid.console.widgets import ConfirmScreen
-from pyramid.console.wording import describe_move
+from pyramid.console.wording import describe_move, month_name, variant_title
 from pyramid.engine.board import Board, Move
 from pyramid.engine.cards import Card, format_cards
 from pyramid.engine.deal import MAX_DEAL_NUMBER, daily_deal_number, numbered_deal
@@ -35,11 +36,9 @@ if TYPE_CHECKING:
 GAME = "pyramid"
 #: Seconds the solver may think for a hint or a verdict (a Pi is ~10x slower than a PC).
 SOLVER_SECONDS = 3.0
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-          "November", "December")
-#: The end panel's lines.
+#: The end panel's lines, as catalogue keys.
 PLAY_AGAIN, RETRY, UNDO_LAST, WATCH, TO_MENU = (
-    "Play again", "Retry this deal", "Undo the last move", "Watch the solution", "Back to the menu")
+    "end.play_again", "end.retry", "end.undo_last", "end.watch", "end.to_menu")
 #: Seconds the search for the best move on a deal that cannot be won may take (after the solver).
 ADVICE_SECONDS = 1.0
 #: How long "winnable deals only" may search when a preset has no precomputed list.
@@ -108,7 +107,7 @@ def continue_game(session: Console) -> None:
         board = replay(progress)
     except ReplayError as error:
         session.store.clear_progress(GAME)
-        session.push(NoticeScreen(session, "The saved game cannot be resumed", str(error)))
+        session.push(NoticeScreen(session, say("game.cannot_resume"), str(error)))
         return
     session.rules = preset(progress.preset)
     session.push(GameScreen(session, Table(board), progress))
@@ -118,9 +117,9 @@ def new_game(session: Console, number: int | None = None, daily: datetime.date |
     """A new deal from the menus; with a game in progress, asks first (it would count as lost),
     so a game is never lost by one press."""
     if session.store.has_progress(GAME):
-        session.push(ConfirmScreen(session, "Start a new game?", "New game",
+        session.push(ConfirmScreen(session, say("game.new_question"), say("menu.new_game"),
                                    lambda: deal_new_game(session, number, daily),
-                                   ("Your game in progress will count as lost.",)))
+                                   (say("game.new_detail"),)))
     else:
         deal_new_game(session, number, daily)
 
@@ -187,8 +186,9 @@ class RedealChoice(MenuScreen):
     """ "Redeal the stock?" — asked before a deal under rules that ask it (RetroHub; docs/rules.md)."""
 
     name = "redeal_choice"
-    title = "Redeal the stock?"
-    CHOICES = (("No redeal", "none"), ("One redeal", "one"), ("Unlimited redeals", "unlimited"))
+    title_key = "redeal.title"
+    #: (catalogue key, redeal choice) of each line.
+    CHOICES = (("redeal.none", "none"), ("redeal.one", "one"), ("redeal.unlimited", "unlimited"))
 
     def __init__(self, session: Console, deal: DealRequest) -> None:
         super().__init__(session)
@@ -199,7 +199,7 @@ class RedealChoice(MenuScreen):
             self.selected = words.index(default)
 
     def items(self) -> list[str]:
-        return [label for label, _ in self.CHOICES]
+        return [say(label) for label, _ in self.CHOICES]
 
     def choose(self, index: int) -> None:
         start_pyramid(self.session, REDEAL_CHOICES[self.CHOICES[index][1]], self.deal, replace=self)
@@ -291,18 +291,18 @@ class GameScreen(Screen):
         letters = self.session.settings.card_letters
         if solution.verdict == "win":
             move = solution.moves[0]
-            self.message = "Hint: " + describe_move(move, letters)
+            self.message = say("hint.move", move=describe_move(move, letters))
         else:
             advice = best_move(self.board, ADVICE_SECONDS)
             if advice is None:
-                self.message = "No move is left."
+                self.message = say("hint.no_move")
                 return
             move = advice.move
             if solution.verdict == "unknown":
-                verdict = "No winning line found in time"
+                verdict = "hint.unknown_best"
             else:
-                verdict = "This deal cannot be cleared" + (" from here" if self.board.move_stack else "")
-            self.message = f"{verdict}. Best move: {describe_move(move, letters)}"
+                verdict = "hint.lost_here_best" if self.board.move_stack else "hint.lost_best"
+            self.message = say(verdict, move=describe_move(move, letters))
         self.progress = self.progress.with_assist("hint")
         self.session.store.save_progress(self.progress)
         self.hint = self.table.targets_of(move)
@@ -310,7 +310,7 @@ class GameScreen(Screen):
 
     def undo(self) -> None:
         if self.table.undo() is None:
-            self.message = "Nothing to undo."
+            self.message = say("undo.nothing")
             return
         self.progress = self.progress.without_last_move().with_assist("undo")
         self.session.store.save_progress(self.progress)
@@ -325,6 +325,10 @@ class GameScreen(Screen):
         watch = (WATCH,) if self.from_start is not None and self.from_start.verdict == "win" else ()
         undo = (UNDO_LAST,) if self.board.move_stack else ()
         return (TO_MENU, *watch, *undo, PLAY_AGAIN, RETRY)
+
+    def end_lines(self) -> tuple[str, ...]:
+        """The end panel's choices as the player reads them."""
+        return tuple(say(key) for key in self.end_items())
 
     def _handle_end(self, action: Action, hit: Hit) -> None:
         items = self.end_items()
@@ -345,7 +349,7 @@ class GameScreen(Screen):
 
             assert self.from_start is not None
             self.session.push(ReplayScreen(self.session, Table(Board(self.board.deal, self.board.rules)),
-                                           self.from_start.moves, "Solution"))
+                                           self.from_start.moves, say("end.solution")))
         elif items[self.end_selected] == UNDO_LAST:
             self.end_selected = 0
             self.undo()
@@ -361,23 +365,21 @@ class GameScreen(Screen):
         if daily_of(self.progress) is None:
             return ()
         streaks = daily_streaks(self.session.store.daily_results(), self.session.today())
-        return (f"Daily deals: {streaks.played} day{'s' * (streaks.played != 1)} in a row, {streaks.won} won",)
+        return (say_count("end.daily_streak", streaks.played, won=streaks.won),)
 
     def end_panel(self) -> PanelView | None:
         status = self.board.status()
         if status == "cleared":
             if self.board.rules.scoring == "cards_left":
-                return PanelView("Pyramid cleared", ("0 cards left", *self.daily_line()), self.end_items(),
-                                 self.end_selected)
-            return PanelView(f"Pyramid cleared, {self.board.score} points", self.daily_line(), self.end_items(),
+                return PanelView(say("end.cleared"), (say("end.no_card_left"), *self.daily_line()),
+                                 self.end_lines(), self.end_selected)
+            return PanelView(say("end.cleared_points", points=self.board.score), self.daily_line(), self.end_lines(),
                              self.end_selected)
         if status == "no_moves":
             lines = [self.table.view().score_label, *self.daily_line()]
             verdict = self.from_start.verdict if self.from_start else "unknown"
-            lines.append({"win": "This deal could be won from the start.",
-                          "lose": "This deal could not be won.",
-                          "unknown": "The solver could not judge this deal in time."}[verdict])
-            return PanelView("No move left", tuple(lines), self.end_items(), self.end_selected)
+            lines.append(say(f"end.verdict_{verdict}"))
+            return PanelView(say("end.no_move"), tuple(lines), self.end_lines(), self.end_selected)
         return None
 
     # -- views --------------------------------------------------------------
@@ -385,15 +387,15 @@ class GameScreen(Screen):
         """The variant and the deal: "Pyramid · deal 7", or "Daily · 1 December" for the daily deal."""
         day = daily_of(self.progress)
         if day is not None:
-            return f"Daily · {day.day} {MONTHS[day.month - 1]}"
+            return say("game.daily_title", day=day.day, month=month_name(day.month))
         number = self.progress.deal_number
-        name = self.board.rules.title
-        return f"{name} · deal {number}" if number else name
+        name = variant_title(self.board.rules.name)
+        return say("game.numbered_title", variant=name, number=number) if number else name
 
     def view(self) -> View:
         table = self.table.view(self.title())
         if self.message or self.hint or self.progress.assisted:
-            status = self.message or ("Assisted game" if self.progress.assisted else "")
+            status = self.message or (say("game.assisted") if self.progress.assisted else "")
             table = table._replace(status_line=status, hint=self.hint)
         panel = self.end_panel()
         return View("game_over" if panel else "game", table=table, panel=panel)
@@ -401,7 +403,7 @@ class GameScreen(Screen):
     def menu_state(self) -> dict[str, Any] | None:
         if not self.over:
             return None
-        return {"items": list(self.end_items()), "selected": self.end_selected}
+        return {"items": list(self.end_lines()), "selected": self.end_selected}
 
     def game_state(self) -> dict[str, Any]:
         return self.table.state()
@@ -411,25 +413,25 @@ class AssistPanel(MenuScreen):
     """The panel ``help`` opens during a game: Resume, Hint, Undo, Rules & controls."""
 
     name = "assists"
-    title = "Paused"
-    ITEMS = ("Resume", "Hint", "Undo", "Rules & controls")
+    title_key = "assists.title"
+    ITEMS = ("assists.resume", "assists.hint", "assists.undo", "menu.rules")
 
     def __init__(self, session: Console, game: GameScreen) -> None:
         super().__init__(session)
         self.game = game
 
     def items(self) -> list[str]:
-        return list(self.ITEMS)
+        return [say(key) for key in self.ITEMS]
 
     def choose(self, index: int) -> None:
         choice = self.ITEMS[index]
-        if choice == "Rules & controls":
+        if choice == "menu.rules":
             self.session.push(HelpScreen(self.session, sections=pyramid_help(self.game.board.rules)))
             return
         self.session.pop()
-        if choice == "Hint":
+        if choice == "assists.hint":
             self.game.give_hint()
-        elif choice == "Undo":
+        elif choice == "assists.undo":
             self.game.undo()
 
     def on_help(self) -> None:
@@ -438,4 +440,4 @@ class AssistPanel(MenuScreen):
     def view(self) -> View:
         under = self.game.view()
         return View(self.name, table=under.table,
-                    panel=PanelView(self.title, (), tuple(self.items()), self.selected))
+                    panel=PanelView(self.heading(), (), tuple(self.items()), self.selected))

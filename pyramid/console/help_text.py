@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 
+from pyramid.console.catalogue import say
 from pyramid.engine.rules import MSC_PYRAMID_BONUS, MSC_REMOVAL_POINTS, MSC_ROW_BONUS, Rules
 
 Sections = tuple[tuple[str, tuple[str, ...]], ...]
@@ -16,49 +17,36 @@ Sections = tuple[tuple[str, tuple[str, ...]], ...]
 PAGE_LINES = 8
 LINE_CHARACTERS = 45
 
-CONTROLS: tuple[str, ...] = (
-    "◀ ▶  previous / next target;  ▲ ▼  row above / below",
-    "✓  pick what is aimed at (Space, Enter, OK, A)",
-    "Back  cancel the chosen card, else leave",
-    "✱  leave the game (Esc, *, Home)",
-    "Touch or click to pick; undo: U or hold Back; hint: H",
-)
+#: The catalogue keys of the control lines, shown on every game's help.
+CONTROLS = ("help.controls_aim", "help.controls_pick", "help.controls_back", "help.controls_leave",
+            "help.controls_touch")
+#: The catalogue key of the stock's sentence for each redeal allowance (``None``: unlimited).
+REDEALS = {0: "help.redeals_none", 1: "help.redeals_one", 2: "help.redeals_two", None: "help.redeals_unlimited"}
 
 
-REDEALS = {
-    0: "No redeal: the stock goes round once.",
-    1: "One redeal: the waste turns over into a new stock once, in drawing order.",
-    2: "Redeals: the waste turns over into a new stock twice, in drawing order.",
-    None: "Unlimited redeals: the waste turns over into a new stock, in drawing order.",
-}
-POINTS = {
-    "retrohub": "5 per row from the base (top card 35, whole pyramid 420); a waste card 5.",
-    "cards_left": "The score is the number of pyramid cards left: 0 is perfect.",
-    "msc": (f"{MSC_REMOVAL_POINTS} per pair or king, {MSC_ROW_BONUS} for each row emptied,"
-            f" {MSC_PYRAMID_BONUS} for the top card."),
-}
+def controls() -> tuple[str, ...]:
+    """The control lines, in the current language."""
+    return tuple(say(key) for key in CONTROLS)
 
 
 def pyramid_help(rules: Rules) -> Sections:
     """Rules and controls of Pyramid under ``rules``: every sentence follows the rules object."""
-    top = "king" if rules.deck_name == "standard" else "king (12)"
-    goal = "all the cards, stock included" if rules.goal == "all" else f"the {rules.pyramid_size} pyramid cards"
-    pairs = [f"Two uncovered cards that make {rules.target} leave together; a {top} leaves alone.",
-             "A card is uncovered when both cards over it are gone."]
+    top = say("help.king") if rules.deck_name == "standard" else say("help.king_12")
+    goal = say("help.goal_all") if rules.goal == "all" else say("help.goal_pyramid", cards=rules.pyramid_size)
+    pairs = [say("help.pairs", target=rules.target, top=top), say("help.uncovered")]
     if rules.overlap:
-        pairs.append("A card may also leave with the one card still covering it, if nothing else covers either.")
-    if rules.stock_top_playable:
-        pairs.append("The top cards of the stock and of the waste pair like pyramid cards.")
-    else:
-        pairs.append("The top card of the waste pairs like a pyramid card.")
-    turned = "three cards" if rules.draw_count == 3 else "its top card"
-    stock = (f"✓ on the stock turns {turned} onto the waste.", REDEALS.get(rules.redeals, REDEALS[2]))
+        pairs.append(say("help.overlap"))
+    pairs.append(say("help.stock_top_pairs") if rules.stock_top_playable else say("help.waste_top_pairs"))
+    turned = say("help.turns_three") if rules.draw_count == 3 else say("help.turns_one")
+    stock = (say("help.stock_turns", turned=turned), say(REDEALS.get(rules.redeals, REDEALS[2])))
+    points = say(f"help.points_{rules.scoring}", removal=MSC_REMOVAL_POINTS, row=MSC_ROW_BONUS,
+                 top=MSC_PYRAMID_BONUS)
     return (
-        ("Goal", (f"Clear {goal}.",)),
-        ("Pairs", tuple(pairs)),
-        ("Stock", stock),
-        ("Points", (POINTS[rules.scoring],)),
-        ("Controls", CONTROLS),
+        (say("help.goal"), (say("help.clear", goal=goal),)),
+        (say("help.pairs_heading"), tuple(pairs)),
+        (say("help.stock"), stock),
+        (say("help.points"), (points,)),
+        (say("help.controls"), controls()),
     )
 
 

@@ -13,10 +13,11 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Callable
 
 from pyramid.actions import Action
+from pyramid.console.catalogue import LANGUAGE_NAMES, current_language, say
 from pyramid.console.help_text import Sections
 from pyramid.console.screen import Console, HelpScreen, MenuScreen, PagedScreen, Screen
 from pyramid.console.widgets import ConfirmScreen, NumberEntryScreen
-from pyramid.console.wording import VARIANT_LINES, describe_variant
+from pyramid.console.wording import describe_variant, variant_line, variant_title
 from pyramid.engine.rules import PRESETS, Redeals
 from pyramid.system import device_info
 from pyramid.view import Hit, TextView, View
@@ -25,8 +26,8 @@ if TYPE_CHECKING:
     from pyramid.saved.progress import Progress
 
 
-#: The main menu's line that resumes each game.
-CONTINUE = {"pyramid": "Continue", "pyramids": "Continue Pyramids"}
+#: The catalogue key of the main menu's line that resumes each game.
+CONTINUE = {"pyramid": "menu.continue", "pyramids": "menu.continue_pyramids"}
 
 
 def _game_screen() -> ModuleType:
@@ -64,27 +65,27 @@ def open_console(session: Console, game: str | None = None, redeals: Redeals | N
 
 class MainMenu(MenuScreen):
     name = "menu"
-    title = "Pyramid"
+    title_key = "menu.title"
 
     def lines(self) -> list[tuple[str, Callable[[], None]]]:
         session = self.session
         lines: list[tuple[str, Callable[[], None]]] = []
         if self._saved["pyramid"]:
-            lines.append((CONTINUE["pyramid"], lambda: _game_screen().continue_game(session)))
+            lines.append((say(CONTINUE["pyramid"]), lambda: _game_screen().continue_game(session)))
         if self._saved["pyramids"]:
-            lines.append((CONTINUE["pyramids"], lambda: _duel_menus().continue_pyramids(session)))
+            lines.append((say(CONTINUE["pyramids"]), lambda: _duel_menus().continue_pyramids(session)))
         lines += [
-            ("New game", lambda: _game_screen().new_game(session)),
-            ("Daily deal", lambda: _game_screen().daily_game(session)),
-            ("Deal number", lambda: session.push(DealNumberScreen(session))),
-            ("Pyramids", lambda: session.push(_duel_menus().PyramidsMenu(session))),
-            (f"Variant: {session.rules.title}", lambda: session.push(VariantMenu(session))),
-            ("Statistics", lambda: session.push(StatisticsScreen(session))),
-            ("Settings", lambda: session.push(SettingsScreen(session))),
-            ("Rules & controls", lambda: session.push(HelpScreen(session))),
+            (say("menu.new_game"), lambda: _game_screen().new_game(session)),
+            (say("menu.daily_deal"), lambda: _game_screen().daily_game(session)),
+            (say("menu.deal_number"), lambda: session.push(DealNumberScreen(session))),
+            (say("menu.pyramids"), lambda: session.push(_duel_menus().PyramidsMenu(session))),
+            (say("menu.variant", variant=variant_title(session.rules.name)), lambda: session.push(VariantMenu(session))),
+            (say("menu.statistics"), lambda: session.push(StatisticsScreen(session))),
+            (say("menu.settings"), lambda: session.push(SettingsScreen(session))),
+            (say("menu.rules"), lambda: session.push(HelpScreen(session))),
         ]
         if session.can_quit:
-            lines.append(("Quit", session.quit))
+            lines.append((say("menu.quit"), session.quit))
         return lines
 
     def items(self) -> list[str]:
@@ -113,7 +114,7 @@ class MainMenu(MenuScreen):
         self._saved = saved
         changed = [game for game in CONTINUE if saved[game] is not None and saved[game] != before[game]]
         if changed:
-            self.selected = self.items().index(CONTINUE[changed[0]])
+            self.selected = self.items().index(say(CONTINUE[changed[0]]))
         elif any((saved[game] is None) != (before[game] is None) for game in CONTINUE):
             self.selected = 0
 
@@ -125,7 +126,7 @@ class VariantMenu(MenuScreen):
     """Which rules to play: every preset of docs/rules.md; the choice is remembered."""
 
     name = "variant_choice"
-    title = "Variant"
+    title_key = "variant.menu_title"
 
     def __init__(self, session: Console) -> None:
         super().__init__(session)
@@ -133,22 +134,22 @@ class VariantMenu(MenuScreen):
         self.selected = names.index(session.rules.name) if session.rules.name in names else 0
 
     def items(self) -> list[str]:
-        return [rules.title for rules in PRESETS.values()]
+        return [variant_title(name) for name in PRESETS]
 
     def choose(self, index: int) -> None:
         self.session.choose_rules(list(PRESETS)[index])
         self.session.pop()
 
     def footer(self) -> str:
-        return VARIANT_LINES.get(list(PRESETS)[self.selected], "")
+        return variant_line(list(PRESETS)[self.selected])
 
 
 class DealNumberScreen(NumberEntryScreen):
     """A numbered deal: the same cards on every console (docs/rules.md, "Cards and deals")."""
 
     name = "deal_number"
-    title = "Deal number"
-    verb = "deal"
+    title_key = "deal_number.title"
+    verb_key = "deal_number.verb"
 
     def accept(self, number: int) -> None:
         self.session.pop()
@@ -161,7 +162,7 @@ class StatisticsScreen(PagedScreen):
     name = "statistics"
 
     def __init__(self, session: Console) -> None:
-        super().__init__(session, "Statistics", self.sections(session))
+        super().__init__(session, say("statistics.title"), self.sections(session))
 
     @staticmethod
     def sections(session: Console) -> Sections:
@@ -171,24 +172,26 @@ class StatisticsScreen(PagedScreen):
         days = session.store.daily_results()
         if days:
             streaks = daily_streaks(days, session.today())
-            sections.append(("Daily deals", (f"{len(days)} played, {sum(days.values())} won",
-                                             f"In a row: {streaks.played} played, {streaks.won} won",
-                                             f"Best: {streaks.best_played} played, {streaks.best_won} won")))
+            sections.append((say("statistics.daily"), (
+                say("statistics.daily_total", played=len(days), won=sum(days.values())),
+                say("statistics.daily_in_a_row", played=streaks.played, won=streaks.won),
+                say("statistics.daily_best", played=streaks.best_played, won=streaks.best_won))))
         for stats in session.store.all_stats():
-            rate = "–" if stats.win_rate is None else f"{stats.win_rate:.0%}"
+            rate = "–" if stats.win_rate is None else say("statistics.percent", percent=round(stats.win_rate * 100))
             best = "–" if stats.best_score is None else str(stats.best_score)
-            lines = [f"Played {stats.played}, won {stats.won} ({rate}), best score {best}",
-                     f"Win streak {stats.current_streak}, best streak {stats.best_streak}"]
+            lines = [say("statistics.played_won", played=stats.played, won=stats.won, rate=rate, best=best),
+                     say("statistics.streaks", current=stats.current_streak, best=stats.best_streak)]
             if stats.assisted_played:
-                lines.append(f"Assisted: played {stats.assisted_played}, won {stats.assisted_won}")
+                lines.append(say("statistics.assisted", played=stats.assisted_played, won=stats.assisted_won))
             sections.append((describe_variant(stats.game, stats.variant), tuple(lines)))
         if not sections:
-            sections.append(("No game finished yet", ("Statistics appear after your first game.",)))
+            sections.append((say("statistics.none"), (say("statistics.none_line"),)))
         return tuple(sections)
 
     def answer(self, action: Action) -> None:
         if action.name in ("ok", "tap"):
-            self.session.push(ConfirmScreen(self.session, "Reset all statistics?", "Reset", self.reset))
+            self.session.push(ConfirmScreen(self.session, say("statistics.reset_question"), say("statistics.reset"),
+                                            self.reset))
         elif action.name in ("back", "star"):
             self.session.pop()
 
@@ -200,7 +203,7 @@ class StatisticsScreen(PagedScreen):
         self.set_sections(self.sections(self.session))
 
     def footer_hint(self) -> str:
-        return "✓ reset"
+        return say("statistics.reset_hint")
 
 
 class SettingsScreen(MenuScreen):
@@ -210,48 +213,52 @@ class SettingsScreen(MenuScreen):
     """
 
     name = "settings"
-    title = "Settings"
-    PAGES: dict[str, Callable[[Console], Screen]] = {
-        "Your name": lambda session: _duel_menus().your_name(session),
-        "Controls": lambda session: ControlsScreen(session),
-        "System": lambda session: SystemScreen(session),
-    }
+    title_key = "settings.title"
+    #: The pages the last lines open: (catalogue key of the line, the screen it opens).
+    PAGES: tuple[tuple[str, Callable[[Console], Screen]], ...] = (
+        ("settings.your_name", lambda session: _duel_menus().your_name(session)),
+        ("settings.controls", lambda session: ControlsScreen(session)),
+        ("settings.system", lambda session: SystemScreen(session)),
+    )
     SAFE_AREAS: tuple[int | None, ...] = (None, 0, 2, 4, 5, 6, 8, 10)
 
     def options(self) -> list[tuple[str, str, list[object]]]:
-        """(label, setting name, values in order) for each line."""
+        """(catalogue key of the label, setting name, values in order) for each line."""
+        from pyramid.saved.settings import LANGUAGES
+
         return [
-            ("Card letters", "card_letters", ["french", "english"]),
-            ("Suit colours", "four_colour_suits", [False, True]),
-            ("Redeal question starts on", "redeal_default", ["none", "one", "unlimited"]),
-            ("Winnable deals only", "winnable_only", [False, True]),
-            ("TV safe area", "safe_area", list(self.SAFE_AREAS)),
+            ("settings.card_letters", "card_letters", ["french", "english"]),
+            ("settings.suit_colours", "four_colour_suits", [False, True]),
+            ("settings.redeal_default", "redeal_default", ["none", "one", "unlimited"]),
+            ("settings.winnable_only", "winnable_only", [False, True]),
+            ("settings.safe_area", "safe_area", list(self.SAFE_AREAS)),
+            ("settings.language", "language", list(LANGUAGES)),
         ]
 
     def items(self) -> list[str]:
         settings = self.session.settings
-        lines = [f"{label}: {self.describe(name, getattr(settings, name))}" for label, name, _ in self.options()]
-        return lines + list(self.PAGES)
+        lines = [say("settings.line", label=say(label), value=self.describe(name, getattr(settings, name)))
+                 for label, name, _ in self.options()]
+        return lines + [say(key) for key, _ in self.PAGES]
 
     @staticmethod
     def describe(name: str, value: object) -> str:
-        if name == "card_letters":
-            return "French (V D R)" if value == "french" else "English (J Q K)"
-        if name == "four_colour_suits":
-            return "four" if value else "two"
-        if name == "redeal_default":
-            return {"none": "no redeal", "one": "one redeal", "unlimited": "unlimited"}[str(value)]
-        if name == "winnable_only":
-            return "on" if value else "off"
+        """A setting's value as its line shows it."""
+        if name == "language":
+            return LANGUAGE_NAMES.get(str(value) or current_language(), str(value))  # "": the device's
         if name == "safe_area":
-            return "automatic" if value is None else f"{value}%"
-        return str(value)
+            return say("settings.automatic") if value is None else say("settings.percent", percent=value)
+        if isinstance(value, bool):
+            return say(f"settings.{name}.{'on' if value else 'off'}")
+        return say(f"settings.{name}.{value}")
 
     def sideways(self, direction: int) -> None:
         if self.selected >= len(self.options()):
             return
         _, name, values = self.options()[self.selected]
         current = getattr(self.session.settings, name)
+        if name == "language" and not current:
+            current = current_language()  # not chosen yet: the language spoken now is the one to change
         index = values.index(current) if current in values else 0
         self.session.change_setting(name, values[(index + direction) % len(values)])
 
@@ -259,7 +266,7 @@ class SettingsScreen(MenuScreen):
         if index < len(self.options()):
             self.sideways(1)
         else:
-            self.session.push(self.PAGES[self.items()[index]](self.session))
+            self.session.push(self.PAGES[index - len(self.options())][1](self.session))
 
 
 class ControlsScreen(Screen):
@@ -286,12 +293,12 @@ class ControlsScreen(Screen):
         self.seen.append("help")
 
     def view(self) -> View:
-        log = list(self.session.input_log()) or [f"{action} (no device information)" for action in self.seen]
-        presses = tuple(reversed(log[-self.SHOWN:])) or ("Press any button…",)
-        devices = tuple(self.session.input_devices()) or ("no input device reported",)
-        sections = (("Last presses, newest first", presses), ("Devices", devices),
-                    ("", ("Press Back twice to leave",)))
-        return View(self.name, text=TextView("Controls", sections))
+        log = list(self.session.input_log()) or [say("controls.no_device_info", action=action) for action in self.seen]
+        presses = tuple(reversed(log[-self.SHOWN:])) or (say("controls.press_any"),)
+        devices = tuple(self.session.input_devices()) or (say("controls.no_device"),)
+        sections = ((say("controls.last_presses"), presses), (say("controls.devices"), devices),
+                    ("", (say("controls.leave"),)))
+        return View(self.name, text=TextView(say("controls.title"), sections))
 
 
 class SystemScreen(Screen):
@@ -304,12 +311,13 @@ class SystemScreen(Screen):
             self.session.pop()
 
     def view(self) -> View:
-        addresses = device_info.ip_addresses() or ["no network"]
+        addresses = device_info.ip_addresses()
+        ssh = tuple(f"ssh pyramid@{address}" if ":" not in address else f"ssh pyramid@[{address}]"
+                    for address in addresses) or (say("system.no_network"),)
         sections = (
-            ("Software", (f"Pyramid console {device_info.software_version()}",)),
-            ("Network", tuple(f"ssh pyramid@{address}" if ":" not in address else f"ssh pyramid@[{address}]"
-                              for address in addresses)),
-            ("Data", (str(self.session.store.location or "not saved (see the notice at start)"),)),
-            ("Hardware", tuple(self.session.hardware) or ("unknown",)),
+            (say("system.software"), (say("system.version", version=device_info.software_version()),)),
+            (say("system.network"), ssh),
+            (say("system.data"), (str(self.session.store.location or say("system.not_saved")),)),
+            (say("system.hardware"), tuple(self.session.hardware) or (say("system.unknown"),)),
         )
-        return View(self.name, text=TextView("System", sections))
+        return View(self.name, text=TextView(say("system.title"), sections))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Generic, Protocol, Sequence
 
+from pyramid.console.catalogue import say, say_count
 from pyramid.actions import Action
 from pyramid.console.screen import Console, Screen
 from pyramid.engine.game import Game, MoveT
@@ -90,9 +91,9 @@ class ReplayScreen(Screen, Generic[MoveT]):
     def view(self) -> View:
         table = self.table.view(self.title)
         if self.step < len(self.moves):
-            keys = "✓ pause" if self.playing else "✓ play"
-            line = f"Step {self.step} of {len(self.moves)}: {keys}, ◀ ▶ step, ▲ ▼ pace"
+            keys = say("replay.pause") if self.playing else say("replay.play")
+            line = say("replay.step", step=self.step, steps=len(self.moves), keys=keys)
             table = table._replace(hint=self.table.targets_of(self.moves[self.step]))
         else:
-            line = f"Done in {len(self.moves)} steps: Back to leave"
+            line = say_count("replay.done", len(self.moves))
         return View(self.name, table=table._replace(status_line=line, cursor=None))

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Protocol, Sequence
 
 from pyramid.actions import Action
+from pyramid.console.catalogue import say
 from pyramid.console.help_text import Sections, paginate, pyramid_help
 from pyramid.engine.cards import Card
 from pyramid.engine.rules import Rules
@@ -163,7 +164,8 @@ class MenuScreen(Screen):
     last is selected again next time.
     """
 
-    title = ""
+    #: The catalogue key of the menu's title (``""``: none); :meth:`heading` words titles that vary.
+    title_key = ""
     remember: str | None = None
 
     def __init__(self, session: Console, selected: int = 0) -> None:
@@ -181,6 +183,10 @@ class MenuScreen(Screen):
     @abstractmethod
     def choose(self, index: int) -> None:
         """Line ``index`` was chosen."""
+
+    def heading(self) -> str:
+        """The title, in the current language."""
+        return say(self.title_key) if self.title_key else ""
 
     def footer(self) -> str:
         return ""
@@ -214,7 +220,7 @@ class MenuScreen(Screen):
         self.selected = min(self.selected, max(len(self.items()) - 1, 0))
 
     def view(self) -> View:
-        return View(self.name, menu=MenuView(self.title, tuple(self.items()), self.selected, self.footer()))
+        return View(self.name, menu=MenuView(self.heading(), tuple(self.items()), self.selected, self.footer()))
 
     def menu_state(self) -> dict[str, Any]:
         return {"items": self.items(), "selected": self.selected}
@@ -253,7 +259,7 @@ class PagedScreen(Screen):
         return ""
 
     def view(self) -> View:
-        parts = [f"◀ ▶ page {self.page + 1} of {len(self.pages)}"] if len(self.pages) > 1 else []
+        parts = [say("page.of", page=self.page + 1, pages=len(self.pages))] if len(self.pages) > 1 else []
         parts += [self.footer_hint()] if self.footer_hint() else []
         return View(self.name, text=TextView(self.title, self.pages[self.page], " · ".join(parts)))
 
@@ -263,9 +269,9 @@ class HelpScreen(PagedScreen):
 
     name = "help"
 
-    def __init__(self, session: Console, title: str = "Rules & controls",
-                 sections: Sections | None = None) -> None:
-        super().__init__(session, title, sections if sections is not None else pyramid_help(session.rules))
+    def __init__(self, session: Console, title: str | None = None, sections: Sections | None = None) -> None:
+        super().__init__(session, say("help.title") if title is None else title,
+                         sections if sections is not None else pyramid_help(session.rules))
 
     def answer(self, action: Action) -> None:
         if action.name in ("ok", "back", "star", "tap"):
@@ -292,7 +298,7 @@ class NoticeScreen(Screen):
     def view(self) -> View:
         below = self.view_below()
         return View(self.name, menu=below.menu, table=below.table,
-                    panel=PanelView(self.title, (self.text,), ("OK",), 0))
+                    panel=PanelView(self.title, (self.text,), (say("notice.ok"),), 0))
 
     def menu_state(self) -> dict[str, object]:
-        return {"items": ["OK"], "selected": 0}
+        return {"items": [say("notice.ok")], "selected": 0}

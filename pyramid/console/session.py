@@ -16,6 +16,7 @@ import random
 import time
 from typing import Any, Callable, Sequence
 
+from pyramid.console.catalogue import say, use_language
 from pyramid.actions import Action
 from pyramid.console.net.service import TableService
 from pyramid.console.screen import DealChoice, NoticeScreen, Screen
@@ -56,6 +57,9 @@ class Session:
         self.stack: list[Screen] = []
         #: The network tables; without ``tables`` the console has no network (a self-test, most tests).
         self.tables = tables or TableService()
+        #: The language of the device when the player chose none (the settings file's ``[console] language``).
+        self.device_language = "en"
+        self.speak()
 
     # -- the stack ----------------------------------------------------------
     @property
@@ -78,7 +82,7 @@ class Session:
         """Tell the player once about damaged data put aside or a store that cannot save."""
         notice = self.store.take_notice()
         if notice:
-            self.push(NoticeScreen(self, "About your saved data", notice))
+            self.push(NoticeScreen(self, say("notice.saved_data"), notice))
 
     def quit(self) -> None:
         self.quit_requested = True
@@ -99,12 +103,18 @@ class Session:
         the store gives one message per run of failures, and play goes on."""
         failure = self.store.take_save_failure()
         if failure:
-            self.push(NoticeScreen(self, "Not saved", failure))
+            self.push(NoticeScreen(self, say("notice.not_saved"), failure))
 
     # -- settings -----------------------------------------------------------
     def change_setting(self, name: str, value: Any) -> None:
         self.store.set_setting(name, value)
         self.settings = self.store.settings()
+        if name == "language":
+            self.speak()
+
+    def speak(self, language: str | None = None) -> None:
+        """Use ``language`` (``--language``), else the player's choice, else the device's (settings file)."""
+        use_language(language or self.settings.language or self.device_language)
         self.show_store_notice()
 
     def remember_choice(self, menu: str, line: str) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pyramid.console.catalogue import say, say_count
 from pyramid.console import cursor
 from pyramid.engine.board import Board, Move
 from pyramid.engine.cards import Card
@@ -138,9 +139,9 @@ class Table:
         board = self.board
         face_up = board.stock_top if board.rules.stock_top_playable else None
         if board.rules.scoring == "cards_left":
-            score_label = f"Cards left {board.cards_left()}"
+            score_label = say("table.cards_left", cards=board.cards_left())
         else:
-            score_label = f"Score {board.score}"
+            score_label = say("table.score", score=board.score)
         return TableView(
             rows=board.rules.rows,
             pyramid=tuple(board.pyramid),
@@ -183,9 +184,9 @@ def stock_label(cards: int, redeals_left: int | None, face_up: bool) -> str:
     the last redeal left players wondering), and the cards left when the stock lies face up (its
     back, which shows the count, is not seen then)."""
     if redeals_left is None:
-        redeals = "∞ redeals"
+        redeals = say("table.unlimited_redeals")
     elif redeals_left == 0:
-        redeals = "No redeal left"
+        redeals = say("table.no_redeal_left")
     else:
-        redeals = f"{redeals_left} redeal{'s' if redeals_left > 1 else ''} left"
-    return f"{cards} cards · {redeals}" if face_up else redeals
+        redeals = say_count("table.redeals_left", redeals_left)
+    return say_count("table.stock_cards", cards, redeals=redeals) if face_up else redeals

@@ -11,6 +11,7 @@ from abc import abstractmethod
 from typing import Callable
 
 from pyramid.actions import Action
+from pyramid.console.catalogue import say
 from pyramid.console.screen import Console, MenuScreen, Screen
 from pyramid.engine.deal import MAX_DEAL_NUMBER
 from pyramid.view import Hit, MenuView, PanelView, View
@@ -25,9 +26,9 @@ class NumberEntryScreen(Screen):
 
     DIGITS = len(str(MAX_DEAL_NUMBER))
     takes_text = True
-    title = "Number"
-    #: What ✓ does, in the footer ("deal", "choose").
-    verb = "choose"
+    title_key = "number.title"
+    #: The catalogue key of what ✓ does, in the footer ("deal", "choose").
+    verb_key = "number.verb"
 
     def __init__(self, session: Console) -> None:
         super().__init__(session)
@@ -68,8 +69,9 @@ class NumberEntryScreen(Screen):
 
     def view(self) -> View:
         shown = "".join(f"[{d}]" if i == self.position else str(d) for i, d in enumerate(self.digits))
-        footer = f"▲ ▼ change the digit, ◀ ▶ move, ✓ {self.verb}" if self.valid else f"Choose 1 to {MAX_DEAL_NUMBER}"
-        return View(self.name, menu=MenuView(self.title, (shown,), 0, footer))
+        footer = (say("number.keys", verb=say(self.verb_key)) if self.valid
+                  else say("number.range", largest=MAX_DEAL_NUMBER))
+        return View(self.name, menu=MenuView(say(self.title_key), (shown,), 0, footer))
 
     def menu_state(self) -> dict[str, object]:
         return {"items": [str(self.number)], "selected": 0}
@@ -90,7 +92,7 @@ class ConfirmScreen(MenuScreen):
         self.detail = detail
 
     def items(self) -> list[str]:
-        return ["No", self.yes]
+        return [say("confirm.no"), self.yes]
 
     def choose(self, index: int) -> None:
         self.session.pop()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from pyramid.console.catalogue import knows, say
 from pyramid.engine.cards import ENGLISH_FACE_LETTERS, FRENCH_FACE_LETTERS, Card
 from pyramid.engine.rules import PRESETS
 
@@ -15,43 +16,47 @@ if TYPE_CHECKING:
     from pyramid.engine.board import Move
 
 SUIT_SYMBOLS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
-#: A redeal allowance as a heading says it ("Pyramid, no redeal").
-REDEALS_SAID = {"none": "no redeal", "one": "one redeal", "two": "two redeals", "unlimited": "unlimited redeals"}
 
 
-#: One line on each variant, shown under the Variant menu (docs/rules.md, "Variants", says it all).
-VARIANT_LINES = {
-    "retrohub": "The console's own rules: you choose the redeals",
-    "classic": "Clear all 52 cards in one pass",
-    "par": "Classic with the waste turned over twice",
-    "relaxed": "Classic, but clearing the pyramid wins",
-    "three-pass": "Microsoft's rules: three passes, points",
-    "king-tut": "Draw three, redeal at will, waste top only",
-    "overlap": "A card may leave with the one covering it",
-    "six-rows": "A 21-card pyramid, 31 cards in the stock",
-    "spanish": "48 Spanish cards: pairs make 12",
-}
+def variant_title(preset: str) -> str:
+    """The name of rules preset ``preset`` as menus and titles show it ("Pyramid", "Three passes")."""
+    return say(f"variant.{preset}") if preset in PRESETS else preset
+
+
+def variant_line(preset: str) -> str:
+    """The one line on ``preset`` under the Variant menu (docs/rules.md, "Variants", says it all)."""
+    return say(f"variant.{preset}.line") if preset in PRESETS else ""
+
+
+def level_name(level: str) -> str:
+    """A computer player's level as the player reads it ("good"); one not known (from a peer) as it came."""
+    return say(f"level.{level}") if knows(f"level.{level}") else level
+
+
+def month_name(month: int) -> str:
+    """``12`` → "December" (as the daily deal's title says the date)."""
+    return say(f"month.{month}")
 
 
 def card_name(card: Card, letters: str) -> str:
     """``Qd`` → "D♦" with French letters (the default), "Q♦" with English ones."""
     faces = FRENCH_FACE_LETTERS if letters == "french" else ENGLISH_FACE_LETTERS
-    rank = faces.get(card.rank) or ("A" if card.rank == 1 else str(card.rank))
+    rank = faces.get(card.rank) or (say("card.ace") if card.rank == 1 else str(card.rank))
     return rank + SUIT_SYMBOLS.get(card.suit, card.suit)
 
 
 def describe_move(move: Move, letters: str) -> str:
     """A Pyramid move as a hint says it: "turn the stock", "D♦ + A♠"."""
     if move.kind == "draw":
-        return "turn the stock"
+        return say("move.draw")
     if move.kind == "redeal":
-        return "redeal the stock"
+        return say("move.redeal")
     return " + ".join(card_name(card, letters) for card in move.cards)
 
 
 def describe_level(level: str) -> str:
     """The statistics heading of the duel against the computer at ``level``."""
-    return f"Pyramids against the {level} computer"
+    return say("statistics.against_computer", level=level_name(level))
 
 
 def describe_variant(game: str, variant: str) -> str:
@@ -61,9 +66,9 @@ def describe_variant(game: str, variant: str) -> str:
     if game == "pyramids":
         return describe_level(variant)
     if game == NETWORK_GAME:
-        return f"Pyramids against {variant} on the network"
+        return say("statistics.against_network", name=variant)
     parsed = PyramidVariant.parse(variant)
     if parsed is None:
-        return PRESETS[variant].title if variant in PRESETS else variant
-    title = PRESETS[parsed.preset].title if parsed.preset in PRESETS else parsed.preset
-    return f"{title}, {REDEALS_SAID[parsed.redeals_word]}"
+        return variant_title(variant)
+    return say("statistics.variant_redeals", variant=variant_title(parsed.preset),
+               redeals=say(f"statistics.redeals.{parsed.redeals_word}"))

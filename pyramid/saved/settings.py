@@ -42,7 +42,8 @@ class PlayerSettings(NamedTuple):
     last line chosen in each menu (menu name → line name). ``player_name`` is
     shown to the other console at a network table; ``join_address`` is the
     table last joined by address (``"192.168.1.20:47312"``, ``""`` before the first).
-    ``language`` picks the catalogue every screen's words come from. ``motion``
+    ``language`` picks the catalogue every screen's words come from (``""``: not
+    chosen yet, so the settings file's ``[console] language`` or English). ``motion``
     animates moves, ``sound`` plays the effects at ``volume`` percent.
     """
 
@@ -55,7 +56,7 @@ class PlayerSettings(NamedTuple):
     menu_choices: Mapping[str, str] = MappingProxyType({})
     player_name: str = DEFAULT_PLAYER_NAME
     join_address: str = ""
-    language: str = "en"
+    language: str = ""
     motion: bool = True
     sound: bool = True
     volume: int = 75
@@ -118,7 +119,7 @@ CHECKS: dict[str, Check] = {
     "menu_choices": Check(_is_menu_choices, "a mapping of menu names to line names"),
     "player_name": Check(_is_name, f"a name of 1 to {MAX_NAME} printable characters, no spaces at either end"),
     "join_address": Check(_is_join_address, "an empty string or an IPv4 address and port, like 192.168.1.20:47312"),
-    "language": Check(lambda v: v in LANGUAGES, f"one of {', '.join(LANGUAGES)}"),
+    "language": Check(lambda v: v == "" or v in LANGUAGES, f"one of {', '.join(LANGUAGES)}, or \"\" (not chosen)"),
     "motion": Check(_is_bool, "true or false"),
     "sound": Check(_is_bool, "true or false"),
     "volume": Check(lambda v: v in VOLUME_LEVELS and type(v) is int, f"one of {', '.join(map(str, VOLUME_LEVELS))}"),

@@ -2,37 +2,29 @@
 
 from __future__ import annotations
 
+from pyramid.console.catalogue import say
 from pyramid.console.help_text import Sections
 from pyramid.console.screen import Console, HelpScreen
 from pyramid.engine.duel.board import PYRAMIDS, DuelRules
 
-CONTROLS: tuple[str, ...] = (
-    "◀ ▶ ▲ ▼  aim;  ✓  play the card, the stock or the joker aimed at",
-    "Back or ✱  leave (the game is saved);  touch a card to play it",
-)
-
-
 def pyramids_help(rules: DuelRules = PYRAMIDS) -> Sections:
     """Rules and controls of the Pyramids duel, short enough for a 320x240 screen."""
     step = rules.placement_step
-    placing = ("An uncovered card goes on the pile when it is one higher or lower, in any suit;"
-               " the ace is next to both the king and the 2.")
-    points = (f"Cards placed in a row score {step}, {2 * step}, {3 * step}, …; turning the stock costs"
-              f" {rules.turn_cost} and ends the run; a cleared pyramid scores {rules.clear_bonus}"
-              " and deals the next round.")
+    points = say("duel_help.points_text", step=step, step2=2 * step, step3=3 * step, turn=rules.turn_cost,
+                 bonus=rules.clear_bonus)
     return (
-        ("Goal", (f"Beat your opponent's total over {rules.rounds} rounds dealt alike to both.",)),
-        ("Placing", (placing,)),
-        ("Points", (points,)),
-        ("Joker", (f"Once a round, for {rules.joker_cost}: any uncovered card goes on it, and the run goes on.",)),
-        ("End", ("The game ends when the round can no longer be cleared.",)),
-        ("Controls", CONTROLS),
+        (say("help.goal"), (say("duel_help.goal_text", rounds=rules.rounds),)),
+        (say("duel_help.placing"), (say("duel_help.placing_text"),)),
+        (say("help.points"), (points,)),
+        (say("duel_help.joker"), (say("duel_help.joker_text", cost=rules.joker_cost),)),
+        (say("duel_help.end"), (say("duel_help.end_text"),)),
+        (say("help.controls"), (say("duel_help.controls_aim"), say("duel_help.controls_leave"))),
     )
 
 
 def open_pyramids_help(session: Console) -> None:
     """Push the Pyramids rules, paged like Pyramid's."""
-    session.push(HelpScreen(session, "Pyramids: rules & controls", pyramids_help()))
+    session.push(HelpScreen(session, say("duel_help.title"), pyramids_help()))
 
 
 class PyramidsHelpKey:

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from types import ModuleType
 
+from pyramid.console.catalogue import say
+from pyramid.console.wording import level_name
 from pyramid.actions import Action
 from pyramid.engine.duel.ai import LEVELS
 from pyramid.console.duel.flow import (
@@ -30,13 +32,14 @@ from pyramid.view import Hit, MenuView, View
 
 
 PLAYER_CHOICES = ("pyramids first player", "pyramids second player")
-DEFAULT_NAMES = ("Player 1", "Player 2")
+#: The catalogue keys of the names the hot-seat players start from.
+DEFAULT_NAMES = ("duel.player_1", "duel.player_2")
 
 
 def play_computer(session: Console, match_number: int | None = None) -> None:
     """A duel against the computer at the remembered level (``--game pyramids`` opens this)."""
     number = match_number_for(session, match_number)
-    start_duel(session, Duel.against_computer(number, "You", remembered_level(session)))
+    start_duel(session, Duel.against_computer(number, say("duel.you"), remembered_level(session)))
 
 
 def _lobby() -> ModuleType:
@@ -54,8 +57,8 @@ def continue_pyramids(session: Console) -> None:
         return
     resumed = resume(session)
     if resumed is None:
-        session.push(NoticeScreen(session, "The saved duel cannot be resumed",
-                                  session.store.take_notice() or "It was left by another version."))
+        session.push(NoticeScreen(session, say("duel.cannot_resume"),
+                                  session.store.take_notice() or say("duel.other_version")))
         return
     open_duel(session, *resumed)
 
@@ -64,23 +67,26 @@ class PyramidsMenu(PyramidsHelpKey, MenuScreen):
     """Against the computer (◀ ▶ choose its level), two players, the match number, the rules."""
 
     name = "pyramids_menu"
-    title = "Pyramids"
+    title_key = "menu.pyramids"
     remember = "pyramids"
 
     def __init__(self, session: Console) -> None:
         self.match_number: int | None = None
         super().__init__(session)
 
+    #: The line that chooses the opponent, and the one that chooses the match (◀ ▶ act on them).
+    OPPONENT_LINE, MATCH_LINE = 1, 3
+
     def lines(self) -> list[tuple[str, Callable[[], None]]]:
         session = self.session
-        match = "random" if self.match_number is None else str(self.match_number)
+        match = say("duel.random") if self.match_number is None else str(self.match_number)
         return [
-            ("Play the computer", lambda: self.over_saved(lambda: play_computer(session, self.match_number))),
-            (f"Opponent: {remembered_level(session)}", lambda: self.sideways(1)),
-            ("Two players", lambda: self.over_saved(self.ask_names)),
-            (f"Match: {match}", lambda: session.push(MatchNumberScreen(session, self))),
-            ("Play on the network", lambda: _lobby().open_network_menu(session, self.match_number)),
-            ("Rules & controls", lambda: open_pyramids_help(session)),
+            (say("duel.play_computer"), lambda: self.over_saved(lambda: play_computer(session, self.match_number))),
+            (say("duel.opponent", level=level_name(remembered_level(session))), lambda: self.sideways(1)),
+            (say("duel.two_players"), lambda: self.over_saved(self.ask_names)),
+            (say("duel.match", match=match), lambda: session.push(MatchNumberScreen(session, self))),
+            (say("duel.network"), lambda: _lobby().open_network_menu(session, self.match_number)),
+            (say("menu.rules"), lambda: open_pyramids_help(session)),
         ]
 
     def items(self) -> list[str]:
@@ -91,28 +97,26 @@ class PyramidsMenu(PyramidsHelpKey, MenuScreen):
 
     def sideways(self, direction: int) -> None:
         """◀ ▶ change the opponent's level, or put the match number back to random."""
-        label = self.items()[self.selected]
-        if label.startswith("Opponent"):
+        if self.selected == self.OPPONENT_LINE:
             level = LEVELS[(LEVELS.index(remembered_level(self.session)) + direction) % len(LEVELS)]
             self.session.remember_choice(LEVEL_CHOICE, level)
-        elif label.startswith("Match"):
+        elif self.selected == self.MATCH_LINE:
             self.match_number = None
 
     def footer(self) -> str:
-        label = self.items()[self.selected]
-        if label.startswith("Opponent"):
-            return "◀ ▶ casual, good or expert"
-        if label.startswith("Match"):
-            return "✓ choose a number, ◀ ▶ random"
-        return "Five rounds on the same deals; the higher total wins"
+        if self.selected == self.OPPONENT_LINE:
+            return say("duel.opponent_keys")
+        if self.selected == self.MATCH_LINE:
+            return say("duel.match_keys")
+        return say("duel.about")
 
     def over_saved(self, start: Callable[[], None]) -> None:
         """Start a new duel; over a saved one, ask first: it would count as lost."""
         if saved_duel(self.session) is None:
             start()
         else:
-            self.session.push(ConfirmScreen(self.session, "Start a new duel?", "New duel", start,
-                                            ("Your duel in progress will count as lost.",)))
+            self.session.push(ConfirmScreen(self.session, say("duel.new_question"), say("duel.new"), start,
+                                            (say("duel.new_detail"),)))
 
     def ask_names(self) -> None:
         """Two players: the first name, then the second, then the duel (both remembered for the next duel)."""
@@ -123,13 +127,14 @@ class PyramidsMenu(PyramidsHelpKey, MenuScreen):
                 session.remember_choice(PLAYER_CHOICES[seat], name)
                 then(name)
 
-            start = session.settings.menu_choices.get(PLAYER_CHOICES[seat], DEFAULT_NAMES[seat])
-            return NameEntryScreen(session, title, start, DEFAULT_NAMES[seat], chosen)
+            default = say(DEFAULT_NAMES[seat])
+            start = session.settings.menu_choices.get(PLAYER_CHOICES[seat], default)
+            return NameEntryScreen(session, title, start, default, chosen)
 
         def second(first: str) -> None:
-            session.push(entry(1, "Second player", lambda name: self.two_players(first, name)))
+            session.push(entry(1, say("duel.second_player"), lambda name: self.two_players(first, name)))
 
-        session.push(entry(0, "First player", second))
+        session.push(entry(0, say("duel.first_player"), second))
 
     def two_players(self, first: str, second: str) -> None:
         number = match_number_for(self.session, self.match_number)
@@ -146,7 +151,8 @@ class NameEntryScreen(PyramidsHelpKey, Screen):
     """
 
     name = "name_entry"
-    LETTERS = " ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-'"
+    #: The letters ▲ ▼ go through: the accented ones too, for French names ("Zoé", "François").
+    LETTERS = " ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyzéèêëàâçîïôûüÉÈÇ0123456789-'"
     LENGTH = 12
     takes_text = True
 
@@ -191,7 +197,7 @@ class NameEntryScreen(PyramidsHelpKey, Screen):
 
     def view(self) -> View:
         return View(self.name, menu=MenuView(self.title, (self.shown(),), 0,
-                                             "▲ ▼ letter, ◀ ▶ move, ✓ done"))
+                                             say("name.keys")))
 
     def menu_state(self) -> dict[str, object]:
         return {"items": [self.text], "selected": 0}
@@ -199,7 +205,7 @@ class NameEntryScreen(PyramidsHelpKey, Screen):
 
 def your_name(session: Console) -> NameEntryScreen:
     """Settings → "Your name": the name other consoles see at a network table, stored in the settings."""
-    return NameEntryScreen(session, "Your name", session.settings.player_name, DEFAULT_PLAYER_NAME,
+    return NameEntryScreen(session, say("settings.your_name"), session.settings.player_name, DEFAULT_PLAYER_NAME,
                            lambda name: session.change_setting("player_name", name))
 
 
@@ -207,7 +213,7 @@ class MatchNumberScreen(PyramidsHelpKey, NumberEntryScreen):
     """The match number, typed like a deal number; ✓ takes it back to the Pyramids menu."""
 
     name = "match_number"
-    title = "Match number"
+    title_key = "duel.match_number"
 
     def __init__(self, session: Console, menu: PyramidsMenu) -> None:
         super().__init__(session)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from pyramid.console.catalogue import say
 from pyramid.actions import Action
 from pyramid.console.duel.flow import DuelRun, abandon_saved_duel
 from pyramid.engine.deal import MAX_DEAL_NUMBER
@@ -42,7 +43,8 @@ def open_duel(session: Console, run: DuelRun, board: DuelBoard) -> None:
         session.push(TurnScreen(session, screen))
 
 
-WATCH_COMPUTER, TO_MENU, REMATCH = "Watch the computer's game", "Back to the menu", "Rematch"
+#: The results panel's lines, as catalogue keys.
+WATCH_COMPUTER, TO_MENU, REMATCH = "duel.watch_computer", "end.to_menu", "duel.rematch"
 
 
 class DuelScreen(PyramidsHelpKey, Screen):
@@ -124,41 +126,42 @@ class DuelScreen(PyramidsHelpKey, Screen):
         board = self.board
         if self.cleared_round is not None:
             points = board.round_scores()[self.cleared_round - 1]
-            return PanelView(f"Round {self.cleared_round} cleared, {points:+d}",
-                             (f"Round {board.round_number} of {board.rules.rounds} is dealt.",), ("Continue",))
+            return PanelView(say("duel.round_cleared", round=self.cleared_round, points=f"{points:+d}"),
+                             (say("duel.round_dealt", round=board.round_number, rounds=board.rules.rounds),),
+                             (say("duel.continue"),))
         if not self.finished:
             return None
         if board.status() == "cleared":
-            title = f"All {board.rules.rounds} rounds cleared!"
-            lines: tuple[str, ...] = (f"{self.player_name}: {board.score} points",)
+            title = say("duel.all_cleared", rounds=board.rules.rounds)
+            lines: tuple[str, ...] = (say("duel.player_points", name=self.player_name, points=board.score),)
         else:
-            title = f"Round {board.round_number}: no card can be placed"
-            lines = ("A round not cleared ends the game.", f"{self.player_name}: {board.score} points")
-        follow = "See the results" if self.run.duel.is_finished else "Next player"
+            title = say("duel.stuck", round=board.round_number)
+            lines = (say("duel.stuck_detail"), say("duel.player_points", name=self.player_name, points=board.score))
+        follow = say("duel.see_results") if self.run.duel.is_finished else say("duel.next_player")
         return PanelView(title, lines, (follow,))
 
     # -- views --------------------------------------------------------------
     def detail(self) -> str:
         """The line under the title: the sequence or the joker (and whose game, when two share the console)."""
         board = self.board
-        detail = "joker on the pile" if board.joker_armed else f"sequence {board.streak}"
+        detail = say("duel.joker_on_pile") if board.joker_armed else say("duel.sequence", streak=board.streak)
         to_beat = self.run.score_to_beat(self.player)
         if to_beat is not None:
-            detail += f" · to beat: {to_beat}"
+            detail = say("duel.to_beat", detail=detail, score=to_beat)
         if self.run.computer_level is None:
-            return f"{self.player_name} · {detail}"
+            return say("duel.whose_detail", name=self.player_name, detail=detail)
         return detail[0].upper() + detail[1:]
 
     def status_line(self) -> str:
         """The bottom line: why the last pick was refused; else, on the joker, what it costs."""
         board = self.board
         if not self.message and self.table.cursor == "joker" and board.joker_available and not board.joker_armed:
-            return f"Joker: -{board.rules.joker_cost}, then any uncovered card goes on it"
+            return say("duel.joker_cost", cost=board.rules.joker_cost)
         return self.message
 
     def view(self) -> View:
         board = self.board
-        title = f"Round {board.round_number} of {board.rules.rounds}"
+        title = say("duel.round_of", round=board.round_number, rounds=board.rules.rounds)
         table = self.table.view(title, self.detail())
         if self.status_line():
             table = table._replace(status_line=self.status_line())
@@ -195,13 +198,14 @@ class TurnScreen(PyramidsHelpKey, Screen):
     def view(self) -> View:
         name = self.game.player_name
         first = self.game.player == 0
-        lines = (f"Pass the console to {name}.",
-                 f"Match {self.game.run.duel.match_number}: " + ("you play first." if first else "the same deals."))
+        match = self.game.run.duel.match_number
+        lines = (say("duel.pass_to", name=name),
+                 say("duel.play_first", match=match) if first else say("duel.same_deals", match=match))
         return View(self.name, table=self.game.view().table,
-                    panel=PanelView(f"{name}'s turn", lines, ("Start",)))
+                    panel=PanelView(say("duel.turn_of", name=name), lines, (say("duel.start"),)))
 
     def menu_state(self) -> dict[str, Any]:
-        return {"items": ["Start"], "selected": 0}
+        return {"items": [say("duel.start")], "selected": 0}
 
 
 class ResultScreen(PyramidsHelpKey, Screen):
@@ -219,9 +223,13 @@ class ResultScreen(PyramidsHelpKey, Screen):
         return self.game.run
 
     def items(self) -> list[str]:
+        """The lines, as catalogue keys."""
         if self.run.computer_level is not None:
             return [WATCH_COMPUTER, TO_MENU, REMATCH]
         return [TO_MENU, REMATCH]
+
+    def lines_to_choose(self) -> list[str]:
+        return [say(key) for key in self.items()]
 
     def handle(self, action: Action, hit: Hit) -> None:
         items = self.items()
@@ -263,29 +271,29 @@ class ResultScreen(PyramidsHelpKey, Screen):
         duel = self.run.duel
         winner = duel.winner
         if winner is None:
-            return "A tie"
+            return say("duel.tie")
         if self.run.computer_level is not None:
-            return "You win!" if not duel.contenders[winner].is_computer else "The computer wins"
-        return f"{duel.contenders[winner].name} wins!"
+            return say("duel.you_win") if not duel.contenders[winner].is_computer else say("duel.computer_wins")
+        return say("duel.name_wins", name=duel.contenders[winner].name)
 
     def lines(self) -> tuple[str, ...]:
         duel = self.run.duel
-        first, second = (c.name if not c.is_computer else "Computer" for c in duel.contenders)
+        first, second = (c.name if not c.is_computer else say("duel.computer") for c in duel.contenders)
         if self.run.computer_level is not None and not duel.contenders[0].is_computer:
-            first = "You"
+            first = say("duel.you")
         totals = duel.totals()
         # Each total beside its name: "Player 1 -150 – -100 Player 2" read as a range of numbers.
-        lines = [f"{first}: {totals[0]} · {second}: {totals[1]}"]
+        lines = [say("duel.totals", first=first, first_total=totals[0], second=second, second_total=totals[1])]
         for number, mine, theirs in duel.rounds_compared():
-            lines.append(f"Round {number}:  {_points(mine)} · {_points(theirs)}")
+            lines.append(say("duel.round_totals", round=number, first=_points(mine), second=_points(theirs)))
         return tuple(lines)
 
     def view(self) -> View:
         return View(self.name, table=self.game.view().table,
-                    panel=PanelView(self.verdict(), self.lines(), tuple(self.items()), self.selected))
+                    panel=PanelView(self.verdict(), self.lines(), tuple(self.lines_to_choose()), self.selected))
 
     def menu_state(self) -> dict[str, Any]:
-        return {"items": self.items(), "selected": self.selected}
+        return {"items": self.lines_to_choose(), "selected": self.selected}
 
 
 def _points(points: int | None) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from pyramid.console.catalogue import say
 from pyramid.console import cursor
 from pyramid.engine.duel.board import DuelBoard, DuelMove
 from pyramid.console.wording import card_name
@@ -79,25 +80,25 @@ class DuelTable:
         """Why ``target`` cannot be played now ("" when it can)."""
         board = self.board
         if board.is_over():
-            return "The game is over."
+            return say("duel.refuse_over")
         if target == "waste":
-            return "Cards go onto the pile: pick a pyramid card, the stock or the joker."
+            return say("duel.refuse_pile")
         if target == "joker":
             if board.joker_armed:
-                return "The joker is on the pile: place any uncovered card on it."
+                return say("duel.refuse_joker_armed")
             if not board.joker_available:
-                return "The joker is used for this round."
+                return say("duel.refuse_joker_spent")
             return ""
         if target == "stock":
             if board.joker_armed:
-                return "Place a card on the joker first."
-            return "" if board.stock else "The stock is empty."
+                return say("duel.refuse_joker_first")
+            return "" if board.stock else say("duel.refuse_stock_empty")
         if target not in self.targets():
-            return "That card is covered."
+            return say("duel.refuse_covered")
         card = board.pyramid[target]
         assert card is not None
         if not board.fits(card):
-            return f"{card_name(card, self.letters)} does not fit on {card_name(board.pile_top, self.letters)}"
+            return say("duel.refuse_fit", card=card_name(card, self.letters), pile=card_name(board.pile_top, self.letters))
         return ""
 
     # -- views --------------------------------------------------------------
@@ -111,7 +112,7 @@ class DuelTable:
             waste=tuple(board.pile),
             stock_label="",
             hollow=False,
-            score_label=f"Score {board.score}",
+            score_label=say("table.score", score=board.score),
             chosen=None,
             cursor=self.cursor,
             title=title,

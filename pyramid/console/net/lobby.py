@@ -12,6 +12,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from pyramid.console.catalogue import say
 from pyramid.actions import Action
 from pyramid.console.duel.flow import match_number_for, remembered_level
 from pyramid.console.duel.help import PyramidsHelpKey
@@ -30,7 +31,7 @@ Lines = list[tuple[str, Callable[[], None]]]
 def open_network_menu(session: Console, match_number: int | None = None) -> None:
     """Pyramids → "Play on the network" (a notice on a console started without a network)."""
     if not session.tables.available:
-        session.push(NoticeScreen(session, "No network here", "This console was started without the network."))
+        session.push(NoticeScreen(session, say("net.no_network"), say("net.no_network_detail")))
         return
     session.push(NetworkMenu(session, match_number))
 
@@ -52,7 +53,7 @@ class NetworkMenu(PyramidsHelpKey, MenuScreen):
     """
 
     name = "network_menu"
-    title = "Play on the network"
+    title_key = "duel.network"
 
     def __init__(self, session: Console, match_number: int | None = None) -> None:
         self.match_number = match_number
@@ -66,8 +67,8 @@ class NetworkMenu(PyramidsHelpKey, MenuScreen):
             for ad in sorted(tables.tables.values(), key=lambda ad: (ad.host, ad.key))
         ]
         return lines + [
-            ("Open a table", self.open_table),
-            ("Join by address", lambda: session.push(JoinAddressScreen(session))),
+            (say("net.open_table"), self.open_table),
+            (say("net.join_by_address"), lambda: session.push(JoinAddressScreen(session))),
         ]
 
     def items(self) -> list[str]:
@@ -81,12 +82,12 @@ class NetworkMenu(PyramidsHelpKey, MenuScreen):
         if tables.notice:
             return tables.notice
         if not tables.tables:
-            return "No table seen yet: open one, or join by address"
-        return f"You play as {tables.name(self.session)} · ✓ sit at a table"
+            return say("net.no_table_seen")
+        return say("net.you_play_as", name=tables.name(self.session))
 
     def join(self, ad: TableAd) -> None:
         if not ad.seats:
-            self.session.push(NoticeScreen(self.session, "That table is full", wording.join_failed("full")))
+            self.session.push(NoticeScreen(self.session, say("net.table_full"), wording.join_failed("full")))
             return
         self.session.tables.join(self.session, ad.address, ad.port)
 
@@ -144,10 +145,10 @@ class JoinAddressScreen(PyramidsHelpKey, Screen):
 
     def shown(self) -> str:
         parts = [f"[{part}]" if i == self.position else str(part) for i, part in enumerate(self.parts)]
-        return ".".join(parts[:4]) + " port " + parts[4]
+        return say("net.address_port", address=".".join(parts[:4]), port=parts[4])
 
     def view(self) -> View:
-        return View(self.name, menu=MenuView("Join by address", (self.shown(),), 0, "▲ ▼ change, ◀ ▶ move, ✓ join"))
+        return View(self.name, menu=MenuView(say("net.join_by_address"), (self.shown(),), 0, say("net.address_keys")))
 
     def menu_state(self) -> dict[str, Any]:
         return {"items": [f"{self.host}:{self.port}"], "selected": 0}
@@ -172,11 +173,11 @@ class JoiningScreen(PyramidsHelpKey, Screen):
     def view(self) -> View:
         below = self.view_below()
         return View(self.name, menu=below.menu, table=below.table, text=below.text,
-                    panel=PanelView(f"Joining {self.host} port {self.port}…", ("Waiting for the table to answer.",),
-                                    ("Cancel",)))
+                    panel=PanelView(say("net.joining", host=self.host, port=self.port), (say("net.joining_detail"),),
+                                    (say("net.cancel"),)))
 
     def menu_state(self) -> dict[str, Any]:
-        return {"items": ["Cancel"], "selected": 0}
+        return {"items": [say("net.cancel")], "selected": 0}
 
 
 class TableScreen(PyramidsHelpKey, MenuScreen):
@@ -195,9 +196,9 @@ class TableScreen(PyramidsHelpKey, MenuScreen):
     def heading(self) -> str:
         run = self.run
         if run is None:
-            return "Table"
+            return say("net.table")
         host = run.own_name if run.seat == 0 else run.opponent_name
-        return f"{host}'s table · match {run.match_number}"
+        return say("net.table_of", host=host, match=run.match_number)
 
     def view(self) -> View:
         return View(self.name, menu=MenuView(self.heading(), tuple(self.items()), self.selected, self.footer()))
@@ -205,12 +206,12 @@ class TableScreen(PyramidsHelpKey, MenuScreen):
     def lines(self) -> Lines:
         run, tables = self.run, self.session.tables
         if run is None:
-            return [("Leave the table", self.leave)]
-        lines: Lines = [("See the results" if run.board.is_over() else "Play", self.play)]
+            return [(say("net.leave_table"), self.leave)]
+        lines: Lines = [(say("duel.see_results") if run.board.is_over() else say("net.play"), self.play)]
         if run.seat == 0 and run.link.opponent_name is None and run.active:
-            lines += [(f"Invite {ad.host}", partial(tables.invite, self.session, ad))
+            lines += [(say("net.invite_line", name=ad.host), partial(tables.invite, self.session, ad))
                       for ad in sorted(tables.consoles.values(), key=lambda ad: (ad.host, ad.key))]
-        return lines + [("Leave the table", self.leave)]
+        return lines + [(say("net.leave_table"), self.leave)]
 
     def items(self) -> list[str]:
         return [label for label, _ in self.lines()]
@@ -225,8 +226,8 @@ class TableScreen(PyramidsHelpKey, MenuScreen):
         if run.status or tables.notice:
             return run.status or tables.notice
         if run.link.opponent_name is None:
-            return f"Waiting for a second player · you play as {run.own_name}"
-        return f"{run.own_name} and {run.opponent_name} are seated"
+            return say("net.waiting_second", name=run.own_name)
+        return say("net.both_seated", name=run.own_name, opponent=run.opponent_name)
 
     def play(self) -> None:
         from pyramid.console.net.match import NetDuelScreen
@@ -244,7 +245,7 @@ class InviteScreen(PyramidsHelpKey, Screen):
     """ "Ann invites you to a Pyramids table — Join / Not now", over the menu the player is on."""
 
     name = "invite"
-    ITEMS = ("Join", "Not now")
+    ITEMS = ("net.join", "net.not_now")
 
     def __init__(self, session: Console, invite: InviteReceived) -> None:
         super().__init__(session)
@@ -271,7 +272,8 @@ class InviteScreen(PyramidsHelpKey, Screen):
         below = self.view_below()
         invite = self.invite
         return View(self.name, menu=below.menu, table=below.table, text=below.text,
-                    panel=PanelView(wording.invite(invite.name), (f"Match {invite.match}",), self.ITEMS, self.selected))
+                    panel=PanelView(wording.invite(invite.name), (say("net.invite_match", match=invite.match),),
+                                    tuple(say(key) for key in self.ITEMS), self.selected))
 
     def menu_state(self) -> dict[str, Any]:
-        return {"items": list(self.ITEMS), "selected": self.selected}
+        return {"items": [say(key) for key in self.ITEMS], "selected": self.selected}

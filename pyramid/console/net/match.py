@@ -23,6 +23,7 @@ import datetime
 from collections.abc import Callable
 from typing import Any
 
+from pyramid.console.catalogue import say
 from pyramid.actions import Action
 from pyramid.console.duel.flow import GAME, DuelRun
 from pyramid.console.duel.screens import DuelScreen, ResultScreen
@@ -41,7 +42,7 @@ from pyramid.saved.stats import NETWORK_GAME, GameResult
 from pyramid.view import Hit, MenuHit, PanelView, View
 
 #: Shown for the opponent until someone sits at the table.
-NOBODY = "Opponent"
+NOBODY = "net.opponent"
 
 
 class NetDuelRun(DuelRun):
@@ -82,7 +83,7 @@ class NetDuelRun(DuelRun):
 
     @property
     def opponent_name(self) -> str:
-        return self.link.opponent_name or NOBODY
+        return self.link.opponent_name or say(NOBODY)
 
     @property
     def player(self) -> int | None:
@@ -172,7 +173,7 @@ class NetDuelRun(DuelRun):
         if isinstance(event, ev.PeerConnection):
             self.status = wording.back(name) if event.connected else wording.not_answering(name)
         elif isinstance(event, ev.OpponentJoined):
-            self.status = wording.back(event.name) if event.resumed else f"{event.name} sat at the table"
+            self.status = wording.back(event.name) if event.resumed else say("net.sat_down", name=event.name)
             self.refresh()
             self.save(self.board)  # the seat's token and the name, so a restart keeps the same guest
         elif isinstance(event, ev.Seated):
@@ -224,37 +225,37 @@ class NetDuelRun(DuelRun):
 
     def rematch_label(self) -> str:
         if self.their_rematch is not None:
-            return f"New round ({self.opponent_name} asks)"
+            return say("net.new_round_asked", name=self.opponent_name)
         if self.my_rematch is not None:
-            return f"New round: waiting for {self.opponent_name}"
-        return "New round"
+            return say("net.new_round_waiting", name=self.opponent_name)
+        return say("net.new_round")
 
     # -- words ------------------------------------------------------------------------------
     def opponent_line(self) -> str:
         if self.link.opponent_name is None:
-            return "no opponent yet"
+            return say("net.no_opponent")
         board = self.opponent_board()
         return wording.progress(self.opponent_name, board.round_number, board.score, board.is_over())
 
     def verdict(self) -> str:
         name = self.opponent_name
         if self.voided:
-            return "The match is void"
+            return say("net.left.void")
         if self.duel.is_finished:
             outcome = self.duel.outcome_for(self.seat)
-            return {"win": "You win!", "lose": f"{name} wins", "tie": "A tie"}[outcome]
+            return {"win": say("duel.you_win"), "lose": say("net.name_wins", name=name), "tie": say("duel.tie")}[outcome]
         if self.gone:
             return wording.left(name, "left")
-        return f"{name} is still playing"
+        return say("net.still_playing", name=name)
 
     def comparison(self) -> tuple[str, ...]:
         """Both totals, then round by round (as against the computer); the opponent's rounds so far."""
         mine, theirs = self.board.round_scores(), self.opponent_board().round_scores()
-        lines = [f"You {sum(mine)} – {sum(theirs)} {self.opponent_name}"]
+        lines = [say("net.totals", mine=sum(mine), theirs=sum(theirs), name=self.opponent_name)]
         for number in range(1, max(len(mine), len(theirs)) + 1):
             a = str(mine[number - 1]) if number <= len(mine) else "·"
             b = str(theirs[number - 1]) if number <= len(theirs) else "·"
-            lines.append(f"Round {number}:  {a} – {b}")
+            lines.append(say("net.round_totals", round=number, mine=a, theirs=b))
         if self.status and not self.duel.is_finished:
             lines.append(self.status)
         return tuple(lines)
@@ -282,8 +283,8 @@ class NetDuelScreen(DuelScreen):
     def detail(self) -> str:
         """The opponent first (it is what changes from afar), then this player's sequence or joker."""
         board = self.board
-        own = "joker on the pile" if board.joker_armed else f"sequence {board.streak}"
-        return f"{self.run.opponent_line()} · {own}"
+        own = say("duel.joker_on_pile") if board.joker_armed else say("duel.sequence", streak=board.streak)
+        return say("duel.whose_detail", name=self.run.opponent_line(), detail=own)
 
     def status_line(self) -> str:
         """A refused pick or the joker's cost first (the player's own doing), else the table's news."""
@@ -300,8 +301,8 @@ class NetDuelScreen(DuelScreen):
         panel = super().panel()
         if panel is None or not self.finished or self.cleared_round is not None:
             return panel
-        return panel._replace(lines=(f"You: {self.board.score} points", self.run.opponent_line()),
-                              items=("See the results",))
+        return panel._replace(lines=(say("net.your_points", points=self.board.score), self.run.opponent_line()),
+                              items=(say("duel.see_results"),))
 
     def game_state(self) -> dict[str, Any]:
         data = super().game_state()
@@ -319,14 +320,18 @@ class NetResultScreen(ResultScreen):
         return self.game.run
 
     def watch_line(self) -> str:
-        return f"Watch {self.run.opponent_name}'s game"
+        return say("net.watch", name=self.run.opponent_name)
 
     def items(self) -> list[str]:
+        """The lines as the player reads them (they name the opponent, so they are not catalogue keys)."""
         run = self.run
         items = [self.watch_line()] if run.link.opponent_name is not None else []
         if run.can_rematch:
             items.append(run.rematch_label())
-        return items + ["Leave the table"]
+        return items + [say("net.leave_table")]
+
+    def lines_to_choose(self) -> list[str]:
+        return self.items()
 
     def handle(self, action: Action, hit: Hit) -> None:
         items = self.items()
@@ -341,7 +346,7 @@ class NetResultScreen(ResultScreen):
         chosen = items[self.selected]
         if chosen == self.watch_line():
             self.session.push(WatchScreen(self.session, self.run))
-        elif chosen == "Leave the table":
+        elif chosen == say("net.leave_table"):
             self.run.leave_table()
         else:
             self.run.rematch()
@@ -375,7 +380,7 @@ class WatchScreen(ReplayScreen[DuelMove]):
     def __init__(self, session: Console, run: NetDuelRun) -> None:
         table = DuelTable(DuelBoard.for_match(run.match_number), session.settings.card_letters)
         moves = [DuelMove.parse(move) for move in run.link.opponent_moves()]
-        super().__init__(session, table, moves, f"{run.opponent_name}'s game")
+        super().__init__(session, table, moves, say("net.game_of", name=run.opponent_name))
         self.duel_table = table
         self.run = run
         self.match = run.match_number
@@ -400,5 +405,5 @@ class WatchScreen(ReplayScreen[DuelMove]):
         view = super().view()
         if view.table is None or self.step < len(self.moves) or self.duel_table.board.is_over():
             return view
-        line = f"Live: {self.run.opponent_name} is playing, move {self.step} · Back to leave"
+        line = say("net.live", name=self.run.opponent_name, move=self.step)
         return view._replace(table=view.table._replace(status_line=line))

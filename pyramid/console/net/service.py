@@ -19,6 +19,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from pyramid.console.catalogue import say
 from pyramid.errors import PyramidError
 from pyramid.net.limits import DEFAULT_PORT
 
@@ -146,7 +147,7 @@ class TableService:
 
         context = progress.context
         if not self.available:
-            session.push(NoticeScreen(session, "No network here", "This console was started without the network."))
+            session.push(NoticeScreen(session, say("net.no_network"), say("net.no_network_detail")))
             return
         try:
             _, board = replay_duel(progress)
@@ -159,7 +160,7 @@ class TableService:
                 raise ReplayError("the saved seat has no table address")
         except (KeyError, TypeError, ValueError, NetError) as error:
             session.store.clear_progress("pyramids")
-            session.push(NoticeScreen(session, "The saved table cannot be resumed", str(error)))
+            session.push(NoticeScreen(session, say("net.cannot_resume"), str(error)))
             return
         network = self.network(session)
         if link.role == "host":
@@ -194,7 +195,7 @@ class TableService:
 
         run = self.run
         if run is not None and run.active and run.link.opponent_name is not None:
-            session.push(ConfirmScreen(session, "Leave the table? The match counts as lost", "Leave",
+            session.push(ConfirmScreen(session, say("net.leave_question"), say("net.leave"),
                                        lambda: self.leave_table(session)))
         else:
             self.leave_table(session)
@@ -285,7 +286,7 @@ class TableService:
             session.pop()
             if not from_menu:
                 self.release()
-        session.push(NoticeScreen(session, "No seat at that table", why))
+        session.push(NoticeScreen(session, say("net.no_seat"), why))
 
     def _seated(self, session: Console, event: Seated) -> None:
         from pyramid.console.duel.flow import abandon_saved_duel

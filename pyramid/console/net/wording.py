@@ -1,84 +1,70 @@
 """Every sentence the player reads about the network: the net layer posts codes, the console words them.
 
 One module, so "Ann's console is not answering" is said the same way on the
-duel table, on the table's screen and in the results.
+duel table, on the table's screen and in the results; the words themselves are
+in the catalogue (``net.*`` keys).
 """
 
 from __future__ import annotations
 
-#: Why a join failed (:class:`~pyramid.net.events.JoinFailed` ``reason``), as the player reads it.
-JOIN_FAILURES = {
-    "full": "Someone already sits at that table.",
-    "version": "That console runs another version of the tables.",
-    "no_table": "That console has no table open.",
-    "bad_token": "That table no longer keeps your seat.",
-    "closed": "That table is closed.",
-    "busy": "That console is too busy to answer; try again.",
-    "unreachable": "No console answers at that address.",
-    "protocol": "That console did not answer like a Pyramids table.",
-}
+from pyramid.console.catalogue import say
+from pyramid.console.wording import level_name
+
+#: Why a join failed (:class:`~pyramid.net.events.JoinFailed` ``reason``): the codes the catalogue words.
+JOIN_FAILURES = ("full", "version", "no_table", "bad_token", "closed", "busy", "unreachable", "protocol")
 
 #: Why a match was voided (:class:`~pyramid.net.errors.MatchVoidError` codes).
-VOID_REASONS = {
-    "illegal_move": "a move sent by the other console is not legal",
-    "out_of_order": "the other console's moves arrived out of order",
-    "changed_move": "the other console changed a move it had already played",
-    "score_mismatch": "the other console claims a score its moves do not give",
-    "wrong_match": "the other console is playing another match",
-}
+VOID_REASONS = ("illegal_move", "out_of_order", "changed_move", "score_mismatch", "wrong_match")
 
 
 def join_failed(reason: str) -> str:
-    return JOIN_FAILURES.get(reason, "The table could not be joined.")
+    return say(f"net.join_failed.{reason}" if reason in JOIN_FAILURES else "net.join_failed")
 
 
 def not_answering(name: str) -> str:
-    return f"{name}'s console is not answering"
+    return say("net.not_answering", name=name)
 
 
 def back(name: str) -> str:
-    return f"{name} is back"
+    return say("net.back", name=name)
 
 
 def left(name: str, reason: str) -> str:
     """An opponent gone for good (:data:`~pyramid.net.events.OpponentLeftReason`)."""
-    if reason == "closed":
-        return f"{name} closed the table"
-    if reason == "timeout":
-        return f"{name}'s console stayed away too long: {name} left the table"
-    if reason == "void":
-        return "The match is void"
-    return f"{name} left the table"
+    if reason in ("closed", "timeout", "void"):
+        return say(f"net.left.{reason}", name=name)
+    return say("net.left", name=name)
 
 
 def void(reason: str) -> str:
-    return f"The match is void: {VOID_REASONS.get(reason, 'the other console broke the rules of the table')}"
+    why = say(f"net.void.{reason}" if reason in VOID_REASONS else "net.void.rules")
+    return say("net.void", reason=why)
 
 
 def progress(name: str, round_number: int, score: int, finished: bool) -> str:
     """The opponent's live progress in a few words, for the duel's detail line (legible at 320x240)."""
     if finished:
-        return f"{name} finished: {score}"
-    return f"{name}: round {round_number}, {score}"
+        return say("net.progress_finished", name=name, score=score)
+    return say("net.progress", name=name, round=round_number, score=score)
 
 
 def invite(name: str) -> str:
-    return f"{name} invites you to a Pyramids table"
+    return say("net.invite", name=name)
 
 
 def invite_sent(name: str, delivered: bool) -> str:
-    return f"Invite sent to {name}" if delivered else f"{name}'s console did not take the invite"
+    return say("net.invite_sent" if delivered else "net.invite_refused", name=name)
 
 
 def listen_failed(port: int) -> str:
-    return f"This console cannot open a table on port {port}; check [network] port in the settings file"
+    return say("net.listen_failed", port=port)
 
 
 def discovery_failed() -> str:
-    return "Tables on the network cannot be seen here; join by address"
+    return say("net.discovery_failed")
 
 
 def table_line(host: str, match: int, level: str, seats: int) -> str:
     """One table of the network menu: host, match number, maximum skill level, seats free."""
-    free = "1 seat free" if seats else "full"
-    return f"{host} · match {match} · up to {level} · {free}"
+    free = say("net.seat_free") if seats else say("net.full")
+    return say("net.table_line", host=host, match=match, level=level_name(level), free=free)

@@ -1,0 +1,67 @@
+"""Every word the console shows, in one catalogue per language (``en``, ``fr``).
+
+Screens hold no player-visible text: they ask :func:`say` for a message by its
+dotted key (``"menu.new_game"``), with named fields for what varies
+(``say("game.cleared_points", points=420)``), so a translator works on one file
+per language and never on the code. :func:`say_count` picks the singular or
+plural form by each language's own rule (French says "1 donne", "0 donne").
+
+The language is one for the whole console, like gettext's current locale: the
+player's setting (or ``--language``) chooses it at start and Settings changes it,
+after which every screen's next view speaks the new language. English is the
+default and is loaded with this module; another catalogue loads only when chosen
+(start-up time on a Pi Zero 2).
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from types import MappingProxyType
+from typing import Mapping
+
+from pyramid.console.catalogue import en
+
+#: The languages there is a catalogue for, each the name of a module of this package.
+LANGUAGES = ("en", "fr")
+#: The name of each language in its own words, as the Settings line shows it.
+LANGUAGE_NAMES = MappingProxyType({"en": "English", "fr": "Français"})
+
+
+class _Current:
+    """The language in use and its messages (one per console: see the module's docstring)."""
+
+    language = "en"
+    messages: Mapping[str, str] = en.MESSAGES
+
+
+def use_language(language: str) -> None:
+    """Speak ``language`` from now on; ``ValueError`` quoting it when there is no such catalogue."""
+    if language not in LANGUAGES:
+        raise ValueError(f"unknown language {language!r}: use one of {', '.join(LANGUAGES)}")
+    module = import_module(f"{__name__}.{language}")
+    _Current.language, _Current.messages = language, module.MESSAGES
+
+
+def current_language() -> str:
+    return _Current.language
+
+
+def say(key: str, **fields: object) -> str:
+    """The message ``key`` in the current language, its ``{fields}`` filled in."""
+    try:
+        message = _Current.messages[key]
+    except KeyError:
+        raise KeyError(f"no message {key!r} in the {_Current.language!r} catalogue") from None
+    return message.format(**fields) if fields else message
+
+
+def knows(key: str) -> bool:
+    """Whether the catalogue has ``key`` (a code from outside, such as a level a peer sent, may be unknown)."""
+    return key in _Current.messages
+
+
+def say_count(key: str, count: int, **fields: object) -> str:
+    """``key.one`` or ``key.other`` by ``count`` (English: 1 is singular; French: 0 and 1 are), with
+    ``count`` among the fields."""
+    singular = count in (0, 1) if _Current.language == "fr" else count == 1
+    return say(f"{key}.{'one' if singular else 'other'}", count=count, **fields)

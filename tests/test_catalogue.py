@@ -1,0 +1,263 @@
+"""One catalogue per language: the same messages in each, every screen speaking the chosen one, none cut off.
+
+The tour below opens every kind of screen the console has (menus, pages, the
+tables of both games, their panels, the network screens) in English and in
+French, and checks each French view for text that is still English (a message
+of the English catalogue, its fields filled in with anything) and each view of
+both languages, drawn at 320x240, for text the renderer had to shorten with "…".
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+import string
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pygame
+import pytest
+
+from deals import build_deal, clearable_deal
+from display.render import Renderer
+from pyramid.actions import Action, parse_script
+from pyramid.console import catalogue
+from pyramid.console.catalogue import en, fr, say, say_count, use_language
+from pyramid.console.duel import menus as duel_menus
+from pyramid.console.duel.help import open_pyramids_help
+from pyramid.console.game_screen import AssistPanel, GameScreen, RedealChoice, DealRequest, start_pyramid
+from pyramid.console.menus import (ControlsScreen, DealNumberScreen, MainMenu, SettingsScreen, StatisticsScreen,
+                                   SystemScreen, VariantMenu, open_console)
+from pyramid.console.net import lobby, wording
+from pyramid.console.screen import DealChoice, HelpScreen, NoticeScreen
+from pyramid.console.session import Session
+from pyramid.console.widgets import ConfirmScreen
+from pyramid.engine.cards import parse_deal
+from pyramid.engine.duel.ai import LEVELS
+from pyramid.engine.rules import PRESETS
+from pyramid.net.events import InviteReceived
+from pyramid.saved.stats import GameResult
+from pyramid.saved.store import Store
+from pyramid.view import View
+
+DAY = datetime.date(2026, 12, 1)
+# Lost at once: every partner of the base row is covered and no king is free.
+HOPELESS = build_deal(["3c", "3d", "3h", "3s", "4c", "4d", "4h", "4s", "Kd", "Kh", "Ks", "Ac", "Ad",
+                       "Ah", "As", "2c", "2d", "2h", "2s", "9s", "Kc"]
+                      + ["Tc", "Td", "Th", "Ts", "9c", "9d", "9h"], [])
+#: Words that are the same in both languages (a French screen may show them).
+SHARED_WORDS = {"OK", "Joker", "Points", "Score", "Solution", "Pyramides", "Table", "Match", "Pause", "A"}
+
+
+@pytest.fixture(autouse=True)
+def english_afterwards() -> Iterator[None]:
+    yield
+    use_language("en")
+
+
+def fields_of(message: str) -> list[str]:
+    return sorted(field for _, field, _, _ in string.Formatter().parse(message) if field)
+
+
+def test_every_language_has_every_message_with_the_same_fields() -> None:
+    assert list(en.MESSAGES) == list(fr.MESSAGES)
+    for key, message in en.MESSAGES.items():
+        assert fields_of(message) == fields_of(fr.MESSAGES[key]), key
+        assert message.strip() == message and fr.MESSAGES[key].strip() == fr.MESSAGES[key], key
+
+
+def test_plurals_follow_each_languages_rule() -> None:
+    assert say_count("table.redeals_left", 1) == "1 redeal left"
+    assert say_count("table.redeals_left", 0) == "0 redeals left"
+    use_language("fr")
+    assert say_count("table.redeals_left", 0) == "0 redonne restante"
+    assert say_count("table.redeals_left", 2) == "2 redonnes restantes"
+
+
+def test_an_unknown_key_or_language_is_named() -> None:
+    with pytest.raises(KeyError, match="'menu.nothing'.*'en'"):
+        say("menu.nothing")
+    with pytest.raises(ValueError, match="'de'"):
+        use_language("de")
+
+
+def test_every_key_the_code_names_is_in_the_catalogue() -> None:
+    """Literal keys in the console's code (``say("…")``) and the families built from codes."""
+    root = Path(catalogue.__file__).parents[1]
+    named = set()
+    for path in root.rglob("*.py"):
+        if "catalogue" not in path.parts:
+            named |= set(re.findall(r'say(?:_count)?\(\s*"([a-z0-9_.-]+)"', path.read_text()))
+    plural = {key.rsplit(".", 1)[0] for key in en.MESSAGES if key.endswith((".one", ".other"))}
+    missing = {key for key in named if key not in en.MESSAGES and key not in plural}
+    assert not missing
+    families = ([f"variant.{name}" for name in PRESETS] + [f"variant.{name}.line" for name in PRESETS]
+                + [f"level.{level}" for level in LEVELS] + [f"month.{month}" for month in range(1, 13)])
+    assert all(key in en.MESSAGES for key in families)
+
+
+# -- the tour -------------------------------------------------------------------------------------
+Step = Callable[[Session], None]
+
+
+def play(script: str) -> Step:
+    return lambda session: [session.handle(action) for action in parse_script(script)] and None
+
+
+def push(make: Callable[[Session], object]) -> Step:
+    return lambda session: session.push(make(session))  # type: ignore[arg-type]
+
+
+def game(deal: str, script: str = "") -> Step:
+    def deal_it(session: Session) -> None:
+        session.fixed_deal = DealChoice(cards=parse_deal(deal))
+        start_pyramid(session, 1)
+        play(script)(session)
+    return deal_it
+
+
+def invite(session: Session) -> None:
+    session.push(lobby.InviteScreen(session, InviteReceived("Ann", "127.0.0.1", 47312, 12)))
+
+
+def hint_then_help(session: Session) -> None:
+    game(clearable_deal())(session)
+    assert isinstance(session.screen, GameScreen)
+    session.screen.give_hint()
+
+
+def with_stats(session: Session) -> None:
+    session.store.record_result(GameResult("pyramid", "retrohub/one", True, 420, False, True), daily=DAY)
+    session.store.record_result(GameResult("pyramids", "good", False, -40, False, True))
+    session.push(StatisticsScreen(session))
+
+
+#: (name, how to get there from the main menu, how many pages to look at).
+TOUR: list[tuple[str, Step, int]] = [
+    ("main menu", lambda session: None, 1),
+    ("variants", push(VariantMenu), 1),
+    ("deal number", push(DealNumberScreen), 1),
+    ("statistics, none", push(StatisticsScreen), 1),
+    ("statistics", with_stats, 3),
+    ("settings", push(SettingsScreen), 1),
+    ("controls", push(ControlsScreen), 1),
+    ("system", push(SystemScreen), 1),
+    ("rules", push(lambda session: HelpScreen(session)), 4),
+    ("redeal question", push(lambda session: RedealChoice(session, DealRequest())), 1),
+    ("game", game(clearable_deal(), "ok down ok"), 1),
+    ("hint", hint_then_help, 1),
+    ("assists", lambda session: (game(clearable_deal())(session),
+                                 session.push(AssistPanel(session, session.screen))) and None, 1),  # type: ignore[arg-type]
+    ("no move left", game(HOPELESS), 1),
+    ("new game question", lambda session: (game(clearable_deal())(session), session.pop(),
+                                           play("down ok")(session)) and None, 1),
+    ("notice", push(lambda session: NoticeScreen(session, say("notice.not_saved"), say("duel.other_version"))), 1),
+    ("confirm", push(lambda session: ConfirmScreen(session, say("statistics.reset_question"),
+                                                   say("statistics.reset"), lambda: None)), 1),
+    ("pyramids menu", push(duel_menus.PyramidsMenu), 1),
+    ("pyramids rules", open_pyramids_help, 4),
+    ("name entry", push(duel_menus.your_name), 1),
+    ("duel", lambda session: duel_menus.play_computer(session, 7), 1),
+    ("two players", lambda session: (session.push(duel_menus.PyramidsMenu(session)),
+                                     play("down down ok ok ok")(session)) and None, 1),
+    ("join by address", push(lobby.JoinAddressScreen), 1),
+    ("invite", invite, 1),
+]
+
+
+def tour(tmp_path: Path, language: str) -> dict[str, list[View]]:
+    """Every stop of :data:`TOUR` in ``language``: its views, page by page."""
+    seen: dict[str, list[View]] = {}
+    for number, (name, step, pages) in enumerate(TOUR):
+        store = Store.open(tmp_path / f"{language}-{number}.db")
+        store.set_setting("language", language)
+        session = Session(None, DealChoice(), store=store, today=lambda: DAY)
+        open_console(session)
+        step(session)
+        views = [session.view()]
+        for _ in range(pages - 1):
+            session.handle(Action("right"))
+            views.append(session.view())
+        seen[name] = views
+        store.close()
+    return seen
+
+
+def texts(view: View) -> list[str]:
+    """Every piece of text ``view`` puts on screen."""
+    found: list[str] = [view.notice]
+    if view.menu:
+        found += [view.menu.title, *view.menu.items, view.menu.footer]
+    if view.panel:
+        found += [view.panel.title, *view.panel.lines, *view.panel.items]
+    if view.text:
+        found += [view.text.title, view.text.footer]
+        for heading, paragraphs in view.text.sections:
+            found += [heading, *paragraphs]
+    if view.table:
+        table = view.table
+        found += [table.title, table.detail, table.status_line, table.stock_label, table.score_label]
+    return [text for text in found if text]
+
+
+def english_patterns() -> list[re.Pattern[str]]:
+    """Each English message that French says differently, its fields matching anything."""
+    patterns = []
+    for key, message in en.MESSAGES.items():
+        parts = re.split(r"\{[^}]*\}", message)
+        if message == fr.MESSAGES[key] or message in SHARED_WORDS or not re.search(r"[A-Za-z]{3}", "".join(parts)):
+            continue
+        patterns.append(re.compile(".*".join(re.escape(part) for part in parts)))
+    return patterns
+
+
+@pytest.fixture(scope="module")
+def tours(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, list[View]]]:
+    path = tmp_path_factory.mktemp("tour")
+    tours = {language: tour(path, language) for language in catalogue.LANGUAGES}
+    use_language("en")
+    return tours
+
+
+def test_the_tour_sees_every_screen_differently_in_each_language(tours: dict[str, dict[str, list[View]]]) -> None:
+    for name, views in tours["en"].items():
+        french = tours["fr"][name]
+        assert [view.screen for view in views] == [view.screen for view in french], name
+        assert texts(views[0]) != texts(french[0]), name
+
+
+def test_no_french_screen_shows_english(tours: dict[str, dict[str, list[View]]]) -> None:
+    patterns = english_patterns()
+    for name, views in tours["fr"].items():
+        for view in views:
+            for text in texts(view):
+                english = [pattern.pattern for pattern in patterns if pattern.fullmatch(text)]
+                assert not english, f"{name}: {text!r} is English"
+
+
+@pytest.mark.parametrize("language", catalogue.LANGUAGES)
+def test_nothing_is_cut_off_at_320x240(tours: dict[str, dict[str, list[View]]], language: str) -> None:
+    pygame.font.init()
+    renderer = Renderer((320, 240))
+    for name, views in tours[language].items():
+        for view in views:
+            for _, key in renderer.scene_for(view):
+                if key[0] == "text":
+                    shown = str(key[1])
+                    assert not shown.endswith("…") or shown[:-1] + "…" in texts(view), \
+                        f"{language} {name}: {shown!r} cut off"
+
+
+def test_network_sentences_are_french_too() -> None:
+    use_language("fr")
+    sentences = [wording.join_failed(reason) for reason in wording.JOIN_FAILURES + ("other",)]
+    sentences += [wording.void(reason) for reason in wording.VOID_REASONS + ("other",)]
+    sentences += [wording.left("Ann", reason) for reason in ("closed", "timeout", "void", "left")]
+    sentences += [wording.not_answering("Ann"), wording.back("Ann"), wording.progress("Ann", 2, 40, False),
+                  wording.progress("Ann", 5, 90, True), wording.invite_sent("Ann", True),
+                  wording.invite_sent("Ann", False), wording.listen_failed(47312), wording.discovery_failed(),
+                  wording.table_line("Ann", 12, "expert", 1), wording.table_line("Ann", 12, "wizard", 0)]
+    patterns = english_patterns()
+    for sentence in sentences:
+        assert not [pattern.pattern for pattern in patterns if pattern.fullmatch(sentence)], sentence
+    assert wording.table_line("Ann", 12, "wizard", 0).count("wizard") == 1  # a level from a peer, as it came
