@@ -1,0 +1,125 @@
+"""Sound for real: SDL's disk audio driver writes what the mixer played into a file, which is read back.
+
+``SDL_AUDIODRIVER=disk`` with ``SDL_DISKAUDIOFILE=FILE`` plays in real time
+into FILE as raw PCM (FACTS.md). Each run is a fresh process, so the driver
+chosen never leaks into other tests.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+from array import array
+from pathlib import Path
+from typing import NamedTuple
+
+from audio.synth import EFFECTS, PEAK, RECIPES, render
+
+ROOT = Path(__file__).resolve().parents[1]
+
+PLAY = """
+import json, logging, sys, time
+logging.basicConfig(level=logging.INFO, format="%(message)s")
+sys.path.insert(0, "tests")
+from audio.player import SoundPlayer
+from pyramid.view import Feedback, View
+import pygame
+player = SoundPlayer()
+player.open()
+player.wait_open()
+table = View("menu")
+heard = []
+for serial, cue in enumerate(("pair", "win"), 1):
+    time.sleep(0.4)
+    heard.append(player.hear(table, table._replace(feedback=Feedback(cue, serial)), 100))
+    table = table._replace(feedback=Feedback(cue, serial))
+    heard.append(player.hear(table, table, 100))  # the same view again: nothing
+time.sleep(1.2)
+print(json.dumps({"mixer": pygame.mixer.get_init(), "heard": heard, "playing": player.playing}))
+player.close()
+"""
+
+
+class Recording(NamedTuple):
+    rate: int
+    channels: int
+    samples: array  # the first channel
+
+    def windows(self, seconds: float = 0.01) -> list[array]:
+        size = max(1, round(self.rate * seconds))
+        return [self.samples[i:i + size] for i in range(0, len(self.samples), size)]
+
+    def sounds(self) -> list[tuple[int, int]]:
+        """Runs of 10 ms windows with any sound in them: (first window, windows after the last)."""
+        loud = [any(sample != 0 for sample in window) for window in self.windows()]
+        runs, start = [], None
+        for index, on in enumerate([*loud, False]):
+            if on and start is None:
+                start = index
+            elif not on and start is not None:
+                if index - start >= 3:  # a run shorter than 30 ms would be a click, not an effect
+                    runs.append((start, index))
+                start = None
+        return runs
+
+    def power(self, first: int, last: int, hertz: float) -> float:
+        """Goertzel power at ``hertz`` over windows ``first`` to ``last``."""
+        part = [sample for window in self.windows()[first:last] for sample in window]
+        coefficient = 2 * math.cos(2 * math.pi * hertz / self.rate)
+        s1 = s2 = 0.0
+        for sample in part:
+            s1, s2 = sample + coefficient * s1 - s2, s1
+        return (s1 * s1 + s2 * s2 - coefficient * s1 * s2) / max(1, len(part))
+
+
+def record(script: str, tmp_path: Path, *, driver: str = "disk") -> tuple[dict, Recording | None, str]:
+    out = tmp_path / "audio.raw"
+    env = {**os.environ, "SDL_AUDIODRIVER": driver, "SDL_DISKAUDIOFILE": str(out),
+           "SDL_VIDEODRIVER": "dummy", "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
+    result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True,
+                            timeout=60)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout.strip().splitlines()[-1])
+    if not out.exists():
+        return report, None, result.stderr
+    rate, _, channels = report["mixer"]
+    data = array("h", out.read_bytes()[: len(out.read_bytes()) // 2 * 2])
+    return report, Recording(rate, channels, data[::channels]), result.stderr
+
+
+def test_the_effects_are_short_distinct_and_leave_headroom() -> None:
+    rendered = {effect: render(effect, 22050) for effect in EFFECTS}
+    for effect, samples in rendered.items():
+        assert 0.03 <= len(samples) / 22050 <= 0.6, effect
+        assert max(abs(sample) for sample in samples) == PEAK, "normalised to the same peak, with room for two"
+    assert len({samples.tobytes() for samples in rendered.values()}) == len(EFFECTS)
+    assert render("draw", 22050) == render("draw", 22050), "the same sound every time"
+
+
+def test_a_pair_and_a_win_are_in_the_file_with_silence_around_them(tmp_path: Path) -> None:
+    report, recording, _ = record(PLAY, tmp_path)
+    assert report["heard"] == ["pair", None, "win", None] and report["playing"]
+    assert recording is not None
+    runs = recording.sounds()
+    assert len(runs) == 2, f"two effects, each once, and silence between them: {runs}"
+    (pair_start, pair_end), (win_start, win_end) = runs
+    pair_notes = {note.hertz for note in RECIPES["pair"]}
+    win_only = {note.hertz for note in RECIPES["win"] if all(abs(note.hertz - other) > 50 for other in pair_notes)}
+    assert len(win_only) >= 2
+    assert all(recording.power(pair_start, pair_end, hertz) > 10 * recording.power(pair_start, pair_end, other)
+               for hertz in pair_notes for other in win_only), "the first sound is the pair's two notes"
+    assert all(recording.power(win_start, win_end, hertz) > 10 * recording.power(win_start, win_end, 990)
+               for hertz in win_only), "the second is the win's arpeggio, without the pair's fifth"
+    idle = recording.windows()[win_end:]
+    assert len(idle) >= 50 and not any(any(window) for window in idle), "idle: the file holds silence"
+
+
+def test_a_box_without_audio_plays_silently_with_one_log_line(tmp_path: Path) -> None:
+    report, _, log = record(PLAY, tmp_path, driver="no-such-driver")
+    assert report["heard"] == ["pair", None, "win", None], "play goes on"
+    assert not report["playing"]
+    lines = [line for line in log.splitlines() if line.startswith("sound:")]
+    assert len(lines) == 1 and "playing silently" in lines[0], log
