@@ -177,6 +177,10 @@ def build_session(options: Options, settings: "HardwareSettings", sink: EventSin
     session = Session(rules, DealChoice(cards=options.deal, number=options.deal_number), store=store, tables=tables)
     session.device_language = device_language(settings)
     session.speak(options.language)
+    if options.power_off == "logind":
+        from pyramid.system.power import power_off
+
+        session.power_off = power_off
     if options.table is None:
         open_console(session, options.game, options.redeals)
     else:

@@ -9,13 +9,14 @@ game module imports this one.
 
 from __future__ import annotations
 
+import logging
 from types import ModuleType
 from typing import TYPE_CHECKING, Callable
 
 from pyramid.actions import Action
 from pyramid.console.catalogue import LANGUAGE_NAMES, current_language, say
 from pyramid.console.help_text import Sections
-from pyramid.console.screen import Console, HelpScreen, MenuScreen, PagedScreen, Screen
+from pyramid.console.screen import Console, HelpScreen, MenuScreen, NoticeScreen, PagedScreen, Screen
 from pyramid.console.widgets import ConfirmScreen, NumberEntryScreen
 from pyramid.console.wording import describe_variant, variant_line, variant_title
 from pyramid.engine.rules import PRESETS, Redeals
@@ -25,6 +26,8 @@ from pyramid.view import Hit, TextView, View
 if TYPE_CHECKING:
     from pyramid.saved.progress import Progress
 
+
+log = logging.getLogger(__name__)
 
 #: The catalogue key of the main menu's line that resumes each game.
 CONTINUE = {"pyramid": "menu.continue", "pyramids": "menu.continue_pyramids"}
@@ -86,6 +89,8 @@ class MainMenu(MenuScreen):
         ]
         if session.can_quit:
             lines.append((say("menu.quit"), session.quit))
+        if session.power_off is not None:
+            lines.append((say("menu.power_off"), lambda: session.push(PowerOffQuestion(session))))
         return lines
 
     def items(self) -> list[str]:
@@ -120,6 +125,38 @@ class MainMenu(MenuScreen):
 
     def leave(self) -> None:
         """The main menu is the bottom of the stack: there is nothing above it."""
+
+
+class PowerOffQuestion(ConfirmScreen):
+    """ "Power off the console?" — Power off, Cancel. Power off comes first: nothing is lost by it
+    (every move is saved as it is played, and the stop that follows closes the store cleanly)."""
+
+    name = "power_off"
+
+    def __init__(self, session: Console) -> None:
+        super().__init__(session, say("power.question"), say("menu.power_off"), self.power_off)
+
+    def items(self) -> list[str]:
+        return [self.yes, say("power.cancel")]
+
+    def choose(self, index: int) -> None:
+        self.session.pop()
+        if index == 0:
+            self.on_yes()
+
+    def power_off(self) -> None:
+        """Ask the system; the console then stops like any service (SIGTERM). A refusal is told, and the
+        owner's way out said (the power switch); the details go to the journal."""
+        from pyramid.errors import PyramidError
+
+        assert self.session.power_off is not None
+        try:
+            self.session.power_off()
+        except PyramidError as error:
+            log.warning("%s", error)
+            self.session.push(NoticeScreen(self.session, say("power.failed"), say("power.failed_detail")))
+            return
+        self.session.push(NoticeScreen(self.session, say("power.going"), say("power.going_detail")))
 
 
 class VariantMenu(MenuScreen):

@@ -55,6 +55,8 @@ class Console(Protocol):
     hardware: list[str]
     #: Whether the main menu offers "Quit" (a window on a desktop; a console is switched off instead).
     can_quit: bool
+    #: Asks the system to power off (``--power-off logind``: the appliance); ``None``: the menu has no such line.
+    power_off: Callable[[], None] | None
     input_log: Callable[[], Sequence[str]]
     input_devices: Callable[[], Sequence[str]]
     #: The network tables: the tables seen, invites, the match at a table (made by the app).

@@ -48,6 +48,7 @@ class Session:
         #: Lines for the System screen describing the screen and inputs in use (set by the app).
         self.hardware: list[str] = []
         self.can_quit = False
+        self.power_off: Callable[[], None] | None = None
         #: Set by :meth:`quit`: the main loop ends after the action that set it.
         self.quit_requested = False
         #: The latest presses with their device ("ok from 'USB Remote'"), newest last, and the
@@ -111,11 +112,11 @@ class Session:
         self.settings = self.store.settings()
         if name == "language":
             self.speak()
+        self.show_store_notice()
 
     def speak(self, language: str | None = None) -> None:
         """Use ``language`` (``--language``), else the player's choice, else the device's (settings file)."""
         use_language(language or self.settings.language or self.device_language)
-        self.show_store_notice()
 
     def remember_choice(self, menu: str, line: str) -> None:
         if self.settings.menu_choices.get(menu) != line:

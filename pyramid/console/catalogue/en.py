@@ -13,6 +13,14 @@ MESSAGES: dict[str, str] = {
     "menu.settings": "Settings",
     "menu.rules": "Rules & controls",
     "menu.quit": "Quit",
+    "menu.power_off": "Power off",
+
+    "power.question": "Power off the console?",
+    "power.cancel": "Cancel",
+    "power.failed": "The console could not power off",
+    "power.failed_detail": "Switch it off at its power switch: your game is saved.",
+    "power.going": "Powering off…",
+    "power.going_detail": "Your game is saved. The screen goes dark in a moment.",
 
     "variant.menu_title": "Variant",
 

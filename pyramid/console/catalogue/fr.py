@@ -13,6 +13,14 @@ MESSAGES: dict[str, str] = {
     "menu.settings": "Réglages",
     "menu.rules": "Règles et commandes",
     "menu.quit": "Quitter",
+    "menu.power_off": "Éteindre",
+
+    "power.question": "Éteindre la console ?",
+    "power.cancel": "Annuler",
+    "power.failed": "La console n'a pas pu s'éteindre",
+    "power.failed_detail": "Éteignez-la avec son interrupteur : votre partie est sauvegardée.",
+    "power.going": "Extinction…",
+    "power.going_detail": "Votre partie est sauvegardée. L'écran s'éteint dans un instant.",
 
     "variant.menu_title": "Variante",
 
