@@ -1,6 +1,6 @@
 """The composition root: options → session, display, inputs → the one main loop.
 
-This is the only module that imports ``display`` and ``input``. Everything it
+This is the only module that imports ``display``, ``input`` and ``audio``. Everything it
 builds is chosen explicitly (flags, the settings file, the environment); if
 the screen that was asked for cannot be opened the console exits non-zero
 with a message that says what to do, rather than falling back silently.
@@ -14,6 +14,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, NamedTuple, Protocol, Sequence
 
@@ -31,6 +32,7 @@ from pyramid.console.session import Session
 from pyramid.view import Hit, View
 
 if TYPE_CHECKING:
+    from audio.player import SoundPlayer
     from display.base import Display
     from display.settings import HardwareSettings
     from input.hub import InputHub
@@ -86,26 +88,72 @@ def network_opener(sink: EventSink) -> Callable[[str], "Network"]:
     return open_network
 
 
-class Frontend:
-    """A display plus the renderer that draws views for it."""
+class Liveliness(NamedTuple):
+    """What the frontend adds between views, asked at each view (Settings can change it meanwhile):
+    ``motion`` animates, ``sound`` plays the effects at ``volume`` percent. ``play_through`` draws
+    every frame of an animation at once (the scripted mode does not wait between its steps)."""
 
-    def __init__(self, display: "Display") -> None:
+    motion: Callable[[], bool] = lambda: False
+    sound: Callable[[], bool] = lambda: False
+    volume: Callable[[], int] = lambda: 100
+    play_through: bool = False
+
+
+class Frontend:
+    """A display plus the renderer that draws views for it, and the motion and sound between views."""
+
+    def __init__(self, display: "Display", clock: Callable[[], float] = time.monotonic) -> None:
+        from display.animator import Animator
         from display.render import Renderer
 
         self.display = display
         self.renderer = Renderer(display.size, display.safe_area)
+        self.animator = Animator(self.renderer, lambda dirty: display.present(self.renderer.frame, dirty), clock)
+        self.liveliness = Liveliness()
+        self.player: "SoundPlayer | None" = None
         self.shown: View | None = None
 
     def show(self, view: View) -> None:
-        dirty = self.renderer.draw(view)
-        self.display.present(self.renderer.frame, dirty)
+        """Draw ``view`` (animated from the view before, with motion on) and play what it sounds like."""
+        before, lively = self.shown, self.liveliness
+        self.animator.show(view, before is not None and lively.motion())
+        if lively.play_through:
+            self.animator.play_through()
+        if before is not None and lively.sound():
+            self.start_sound()
+            if self.player is not None:
+                self.player.hear(before, view, lively.volume())
         self.shown = view
+
+    def due(self) -> float | None:
+        """When the running animation wants its next frame (``None``: nothing moves)."""
+        return self.animator.due()
+
+    def tick(self) -> None:
+        """Draw the animation's frame for now, if one is due."""
+        due = self.animator.due()
+        if due is not None and self.animator.clock() >= due:
+            self.animator.tick()
+
+    def finish(self) -> None:
+        """End a running animation at once (a press came: it acts on the finished view)."""
+        self.animator.finish()
+
+    def start_sound(self) -> None:
+        """Open audio, once, if sound is on: called after the first frame, which it never delays."""
+        if self.player is None and self.liveliness.sound():
+            from audio.player import SoundPlayer
+
+            self.player = SoundPlayer()
+            self.player.open()
 
     def locate(self, view: View, x: int, y: int) -> Hit:
         """What a tap at screen point (x, y) lands on, through the display's rotation."""
         return self.renderer.hit_at(view, *self.display.to_frame_point(x, y))
 
     def close(self) -> None:
+        if self.player is not None:
+            self.player.close()
         self.display.close()
 
 
@@ -122,16 +170,19 @@ def run_loop(session: Session, frontend: Frontend, source: ActionSource, notifie
     view = frontend.shown if frontend.shown is not None else show_first_frame(session, frontend, notifier)
     timeout = notifier.watchdog_interval()
     while True:
-        due = session.due()  # a screen that moves by itself (a replay playing) wakes the loop then
-        wait = timeout
-        if due is not None:
-            until_due = max(0.0, due - session.clock())
-            wait = until_due if timeout is None else min(timeout, until_due)
+        # A screen that moves by itself (a replay playing) and a running animation wake the loop
+        # when due; input is read all the while, so nothing waits behind an animation.
+        waits = [timeout, seconds_until(session.due(), session.clock),
+                 seconds_until(frontend.due(), frontend.animator.clock)]
+        wait = min((seconds for seconds in waits if seconds is not None), default=None)
         items = source.wait(wait)
         if items is None:
             break
-        if not items and due is not None:  # the wait ran out: nothing pressed, the replay goes on
+        if items:
+            frontend.finish()  # a press ends the animation at once, then acts
+        else:  # the wait ran out: nothing pressed, the replay goes on, the animation draws its next frame
             session.tick()
+            frontend.tick()
         for item in items:
             if isinstance(item, Action):
                 session.handle(item, lambda x, y: frontend.locate(session.view(), x, y))
@@ -145,14 +196,22 @@ def run_loop(session: Session, frontend: Frontend, source: ActionSource, notifie
             frontend.show(new_view)
             view = new_view
         notifier.watchdog()
+    frontend.finish()  # what is left on screen (and in a screenshot) is the last view, whole
     notifier.stopping()
 
 
+def seconds_until(due: float | None, clock: Callable[[], float]) -> float | None:
+    """Seconds from now on ``clock`` until ``due`` (0 when past; ``None`` when nothing is due)."""
+    return None if due is None else max(0.0, due - clock())
+
+
 def show_first_frame(session: Session, frontend: Frontend, notifier: Notifier) -> View:
-    """Draw the session's screen and tell systemd the console is up (``READY=1``: the screen is on)."""
+    """Draw the session's screen and tell systemd the console is up (``READY=1``: the screen is on);
+    audio opens only then."""
     view = session.view()
     frontend.show(view)
     notifier.ready()
+    frontend.start_sound()
     return view
 
 
@@ -254,7 +313,22 @@ def open_console_parts(options: Options) -> ConsoleParts:
         session.tables.stop()
         raise
     session.hardware.append(f"Display: {frontend.display.description}")
+    frontend.liveliness = liveliness(options, session)
     return ConsoleParts(settings, sink, session, frontend)
+
+
+def liveliness(options: Options, session: Session) -> Liveliness:
+    """Motion and sound as ``--motion`` and ``--sound`` say, else as the player's settings say; the
+    scripted mode has neither unless asked, so its traces and its timing stay as they were."""
+
+    def chosen(option: bool | None, setting: Callable[[], bool]) -> Callable[[], bool]:
+        if option is not None or options.scripted:
+            return lambda: bool(option)
+        return setting
+
+    return Liveliness(motion=chosen(options.motion, lambda: session.settings.motion),
+                      sound=chosen(options.sound, lambda: session.settings.sound),
+                      volume=lambda: session.settings.volume, play_through=options.scripted)
 
 
 def run_scripted(options: Options) -> int:
