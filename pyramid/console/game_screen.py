@@ -19,7 +19,7 @@ from pyramid.console.help_text import pyramid_help
 from pyramid.console.screen import Console, HelpScreen, MenuScreen, NoticeScreen, Screen, choose_line
 from pyramid.console.table import Table
 from pyramid.console.widgets import ConfirmScreen
-from pyramid.console.wording import describe_move, month_name, variant_title
+from pyramid.console.wording import card_name, describe_move, month_name, variant_title
 from pyramid.engine.board import Board, Move
 from pyramid.engine.cards import Card, format_cards
 from pyramid.engine.deal import MAX_DEAL_NUMBER, daily_deal_number, numbered_deal
@@ -242,9 +242,9 @@ class GameScreen(Screen):
         if action.name in ("up", "down", "left", "right"):
             self.table.move_cursor(action.name)
         elif action.name == "ok" and self.table.cursor is not None:
-            self._played(self.table.pick(self.table.cursor))
+            self._pick(self.table.cursor)
         elif action.name == "tap" and hit is not None and not isinstance(hit, MenuHit):
-            self._played(self.table.pick(hit))
+            self._pick(hit)
         elif action.name == "back" and self.table.cancel():
             pass
         elif action.name in ("back", "star"):
@@ -259,6 +259,26 @@ class GameScreen(Screen):
             super().on_help()
         else:
             self.session.push(AssistPanel(self.session, self))
+
+    def _pick(self, target: Target) -> None:
+        """Pick ``target``. What the cards do not show is cued: a pair that does not make the
+        target is told ("9♦ + 3♠ make 12, not 13") and shaken, a removal's points rise, the end
+        of the deal is a win or a loss."""
+        score = self.board.score
+        move = self.table.pick(target)
+        self._played(move)
+        refused = self.table.refused
+        if move is None and refused is not None:
+            letters = self.session.settings.card_letters
+            first, second = refused
+            self.message = say("game.wrong_pair", first=card_name(first, letters), second=card_name(second, letters),
+                               total=first.rank + second.rank, target=self.board.rules.target)
+            places = tuple(place for place in map(self.table.target_of, refused) if place is not None)
+            self.session.cue("wrong", targets=places)
+        elif move is not None and self.over:
+            self.session.cue("win" if self.board.status() == "cleared" else "lose")
+        elif move is not None and move.kind == "remove":
+            self.session.cue("pair", points=max(0, self.board.score - score))
 
     def _played(self, move: Move | None) -> None:
         if move is None:

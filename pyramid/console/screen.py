@@ -25,7 +25,7 @@ from pyramid.console.catalogue import say
 from pyramid.console.help_text import Sections, paginate, pyramid_help
 from pyramid.engine.cards import Card
 from pyramid.engine.rules import Rules
-from pyramid.view import Hit, MenuHit, MenuView, PanelView, TextView, View
+from pyramid.view import Cue, Hit, MenuHit, MenuView, PanelView, Target, TextView, View
 
 if TYPE_CHECKING:
     from pyramid.console.net.service import TableService
@@ -89,6 +89,10 @@ class Console(Protocol):
 
     def quit(self) -> None:
         """End the console (the main loop stops after this action)."""
+
+    def cue(self, cue: Cue, targets: tuple[Target, ...] = (), points: int = 0) -> None:
+        """Say what just happened that the cards do not show (a wrong pair, the points, a win): the
+        next views carry it, for motion and sound."""
 
 
 class LineChoice(NamedTuple):

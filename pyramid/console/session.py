@@ -23,7 +23,7 @@ from pyramid.console.screen import DealChoice, NoticeScreen, Screen
 from pyramid.engine.rules import Rules, preset
 from pyramid.saved.settings import PlayerSettings
 from pyramid.saved.store import Store
-from pyramid.view import Hit, View
+from pyramid.view import Cue, Feedback, Hit, Target, View
 
 Locate = Callable[[int, int], Hit]
 
@@ -56,6 +56,8 @@ class Session:
         self.input_log: Callable[[], Sequence[str]] = lambda: ()
         self.input_devices: Callable[[], Sequence[str]] = lambda: ()
         self.stack: list[Screen] = []
+        #: The latest cue a screen gave (:meth:`cue`), carried by every view after it.
+        self.feedback: Feedback | None = None
         #: The network tables; without ``tables`` the console has no network (a self-test, most tests).
         self.tables = tables or TableService()
         #: The language of the device when the player chose none (the settings file's ``[console] language``).
@@ -165,10 +167,15 @@ class Session:
         state = self.screen.game_state() if self.stack else None
         return state is not None and state.get("status") == "playing"
 
+    def cue(self, cue: Cue, targets: tuple[Target, ...] = (), points: int = 0) -> None:
+        """The latest cue, numbered one more than the one before: two equal cues are two events."""
+        serial = self.feedback.serial + 1 if self.feedback is not None else 1
+        self.feedback = Feedback(cue, serial, targets, points)
+
     def view(self) -> View:
         settings = self.settings
-        return self.screen.view()._replace(letters=settings.card_letters,
-                                           four_colour=settings.four_colour_suits, safe_area=settings.safe_area)
+        return self.screen.view()._replace(letters=settings.card_letters, four_colour=settings.four_colour_suits,
+                                           safe_area=settings.safe_area, feedback=self.feedback)
 
     def state(self) -> dict[str, Any]:
         """The scripted mode's state object (schema in the README)."""

@@ -23,6 +23,8 @@ class Table:
         self.board = board
         self.chosen: Card | None = None
         self.cursor: Target | None = cursor.nearest(self.targets(), None, self.board.places)
+        #: The two cards of the last pick that did not make a pair (the first chosen, then the other).
+        self.refused: tuple[Card, Card] | None = None
 
     # -- targets ------------------------------------------------------------
     def targets(self) -> list[Target]:
@@ -63,6 +65,7 @@ class Table:
 
     def pick(self, target: Target) -> Move | None:
         """Pick ``target`` (✓ on it, or a tap); return the move played, if any."""
+        self.refused = None
         if target not in self.targets():
             return None
         self.cursor = target
@@ -105,6 +108,7 @@ class Table:
             board.push(pair)
             self.chosen = None
             return pair
+        self.refused = (self.chosen, card)
         self.chosen = card
         return None
 
@@ -155,6 +159,16 @@ class Table:
             cursor=self.cursor,
             title=title,
         )
+
+    def target_of(self, card: Card) -> Target | None:
+        """Where ``card`` lies on the table, if it shows: its pyramid place, the waste top, the stock."""
+        board = self.board
+        index = board.index_of(card)
+        if index is not None:
+            return index
+        if card == board.waste_top:
+            return "waste"
+        return "stock" if card == board.stock_top else None
 
     def targets_of(self, move: Move) -> tuple[Target, ...]:
         """Where ``move``'s cards lie now (the pair to highlight), or the stock for a draw or redeal."""

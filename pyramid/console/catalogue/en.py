@@ -156,6 +156,7 @@ MESSAGES: dict[str, str] = {
     "game.daily_title": "Daily · {day} {month}",
     "game.numbered_title": "{variant} · deal {number}",
     "game.assisted": "Assisted game",
+    "game.wrong_pair": "{first} + {second} make {total}, not {target}",
 
     "redeal.title": "Redeal the stock?",
     "redeal.none": "No redeal",

@@ -156,6 +156,7 @@ MESSAGES: dict[str, str] = {
     "game.daily_title": "Donne du {day} {month}",
     "game.numbered_title": "{variant} · donne {number}",
     "game.assisted": "Partie avec aide",
+    "game.wrong_pair": "{first} + {second} font {total}, pas {target}",
 
     "redeal.title": "Redonner le talon ?",
     "redeal.none": "Sans redonne",
