@@ -89,6 +89,8 @@ class DuelScreen(PyramidsHelpKey, Screen):
         round_before = self.board.round_number
         pick = self.table.pick(target)
         self.message = pick.refusal
+        if pick.refusal:
+            self.session.cue("wrong", targets=(target,))  # shaken, as the line says why
         if pick.move is not None:
             self.moved(pick.move, round_before)
 
@@ -97,6 +99,7 @@ class DuelScreen(PyramidsHelpKey, Screen):
         if self.board.is_over():
             self.finished = True
             self.run.finish_game(self.board)
+            self.session.cue("win" if self.board.status() == "cleared" else "lose")
             return
         self.run.save(self.board)
         if self.board.round_number != round_before:
