@@ -261,7 +261,7 @@ class SettingsScreen(MenuScreen):
 
     def options(self) -> list[tuple[str, str, list[object]]]:
         """(catalogue key of the label, setting name, values in order) for each line."""
-        from pyramid.saved.settings import LANGUAGES
+        from pyramid.saved.settings import LANGUAGES, VOLUME_LEVELS
 
         return [
             ("settings.card_letters", "card_letters", ["french", "english"]),
@@ -269,6 +269,9 @@ class SettingsScreen(MenuScreen):
             ("settings.redeal_default", "redeal_default", ["none", "one", "unlimited"]),
             ("settings.winnable_only", "winnable_only", [False, True]),
             ("settings.safe_area", "safe_area", list(self.SAFE_AREAS)),
+            ("settings.motion", "motion", [True, False]),
+            ("settings.sound", "sound", [True, False]),
+            ("settings.volume", "volume", list(VOLUME_LEVELS)),
             ("settings.language", "language", list(LANGUAGES)),
         ]
 
@@ -285,6 +288,8 @@ class SettingsScreen(MenuScreen):
             return LANGUAGE_NAMES.get(str(value) or current_language(), str(value))  # "": the device's
         if name == "safe_area":
             return say("settings.automatic") if value is None else say("settings.percent", percent=value)
+        if name == "volume":
+            return say("settings.percent", percent=value)
         if isinstance(value, bool):
             return say(f"settings.{name}.{'on' if value else 'off'}")
         return say(f"settings.{name}.{value}")
