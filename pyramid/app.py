@@ -490,12 +490,13 @@ def self_test() -> int:
     from pyramid.console.duel import screens  # noqa: F401
     from pyramid.engine import solver  # noqa: F401
 
+    from pyramid.console.wording import describe_notices
     from pyramid.saved.store import Store
 
     with tempfile.TemporaryDirectory() as scratch:
         store = Store.open(Path(scratch) / "self-test.db")
         if store.location is None:
-            print(f"pyramid: self-test: the data store did not open: {store.notice}", file=sys.stderr)
+            print(f"pyramid: self-test: the data store did not open: {describe_notices(store.notices)}", file=sys.stderr)
             return 1
         store.close()
     frontend = Frontend(HeadlessDisplay((480, 320)))

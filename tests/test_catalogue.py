@@ -32,10 +32,12 @@ from pyramid.console.net import lobby, wording
 from pyramid.console.screen import DealChoice, HelpScreen, NoticeScreen
 from pyramid.console.session import Session
 from pyramid.console.widgets import ConfirmScreen
+from pyramid.console.wording import describe_notices
 from pyramid.engine.cards import parse_deal
 from pyramid.engine.duel.ai import LEVELS
 from pyramid.engine.rules import PRESETS
 from pyramid.net.events import InviteReceived
+from pyramid.saved.notices import StoreNotice
 from pyramid.saved.stats import GameResult
 from pyramid.saved.store import Store
 from pyramid.view import View
@@ -83,7 +85,7 @@ def test_an_unknown_key_or_language_is_named() -> None:
 
 def test_every_key_the_code_names_is_in_the_catalogue() -> None:
     """Literal keys in the console's code (``say("…")``) and the families built from codes."""
-    root = Path(catalogue.__file__).parents[1]
+    root = Path(catalogue.__file__).parents[2]  # the pyramid package
     named = set()
     for path in root.rglob("*.py"):
         if "catalogue" not in path.parts:
@@ -91,6 +93,11 @@ def test_every_key_the_code_names_is_in_the_catalogue() -> None:
     plural = {key.rsplit(".", 1)[0] for key in en.MESSAGES if key.endswith((".one", ".other"))}
     missing = {key for key in named if key not in en.MESSAGES and key not in plural}
     assert not missing
+    store = (root / "saved" / "store.py").read_text()
+    told = {f"store.{key}" for key in re.findall(r'StoreNotice\.of\(\s*"([a-z_]+)"', store)}
+    told |= {f"store.not_saved.{what}" for what in re.findall(r'self\._write\(\s*"([a-z_]+)"', store)}
+    told |= {f"store.{key}" for key in ("unresumable_left", "directory_afresh")}  # chosen by a condition
+    assert len(told) > 15 and told <= set(en.MESSAGES)
     families = ([f"variant.{name}" for name in PRESETS] + [f"variant.{name}.line" for name in PRESETS]
                 + [f"level.{level}" for level in LEVELS] + [f"month.{month}" for month in range(1, 13)])
     assert all(key in en.MESSAGES for key in families)
@@ -152,6 +159,10 @@ TOUR: list[tuple[str, Step, int]] = [
     ("new game question", lambda session: (game(clearable_deal())(session), session.pop(),
                                            play("down ok")(session)) and None, 1),
     ("notice", push(lambda session: NoticeScreen(session, say("notice.not_saved"), say("duel.other_version"))), 1),
+    ("saved data notice", push(lambda session: NoticeScreen(session, say("notice.saved_data"), describe_notices([
+        StoreNotice.of("damaged", reason="file is not a database", aside="pyramid.db.damaged-20261201-101500",
+                       stats=3, settings=1, days=0),
+        StoreNotice.of("unresumable_kept", reason="saved move 2 'Kd+Kd'", aside="unresumable-pyramid.json")]))), 1),
     ("confirm", push(lambda session: ConfirmScreen(session, say("statistics.reset_question"),
                                                    say("statistics.reset"), lambda: None)), 1),
     ("pyramids menu", push(duel_menus.PyramidsMenu), 1),

@@ -21,6 +21,8 @@ from pyramid.saved.settings import CHECKS, PlayerSettings
 from pyramid.saved.stats import GameResult, Stats
 from pyramid.saved.__main__ import main
 from pyramid.saved.store import DATABASE_NAME, Store, data_directory, integrity_check
+from told import told
+from pyramid.saved.notices import StoreNotice
 
 STARTED = datetime.datetime(2026, 11, 30, 17, 0, tzinfo=datetime.timezone.utc)
 
@@ -71,7 +73,7 @@ def test_home_fallback() -> None:
 def test_open_creates_the_directory_from_the_environment(tmp_path: Path) -> None:
     with Store.open(environ={"PYRAMID_DATA_DIR": str(tmp_path / "a" / "b")}) as store:
         assert store.location == tmp_path / "a" / "b" / DATABASE_NAME
-        assert store.notice is None
+        assert not store.notices
     assert (tmp_path / "a" / "b" / DATABASE_NAME).is_file()
 
 
@@ -149,7 +151,7 @@ def test_moves_that_no_longer_replay_give_none_and_a_notice(path: Path) -> None:
         store.save_progress(broken)
     with Store.open(path) as store:
         assert store.load_progress("pyramid") is None
-        assert "saved move 2 'Kd+Kd'" in (store.take_notice() or "")
+        assert "saved move 2 'Kd+Kd'" in told(store.take_notice())
         store.save_progress(new_game())  # a new game goes over it
         assert store.load_progress("pyramid") == new_game()
 
@@ -158,7 +160,7 @@ def test_an_unknown_preset_gives_none(path: Path) -> None:
     with Store.open(path) as store:
         store.save_progress(dataclasses.replace(new_game(), preset="gone"))
         assert store.load_progress("pyramid") is None
-        assert "gone" in (store.notice or "")
+        assert "gone" in told(store.notices)
 
 
 def test_replay_names_the_failing_move() -> None:
@@ -188,9 +190,9 @@ def test_a_failed_write_is_told_and_play_goes_on(path: Path) -> None:
         store._connection.execute("PRAGMA query_only = ON")  # every write now fails in SQLite
         assert not store.save_progress(played(new_game(), 3))
         assert not store.set_setting("safe_area", 5)
-        failure = store.take_save_failure()
-        assert failure is not None and "Could not save the game" in failure and "Play goes on" in failure
-        assert store.take_save_failure() is None and store.take_notice() is None  # once, for the game screen
+        failure = told(store.take_save_failure())
+        assert "Could not save the game" in failure and "Play goes on" in failure
+        assert store.take_save_failure() is None and not store.take_notice()  # once, for the game screen
         store._connection.execute("PRAGMA query_only = OFF")
         later = played(new_game(), 4)
         assert store.save_progress(later)
@@ -319,9 +321,10 @@ def test_every_setting_has_a_check() -> None:
 
 # -- notice and command line --------------------------------------------------------
 def test_notice_is_taken_once() -> None:
-    store = Store.in_memory("hello")
-    assert store.take_notice() == "hello"
-    assert store.take_notice() is None and store.notice is None
+    notice = StoreNotice.of("settings_unreadable", reason="disk I/O error")
+    store = Store.in_memory(notice)
+    assert store.take_notice() == (notice,) and told(notice) == "The settings could not be read (disk I/O error)."
+    assert not store.take_notice() and not store.notices
 
 
 def test_check_command(path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -354,7 +357,7 @@ def test_a_saved_game_edited_out_of_shape_gives_none(path: Path) -> None:
         raw.execute("UPDATE progress SET redeals = 'many'")
     with Store.open(path) as store:
         assert store.load_progress("pyramid") is None
-        assert "unreadable saved game" in (store.notice or "")
+        assert "unreadable saved game" in told(store.notices)
 
 
 def test_a_missing_move_row_gives_none(path: Path) -> None:
@@ -364,7 +367,7 @@ def test_a_missing_move_row_gives_none(path: Path) -> None:
         raw.execute("DELETE FROM progress_moves WHERE ply = 1")
     with Store.open(path) as store:
         assert store.load_progress("pyramid") is None
-        assert "gaps" in (store.notice or "")
+        assert "gaps" in told(store.notices)
 
 
 def test_statistics_edited_out_of_shape_start_again(path: Path) -> None:
@@ -376,7 +379,7 @@ def test_statistics_edited_out_of_shape_start_again(path: Path) -> None:
     with Store.open(path) as store:
         assert [s.variant for s in store.all_stats()] == ["classic"]
         assert store.record_result(result(True, 30)).played == 1
-        assert "pyramid/retrohub" in (store.notice or "")
+        assert "pyramid/retrohub" in told(store.notices)
 
 
 def test_the_documented_where_command_runs(tmp_path: Path) -> None:

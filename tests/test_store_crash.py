@@ -29,6 +29,7 @@ from pyramid.engine.deal import numbered_deal
 from pyramid.saved.progress import Progress, replay
 from pyramid.saved.stats import GameResult
 from pyramid.saved.store import DATABASE_NAME, Store, integrity_check
+from told import told
 
 ROOT = Path(__file__).resolve().parent.parent
 STARTED = datetime.datetime(2026, 11, 30, 12, 0, tzinfo=datetime.timezone.utc)
@@ -80,7 +81,7 @@ def observe(path: Path) -> Snapshot:
     if path.exists():  # a child killed while starting may not have created it
         assert integrity_check(path) == ["ok"]
     with Store.open(path) as store:
-        assert store.notice is None
+        assert not store.notices
         return store.load_progress("pyramid"), store.stats("pyramid", VARIANT).played
 
 

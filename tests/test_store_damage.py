@@ -16,6 +16,7 @@ from pyramid.saved.progress import Progress, replay
 from pyramid.saved.settings import PlayerSettings
 from pyramid.saved.stats import GameResult
 from pyramid.saved.store import DATABASE_NAME, SCHEMA_VERSION, Store, integrity_check
+from told import told
 
 NOW = datetime.datetime(2026, 11, 30, 17, 45, 9)
 ASIDE = f"{DATABASE_NAME}.damaged-20261130-174509"
@@ -58,9 +59,9 @@ def assert_started_afresh(path: Path, store: Store, original: bytes) -> None:
     what the file really held (see test_store_hostile.py for the salvage).
     """
     assert (path.parent / ASIDE).read_bytes() == original
-    notice = store.take_notice()
-    assert notice is not None and "damaged" in notice and ASIDE in notice
-    assert store.take_notice() is None
+    notice = told(store.take_notice())
+    assert "damaged" in notice and ASIDE in notice
+    assert not store.take_notice()
     assert store.location == path
     assert store.load_progress("pyramid") is None
     assert {(s.variant, s.won, s.best_score) for s in store.all_stats()} <= {
@@ -70,7 +71,7 @@ def assert_started_afresh(path: Path, store: Store, original: bytes) -> None:
     store.close()
     assert integrity_check(path) == ["ok"]
     with Store.open(path) as reopened:
-        assert reopened.notice is None and reopened.load_progress("pyramid") == saved_game()
+        assert not reopened.notices and reopened.load_progress("pyramid") == saved_game()
 
 
 def test_garbage_bytes(path: Path) -> None:
@@ -121,7 +122,7 @@ def test_wrong_tables_at_our_version(path: Path) -> None:
         other.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
     original = path.read_bytes()
     store = Store.open(path, clock=clock)
-    assert "do not match schema version" in (store.notice or "")
+    assert "do not match schema version" in told(store.notices)
     assert_started_afresh(path, store, original)
 
 
@@ -131,7 +132,7 @@ def test_schema_newer_than_the_program_is_read_and_left_as_it_is(path: Path) -> 
         newer.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     original = path.read_bytes()
     with Store.open(path, clock=clock) as store:
-        assert f"schema {SCHEMA_VERSION + 1}" in (store.notice or "") and store.read_only
+        assert f"schema {SCHEMA_VERSION + 1}" in told(store.notices) and store.read_only
         assert store.settings().card_letters == "english"
     assert path.read_bytes() == original
 
@@ -141,7 +142,7 @@ def test_two_damaged_files_in_the_same_second_keep_both(path: Path) -> None:
     Store.open(path, clock=clock).close()
     path.write_bytes(b"second" * 1000)
     store = Store.open(path, clock=clock)
-    assert f"{ASIDE}-2" in (store.notice or "")
+    assert f"{ASIDE}-2" in told(store.notices)
     assert (path.parent / ASIDE).read_bytes() == b"first" * 1000
     assert (path.parent / f"{ASIDE}-2").read_bytes() == b"second" * 1000
     store.close()
@@ -150,7 +151,7 @@ def test_two_damaged_files_in_the_same_second_keep_both(path: Path) -> None:
 def test_an_empty_file_is_a_new_database(path: Path) -> None:
     path.touch()
     with Store.open(path, clock=clock) as store:
-        assert store.notice is None
+        assert not store.notices
         store.set_setting("winnable_only", True)
     assert [p.name for p in path.parent.iterdir() if "damaged" in p.name] == []
 
@@ -196,7 +197,7 @@ def test_version_1_file_migrates_and_keeps_its_data(path: Path) -> None:
         old.executemany("INSERT INTO progress_moves VALUES ('pyramid', ?, ?)", enumerate(game.moves))
         old.execute("PRAGMA user_version = 1")
     with Store.open(path, clock=clock) as store:
-        assert store.notice is None
+        assert not store.notices
         assert store._connection.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
         assert store.settings().four_colour_suits is True
         assert store.load_progress("pyramid") == game.with_assist("hint")
@@ -207,8 +208,8 @@ def test_version_1_file_migrates_and_keeps_its_data(path: Path) -> None:
 # -- directories that cannot be used ----------------------------------------------------
 def assert_plays_in_memory(store: Store) -> None:
     assert store.location is None
-    notice = store.take_notice()
-    assert notice is not None and "nothing will be saved" in notice
+    notice = told(store.take_notice())
+    assert "nothing will be saved" in notice
     store.save_progress(saved_game())
     store.record_result(GameResult("pyramid", "retrohub", True, 420), clear_progress=False)
     store.set_setting("safe_area", 3)
@@ -225,7 +226,7 @@ def test_directory_that_cannot_be_created(tmp_path: Path) -> None:
 def test_database_path_taken_by_a_directory_is_put_aside(path: Path) -> None:
     path.mkdir()
     with Store.open(path, clock=clock) as store:
-        assert store.location == path and f"kept as {ASIDE}" in (store.notice or "")
+        assert store.location == path and f"kept as {ASIDE}" in told(store.notices)
     assert (path.parent / ASIDE).is_dir()
 
 

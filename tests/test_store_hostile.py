@@ -24,6 +24,7 @@ from pyramid.saved.settings import PlayerSettings
 from pyramid.saved.stats import GameResult
 from pyramid.saved.store import DATABASE_NAME, SCHEMA_VERSION, Store, integrity_check
 from test_store_damage import ASIDE, clock, filled_database, saved_game
+from told import told
 
 
 @pytest.fixture
@@ -54,20 +55,20 @@ def test_a_saved_game_that_cannot_be_resumed_is_set_aside_when_the_store_opens(p
     corrupt_saved_game(path, sql)
     with Store.open(path, clock=clock) as store:
         assert not store.has_progress("pyramid")  # no Continue
-        notice = store.take_notice()
-        assert notice is not None and "could not be resumed" in notice
+        notice = told(store.take_notice())
+        assert "could not be resumed" in notice
         kept = path.parent / f"{DATABASE_NAME}.unresumable-pyramid-20261130-174509.json"
         assert kept.name in notice
         assert len(json.loads(kept.read_text())["moves"]) == len(saved_game().moves)
         assert stats_of(store) == FILLED_STATS and store.settings().card_letters == "english"
     with Store.open(path, clock=clock) as store:
-        assert store.notice is None and not store.has_progress("pyramid")  # told once, not on every start
+        assert not store.notices and not store.has_progress("pyramid")  # told once, not on every start
 
 
 def test_a_saved_game_that_resumes_stays_where_it_is(path: Path) -> None:
     filled_database(path)
     with Store.open(path, clock=clock) as store:
-        assert store.notice is None and store.has_progress("pyramid")
+        assert not store.notices and store.has_progress("pyramid")
         assert store.load_progress("pyramid") == saved_game()
 
 
@@ -89,8 +90,8 @@ def test_damage_confined_to_the_moves_keeps_the_statistics_and_settings(path: Pa
     damage_table(path, "progress_moves")
     original = path.read_bytes()
     with Store.open(path, clock=clock) as store:
-        notice = store.take_notice()
-        assert notice is not None and "damaged" in notice and ASIDE in notice
+        notice = told(store.take_notice())
+        assert "damaged" in notice and ASIDE in notice
         assert "3 statistics records and 1 setting" in notice
         assert stats_of(store) == FILLED_STATS and store.settings().card_letters == "english"
         assert not store.has_progress("pyramid")
@@ -103,7 +104,7 @@ def test_damaged_statistics_keep_the_settings(path: Path) -> None:
     filled_database(path)
     damage_table(path, "stats")
     with Store.open(path, clock=clock) as store:
-        assert "1 setting" in (store.take_notice() or "")
+        assert "1 setting" in told(store.take_notice())
         assert store.all_stats() == [] and store.settings().card_letters == "english"
 
 
@@ -113,8 +114,8 @@ def test_a_newer_schema_is_opened_read_only_and_nothing_is_lost(path: Path) -> N
         newer.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     original = path.read_bytes()
     with Store.open(path, clock=clock) as store:
-        notice = store.take_notice()
-        assert notice is not None and "newer version" in notice and "nothing will be saved" in notice
+        notice = told(store.take_notice())
+        assert "newer version" in notice and "nothing will be saved" in notice
         assert store.read_only and store.location == path
         assert stats_of(store) == FILLED_STATS and store.settings().card_letters == "english"
         assert store.load_progress("pyramid") == saved_game()
@@ -133,7 +134,7 @@ def test_a_newer_schema_with_a_game_this_version_cannot_resume_leaves_it_untouch
     original = path.read_bytes()
     with Store.open(path, clock=clock) as store:
         assert not store.has_progress("pyramid")
-        assert "could not be resumed" in (store.take_notice() or "")
+        assert "could not be resumed" in told(store.take_notice())
     assert path.read_bytes() == original
 
 
@@ -146,15 +147,15 @@ def test_a_directory_in_place_of_a_file_is_set_aside(path: Path, suffix: str) ->
     (blocker / "inside").write_text("kept")
     with Store.open(path, clock=clock) as store:
         assert store.location == path and not store.read_only
-        notice = store.take_notice()
+        notice = told(store.take_notice())
         aside = Path(f"{path}{suffix}.damaged-20261130-174509")
-        assert notice is not None and aside.name in notice and "nothing will be saved" not in notice
+        assert aside.name in notice and "nothing will be saved" not in notice
         assert (aside / "inside").read_text() == "kept"
         if suffix:
             assert stats_of(store) == FILLED_STATS
         assert store.save_progress(saved_game())
     with Store.open(path, clock=clock) as store:
-        assert store.notice is None and store.load_progress("pyramid") == saved_game()
+        assert not store.notices and store.load_progress("pyramid") == saved_game()
 
 
 @pytest.mark.parametrize("target", ["/dev/null", "/dev/zero", "missing-target"])
@@ -165,8 +166,8 @@ def test_a_database_path_that_leads_to_no_regular_file_is_refused(path: Path, ta
     try:
         with Store.open(path, clock=clock) as store:
             assert store.location is None
-            notice = store.take_notice()
-            assert notice is not None and "not a regular file" in notice and "nothing will be saved" in notice
+            notice = told(store.take_notice())
+            assert "not a regular file" in notice and "nothing will be saved" in notice
             store.save_progress(saved_game())
         assert {companion: companion.exists() for companion in companions} == before
         assert sorted(p.name for p in path.parent.iterdir()) == [DATABASE_NAME]
@@ -199,8 +200,8 @@ def test_a_full_disk_during_play_is_reported_once_and_play_goes_on(small_disk: P
         filler = fill(small_disk)
         game = longer(game, 400)  # rows the full disk has no room for
         assert not store.save_progress(game)
-        failure = store.take_save_failure()
-        assert failure is not None and "Could not save the game" in failure and "full" in failure
+        failure = told(store.take_save_failure())
+        assert "Could not save the game" in failure and "full" in failure
         assert "\n" not in failure
         assert not store.save_progress(longer(game, 1))
         assert store.take_save_failure() is None  # once, not after every move
@@ -210,7 +211,7 @@ def test_a_full_disk_during_play_is_reported_once_and_play_goes_on(small_disk: P
         assert store.take_save_failure() is None
         fill(small_disk)
         assert not store.set_setting("card_letters", "english")
-        assert "Could not save the settings" in (store.take_save_failure() or "")  # a new failure is told again
+        assert "Could not save the settings" in told(store.take_save_failure())  # a new failure is told again
         (small_disk / "filler").unlink()
     with Store.open(path, clock=clock, replayers={}) as store:
         assert store.load_progress("pyramid") == game
@@ -250,8 +251,8 @@ def test_a_card_the_kernel_remounts_read_only_during_play_is_reported_once(ext4_
         # What the kernel does on an I/O error of a card mounted errors=remount-ro.
         Path(f"/sys/fs/ext4/{device.name}/trigger_fs_error").write_text("test: the card failed")
         assert not store.save_progress(game.with_move("draw"))
-        failure = store.take_save_failure()
-        assert failure is not None and "Could not save the game" in failure and "\n" not in failure
+        failure = told(store.take_save_failure())
+        assert "Could not save the game" in failure and "\n" not in failure
         assert store.record_result(GameResult("pyramid", "retrohub", False)).played == 1  # play goes on
         assert not store.clear_progress("pyramid")
         assert store.take_save_failure() is None
@@ -262,7 +263,7 @@ def test_a_read_only_database_file_is_said_at_start(path: Path) -> None:
     filled_database(path)
     path.chmod(0o444)
     with Store.open(path, clock=clock) as store:
-        assert store.read_only and "nothing will be saved" in (store.take_notice() or "")
+        assert store.read_only and "nothing will be saved" in told(store.take_notice())
         assert stats_of(store) == FILLED_STATS
         assert not store.save_progress(saved_game().with_move("draw"))
 
@@ -277,7 +278,7 @@ def test_a_read_only_database_file_is_said_at_start_even_for_root(path: Path) ->
     try:
         subprocess.run(["mount", "-o", "remount,ro,bind", str(path)], check=True)
         with Store.open(path, clock=clock) as store:
-            assert store.read_only and "nothing will be saved" in (store.take_notice() or "")
+            assert store.read_only and "nothing will be saved" in told(store.take_notice())
             assert stats_of(store) == FILLED_STATS and store.has_progress("pyramid")
             assert not store.save_progress(saved_game().with_move("draw"))
             assert store.take_save_failure() is None
@@ -303,5 +304,5 @@ def test_damage_confined_to_the_moves_keeps_the_daily_deals_played(path: Path) -
                             daily=datetime.date(2026, 11, 30))
     damage_table(path, "progress_moves")
     with Store.open(path, clock=clock) as store:
-        assert "1 daily deal" in (store.take_notice() or "")
+        assert "1 daily deal" in told(store.take_notice())
         assert store.daily_results() == {datetime.date(2026, 11, 30): True}

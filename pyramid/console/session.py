@@ -20,6 +20,7 @@ from pyramid.console.catalogue import say, use_language
 from pyramid.actions import Action
 from pyramid.console.net.service import TableService
 from pyramid.console.screen import DealChoice, NoticeScreen, Screen
+from pyramid.console.wording import describe_notice, describe_notices
 from pyramid.engine.rules import Rules, preset
 from pyramid.saved.settings import PlayerSettings
 from pyramid.saved.store import Store
@@ -83,9 +84,9 @@ class Session:
 
     def show_store_notice(self) -> None:
         """Tell the player once about damaged data put aside or a store that cannot save."""
-        notice = self.store.take_notice()
-        if notice:
-            self.push(NoticeScreen(self, say("notice.saved_data"), notice))
+        notices = self.store.take_notice()
+        if notices:
+            self.push(NoticeScreen(self, say("notice.saved_data"), describe_notices(notices)))
 
     def quit(self) -> None:
         self.quit_requested = True
@@ -106,7 +107,7 @@ class Session:
         the store gives one message per run of failures, and play goes on."""
         failure = self.store.take_save_failure()
         if failure:
-            self.push(NoticeScreen(self, say("notice.not_saved"), failure))
+            self.push(NoticeScreen(self, say("notice.not_saved"), describe_notice(failure)))
 
     # -- settings -----------------------------------------------------------
     def change_setting(self, name: str, value: Any) -> None:

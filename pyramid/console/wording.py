@@ -6,14 +6,15 @@ and the statistics headings name things the same way.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
-from pyramid.console.catalogue import knows, say
+from pyramid.console.catalogue import knows, say, say_count
 from pyramid.engine.cards import ENGLISH_FACE_LETTERS, FRENCH_FACE_LETTERS, Card
 from pyramid.engine.rules import PRESETS
 
 if TYPE_CHECKING:
     from pyramid.engine.board import Move
+    from pyramid.saved.notices import StoreNotice
 
 SUIT_SYMBOLS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
 
@@ -72,3 +73,22 @@ def describe_variant(game: str, variant: str) -> str:
         return variant_title(variant)
     return say("statistics.variant_redeals", variant=variant_title(parsed.preset),
                redeals=say(f"statistics.redeals.{parsed.redeals_word}"))
+
+
+def describe_notice(notice: StoreNotice) -> str:
+    """What the store found (:class:`~pyramid.saved.notices.StoreNotice`), as the player reads it."""
+    details = dict(notice.details)
+    kept = [say_count(f"store.kept.{part}", count) for part in ("stats", "settings", "days")
+            if isinstance(count := details.pop(part, 0), int) and count]
+    sentence = say(notice.key, **details)
+    if kept:
+        listed = kept[0]
+        for part in kept[1:]:
+            listed = say("store.and", first=listed, second=part)
+        sentence += " " + say("store.kept_from_it", kept=listed)
+    return sentence
+
+
+def describe_notices(notices: Sequence[StoreNotice]) -> str:
+    """Several notices, one per line (a notice screen shows them together)."""
+    return "\n".join(describe_notice(notice) for notice in notices)

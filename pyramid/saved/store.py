@@ -16,15 +16,16 @@ is switched off at any moment, so:
   where a file should be is put aside like damage; a path that leads to a
   device, or a directory that cannot be written, gives a store in memory. A
   saved game that no longer replays is put aside (as JSON next to the
-  database) so Continue is never offered for it. Each case leaves a message in
-  :attr:`Store.notice` for the player, shown once;
+  database) so Continue is never offered for it. Each case leaves a
+  :class:`~pyramid.saved.notices.StoreNotice` in :attr:`Store.notices` for the
+  player, told once;
 * a write that fails during play (a full or read-only card) is dropped and
-  play goes on; the first failure leaves a one-line message for the game
+  play goes on; the first failure leaves a notice for the game
   screen (:meth:`Store.take_save_failure`), and every save method says
   whether it saved.
 
-Run ``python -m pyramid.store check PATH`` to print SQLite's integrity check
-of a database (the power-cut tests use it), ``python -m pyramid.store where``
+Run ``python -m pyramid.saved check PATH`` to print SQLite's integrity check
+of a database (the power-cut tests use it), ``python -m pyramid.saved where``
 to print where the console keeps its data.
 
 Progress and statistics types load on first use: the console opens the store
@@ -40,8 +41,9 @@ import sqlite3
 import stat
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, NamedTuple, Sequence
 
+from pyramid.saved.notices import StoreNotice
 from pyramid.saved.settings import PlayerSettings, check_setting
 
 if TYPE_CHECKING:
@@ -127,7 +129,7 @@ class Store:
         self,
         connection: sqlite3.Connection,
         location: Path | None,
-        notice: str | None = None,
+        notices: Sequence[StoreNotice] = (),
         replayers: Mapping[str, Replayer] | None = None,
         *,
         read_only: bool = False,
@@ -136,8 +138,8 @@ class Store:
         self._connection = connection
         #: The database file, or ``None`` when nothing is saved.
         self.location = location
-        #: A message for the player, shown once: see :meth:`take_notice`.
-        self.notice = notice
+        #: What the player must be told, once: see :meth:`take_notice`.
+        self.notices: list[StoreNotice] = list(notices)
         #: Whether the file is only read (a newer schema, a read-only file): every save then returns False.
         self.read_only = read_only
         self._replayers = replayers
@@ -145,7 +147,7 @@ class Store:
         self._saved: dict[str, Progress] = {}
         #: Saved games that cannot be resumed but could not be put aside (a read-only file): never offered.
         self._hidden: set[str] = set()
-        self._save_failure: str | None = None
+        self._save_failure: StoreNotice | None = None
         #: Whether the last write failed: a failure is reported once, until a write succeeds again.
         self._failing = read_only
 
@@ -173,13 +175,11 @@ class Store:
             notices = _set_aside_directories(path, clock())
             connection, notice, read_only = _open_file(path, clock)
         except UnusableDatabaseError as error:
-            return cls.in_memory(f"The data file {str(path)!r} {error}: nothing will be saved.", replayers)
+            return cls.in_memory(StoreNotice.of("unusable_file", path=str(path), reason=str(error)), replayers)
         except (OSError, sqlite3.Error, DamagedDatabaseError) as error:
-            return cls.in_memory(
-                f"The data directory {str(path.parent)!r} cannot be used ({error}): nothing will be saved.",
-                replayers,
-            )
-        store = cls(connection, path, "\n".join(filter(None, [*notices, notice])) or None, replayers,
+            return cls.in_memory(StoreNotice.of("unusable_directory", path=str(path.parent), reason=str(error)),
+                                 replayers)
+        store = cls(connection, path, [*notices, *([notice] if notice else [])], replayers,
                     read_only=read_only, clock=clock)
         store._put_aside_unresumable()
         return store
@@ -187,13 +187,13 @@ class Store:
     @classmethod
     def in_memory(
         cls,
-        notice: str | None = None,
+        notice: StoreNotice | None = None,
         replayers: Mapping[str, Replayer] | None = None,
     ) -> "Store":
         """A store that works for this run only (tests, or when the disk cannot be used)."""
         connection = _connect(":memory:")
         _migrate(connection)
-        return cls(connection, None, notice, replayers)
+        return cls(connection, None, [notice] if notice else [], replayers)
 
     def close(self) -> None:
         self._connection.close()
@@ -204,13 +204,13 @@ class Store:
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
-    def take_notice(self) -> str | None:
-        """The pending message for the player, once: the next call returns ``None``."""
-        notice, self.notice = self.notice, None
-        return notice
+    def take_notice(self) -> tuple[StoreNotice, ...]:
+        """What the player must be told, once: the next call returns nothing."""
+        notices, self.notices = tuple(self.notices), []
+        return notices
 
-    def take_save_failure(self) -> str | None:
-        """The message of a save that failed during play, once, for the game screen; else ``None``.
+    def take_save_failure(self) -> StoreNotice | None:
+        """A save that failed during play, once, for the game screen; else ``None``.
 
         One line. A run of failures (a full card fails every move) gives one
         message; after a save succeeds again, the next failure gives another.
@@ -256,7 +256,7 @@ class Store:
                 ((progress.game, ply, move) for ply, move in enumerate(progress.moves[kept:], start=kept)),
             )
 
-        saved_now = self._write("the game", write)
+        saved_now = self._write("game", write)
         if saved_now:
             self._saved[progress.game] = progress
             self._hidden.discard(progress.game)
@@ -279,7 +279,7 @@ class Store:
                 "SELECT ply, move FROM progress_moves WHERE game = ? ORDER BY ply", (game,)
             ).fetchall()
         except sqlite3.Error as error:
-            self._tell(f"The saved game could not be read ({error}).")
+            self._tell(StoreNotice.of("game_unreadable", reason=str(error)))
             return None
         if header is None:
             return None
@@ -303,7 +303,7 @@ class Store:
         try:
             games = [game for (game,) in self._connection.execute("SELECT game FROM progress").fetchall()]
         except sqlite3.Error as error:
-            self._tell(f"The saved game could not be read ({error}).")
+            self._tell(StoreNotice.of("game_unreadable", reason=str(error)))
             return
         for game in games:
             self.load_progress(game)
@@ -318,8 +318,7 @@ class Store:
         self._saved.pop(game, None)
         reason = str(error).splitlines()[0] if str(error) else type(error).__name__
         if self.location is None or self.read_only:
-            where = " It is left as it is." if self.read_only else ""
-            self._tell(f"The saved game could not be resumed by this version ({reason}).{where}")
+            self._tell(StoreNotice.of("unresumable_left" if self.read_only else "unresumable", reason=reason))
             return
         record = {"game": game, "header": dict(zip(_PROGRESS_COLUMNS, header)),
                   "moves": [move for _, move in rows]}
@@ -327,11 +326,11 @@ class Store:
             kept = _write_aside(self.location, f"unresumable-{game}", self._clock(),
                                 json.dumps(record, indent=1, default=str).encode())
         except OSError as failure:
-            self._tell(f"The saved game could not be resumed ({reason}), nor kept aside ({failure.strerror}).")
+            self._tell(StoreNotice.of("unresumable_not_kept", reason=reason, failure=failure.strerror or ""))
             return
-        if self._write("the end of the game", lambda db: _delete_progress(db, game)):
+        if self._write("game_end", lambda db: _delete_progress(db, game)):
             self._hidden.discard(game)
-        self._tell(f"The saved game could not be resumed ({reason}). It was kept as {kept.name}.")
+        self._tell(StoreNotice.of("unresumable_kept", reason=reason, aside=kept.name))
 
     def _replayers_by_game(self) -> Mapping[str, Replayer]:
         """The replayers given, or every game's (which loads the game rules: not before a game is needed)."""
@@ -354,7 +353,7 @@ class Store:
         """Forget the saved game of kind ``game`` (it ended, or the player started another); False if not saved."""
         self._saved.pop(game, None)
         self._hidden.add(game)  # gone for this run even if the delete cannot be written
-        return self._write("the end of the game", lambda db: _delete_progress(db, game))
+        return self._write("game_end", lambda db: _delete_progress(db, game))
 
     # -- statistics -------------------------------------------------------
     def record_result(self, result: GameResult, *, clear_progress: bool = True, saved_game: str | None = None,
@@ -387,7 +386,7 @@ class Store:
                            " ON CONFLICT (day) DO UPDATE SET won = max(won, excluded.won)",
                            (daily.isoformat(), int(result.won and not result.assisted)))
 
-        self._write("the statistics", write)
+        self._write("stats", write)
         return updated
 
     def daily_results(self) -> dict[datetime.date, bool]:
@@ -395,7 +394,7 @@ class Store:
         try:
             rows = self._connection.execute("SELECT day, won FROM daily").fetchall()
         except sqlite3.Error as error:
-            self._tell(f"The daily deals played could not be read ({error}).")
+            self._tell(StoreNotice.of("daily_unreadable", reason=str(error)))
             return {}
         days = {}
         for day, won in rows:
@@ -415,7 +414,7 @@ class Store:
                 (game, variant),
             ).fetchone()
         except sqlite3.Error as error:
-            self._tell(f"The statistics could not be read ({error}).")
+            self._tell(StoreNotice.of("stats_unreadable", reason=str(error)))
             row = None
         return (self._stats_from_row(row) if row else None) or Stats(game, variant)
 
@@ -426,7 +425,7 @@ class Store:
                 f"SELECT game, variant, {', '.join(_STATS_COLUMNS)} FROM stats ORDER BY game, variant"
             ).fetchall()
         except sqlite3.Error as error:
-            self._tell(f"The statistics could not be read ({error}).")
+            self._tell(StoreNotice.of("stats_unreadable", reason=str(error)))
             return []
         return [stats for stats in map(self._stats_from_row, rows) if stats is not None]
 
@@ -435,7 +434,7 @@ class Store:
         conditions = [(column, value) for column, value in (("game", game), ("variant", variant)) if value is not None]
         where = " AND ".join(f"{column} = ?" for column, _ in conditions) or "1"
         return self._write(
-            "the statistics", lambda db: db.execute(f"DELETE FROM stats WHERE {where}", tuple(v for _, v in conditions))
+            "stats", lambda db: db.execute(f"DELETE FROM stats WHERE {where}", tuple(v for _, v in conditions))
         )
 
     # -- settings ---------------------------------------------------------
@@ -444,7 +443,7 @@ class Store:
         try:
             rows = self._connection.execute("SELECT name, value FROM settings").fetchall()
         except sqlite3.Error as error:
-            self._tell(f"The settings could not be read ({error}).")
+            self._tell(StoreNotice.of("settings_unreadable", reason=str(error)))
             rows = []
         stored = {}
         for name, text in rows:
@@ -458,7 +457,7 @@ class Store:
         """Store one setting (False if not saved); ``KeyError`` for an unknown name, ``InvalidSettingError`` for a bad value."""
         check_setting(name, value)
         return self._write(
-            "the settings",
+            "settings",
             lambda db: db.execute(
                 "INSERT OR REPLACE INTO settings (name, value) VALUES (?, ?)", (name, json.dumps(value, sort_keys=True))
             ),
@@ -471,12 +470,15 @@ class Store:
 
         game, variant, *values = row
         if not all(type(value) is int for value in values if value is not None):
-            self._tell(f"The statistics of {game}/{variant} were unreadable and start again from zero.")
+            self._tell(StoreNotice.of("stats_row_unreadable", game=f"{game}/{variant}"))
             return None
         return Stats(game, variant, **dict(zip(_STATS_COLUMNS, values)))
 
     def _write(self, what: str, work: Callable[[sqlite3.Connection], object]) -> bool:
-        """Run ``work`` as one durable transaction; report a failure (see :meth:`take_save_failure`), never raise."""
+        """Run ``work`` as one durable transaction; report a failure (see :meth:`take_save_failure`), never raise.
+
+        ``what`` names what was being saved (``game``, ``game_end``, ``stats``, ``settings``): the
+        failure's notice is ``store.not_saved.WHAT``."""
         if self.read_only:
             return False
         db = self._connection
@@ -493,17 +495,15 @@ class Store:
             self._saved.clear()  # unknown state on disk: the next save rewrites everything
             if not self._failing:
                 reason = str(error).splitlines()[0] if str(error) else type(error).__name__
-                self._save_failure = f"Could not save {what} ({reason}). Play goes on, but it may not be kept."
+                self._save_failure = StoreNotice.of(f"not_saved.{what}", reason=reason)
             self._failing = True
             return False
         self._failing = False
         return True
 
-    def _tell(self, message: str) -> None:
-        if self.notice is None:
-            self.notice = message
-        elif message not in self.notice:
-            self.notice = f"{self.notice}\n{message}"
+    def _tell(self, notice: StoreNotice) -> None:
+        if notice not in self.notices:
+            self.notices.append(notice)
 
 
 #: The header columns of a saved game, in the order :meth:`Store.load_progress` reads them.
@@ -565,7 +565,8 @@ def _progress_from_rows(game: str, header: tuple[Any, ...], rows: list[tuple[int
 
 
 # -- opening a file ---------------------------------------------------------
-def _open_file(path: Path, clock: Callable[[], datetime.datetime]) -> tuple[sqlite3.Connection, str | None, bool]:
+def _open_file(path: Path, clock: Callable[[], datetime.datetime]) -> tuple[sqlite3.Connection, StoreNotice | None,
+                                                                           bool]:
     """A connection to a sound database at ``path``, the notice for the player, and whether it is read-only.
 
     A damaged file (see :func:`_prepare`) is put aside and replaced by a new
@@ -582,8 +583,7 @@ def _open_file(path: Path, clock: Callable[[], datetime.datetime]) -> tuple[sqli
         except BaseException:
             connection.close()
             raise
-        return connection, (f"The saved data in {str(path)!r} cannot be written: it is read, but nothing will be "
-                            "saved until it can be."), True
+        return connection, StoreNotice.of("read_only", path=str(path)), True
     connection = _connect(path)
     notice = None
     try:
@@ -591,20 +591,16 @@ def _open_file(path: Path, clock: Callable[[], datetime.datetime]) -> tuple[sqli
             _prepare(connection)
         except _NewerSchema as newer:
             connection.close()
-            return _connect_read_only(path), (
-                f"The saved data is from a newer version of the console (schema {newer.version}; this one knows "
-                f"up to {SCHEMA_VERSION}): it is read, but nothing will be saved until that version is back."), True
+            return _connect_read_only(path), StoreNotice.of("newer", schema=newer.version, known=SCHEMA_VERSION), True
         except DamagedDatabaseError as damage:
             # Rename before closing: on close SQLite deletes the -wal and -shm files it finds.
             aside = _move_aside(path, clock())
             connection.close()
-            notice = f"The saved data was damaged ({damage}). It was kept as {aside.name} and the console starts afresh."
             created = True
             connection = _connect(path)
             _prepare(connection)
             kept = _salvage(aside, connection)
-            if kept:
-                notice += f" Kept from it: {kept}."
+            notice = StoreNotice.of("damaged", reason=str(damage), aside=aside.name, **kept._asdict())
     except BaseException:
         connection.close()
         raise
@@ -618,8 +614,16 @@ def _connect_read_only(path: Path) -> sqlite3.Connection:
     return _connect(f"{path.absolute().as_uri()}?mode=ro")
 
 
-def _salvage(aside: Path, connection: sqlite3.Connection) -> str:
-    """Copy the statistics and settings that still read from the damaged copy ``aside``; say what was kept.
+class Salvaged(NamedTuple):
+    """How much of a damaged file was kept: statistics records, settings, daily deals."""
+
+    stats: int = 0
+    settings: int = 0
+    days: int = 0
+
+
+def _salvage(aside: Path, connection: sqlite3.Connection) -> Salvaged:
+    """Copy the statistics and settings that still read from the damaged copy ``aside``; count what was kept.
 
     The copy is opened read-only (immutable when it has no log, so not even a
     ``-shm`` appears next to it) and read row by row: a table whose pages are
@@ -632,7 +636,7 @@ def _salvage(aside: Path, connection: sqlite3.Connection) -> str:
     try:
         source = _connect(f"{aside.absolute().as_uri()}?mode=ro{'' if has_log else '&immutable=1'}")
     except sqlite3.Error:
-        return ""
+        return Salvaged()
     try:
         settings = [(name, text) for name, text in _readable_rows(source, "SELECT name, value FROM settings")
                     if isinstance(name, str) and name in CHECKS and isinstance(text, str)
@@ -646,7 +650,7 @@ def _salvage(aside: Path, connection: sqlite3.Connection) -> str:
     finally:
         source.close()
     if not settings and not stats and not days:
-        return ""
+        return Salvaged()
     connection.execute("BEGIN IMMEDIATE")
     try:
         connection.executemany("INSERT OR REPLACE INTO settings (name, value) VALUES (?, ?)", settings)
@@ -658,10 +662,7 @@ def _salvage(aside: Path, connection: sqlite3.Connection) -> str:
     except BaseException:
         connection.execute("ROLLBACK")
         raise
-    parts = [f"{len(stats)} statistics record{'s' if len(stats) != 1 else ''}" if stats else "",
-             f"{len(settings)} setting{'s' if len(settings) != 1 else ''}" if settings else "",
-             f"{len(days)} daily deal{'s' if len(days) != 1 else ''}" if days else ""]
-    return " and ".join(filter(None, parts))
+    return Salvaged(len(stats), len(settings), len(days))
 
 
 def _is_iso_date(text: str) -> bool:
@@ -711,7 +712,7 @@ def _refuse_special_file(path: Path) -> None:
     raise UnusableDatabaseError(f"is not a regular file ({target})")
 
 
-def _set_aside_directories(path: Path, now: datetime.datetime) -> list[str]:
+def _set_aside_directories(path: Path, now: datetime.datetime) -> list[StoreNotice]:
     """Rename a directory found in place of the database or one of its companions; the messages for the player.
 
     A directory cannot be opened as a file, so it would make every start a
@@ -725,8 +726,8 @@ def _set_aside_directories(path: Path, now: datetime.datetime) -> list[str]:
             aside = _free_name(entry.with_name(f"{entry.name}.damaged-{now:%Y%m%d-%H%M%S}"))
             entry.rename(aside)
             _sync_directory(path.parent)
-            afresh = " and the console starts afresh" if not suffix else ""
-            notices.append(f"{entry.name} was a directory, not a file. It was kept as {aside.name}{afresh}.")
+            notices.append(StoreNotice.of("directory_afresh" if not suffix else "directory", entry=entry.name,
+                                          aside=aside.name))
     return notices
 
 

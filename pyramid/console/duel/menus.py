@@ -12,7 +12,7 @@ from collections.abc import Callable
 from types import ModuleType
 
 from pyramid.console.catalogue import say
-from pyramid.console.wording import level_name
+from pyramid.console.wording import describe_notices, level_name
 from pyramid.actions import Action
 from pyramid.engine.duel.ai import LEVELS
 from pyramid.console.duel.flow import (
@@ -58,7 +58,7 @@ def continue_pyramids(session: Console) -> None:
     resumed = resume(session)
     if resumed is None:
         session.push(NoticeScreen(session, say("duel.cannot_resume"),
-                                  session.store.take_notice() or say("duel.other_version")))
+                                  describe_notices(session.store.take_notice()) or say("duel.other_version")))
         return
     open_duel(session, *resumed)
 
