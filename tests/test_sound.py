@@ -123,3 +123,56 @@ def test_a_box_without_audio_plays_silently_with_one_log_line(tmp_path: Path) ->
     assert not report["playing"]
     lines = [line for line in log.splitlines() if line.startswith("sound:")]
     assert len(lines) == 1 and "playing silently" in lines[0], log
+
+
+def clearing_taps(deal: str, size: tuple[int, int]) -> list[str]:
+    """Taps that clear ``deal``'s pyramid with no redeal, each on the strip of its card no row covers."""
+    from display.layout import Layout
+    from display.text import text_width
+    from pyramid.engine.board import Board
+    from pyramid.engine.cards import parse_deal
+    from pyramid.engine.rules import preset
+    from pyramid.engine.solver import solve
+
+    board = Board(parse_deal(deal), preset("retrohub").with_redeals(0))
+    table = Layout(size, 0, measure=text_width).table(board.rules.rows)
+    taps = []
+    for move in solve(board).moves:
+        for card in move.cards:
+            index = board.index_of(card)
+            assert index is not None, "this deal clears from the pyramid alone"
+            place = table.cards[index]
+            taps.append(f"tap:{place.x + place.w // 2},{place.y + table.row_step // 2}")
+        board.push(move)
+    return taps
+
+
+def test_the_console_plays_a_pair_and_a_win_and_is_silent_while_it_idles(tmp_path: Path) -> None:
+    """The real command in the scripted mode with ``--sound on``: what the player would hear."""
+    from deals import clearable_deal
+
+    out, dump = tmp_path / "console.raw", tmp_path / "state.json"
+    # Two cursor moves first (silent): audio opens just after the first frame, on its own thread.
+    script = " ".join(["left", "right", *clearing_taps(clearable_deal(), (480, 320)), "down", "up", "down", "up"])
+    env = {**os.environ, "SDL_AUDIODRIVER": "disk", "SDL_DISKAUDIOFILE": str(out), "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
+    result = subprocess.run([sys.executable, "-m", "pyramid", "--display", "headless", "--size", "480x320",
+                             "--game", "pyramid", "--redeals", "none", "--deal", clearable_deal(), "--sound", "on",
+                             "--script", script, "--script-delay", "300", "--dump-state", str(dump)],
+                            cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(dump.read_text())["game"]["status"] == "cleared"
+    from audio.player import RATE
+
+    data = array("h", out.read_bytes()[: len(out.read_bytes()) // 2 * 2])
+    recording = Recording(RATE, 2, data[::2])
+    runs = recording.sounds()
+    assert len(runs) >= 3, runs
+
+    def sounds_like(run: tuple[int, int], notes: tuple[float, ...], against: tuple[float, ...]) -> bool:
+        return all(recording.power(*run, hertz) > 10 * recording.power(*run, other)
+                   for hertz in notes for other in against)
+
+    assert any(sounds_like(run, (660, 990), (523.25, 783.99)) for run in runs[:-1]), "pairs were heard"
+    assert sounds_like(runs[-1], (523.25, 783.99), (990,)), "the last sound is the win"
+    idle = recording.windows()[runs[-1][1]:]
+    assert len(idle) >= 80 and not any(any(window) for window in idle), "the end panel idles in silence"
