@@ -1,7 +1,12 @@
 #!/bin/sh
 # Turn a fresh Raspberry Pi OS Lite (Bookworm) into the Pyramid console.
 #
-#   sudo firmware/install.sh        (on the Pi, from a copy of this project)
+#   sudo firmware/install.sh [--sealed]   (on the Pi, from a copy of this project)
+#
+# --sealed makes the system read-only from the next boot on (docs/appliance.md, "Sealed
+# mode"): the root file system under a RAM overlay, logs in RAM, no swap, and the releases
+# and the player's data on the partition labelled pyramid-data. "sealed = false" in
+# /boot/firmware/pyramid.toml undoes it at the next boot.
 #
 # Installs the packages, the `pyramid` user, the first release in
 # /opt/pyramid/releases/<version> with an atomic `current` link (later releases come with
@@ -12,11 +17,21 @@
 #
 # Environment (the tests install into a directory with these):
 #   PYRAMID_ROOT    install under this directory instead of /
-#   PYRAMID_SKIP    steps to skip, space-separated: packages (apt-get), accounts (useradd)
+#   PYRAMID_SKIP    steps to skip, space-separated: packages (apt-get), accounts (useradd),
+#                   data-mount (--sealed: ROOT/data is the data partition's tree, not a mount)
 #   PYRAMID_BUNDLE  a release bundle made by build-release.sh (default: build one here)
 #   PYRAMID_SIGNERS the owner's SSH public key(s), e.g. ~/.ssh/id_ed25519.pub: from then on
 #                   the device installs only releases signed with them (build-release.sh --sign)
 set -eu
+
+sealed=no
+for argument in "$@"; do
+    case "$argument" in
+        --sealed) sealed=yes ;;
+        -h|--help) sed -n '2,23s/^# \{0,1\}//p' "$0"; exit 0 ;;
+        *) echo "install.sh: unknown argument '$argument' (known: --sealed)" >&2; exit 2 ;;
+    esac
+done
 
 firmware=$(cd "$(dirname "$0")" && pwd)
 project=$(dirname "$firmware")
@@ -79,6 +94,41 @@ add_options() {
     fi
 }
 
+# remove_option NAME FILE: the option NAME (alone or NAME=...) out of the one-line FILE.
+remove_option() {
+    set -f
+    line=$(head -n 1 "$2")
+    kept=
+    for existing in $line; do
+        case "$existing" in
+            "$1" | "$1"=*) ;;
+            *) kept="$kept $existing" ;;
+        esac
+    done
+    set +f
+    if [ "${kept# }" != "$line" ]; then
+        echo "${kept# }" > "$2.new"
+        mv -f "$2.new" "$2"
+        say "updated $2"
+    fi
+}
+
+# move_to_data DIRECTORY NAME: the contents of ROOT/DIRECTORY onto the data partition as NAME,
+# once (copied, synced, renamed into place, then removed from the root file system, where
+# DIRECTORY stays as the mount point fstab binds NAME onto).
+move_to_data() {
+    if [ ! -d "$data/$2" ]; then
+        mkdir -p "$root/$1"
+        rm -rf "$data/$2.new"
+        cp -a "$root/$1/." "$data/$2.new"
+        sync
+        mv "$data/$2.new" "$data/$2"
+        sync
+        find "$root/$1" -mindepth 1 -delete
+        say "moved /$1 to the data partition ($data/$2)"
+    fi
+}
+
 if ! skipping packages; then
     say "installing packages"
     export DEBIAN_FRONTEND=noninteractive
@@ -88,12 +138,13 @@ if ! skipping packages; then
     # plain Debian, as in the emulator test, gpiozero falls back to its other pin
     # libraries). libgbm1, libegl1, libgles2: SDL's KMS/DRM video driver;
     # libgl1-mesa-dri: its GPU drivers (vc4, v3d; kms_swrast without a GPU), without
-    # which set_mode fails with "EGL not initialized". rsync: updates over SSH.
+    # which set_mode fails with "EGL not initialized". rsync: updates over SSH. polkitd:
+    # lets systemd-logind power off for the console's user (the rule below).
     lgpio=
     if apt-cache show python3-lgpio > /dev/null 2>&1; then lgpio=python3-lgpio; fi
     apt-get install -y -qq --no-install-recommends \
         python3 python3-venv python3-evdev python3-gpiozero $lgpio \
-        libgbm1 libegl1 libgles2 libgl1-mesa-dri libdrm2 rsync
+        libgbm1 libegl1 libgles2 libgl1-mesa-dri libdrm2 rsync polkitd
 fi
 
 if ! skipping accounts; then
@@ -154,6 +205,9 @@ for unit in pyramid.service pyramid-rollback.service; do
     put "$project/systemd/$unit" "$root/etc/systemd/system/$unit" 644
 done
 put "$project/docs/appliance.md" "$root/usr/share/doc/pyramid/appliance.md" 644
+# The main menu's "Power off": logind may power off for the user pyramid, for nothing else.
+put "$firmware/etc/polkit-1/rules.d/50-pyramid-power-off.rules" \
+    "$root/etc/polkit-1/rules.d/50-pyramid-power-off.rules" 644
 if [ -z "$root" ]; then
     systemctl daemon-reload
 fi
@@ -176,6 +230,43 @@ if [ -f "$boot/config.txt" ] && [ -f "$boot/cmdline.txt" ]; then
     fi
 else
     say "no $boot/config.txt and cmdline.txt: not Raspberry Pi OS Bookworm? Boot configuration skipped"
+fi
+
+if [ "$sealed" = yes ]; then
+    if [ ! -f "$boot/cmdline.txt" ]; then
+        echo "install.sh: --sealed needs $boot/cmdline.txt (Raspberry Pi OS) to start the sealed system" >&2
+        exit 2
+    fi
+    data="$root/data"
+    if ! skipping data-mount && ! mountpoint -q "$data"; then
+        device=$(blkid -L pyramid-data || true)
+        if [ -z "$device" ]; then
+            echo "install.sh: --sealed needs a partition labelled pyramid-data for the releases and the" \
+                "player's data, and there is none (docs/appliance.md, \"Sealed mode\", says how to make one)" >&2
+            exit 2
+        fi
+        mkdir -p "$data"
+        mount "$device" "$data"
+    fi
+    mkdir -p "$data"
+    move_to_data opt/pyramid opt
+    move_to_data var/lib/pyramid state
+    touch "$root/etc/fstab"
+    replace_block "$firmware/etc/fstab" "$root/etc/fstab"
+    put "$firmware/etc/systemd/journald.conf.d/pyramid-sealed.conf" \
+        "$root/etc/systemd/journald.conf.d/pyramid-sealed.conf" 644
+    put "$firmware/usr/lib/pyramid/sealed-init" "$root/usr/lib/pyramid/sealed-init" 755
+    # No swap on the card (Raspberry Pi OS's swap file; a swap file cannot live on the overlay).
+    for swap in dphys-swapfile.service; do
+        if [ -e "$root/usr/lib/systemd/system/$swap" ] || [ -e "$root/lib/systemd/system/$swap" ]; then
+            if [ ! -L "$root/etc/systemd/system/$swap" ]; then
+                systemctl ${root:+--root="$root"} mask "$swap"
+            fi
+        fi
+    done
+    add_options "$firmware/boot/firmware/cmdline-sealed.txt" "$boot/cmdline.txt"
+    remove_option rw "$boot/cmdline.txt"
+    say "sealed: from the next boot the system is read-only (sealed = false in $boot/pyramid.toml undoes it)"
 fi
 
 say "done: reboot to start the console (sudo reboot)"

@@ -53,10 +53,12 @@ def fresh_pi(root: Path) -> None:
     (wants / "getty@tty1.service").symlink_to("/lib/systemd/system/getty@.service")
 
 
-def run_install(root: Path, bundle: Path, extra: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def run_install(root: Path, bundle: Path, extra: dict[str, str] | None = None,
+                arguments: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYRAMID_ROOT": str(root), "PYRAMID_SKIP": "packages accounts",
            "PYRAMID_BUNDLE": str(bundle), **(extra or {})}
-    return subprocess.run(["sh", str(INSTALL)], env=env, capture_output=True, text=True, timeout=300, check=False)
+    return subprocess.run(["sh", str(INSTALL), *arguments], env=env, capture_output=True, text=True, timeout=300,
+                          check=False)
 
 
 def snapshot(root: Path) -> dict[str, tuple[str, ...]]:
@@ -96,6 +98,9 @@ def test_install_twice_gives_the_same_console(tmp_path: Path) -> None:
         assert (system / unit).read_text() == (REPOSITORY / "systemd" / unit).read_text()
     assert os.readlink(system / "multi-user.target.wants" / "pyramid.service") == "/etc/systemd/system/pyramid.service"
     assert not (system / "getty.target.wants" / "getty@tty1.service").exists()
+    rule = root / "etc" / "polkit-1" / "rules.d" / "50-pyramid-power-off.rules"
+    assert rule.read_text() == (REPOSITORY / "firmware" / rule.relative_to(root)).read_text()
+    assert oct(rule.stat().st_mode & 0o777) == "0o644"
 
 
 def test_boot_configuration_is_added_once_and_keeps_the_owners_lines(tmp_path: Path) -> None:
@@ -152,3 +157,69 @@ def test_the_owners_signing_key_is_installed_once(tmp_path: Path) -> None:
     empty.write_text("# no key yet\n")
     refused = run_install(root, make_bundle(tmp_path / "third", "1.0"), {"PYRAMID_SIGNERS": str(empty)})
     assert refused.returncode == 2 and "holds no public key" in refused.stderr
+
+
+SEALED = {"PYRAMID_SKIP": "packages accounts data-mount"}  # ROOT/data stands for the data partition
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="binds the data partition's directories in a mount namespace: run as root")
+def test_sealed_install_puts_releases_and_data_on_the_data_partition(tmp_path: Path) -> None:
+    root = tmp_path / "device"
+    fresh_pi(root)
+    boot = root / "boot" / "firmware"
+    (boot / "cmdline.txt").write_text(PI_CMDLINE.replace("rootwait", "rootwait rw"))
+    state = root / "var" / "lib" / "pyramid"
+    state.mkdir(parents=True)
+    (state / "pyramid.db").write_bytes(b"the player's games")
+    bundle = make_bundle(tmp_path, "1.0")
+    assert run_install(root, bundle).returncode == 0  # installed unsealed first, played on, then sealed
+
+    sealed = run_install(root, bundle, SEALED, ("--sealed",))
+    assert sealed.returncode == 0, sealed.stdout + sealed.stderr
+    data = root / "data"
+    assert os.readlink(data / "opt" / "current") == "releases/1.0"
+    assert (data / "opt" / "releases" / "1.0" / ".installed").is_file()
+    assert (data / "state" / "pyramid.db").read_bytes() == b"the player's games"
+    assert list((root / "opt" / "pyramid").iterdir()) == [] and list(state.iterdir()) == []  # mount points now
+    fstab = (root / "etc" / "fstab").read_text()
+    assert "LABEL=pyramid-data  /data" in fstab
+    assert "/data/opt           /opt/pyramid      none  bind" in fstab
+    assert "/data/state         /var/lib/pyramid  none  bind" in fstab
+    journald = (root / "etc" / "systemd" / "journald.conf.d" / "pyramid-sealed.conf").read_text()
+    assert "Storage=volatile" in journald
+    assert os.access(root / "usr" / "lib" / "pyramid" / "sealed-init", os.X_OK)
+    options = (boot / "cmdline.txt").read_text().split()
+    assert "init=/usr/lib/pyramid/sealed-init" in options and "rw" not in options
+    assert options[:6] == PI_CMDLINE.split()
+
+    # Run again as on the sealed device, where fstab binds the data partition's directories.
+    before = snapshot(root)
+    binds = (f'mount --make-rprivate / && mount --bind "{data}/opt" "{root}/opt/pyramid" && '
+             f'mount --bind "{data}/state" "{state}" && exec sh "{INSTALL}" --sealed')
+    env = {**os.environ, "PYRAMID_ROOT": str(root), "PYRAMID_BUNDLE": str(bundle), **SEALED}
+    again = subprocess.run(["unshare", "--mount", "sh", "-c", binds], env=env, capture_output=True, text=True,
+                           timeout=300, check=False)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert "is the current release" in again.stdout and again.stderr == ""
+    assert snapshot(root) == before
+
+
+def test_sealing_without_a_data_partition_is_refused_and_changes_nothing(tmp_path: Path) -> None:
+    root = tmp_path / "device"
+    fresh_pi(root)
+    bundle = make_bundle(tmp_path, "1.0")
+    assert run_install(root, bundle).returncode == 0
+    before = snapshot(root)
+    refused = run_install(root, bundle, None, ("--sealed",))
+    assert refused.returncode == 2
+    assert "needs a partition labelled pyramid-data" in refused.stderr
+    assert snapshot(root) == before
+
+
+def test_an_unknown_argument_is_refused_by_name(tmp_path: Path) -> None:
+    root = tmp_path / "device"
+    fresh_pi(root)
+    refused = run_install(root, make_bundle(tmp_path, "1.0"), None, ("--seal",))
+    assert refused.returncode == 2
+    assert "unknown argument '--seal'" in refused.stderr
+    assert not (root / "opt").exists()

@@ -64,7 +64,7 @@ def test_console_still_reaches_screen_input_tty_and_gpio() -> None:
 
 def test_console_unit_boots_on_tty1_and_falls_back_on_failure() -> None:
     settings = unit_settings("pyramid.service")
-    assert settings["ExecStart"] == ["/opt/pyramid/current/bin/pyramid --display auto"]
+    assert settings["ExecStart"] == ["/opt/pyramid/current/bin/pyramid --display auto --power-off logind"]
     assert settings["Conflicts"] == ["getty@tty1.service"]
     assert settings["TTYPath"] == ["/dev/tty1"]
     assert settings["StandardInput"] == ["tty"]

@@ -1,9 +1,12 @@
-"""The appliance end to end in an emulated machine: boot, play, harden, update.
+"""The appliance end to end in an emulated machine: boot, play, harden, update, power off.
 
 Opt-in (``PYRAMID_VM=1``), never part of the normal run: it builds a Debian
-bookworm system (Raspberry Pi OS Lite's systemd 252 and Python 3.11) once into
-a cache, installs the console with firmware/install.sh, boots it under qemu and
-checks on a real kernel and a real systemd what the other tests check offline:
+system once into a cache (``PYRAMID_VM_SUITE``: trixie, the default, is today's
+Raspberry Pi OS base, systemd 257 and Python 3.13; bookworm has systemd 252 and
+Python 3.11; ``PYRAMID_VM_ARCH``: amd64, the default, or arm64, every Pi's),
+installs the console with firmware/install.sh (``--sealed`` with
+``PYRAMID_VM_SEALED=1``), boots it under qemu and checks on a real kernel and a
+real systemd what the other tests check offline:
 
 - pyramid.service replaces the login prompt on tty1, ``--display auto`` picks
   kmsdrm, and the unit is active once the console sent READY=1;
@@ -13,10 +16,14 @@ checks on a real kernel and a real systemd what the other tests check offline:
 - ``systemd-analyze security`` on the loaded unit, and the watchdog restarting
   a console that stopped answering;
 - firmware/update.sh over SSH lands a new release, and refuses one whose
-  self-test fails while the old one keeps running.
+  self-test fails while the old one keeps running;
+- sealed, the root file system is a RAM overlay and its disk is never written;
+- the power button (QMP ``system_powerdown``) and the main menu's "Power off"
+  halt the guest, the player's data intact and the file systems clean.
 
-The tests share one machine and run in file order, each building on the last.
-About 4–5 minutes on two shared cores (the first run adds 80 s for the base system).
+The tests share one machine and run in file order, each building on the last
+(the menu's power-off boots the disks the power button left). About 6 minutes
+for amd64 on two shared cores, more for arm64 (docs/appliance.md has the times).
 """
 
 from __future__ import annotations
@@ -32,16 +39,17 @@ from pathlib import Path
 
 import pytest
 from vm.appliance import PROJECT, PreparedImage, prepare, project_copy
-from vm.machine import Machine, Screen
-from vm.rootfs import GUEST_USER
+from vm.halted import DiskReport, inspect_disks
+from vm.machine import Boot, Machine, Screen
+from vm.rootfs import GUEST_USER, chosen_guest, missing_packages
 
-TOOLS = {"qemu-system-x86_64": "qemu-system-x86", "qemu-img": "qemu-utils", "mmdebstrap": "mmdebstrap",
-         "mkfs.ext4": "e2fsprogs", "unshare": "util-linux", "ssh": "openssh-client", "rsync": "rsync"}
-MISSING = sorted({package for tool, package in TOOLS.items() if shutil.which(tool) is None})
+GUEST = chosen_guest()
+SEALED = os.environ.get("PYRAMID_VM_SEALED", "0") == "1"
+MISSING = missing_packages(GUEST.architecture)
 
 pytestmark = [
     pytest.mark.skipif(os.environ.get("PYRAMID_VM") != "1",
-                       reason="the appliance test boots a virtual machine (about 5 minutes): set PYRAMID_VM=1"),
+                       reason="the appliance test boots a virtual machine (about 6 minutes): set PYRAMID_VM=1"),
     pytest.mark.skipif(bool(MISSING), reason=f"needs: apt-get install {' '.join(MISSING)}"),
     pytest.mark.skipif(os.geteuid() != 0, reason="builds the guest system with mmdebstrap and chroot: run as root"),
 ]
@@ -57,6 +65,7 @@ class Guest:
         self.machine = machine
         self.prepared = prepared
         self.menu_screen: Screen | None = None
+        self.halted_disks: Boot | None = None  # raw copies of the disks after the power button
 
 
 @pytest.fixture(scope="module")
@@ -64,16 +73,18 @@ def guest(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Guest]:
     """One machine for the whole module: preparing and booting it is most of the run's time."""
     started = time.monotonic()
     workdir = tmp_path_factory.mktemp("vm")
-    prepared = prepare(workdir)
+    prepared = prepare(workdir, GUEST, SEALED)
     TIMINGS.update(prepared.timings)
-    machine = Machine(prepared.image, prepared.kernel, prepared.initrd, workdir, prepared.key, GUEST_USER)
+    machine = Machine(prepared.boot, workdir, prepared.key, GUEST_USER)
+    guest = Guest(machine, prepared)
     try:
         TIMINGS["power-on to SSH"] = machine.wait_for_ssh(BOOT_TIMEOUT)
-        yield Guest(machine, prepared)
+        yield guest
     finally:
-        machine.stop()
+        guest.machine.stop()
         TIMINGS["whole run"] = time.monotonic() - started
-        print("\nappliance VM timings (s): " + ", ".join(f"{name} {value:.0f}" for name, value in TIMINGS.items()))
+        print(f"\nappliance VM ({GUEST.name}{', sealed' if SEALED else ''}) timings (s): "
+              + ", ".join(f"{name} {value:.0f}" for name, value in TIMINGS.items()))
         print(f"screendumps and logs in {workdir}")
 
 
@@ -97,6 +108,7 @@ def test_console_replaces_the_login_prompt_on_tty1(guest: Guest) -> None:
 
 def test_screen_shows_the_felt_and_the_menu(guest: Guest) -> None:
     screen = guest.machine.screendump("menu")
+    TIMINGS["power-on to first frame (upper bound: the first screendump)"] = time.monotonic() - guest.machine.started
     assert screen.felt_share() > 0.5, f"only {screen.felt_share():.0%} of the screen is felt green"
     assert screen.light_share() > 0.002, f"no menu text on the screen ({screen.light_share():.2%} light pixels)"
     assert screen.highlight_row() is not None, "no highlighted menu line"
@@ -197,3 +209,57 @@ def test_update_with_a_failing_self_test_is_refused(guest: Guest, tmp_path: Path
     assert machine.ssh(f"test -e /opt/pyramid/releases/{broken}", check=False).returncode != 0
     assert machine.unit_property("pyramid.service", "MainPID") == running
     assert machine.ssh("systemctl is-active pyramid.service").stdout.strip() == "active"
+
+
+@pytest.mark.skipif(not SEALED, reason="a sealed console only (PYRAMID_VM_SEALED=1)")
+def test_sealed_root_is_a_ram_overlay_and_its_disk_is_never_written(guest: Guest) -> None:
+    machine = guest.machine
+    assert machine.ssh("findmnt -n -o FSTYPE /").stdout.strip() == "overlay"
+    assert machine.ssh("findmnt -n -o OPTIONS /media/root-ro").stdout.strip().startswith("ro,")
+    for path in ("/data", "/var/lib/pyramid", "/opt/pyramid"):
+        assert machine.ssh(f"findmnt -n -o SOURCE {path}").stdout.strip().startswith("/dev/vdb"), path
+    assert machine.ssh("journalctl --header | grep -c '^File path: /run/log/journal'", check=False).stdout.strip() != "0"
+    assert machine.ssh("swapon --show --noheadings").stdout.strip() == ""
+    sectors_written = int(machine.ssh("cat /sys/block/vda/stat").stdout.split()[6])
+    assert sectors_written == 0, f"{sectors_written} sectors written to the sealed root's disk"
+
+
+def check_halted_cleanly(guest: Guest, disks: Boot, games_before: list[str]) -> DiskReport:
+    report = inspect_disks(disks, guest.machine.workdir, SEALED)
+    assert report.root_clean, report.root_fsck
+    assert report.integrity == "ok", report.integrity
+    assert report.progress == games_before, "the game in progress did not survive the power-off"
+    return report
+
+
+def test_the_power_button_saves_and_halts(guest: Guest) -> None:
+    machine = guest.machine
+    games = saved_games(guest)
+    assert games, "needs the game in progress of the earlier tests"
+    machine.power_button()
+    TIMINGS["power button to halt"] = machine.wait_for_halt(180)
+    guest.halted_disks = machine.snapshot_disks(machine.workdir / "after-button")
+    check_halted_cleanly(guest, guest.halted_disks, games)
+
+
+def test_power_off_in_the_main_menu_saves_and_halts(guest: Guest) -> None:
+    assert guest.halted_disks is not None, "needs the disks the power button left"
+    disks = guest.halted_disks
+    machine = Machine(disks, guest.machine.workdir, guest.prepared.key, GUEST_USER, name="-again")
+    guest.machine = machine
+    machine.wait_for_ssh(BOOT_TIMEOUT)
+    machine.wait_until("systemctl is-active --quiet pyramid.service", BOOT_TIMEOUT, "pyramid.service active again")
+    games = saved_games(guest)
+    time.sleep(3)
+    menu = machine.screendump("menu-again")
+    machine.press("up")  # from the first line the selection wraps to the last, "Power off"
+    time.sleep(2)
+    last = machine.screendump("menu-power-off")
+    before, after = menu.highlight_row(), last.highlight_row()
+    assert before is not None and after is not None and after > before + 10, "Up did not select the last line"
+    machine.press("ret")
+    time.sleep(2)
+    machine.screendump("power-off-question")
+    machine.press("ret")  # the question's first line: "Power off"
+    TIMINGS["menu Power off to halt"] = machine.wait_for_halt(180)
+    check_halted_cleanly(guest, disks, games)

@@ -1,13 +1,17 @@
 """The console installed the way an owner installs it, in an image the emulator boots.
 
 ``prepare`` takes the cached base system (rootfs.py), copies the project into
-the owner's home as ``git clone`` would, and runs ``sudo firmware/install.sh``
-in a chroot of it: the packages come from Debian through the host's network
+the owner's home as ``git clone`` would, gives it a stand-in for a Pi's boot
+partition (/boot/firmware with cmdline.txt and config.txt, which install.sh
+edits and the machine boots with), and runs ``sudo firmware/install.sh`` (with
+``--sealed`` for a sealed console) in a chroot of it: the packages come from Debian through the host's network
 (the restricted guest reaches nothing), the release bundle is built on the host
 by firmware/build-release.sh, as update.sh builds one, and handed over with
 ``PYRAMID_BUNDLE`` (pip inside the chroot would not trust a host that reaches
 PyPI through its own certificate authority). Then the owner's account gets a
-throwaway SSH key and the tree becomes a disk image.
+throwaway SSH key and the tree becomes a disk image; a sealed console's
+/data (its data partition, a plain directory in the chroot) becomes a second
+image labelled pyramid-data.
 
 ``project_copy`` makes the releases an update brings: the project with another
 version number, or one whose self-test fails, in a temporary directory (the
@@ -25,8 +29,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from .machine import Boot
 from .rootfs import (
+    DATA_IMAGE_SIZE,
     GUEST_USER,
+    Guest,
     base_rootfs,
     cache_directory,
     copy_rootfs,
@@ -41,11 +48,9 @@ GUEST_PROJECT = Path("home") / GUEST_USER / "pyramid"
 
 @dataclass(frozen=True)
 class PreparedImage:
-    """A disk image with the console installed, the kernel to boot it with, and the key to log in."""
+    """Disk images with the console installed, what to boot them with, and the key to log in."""
 
-    image: Path
-    kernel: Path
-    initrd: Path
+    boot: Boot
     key: Path
     install_log: str
     timings: dict[str, float]
@@ -76,21 +81,28 @@ def project_copy(target: Path, version: str | None = None, broken: bool = False)
     return target
 
 
-def prepare(workdir: Path) -> PreparedImage:
-    """Build (or reuse) the base system, install the console into a copy, make the image."""
+def prepare(workdir: Path, guest: Guest, sealed: bool = False) -> PreparedImage:
+    """Build (or reuse) the base system, install the console into a copy, make the images."""
     timings: dict[str, float] = {}
     started = time.monotonic()
-    base = base_rootfs(cache_directory())
+    base = base_rootfs(cache_directory(), guest)
     timings["base system (0 when cached)"] = time.monotonic() - started
 
     started = time.monotonic()
     rootfs = workdir / "rootfs"
     rootfs.mkdir()
     copy_rootfs(base, rootfs)
+    boot = rootfs / "boot" / "firmware"
+    boot.mkdir(parents=True)
+    (boot / "cmdline.txt").write_text(f"root=/dev/vda rw console={guest.architecture.serial_console}\n")
+    (boot / "config.txt").write_text("")
     project = project_copy(rootfs / GUEST_PROJECT)
-    bundle = build_bundle(project, rootfs / "root")
-    installed = run_in_chroot(rootfs, ["sh", f"/{GUEST_PROJECT}/firmware/install.sh"],
-                              {"PYRAMID_BUNDLE": f"/{bundle.relative_to(rootfs)}", "SYSTEMD_OFFLINE": "1"})
+    bundle = build_bundle(project, rootfs / "root", guest)
+    environment = {"PYRAMID_BUNDLE": f"/{bundle.relative_to(rootfs)}", "SYSTEMD_OFFLINE": "1"}
+    if sealed:
+        environment["PYRAMID_SKIP"] = "data-mount"
+    installed = run_in_chroot(rootfs, ["sh", f"/{GUEST_PROJECT}/firmware/install.sh", *(["--sealed"] if sealed else [])],
+                              environment)
     shutil.rmtree(bundle)
     install_log = installed.stdout + installed.stderr
     if installed.returncode != 0:
@@ -104,20 +116,27 @@ def prepare(workdir: Path) -> PreparedImage:
     authorize(rootfs, key.with_suffix(".pub").read_text())
 
     started = time.monotonic()
-    image = workdir / "root.img"
-    make_image(rootfs, image)
+    disks = [workdir / "root.img"]
+    if sealed:
+        disks.append(workdir / "data.img")
+        make_image(rootfs / "data", disks[1], label="pyramid-data", size=DATA_IMAGE_SIZE)
+        shutil.rmtree(rootfs / "data")
+        (rootfs / "data").mkdir()
+    make_image(rootfs, disks[0])
     kernel, initrd = kernel_and_initrd(rootfs)
     shutil.copy2(kernel, workdir / "vmlinuz")
     shutil.copy2(initrd, workdir / "initrd.img")
+    cmdline = (boot / "cmdline.txt").read_text().strip()
     shutil.rmtree(rootfs)
     timings["mkfs.ext4 -d"] = time.monotonic() - started
-    return PreparedImage(image, workdir / "vmlinuz", workdir / "initrd.img", key, install_log, timings)
+    return PreparedImage(Boot(guest.architecture, workdir / "vmlinuz", workdir / "initrd.img", cmdline, tuple(disks)),
+                         key, install_log, timings)
 
 
-def build_bundle(project: Path, out: Path) -> Path:
-    """A release bundle of ``project`` for the guest (linux-x86_64, Python 3.11), built on the host."""
-    built = subprocess.run([str(project / "firmware" / "build-release.sh"), "--arch", "x86_64",
-                            "--python-version", "3.11", str(out)],
+def build_bundle(project: Path, out: Path, guest: Guest) -> Path:
+    """A release bundle of ``project`` for the guest (its platform and Python), built on the host."""
+    built = subprocess.run([str(project / "firmware" / "build-release.sh"), "--arch", guest.architecture.wheel,
+                            "--python-version", guest.suite.python, str(out)],
                            env={**os.environ, "PYTHON": sys.executable}, capture_output=True, text=True, check=False)
     if built.returncode != 0:
         raise RuntimeError(f"build-release.sh failed ({built.returncode}):\n{built.stderr}")

@@ -1,11 +1,20 @@
 """One emulated machine: qemu under TCG, its QMP socket, SSH into it, its screen.
 
 FACTS.md: KVM does not run a stock kernel usefully on these hosts, so the guest
-runs under TCG (``-cpu qemu64``, two vCPUs, multi-threaded). The disk is a qcow2
-overlay over the run's image, the network is user-mode and restricted (the guest
-reaches nothing; the host reaches its sshd on a loopback port), virtio-gpu gives
-the guest /dev/dri/card0 and /dev/fb0, and a USB keyboard on an xHCI controller
-is what QMP ``input-send-event`` types on.
+runs under TCG (two vCPUs, multi-threaded): an amd64 guest on a ``q35`` board
+with ``-cpu qemu64``, an arm64 guest on the ``virt`` board with a Cortex-A72
+(a Pi 4's core). The network is user-mode and restricted (the guest reaches
+nothing; the host reaches its sshd on a loopback port), virtio-gpu gives the
+guest /dev/dri/card0 and /dev/fb0, and a USB keyboard on an xHCI controller is
+what QMP ``input-send-event`` types on. QMP ``system_powerdown`` is the power
+button: ACPI's on q35, a gpio-keys KEY_POWER on virt, as dtoverlay=gpio-shutdown
+gives a Pi. The kernel command line is the one install.sh left in the image's
+/boot/firmware/cmdline.txt, as a Pi's firmware reads it.
+
+The disks are either throwaway qcow2 overlays (``cache=unsafe``: a run's disk is
+never kept) or raw files whose flushes qemu honours (``cache=writeback``), for
+the power-cut trials: killing qemu then loses exactly what a real power cut
+loses, what the guest had not yet written out.
 """
 
 from __future__ import annotations
@@ -16,8 +25,10 @@ import socket
 import subprocess
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
+
+from .rootfs import Architecture
 
 PixelTest = Callable[[int, int, int], bool]  # (red, green, blue) -> whether the pixel counts
 
@@ -129,26 +140,52 @@ class Qmp:
         self._socket.close()
 
 
-class Machine:
-    """A running guest booted from ``image`` with the guest's own kernel and initramfs."""
+BOARDS = {
+    "amd64": ["qemu-system-x86_64", "-cpu", "qemu64", "-machine", "q35"],
+    "arm64": ["qemu-system-aarch64", "-cpu", "cortex-a72", "-machine", "virt"],
+}
 
-    def __init__(self, image: Path, kernel: Path, initrd: Path, workdir: Path, key: Path, user: str) -> None:
+
+@dataclass(frozen=True)
+class Boot:
+    """What a machine boots: the guest's own kernel and initramfs, its command line, its disks in order."""
+
+    architecture: Architecture
+    kernel: Path
+    initrd: Path
+    cmdline: str
+    disks: tuple[Path, ...]  # /dev/vda, /dev/vdb, ...
+    keep_disks: bool = False  # raw disks written in place (power cuts), else throwaway overlays
+
+
+class Machine:
+    """A running guest, powered on by the constructor."""
+
+    def __init__(self, boot: Boot, workdir: Path, key: Path, user: str, name: str = "") -> None:
         self.workdir = workdir
         self.key = key
         self.user = user
+        self.boot = boot
         self.port = free_loopback_port()
-        self.serial_log = workdir / "serial.log"
-        overlay = workdir / "overlay.qcow2"
-        subprocess.run(["qemu-img", "create", "-q", "-f", "qcow2", "-F", "raw", "-b", str(image), str(overlay)],
-                       check=True)
-        qmp_path = workdir / "qmp.sock"
+        self.serial_log = workdir / f"serial{name}.log"
+        drives: list[str] = []
+        self.overlays: list[Path] = []
+        for number, disk in enumerate(boot.disks):
+            if boot.keep_disks:
+                drives += ["-drive", f"file={disk},format=raw,if=virtio,cache=writeback"]
+                continue
+            overlay = workdir / f"overlay{name}-{number}.qcow2"
+            subprocess.run(["qemu-img", "create", "-q", "-f", "qcow2", "-F", "raw", "-b", str(disk), str(overlay)],
+                           check=True)
+            self.overlays.append(overlay)
+            drives += ["-drive", f"file={overlay},format=qcow2,if=virtio,cache=unsafe"]
+        qmp_path = workdir / f"qmp{name}.sock"
         command = [
-            "nice", "-n", "10", "qemu-system-x86_64",
-            "-accel", "tcg,thread=multi", "-cpu", "qemu64", "-machine", "q35", "-smp", "2", "-m", "1024",
+            "nice", "-n", "10", *BOARDS[boot.architecture.debian],
+            "-accel", "tcg,thread=multi", "-smp", "2", "-m", "1024",
             "-nodefaults", "-display", "none",
-            "-kernel", str(kernel), "-initrd", str(initrd),
-            "-append", "root=/dev/vda rw console=ttyS0 quiet",
-            "-drive", f"file={overlay},format=qcow2,if=virtio,cache=unsafe",
+            "-kernel", str(boot.kernel), "-initrd", str(boot.initrd), "-append", boot.cmdline,
+            *drives,
             "-device", "virtio-gpu-pci",
             "-device", "qemu-xhci", "-device", "usb-kbd",
             "-netdev", f"user,id=net0,restrict=on,hostfwd=tcp:127.0.0.1:{self.port}-:22",
@@ -157,7 +194,8 @@ class Machine:
             "-qmp", f"unix:{qmp_path},server=on,wait=off",
         ]
         self.started = time.monotonic()
-        with open(workdir / "qemu.log", "wb") as log:  # qemu keeps its own copy of the descriptor
+        self.qemu_log = workdir / f"qemu{name}.log"
+        with open(self.qemu_log, "wb") as log:  # qemu keeps its own copy of the descriptor
             self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log)
         self.qmp = self._connect_qmp(qmp_path)
 
@@ -165,7 +203,7 @@ class Machine:
         deadline = time.monotonic() + 30
         while True:
             if self.process.poll() is not None:
-                raise GuestError(f"qemu exited ({self.process.returncode}): {(self.workdir / 'qemu.log').read_text()}")
+                raise GuestError(f"qemu exited ({self.process.returncode}): {self.qemu_log.read_text()}")
             try:
                 return Qmp(path)
             except (FileNotFoundError, ConnectionRefusedError):
@@ -239,8 +277,41 @@ class Machine:
         except FileNotFoundError:
             return "(no serial output)"
 
+    def power_button(self) -> None:
+        """Press the emulated power button (what dtoverlay=gpio-shutdown makes of a Pi's button)."""
+        self.qmp.execute("system_powerdown")
+
+    def wait_for_halt(self, timeout: float) -> float:
+        """Seconds until the guest powered itself off (qemu exits when it does)."""
+        started = time.monotonic()
+        try:
+            self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise GuestError(f"the guest did not power off within {timeout:.0f} s; serial console: "
+                             f"{self.serial_tail()}") from None
+        self.qmp.close()
+        return time.monotonic() - started
+
+    def snapshot_disks(self, directory: Path) -> Boot:
+        """The disks of a halted machine as raw files, to inspect on the host or boot again as they are."""
+        if self.boot.keep_disks:
+            return self.boot
+        directory.mkdir()
+        disks = tuple(directory / f"disk{number}.img" for number in range(len(self.overlays)))
+        for overlay, disk in zip(self.overlays, disks):
+            subprocess.run(["qemu-img", "convert", "-O", "raw", str(overlay), str(disk)], check=True)
+        return replace(self.boot, disks=disks, keep_disks=True)
+
+    def cut_power(self) -> None:
+        """The power cut: qemu killed at once, nothing flushed, nothing shut down."""
+        self.process.kill()
+        self.process.wait()
+        self.qmp.close()
+
     def stop(self) -> None:
         """Power off at once: the overlay is thrown away, so a clean shutdown buys nothing."""
+        if self.process.poll() is not None:
+            return
         try:
             self.qmp.execute("quit")
         except (GuestError, OSError):
