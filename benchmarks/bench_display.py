@@ -13,7 +13,13 @@ Prints four tables:
    at 480x320;
 4. start to first frame (fresh processes, SDL dummy driver) against a bare
    ``pygame.display.set_mode`` + ``flip`` baseline run alternately in the same
-   run — target ≤ 1.5x.
+   run — target ≤ 1.5x;
+5. motion on a 16-bit framebuffer (480x320 and 320x240 RGB565): for each kind of
+   animated move of the same game (deal, removal, draw, a refused pair shaking, a
+   scoring removal's "+N", the win's burst), the bytes sent per move and per frame,
+   and the frames per second the 32 MHz SPI bus allows for those frames (4 MB/s)
+   and that rendering + writing allow here, against the bus's full-frame rate
+   (~13 fps at 480x320) and the rate an animation asks for.
 """
 
 from __future__ import annotations
@@ -31,13 +37,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the
 
 import samples  # noqa: E402
 from display.fbdev import FramebufferDisplay  # noqa: E402
+from display.animator import Animator  # noqa: E402
 from display.fbinfo import RGB565, XRGB8888, FramebufferGeometry, PixelFormat  # noqa: E402
+from display.motion import DURATION, FRAME  # noqa: E402
 from display.rect import Rect  # noqa: E402
 from display.render import Renderer  # noqa: E402
 from display.rotation import Rotation  # noqa: E402
-from pyramid.view import View  # noqa: E402
+from pyramid.view import Feedback, View  # noqa: E402
 
 SIZES = [(320, 240), (480, 320), (800, 480), (1280, 720), (1920, 1080)]
+#: Bytes per second a 32 MHz SPI bus carries (one bit per clock), as FACTS.md's full-frame ceilings assume.
+SPI_BYTES_PER_SECOND = 32_000_000 / 8
 REPEAT = 15
 STARTS = 9
 
@@ -192,11 +202,70 @@ def start_times() -> None:
         print(f"   {size[0]:>5}x{size[1]:<4}{cells}")
 
 
+def animated_moves() -> list[tuple[str, View, View]]:
+    """(kind, view before, view after) for each kind of animated move of deal 5's game."""
+    actions = game_actions()
+    menu = View("menu")
+    moves: list[tuple[str, View, View]] = [("deal", menu, actions[0][1])]
+    for (_, before), (kind, after) in zip(actions, actions[1:]):
+        if kind in ("remove", "draw"):
+            moves.append((kind, before, after))
+    removal = next((before, after) for kind, before, after in moves if kind == "remove")
+    moves.append(("+N", removal[0], removal[1]._replace(feedback=Feedback("pair", 1, points=5))))
+    chosen = samples.game_view()
+    moves.append(("wrong", chosen, chosen._replace(feedback=Feedback("wrong", 2, targets=(chosen.table.chosen,)))))
+    cleared = samples.end_view(cleared=True)
+    moves.append(("win", cleared, cleared._replace(feedback=Feedback("win", 3))))
+    return moves
+
+
+def motion(directory: Path) -> None:
+    frames = round(DURATION / FRAME)
+    print(f"5. motion on a 16-bit framebuffer: {DURATION * 1000:.0f} ms per animation, {frames} frames at "
+          f"{1 / FRAME:.0f} fps; SPI bus at 32 MHz = {SPI_BYTES_PER_SECOND / 1e6:.0f} MB/s")
+    print(f"   {'size':>10} {'move':>6} {'kB/move':>8} {'kB/frame':>9} {'max kB':>7} {'bus fps':>8} "
+          f"{'cpu fps':>8} {'full-frame bus fps':>19}")
+    moves = animated_moves()
+    for size in ((480, 320), (320, 240)):
+        full = size[0] * size[1] * 2
+        with framebuffer(directory, size, RGB565, Rotation(0)) as display:
+            renderer = Renderer(display.size)
+            sent: list[int] = []
+
+            def present(dirty: list[Rect]) -> None:
+                before = display.bytes_written
+                display.present(renderer.frame, dirty)
+                sent.append(display.bytes_written - before)
+
+            animator = Animator(renderer, present, clock=lambda: 0.0)
+            per_kind: dict[str, list[tuple[int, list[int], float]]] = {}
+            for kind, before, after in moves:
+                animator.show(before, animate=False)
+                sent.clear()
+                start = time.perf_counter()
+                animator.show(after, animate=True)
+                animator.play_through()
+                seconds = time.perf_counter() - start
+                # the first frame also carries what the view itself changed; the frames after it are the motion
+                per_kind.setdefault(kind, []).append((sum(sent), sent[1:], seconds / len(sent)))
+        for kind, runs in per_kind.items():
+            per_move = statistics.mean(total for total, _, _ in runs)
+            moving = [frame for _, frame_bytes, _ in runs for frame in frame_bytes] or [0]
+            per_frame, largest = statistics.mean(moving), max(moving)
+            bus = SPI_BYTES_PER_SECOND / max(1, largest)
+            cpu = 1 / statistics.median(seconds for _, _, seconds in runs)
+            print(f"   {size[0]:>5}x{size[1]:<4} {kind:>6} {per_move / 1000:8.1f} {per_frame / 1000:9.1f} "
+                  f"{largest / 1000:7.1f} {bus:8.0f} {cpu:8.0f} {SPI_BYTES_PER_SECOND / full:19.1f}")
+    print("   (bus fps: the move's largest frame on the bus; cpu fps: render + convert + write here, median;"
+          " a frame the bus cannot carry in time is skipped: the animation keeps its length)")
+
+
 def main() -> None:
     render_times()
     with tempfile.TemporaryDirectory() as directory:
         write_times(Path(directory))
         bytes_per_move(Path(directory))
+        motion(Path(directory))
     start_times()
 
 
