@@ -14,6 +14,14 @@ for size in 320x240 480x320 800x480 1920x1080; do
         --screenshot "docs/screenshot-$size.png"
 done
 echo "docs/screenshot-<size>.png written"
+# The French interface (--language fr): the same game at 480x320, the main menu and the first rules page at 320x240.
+PYRAMID_DATA_DIR="$data/fr-game" "$venv/bin/pyramid" --display headless --size 480x320 --language fr \
+    --game pyramid --redeals one --deal-number 7 --script "$script" --screenshot docs/screenshot-fr-480x320.png
+PYRAMID_DATA_DIR="$data/fr-menu" "$venv/bin/pyramid" --display headless --size 320x240 --language fr \
+    --script "" --screenshot docs/screenshot-fr-menu-320x240.png
+PYRAMID_DATA_DIR="$data/fr-rules" "$venv/bin/pyramid" --display headless --size 320x240 --language fr \
+    --script "help" --screenshot docs/screenshot-fr-rules-320x240.png
+echo "docs/screenshot-fr-*.png written"
 # The end panels and the statistics, at the smallest screen and on a TV: a deal the first-legal-move
 # player loses although it could be won (so the panel offers the solution), and a few statistics.
 "$venv/bin/python" - <<'PY'
@@ -24,6 +32,7 @@ import pygame
 
 from display.render import Renderer
 from pyramid.actions import Action
+from pyramid.console.catalogue import use_language
 from pyramid.console.menus import StatisticsScreen, open_console
 from pyramid.console.screen import DealChoice
 from pyramid.console.session import Session
@@ -54,10 +63,15 @@ with tempfile.TemporaryDirectory() as scratch:
         renderer = Renderer(size)
         renderer.draw(session.view())
         pygame.image.save(renderer.frame, f"docs/screenshot-end-{size[0]}x{size[1]}.png")
+    use_language("fr")
+    renderer = Renderer((320, 240))
+    renderer.draw(session.view())
+    pygame.image.save(renderer.frame, "docs/screenshot-fr-end-320x240.png")
+    use_language("en")
     session.push(StatisticsScreen(session))
     renderer = Renderer((320, 240))
     renderer.draw(session.view())
     pygame.image.save(renderer.frame, "docs/screenshot-statistics-320x240.png")
     store.close()
 PY
-echo "docs/screenshot-end-*.png and docs/screenshot-statistics-320x240.png written"
+echo "docs/screenshot-end-*.png, docs/screenshot-fr-end-320x240.png and docs/screenshot-statistics-320x240.png written"

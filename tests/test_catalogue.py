@@ -10,8 +10,12 @@ both languages, drawn at 320x240, for text the renderer had to shorten with "…
 from __future__ import annotations
 
 import datetime
+import json
+import os
 import re
 import string
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -272,3 +276,37 @@ def test_network_sentences_are_french_too() -> None:
     for sentence in sentences:
         assert not [pattern.pattern for pattern in patterns if pattern.fullmatch(sentence)], sentence
     assert wording.table_line("Ann", 12, "wizard", 0).count("wizard") == 1  # a level from a peer, as it came
+
+
+# -- choosing the language ------------------------------------------------------------------------
+def console(tmp_path: Path, *args: str, settings: str | None = None) -> tuple[dict, str]:
+    """Run the console headless; its final state and what it said on standard error."""
+    command = [sys.executable, "-m", "pyramid", "--display", "headless", "--dump-state", str(tmp_path / "s.json")]
+    if settings is not None:
+        (tmp_path / "pyramid.toml").write_text(settings)
+        command += ["--settings", str(tmp_path / "pyramid.toml")]
+    environment = {**os.environ, "SDL_VIDEODRIVER": "dummy", "PYRAMID_DATA_DIR": str(tmp_path / "data")}
+    result = subprocess.run([*command, *args], capture_output=True, text=True, timeout=120, env=environment)
+    assert result.returncode == 0, result.stderr
+    return json.loads((tmp_path / "s.json").read_text()), result.stderr
+
+
+def test_the_option_the_players_choice_and_the_settings_file_choose_the_language(tmp_path: Path) -> None:
+    state, _ = console(tmp_path, "--script", "", settings='[console]\nlanguage = "fr"\n')
+    assert state["menu"]["items"][0] == "Nouvelle partie"
+    state, _ = console(tmp_path, "--language", "en", "--script", "", settings='[console]\nlanguage = "fr"\n')
+    assert state["menu"]["items"][0] == "New game"
+    # Settings → Langue, ◀ to English: kept with the player's data, it wins over the file from then on.
+    settings, _ = console(tmp_path, "--script", "down down down down down down ok", settings='[console]\nlanguage = "fr"\n')
+    line = next(i for i, item in enumerate(settings["menu"]["items"]) if item.startswith("Langue : Français"))
+    state, _ = console(tmp_path, "--script", "down down down down down down ok " + "down " * line + "left",
+                       settings='[console]\nlanguage = "fr"\n')
+    assert state["menu"]["items"][line] == "Language: English"
+    state, _ = console(tmp_path, "--script", "", settings='[console]\nlanguage = "fr"\n')
+    assert state["menu"]["items"][0] == "New game"
+
+
+def test_a_wrong_language_in_the_settings_file_is_told_and_english_spoken(tmp_path: Path) -> None:
+    state, said = console(tmp_path, "--script", "", settings='[console]\nlanguage = "klingon"\n')
+    assert state["menu"]["items"][0] == "New game"
+    assert "console.language 'klingon'" in said and "en, fr" in said
