@@ -26,7 +26,7 @@ from pyramid.engine.rules import Redeals, preset
 from pyramid.scripting import OutputError, ScriptSource, Trace, dump_state, write_output
 from pyramid.system.sdnotify import Notifier
 from pyramid.console.menus import open_console
-from pyramid.console.screen import DealChoice
+from pyramid.console.screen import DealChoice, PressSeen
 from pyramid.console.net.service import TableService
 from pyramid.console.session import Session
 from pyramid.view import Hit, View
@@ -431,7 +431,7 @@ def run_console(options: Options) -> int:
         raise
     stop.hand_to(hub)
     sink.attach(hub.post)
-    session.input_log = lambda: [str(record) for record in hub.recent_presses]
+    session.input_log = lambda: [PressSeen(str(record.action), record.device) for record in hub.recent_presses]
     session.input_devices = lambda: list(hub.connected_devices)
     try:
         run_loop(session, frontend, hub, notifier)

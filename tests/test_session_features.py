@@ -11,7 +11,7 @@ from pyramid.engine.cards import format_cards, parse_deal
 from pyramid.engine.deal import daily_deal_number, numbered_deal
 from pyramid.engine.rules import RETROHUB
 from pyramid.console.menus import open_console
-from pyramid.console.screen import DealChoice
+from pyramid.console.screen import DealChoice, PressSeen
 from pyramid.console.session import Session
 from pyramid.saved.store import Store
 
@@ -287,13 +287,13 @@ def test_system_page_shows_version_and_addresses(tmp_path: Path) -> None:
 
 def test_controls_screen_shows_each_press_and_leaves_on_back_twice(tmp_path: Path) -> None:
     session = new_session(tmp_path)
-    presses: list[str] = []
+    presses: list[PressSeen] = []
     session.input_log = lambda: presses
     session.input_devices = lambda: ["USB Remote", "GPIO 22"]
     choose(session, "Settings")
     assert choose(session, "Controls")["screen"] == "controls"
     for action, device in (("up", "USB Remote"), ("ok", "GPIO 22"), ("back", "USB Remote")):
-        presses.append(f"{action} from {device!r}")
+        presses.append(PressSeen(action, device))
         session.handle(Action(action))
     sections = dict(session.view().text.sections)
     assert sections["Last presses, newest first"][:2] == ("back from 'USB Remote'", "ok from 'GPIO 22'")

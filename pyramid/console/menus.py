@@ -335,7 +335,8 @@ class ControlsScreen(Screen):
         self.seen.append("help")
 
     def view(self) -> View:
-        log = list(self.session.input_log()) or [say("controls.no_device_info", action=action) for action in self.seen]
+        log = ([say("controls.press", action=press.action, device=press.device) for press in self.session.input_log()]
+               or [say("controls.no_device_info", action=action) for action in self.seen])
         presses = tuple(reversed(log[-self.SHOWN:])) or (say("controls.press_any"),)
         devices = tuple(self.session.input_devices()) or (say("controls.no_device"),)
         sections = ((say("controls.last_presses"), presses), (say("controls.devices"), devices),

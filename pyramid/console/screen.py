@@ -41,6 +41,13 @@ class DealChoice:
     number: int | None = None
 
 
+class PressSeen(NamedTuple):
+    """A press as the Controls screen lists it: the action it made and the device it came from."""
+
+    action: str
+    device: str
+
+
 class Console(Protocol):
     """What a screen may use: the stack it lives on and the console's services."""
 
@@ -57,7 +64,7 @@ class Console(Protocol):
     can_quit: bool
     #: Asks the system to power off (``--power-off logind``: the appliance); ``None``: the menu has no such line.
     power_off: Callable[[], None] | None
-    input_log: Callable[[], Sequence[str]]
+    input_log: Callable[[], Sequence[PressSeen]]
     input_devices: Callable[[], Sequence[str]]
     #: The network tables: the tables seen, invites, the match at a table (made by the app).
     tables: TableService

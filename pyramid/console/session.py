@@ -19,7 +19,7 @@ from typing import Any, Callable, Sequence
 from pyramid.console.catalogue import say, use_language
 from pyramid.actions import Action
 from pyramid.console.net.service import TableService
-from pyramid.console.screen import DealChoice, NoticeScreen, Screen
+from pyramid.console.screen import DealChoice, NoticeScreen, PressSeen, Screen
 from pyramid.console.wording import describe_notice, describe_notices
 from pyramid.engine.rules import Rules, preset
 from pyramid.saved.settings import PlayerSettings
@@ -54,7 +54,7 @@ class Session:
         self.quit_requested = False
         #: The latest presses with their device ("ok from 'USB Remote'"), newest last, and the
         #: input devices connected: the Controls screen shows them (set by the app).
-        self.input_log: Callable[[], Sequence[str]] = lambda: ()
+        self.input_log: Callable[[], Sequence[PressSeen]] = lambda: ()
         self.input_devices: Callable[[], Sequence[str]] = lambda: ()
         self.stack: list[Screen] = []
         #: The latest cue a screen gave (:meth:`cue`), carried by every view after it.

@@ -86,6 +86,7 @@ MESSAGES: dict[str, str] = {
     "settings.sound.off": "off",
 
     "controls.title": "Controls",
+    "controls.press": "{action} from {device!r}",
     "controls.no_device_info": "{action} (no device information)",
     "controls.press_any": "Press any button…",
     "controls.no_device": "no input device reported",

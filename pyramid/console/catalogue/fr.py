@@ -86,6 +86,7 @@ MESSAGES: dict[str, str] = {
     "settings.sound.off": "non",
 
     "controls.title": "Commandes",
+    "controls.press": "{action} depuis {device!r}",
     "controls.no_device_info": "{action} (appareil inconnu)",
     "controls.press_any": "Appuyez sur un bouton…",
     "controls.no_device": "aucun appareil signalé",
