@@ -1,8 +1,10 @@
 """Showing views with motion: the frames of an animation, on time, and never in the way of a press.
 
 The main loop asks :meth:`Animator.due` when the next frame is wanted and
-waits no longer than that (the loop still reads input meanwhile); a press ends
-the animation at once (:meth:`Animator.finish`) before it acts. Frames come at
+waits no longer than that (the loop still reads input meanwhile); a press acts
+at once and ends the animation: the view it leads to is drawn straight away
+(:meth:`Animator.show`), or the running one finished (:meth:`Animator.finish`)
+when the press changed nothing. Frames come at
 a fixed rate only while an animation runs; once it is over ``due`` is ``None``
 again and an idle console sleeps. The last frame of an animation is the view
 drawn plainly, so motion never changes what is left on the screen.
@@ -40,8 +42,12 @@ class Animator:
         self._next_frame = 0.0
 
     def show(self, view: View, animate: bool) -> None:
-        """Draw ``view``; with ``animate``, the way there from the view before it first."""
-        self.finish()
+        """Draw ``view``; with ``animate``, the way there from the view before it first.
+
+        An animation still running is dropped, not finished: the renderer repaints
+        from whatever frame of it is on screen, so nothing is sent twice.
+        """
+        self._running = None
         before, before_scene = self._view, self._scene
         scene = self.renderer.scene_for(view)
         self._view, self._scene = view, scene
