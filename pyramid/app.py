@@ -136,7 +136,7 @@ class Frontend:
             self.animator.tick()
 
     def finish(self) -> None:
-        """End a running animation at once (a press came: it acts on the finished view)."""
+        """End a running animation at once: the view it was going to, drawn plainly."""
         self.animator.finish()
 
     def start_sound(self) -> None:
@@ -178,9 +178,7 @@ def run_loop(session: Session, frontend: Frontend, source: ActionSource, notifie
         items = source.wait(wait)
         if items is None:
             break
-        if items:
-            frontend.finish()  # a press ends the animation at once, then acts
-        else:  # the wait ran out: nothing pressed, the replay goes on, the animation draws its next frame
+        if not items:  # the wait ran out: nothing pressed, the replay goes on, the animation draws its next frame
             session.tick()
             frontend.tick()
         for item in items:
@@ -192,9 +190,11 @@ def run_loop(session: Session, frontend: Frontend, source: ActionSource, notifie
         if session.quit_requested:  # "Quit" on a desktop
             break
         new_view = session.view()
-        if new_view != view:
+        if new_view != view:  # a press during an animation ends it: the new view is drawn at once
             frontend.show(new_view)
             view = new_view
+        elif items:
+            frontend.finish()  # a press that changed nothing still ends the animation at once
         notifier.watchdog()
     frontend.finish()  # what is left on screen (and in a screenshot) is the last view, whole
     notifier.stopping()
