@@ -163,17 +163,21 @@ def table_change(before: View | None, after: View) -> TableChange:
     Read from the cards alone, so every game (Pyramid, the duel, a network match)
     gets the same motion and sound without telling them: a card visible before and
     nowhere after was removed, unless the stock grew (a redeal, or an undone draw);
-    a new waste top while the stock shrank was drawn; a full pyramid sharing no card
-    with the one before, on an empty waste, was dealt.
+    a new waste top while the stock shrank was drawn; a full pyramid on an empty waste
+    was dealt when the table before was another (no table, another size, no card
+    where it lies now) or had fewer cards (a deal retried; an undone first removal
+    looks the same, and is dealt again).
     """
     new = after.table
     if new is None:
         return TableChange()
     old = before.table if before is not None else None
+    fresh = not new.waste and all(card is not None for card in new.pyramid)
     if old is None or old.rows != new.rows or not any(
             a is not None and a == b for a, b in zip(old.pyramid, new.pyramid)):
-        dealt = not new.waste and all(card is not None for card in new.pyramid)
-        return TableChange(dealt=dealt)
+        return TableChange(dealt=fresh)
+    if fresh and None in old.pyramid:
+        return TableChange(dealt=True)
     redealt = new.stock_count > old.stock_count
     drawn = new.waste[-1] if new.stock_count < old.stock_count and new.waste and new.waste[-1:] != old.waste[-1:] \
         else None

@@ -201,3 +201,9 @@ def test_played_through_every_frame_is_drawn_and_the_last_is_the_view() -> None:
     assert len(recorder.frames) == round(DURATION / FRAME) + 1
     assert not recorder.animator.running
     assert same_pixels(recorder.renderer.frame, plain_frame(views[1]))
+
+
+def test_a_deal_retried_is_dealt_again() -> None:
+    views = first_moves()
+    assert table_change(views[-1], views[0]).dealt, "the same deal from the start, after some removals"
+    assert not table_change(views[0], views[0]).dealt
