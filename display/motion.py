@@ -20,7 +20,7 @@ from pyramid.view import Feedback, TableChange, View, table_change
 
 from . import theme
 from .layout import TableLayout
-from .rect import Rect
+from .rect import Rect, bounding_box
 from .render import Overlay, Sprite, target_rect
 from .symbols import Color
 from .text import render_text
@@ -134,7 +134,7 @@ def _feedback_flights(feedback: Feedback, change: TableChange, table: TableLayou
     """What the cards cannot say: a refused pair shakes, points rise, a cleared pyramid bursts."""
     flights: list[Flight] = []
     if feedback.cue == "wrong":
-        amplitude = max(2, table.card_w // 10)
+        amplitude = max(3, table.card_w // 6)
         for target in feedback.targets:
             place = target_rect(table, target)
             if place in now:
@@ -146,8 +146,8 @@ def _feedback_flights(feedback: Feedback, change: TableChange, table: TableLayou
             flights.append(_text_flight(f"+{feedback.points}", max(table.text_px, table.card_h // 2), theme.NOTICE,
                                         places[-1], -table.card_h // 2))
     elif feedback.cue == "win" and table.cards:
-        middle = table.cards[len(table.cards) // 2]
-        reach = table.card_h * 2
+        middle = bounding_box(table.cards) or table.cards[0]
+        reach = table.card_h * 3
         for spark in range(SPARKS):
             glyph, colour = BURST[spark % len(BURST)]
             angle = 2 * math.pi * spark / SPARKS
