@@ -52,7 +52,7 @@ HOPELESS = build_deal(["3c", "3d", "3h", "3s", "4c", "4d", "4h", "4s", "Kd", "Kh
                        "Ah", "As", "2c", "2d", "2h", "2s", "9s", "Kc"]
                       + ["Tc", "Td", "Th", "Ts", "9c", "9d", "9h"], [])
 #: Words that are the same in both languages (a French screen may show them).
-SHARED_WORDS = {"OK", "Joker", "Points", "Score", "Solution", "Pyramides", "Table", "Match", "Pause", "A"}
+SHARED_WORDS = {"OK", "Joker", "Points", "Score", "Solution", "Pyramides", "Table", "Match", "Pause", "A", "port"}
 
 
 @pytest.fixture(autouse=True)
@@ -143,6 +143,39 @@ def with_stats(session: Session) -> None:
     session.push(StatisticsScreen(session))
 
 
+def duel_played(session: Session) -> None:
+    """A whole duel against the computer, played as its own good player would; then its results."""
+    from pyramid.console.duel.screens import DuelScreen
+    from pyramid.engine.duel.ai import opponent_for
+
+    duel_menus.play_computer(session, 7)
+    screen = session.screen
+    assert isinstance(screen, DuelScreen)
+    player = opponent_for("good", 3)
+    while not screen.finished:
+        if screen.cleared_round is not None:
+            session.handle(Action("ok"))
+            continue
+        move = player.choose(screen.board)
+        target = ("stock" if move.kind == "turn" else "joker" if move.kind == "joker"
+                  else screen.board.index_of(move.card))  # type: ignore[arg-type]
+        session.handle(Action.tap(1, 1), lambda x, y: target)
+    session.handle(Action("ok"))
+
+
+def solution_replayed(session: Session) -> None:
+    """The replay of a won deal's solution, a few steps in."""
+    from pyramid.console.replay import ReplayScreen
+    from pyramid.console.table import Table
+    from pyramid.engine.board import Board
+    from pyramid.engine.rules import RETROHUB
+    from pyramid.engine.solver import solve
+
+    board = Board(parse_deal(clearable_deal()), RETROHUB.with_redeals(1))
+    session.push(ReplayScreen(session, Table(board), solve(board).moves, say("end.solution")))
+    play("right right")(session)
+
+
 #: (name, how to get there from the main menu, how many pages to look at).
 TOUR: list[tuple[str, Step, int]] = [
     ("main menu", lambda session: None, 1),
@@ -175,6 +208,12 @@ TOUR: list[tuple[str, Step, int]] = [
     ("duel", lambda session: duel_menus.play_computer(session, 7), 1),
     ("two players", lambda session: (session.push(duel_menus.PyramidsMenu(session)),
                                      play("down down ok ok ok")(session)) and None, 1),
+    ("duel results", duel_played, 1),
+    ("duel results, then the computer's game", lambda session: (duel_played(session), play("ok right")(session))
+     and None, 1),
+    ("solution", solution_replayed, 1),
+    ("joining", push(lambda session: lobby.JoiningScreen(session, "192.168.1.20", 47312)), 1),
+    ("table", push(lambda session: lobby.TableScreen(session, from_menu=False)), 1),
     ("join by address", push(lobby.JoinAddressScreen), 1),
     ("invite", invite, 1),
 ]
@@ -248,6 +287,17 @@ def test_no_french_screen_shows_english(tours: dict[str, dict[str, list[View]]])
             for text in texts(view):
                 english = [pattern.pattern for pattern in patterns if pattern.fullmatch(text)]
                 assert not english, f"{name}: {text!r} is English"
+
+
+def test_no_words_are_the_same_in_both_tours(tours: dict[str, dict[str, list[View]]]) -> None:
+    """Text built outside the catalogue (a name the engine made, a label kept from a menu) reads the same in both
+    languages: only names, numbers, cards, paths and the commands an owner types may."""
+    for name, views in tours["en"].items():
+        for english, french in zip(views, tours["fr"][name]):
+            same = set(texts(english)) & set(texts(french))
+            worded = {text for text in same if not text.startswith(("ssh ", "/"))
+                      and set(re.findall(r"[A-Za-z]{3,}", text)) - SHARED_WORDS}
+            assert not worded, f"{name}: {worded} not translated"
 
 
 @pytest.mark.parametrize("language", catalogue.LANGUAGES)

@@ -29,6 +29,13 @@ def variant_line(preset: str) -> str:
     return say(f"variant.{preset}.line") if preset in PRESETS else ""
 
 
+def player_name(name: str) -> str:
+    """The player's name as the console shows and sends it: the default one ("Player") in the language spoken."""
+    from pyramid.saved.settings import DEFAULT_PLAYER_NAME
+
+    return say("settings.default_name") if name == DEFAULT_PLAYER_NAME else name
+
+
 def level_name(level: str) -> str:
     """A computer player's level as the player reads it ("good"); one not known (from a peer) as it came."""
     return say(f"level.{level}") if knows(f"level.{level}") else level

@@ -57,6 +57,7 @@ MESSAGES: dict[str, str] = {
 
     "settings.title": "Settings",
     "settings.line": "{label}: {value}",
+    "settings.default_name": "Player",
     "settings.your_name": "Your name",
     "settings.controls": "Controls",
     "settings.system": "System",
@@ -260,6 +261,7 @@ MESSAGES: dict[str, str] = {
     "duel.player_2": "Player 2",
     "duel.you": "You",
     "duel.computer": "Computer",
+    "duel.computer_level": "Computer ({level})",
     "duel.cannot_resume": "The saved duel cannot be resumed",
     "duel.other_version": "It was left by another version.",
     "duel.random": "random",

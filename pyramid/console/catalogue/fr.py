@@ -57,6 +57,7 @@ MESSAGES: dict[str, str] = {
 
     "settings.title": "Réglages",
     "settings.line": "{label} : {value}",
+    "settings.default_name": "Joueur",
     "settings.your_name": "Votre nom",
     "settings.controls": "Commandes",
     "settings.system": "Système",
@@ -260,6 +261,7 @@ MESSAGES: dict[str, str] = {
     "duel.player_2": "Joueur 2",
     "duel.you": "Vous",
     "duel.computer": "Ordinateur",
+    "duel.computer_level": "Ordinateur ({level})",
     "duel.cannot_resume": "Le duel sauvegardé ne peut pas reprendre",
     "duel.other_version": "Il a été laissé par une autre version.",
     "duel.random": "au hasard",

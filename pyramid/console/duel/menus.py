@@ -12,7 +12,7 @@ from collections.abc import Callable
 from types import ModuleType
 
 from pyramid.console.catalogue import say
-from pyramid.console.wording import describe_notices, level_name
+from pyramid.console.wording import describe_notices, level_name, player_name
 from pyramid.actions import Action
 from pyramid.engine.duel.ai import LEVELS
 from pyramid.console.duel.flow import (
@@ -205,8 +205,11 @@ class NameEntryScreen(PyramidsHelpKey, Screen):
 
 def your_name(session: Console) -> NameEntryScreen:
     """Settings → "Your name": the name other consoles see at a network table, stored in the settings."""
-    return NameEntryScreen(session, say("settings.your_name"), session.settings.player_name, DEFAULT_PLAYER_NAME,
-                           lambda name: session.change_setting("player_name", name))
+    def chosen(name: str) -> None:
+        session.change_setting("player_name", DEFAULT_PLAYER_NAME if name == player_name(DEFAULT_PLAYER_NAME) else name)
+
+    shown = player_name(DEFAULT_PLAYER_NAME)
+    return NameEntryScreen(session, say("settings.your_name"), player_name(session.settings.player_name), shown, chosen)
 
 
 class MatchNumberScreen(PyramidsHelpKey, NumberEntryScreen):

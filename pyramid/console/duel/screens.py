@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from pyramid.console.catalogue import say
+from pyramid.console.wording import level_name
 from pyramid.actions import Action
 from pyramid.console.duel.flow import DuelRun, abandon_saved_duel
 from pyramid.engine.deal import MAX_DEAL_NUMBER
@@ -268,7 +269,8 @@ class ResultScreen(PyramidsHelpKey, Screen):
         computer = next(c for c in duel.contenders if c.is_computer)
         record = self.run.computer_game()
         table = DuelTable(DuelBoard.for_match(duel.match_number), self.session.settings.card_letters)
-        self.session.push(ReplayScreen(self.session, table, list(record.moves), computer.name))
+        title = say("duel.computer_level", level=level_name(computer.level or ""))
+        self.session.push(ReplayScreen(self.session, table, list(record.moves), title))
 
     def verdict(self) -> str:
         duel = self.run.duel

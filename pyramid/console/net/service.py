@@ -19,6 +19,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from pyramid.console.wording import player_name
 from pyramid.console.catalogue import say
 from pyramid.errors import PyramidError
 from pyramid.net.limits import DEFAULT_PORT
@@ -76,7 +77,7 @@ class TableService:
         return self._open_network is not None
 
     def name(self, session: Console) -> str:
-        return self.name_override or session.settings.player_name
+        return self.name_override or player_name(session.settings.player_name)
 
     def network(self, session: Console) -> Network:
         """The network, made on first use; :class:`NoNetworkError` when this console has none (a self-test)."""
