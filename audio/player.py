@@ -5,14 +5,19 @@ starting SDL's audio and rendering the effects (some 60 ms of Python on a PC,
 ten times that on a Pi Zero) then delays neither the first frame nor a press. A
 box without audio plays silently, told in one log line; the console never
 falls back to anything else. SDL picks the device (ALSA's default, HDMI, a
-DAC, PWM audio); ``SDL_AUDIODRIVER`` and ``AUDIODEV`` choose another.
+DAC, PWM audio); ``SDL_AUDIODRIVER`` and ``AUDIODEV`` choose another. Where
+there is plainly nothing to open (no ALSA playback device, no sound server, no
+driver chosen), SDL is not asked at all: ALSA's library would print a dozen
+lines of its own on stderr before failing.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
+from pathlib import Path
 
 import pygame
 
@@ -34,9 +39,10 @@ DRAIN_SECONDS = 1.0
 class SoundPlayer:
     """The effects, loaded into the mixer once it is open; :meth:`hear` plays the one a change calls for."""
 
-    def __init__(self) -> None:
+    def __init__(self, sound_devices: Path = Path("/dev/snd")) -> None:
         self._sounds: dict[Effect, pygame.mixer.Sound] = {}
         self._opening: threading.Thread | None = None
+        self._sound_devices = sound_devices
 
     @property
     def playing(self) -> bool:
@@ -56,6 +62,10 @@ class SoundPlayer:
 
     def _open(self) -> None:
         """Open the device and load the effects. No device: one log line, then silence."""
+        missing = nothing_to_open(self._sound_devices)
+        if missing:
+            log.warning("sound: no audio device (%s): playing silently", missing)
+            return
         try:
             pygame.mixer.init(frequency=RATE, size=-16, channels=2, buffer=BUFFER)
             opened = pygame.mixer.get_init()
@@ -88,3 +98,21 @@ class SoundPlayer:
             time.sleep(0.02)
         self._sounds = {}
         pygame.mixer.quit()
+
+
+def nothing_to_open(sound_devices: Path) -> str:
+    """Why there is surely no audio device, or "" when SDL may find one.
+
+    Only when no driver is chosen (``SDL_AUDIODRIVER`` unset, or ``alsa``): then
+    SDL would try a sound server's socket and ALSA's playback devices, and neither
+    is there.
+    """
+    if os.environ.get("SDL_AUDIODRIVER", "alsa") != "alsa":
+        return ""
+    if any(sound_devices.glob("pcmC*D*p")):
+        return ""
+    runtime = Path(os.environ.get("XDG_RUNTIME_DIR") or f"/run/user/{os.getuid()}")
+    if os.environ.get("PULSE_SERVER") or any(
+            (runtime / name).exists() for name in ("pulse/native", "pipewire-0")):
+        return ""
+    return f"no sound card: {sound_devices} has no playback device, and no sound server runs"

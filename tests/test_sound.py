@@ -27,7 +27,8 @@ sys.path.insert(0, "tests")
 from audio.player import SoundPlayer
 from pyramid.view import Feedback, View
 import pygame
-player = SoundPlayer()
+from pathlib import Path
+player = SoundPlayer(*(Path(arg) for arg in sys.argv[1:]))  # the sound devices' directory, if given
 player.open()
 player.wait_open()
 table = View("menu")
@@ -75,12 +76,22 @@ class Recording(NamedTuple):
         return (s1 * s1 + s2 * s2 - coefficient * s1 * s2) / max(1, len(part))
 
 
-def record(script: str, tmp_path: Path, *, driver: str = "disk") -> tuple[dict, Recording | None, str]:
+def record(script: str, tmp_path: Path, *, driver: str | None = "disk",
+           args: tuple[str, ...] = ()) -> tuple[dict, Recording | None, str]:
+    """Run ``script`` with SDL's audio ``driver``; ``None``: as a box where none is chosen and no
+    sound server runs (its runtime directory is an empty one of the test's)."""
     out = tmp_path / "audio.raw"
-    env = {**os.environ, "SDL_AUDIODRIVER": driver, "SDL_DISKAUDIOFILE": str(out),
-           "SDL_VIDEODRIVER": "dummy", "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
-    result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True,
-                            timeout=60)
+    env = {**os.environ, "SDL_DISKAUDIOFILE": str(out), "SDL_VIDEODRIVER": "dummy", "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
+    for name in ("SDL_AUDIODRIVER", "PULSE_SERVER"):
+        env.pop(name, None)
+    if driver is None:
+        runtime = tmp_path / "run"
+        runtime.mkdir(exist_ok=True)
+        env["XDG_RUNTIME_DIR"] = str(runtime)
+    else:
+        env["SDL_AUDIODRIVER"] = driver
+    result = subprocess.run([sys.executable, "-c", script, *args], cwd=ROOT, env=env, capture_output=True,
+                            text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout.strip().splitlines()[-1])
     if not out.exists():
@@ -123,6 +134,18 @@ def test_a_box_without_audio_plays_silently_with_one_log_line(tmp_path: Path) ->
     assert not report["playing"]
     lines = [line for line in log.splitlines() if line.startswith("sound:")]
     assert len(lines) == 1 and "playing silently" in lines[0], log
+
+
+def test_a_box_with_no_sound_card_is_told_in_one_line_without_asking_alsa(tmp_path: Path) -> None:
+    """No driver chosen, no playback device, no sound server: ALSA's library is not asked (it
+    would print its own errors on stderr), and the log says why in one line."""
+    (tmp_path / "snd").mkdir()
+    (tmp_path / "snd" / "controlC0").touch()  # a card's control without a playback device
+    report, recording, log = record(PLAY, tmp_path, driver=None, args=(str(tmp_path / "snd"),))
+    assert report["heard"] == ["pair", None, "win", None] and not report["playing"]
+    assert recording is None, "nothing was opened"
+    assert log.splitlines() == [f"sound: no audio device (no sound card: {tmp_path / 'snd'} has no playback device, "
+                                "and no sound server runs): playing silently"]
 
 
 def clearing_taps(deal: str, size: tuple[int, int]) -> list[str]:
