@@ -157,3 +157,20 @@ def test_the_scripted_mode_has_no_motion_unless_asked_and_ends_on_the_same_frame
     assert moving >= default + 5, "--motion on draws every frame of the removal's animation"
     assert moving_states == default_states, "the trace stays as it is"
     assert moving_shot == default_shot, "the last frame is the one drawn without motion"
+
+
+def test_settings_motion_and_sound_reach_the_frontend_at_once_unless_the_run_decides(tmp_path: Path) -> None:
+    from pyramid.app import liveliness
+
+    console, _ = parse_options(["--display", "headless"])
+    session = Session(None)
+    lively = liveliness(console, session)
+    assert lively.motion() and lively.sound() and lively.volume() == 75, "the settings' defaults"
+    session.change_setting("motion", False)
+    session.change_setting("volume", 25)
+    assert not lively.motion() and lively.volume() == 25, "Settings → Motion, Volume: at the next view"
+    forced, _ = parse_options(["--display", "headless", "--motion", "on", "--sound", "off"])
+    assert liveliness(forced, session).motion() and not liveliness(forced, session).sound()
+    scripted, _ = parse_options(["--display", "headless", "--script", "ok"])
+    assert not liveliness(scripted, session).motion() and not liveliness(scripted, session).sound()
+    assert liveliness(scripted, session).play_through

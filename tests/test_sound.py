@@ -199,3 +199,34 @@ def test_the_console_plays_a_pair_and_a_win_and_is_silent_while_it_idles(tmp_pat
     assert sounds_like(runs[-1], (523.25, 783.99), (990,)), "the last sound is the win"
     idle = recording.windows()[runs[-1][1]:]
     assert len(idle) >= 80 and not any(any(window) for window in idle), "the end panel idles in silence"
+
+
+def test_each_change_of_the_cards_has_its_effect() -> None:
+    from audio.cues import effect_for
+    from pyramid.console.table import Table
+    from pyramid.engine.board import Board
+    from pyramid.engine.cards import parse_deal
+    from pyramid.engine.rules import preset
+    from pyramid.view import Feedback, View
+
+    from deals import clearable_deal
+
+    table = Table(Board(parse_deal(clearable_deal()), preset("retrohub").with_redeals(1)))
+    start = View("game", table=table.view())
+    table.pick(21)  # the king at the base's left: removed alone
+    removed = View("game", table=table.view())
+    table.pick(22)  # the ace beside it: chosen
+    picked = View("game", table=table.view())
+    table.pick("stock")
+    drawn = View("game", table=table.view())
+    while table.board.stock:
+        table.pick("stock")
+    emptied = View("game", table=table.view())
+    table.pick("stock")
+    redealt = View("game", table=table.view())
+    assert [effect_for(a, b) for a, b in ((start, removed), (removed, picked), (picked, drawn), (emptied, redealt))] \
+        == ["pair", "pick", "draw", "redeal"]
+    assert effect_for(View("menu"), start) is None, "a deal coming on screen is seen, not heard"
+    assert effect_for(start, start) is None
+    lost = start._replace(feedback=Feedback("lose", 7))
+    assert effect_for(start, lost) == "lose" and effect_for(lost, lost) is None
