@@ -2,7 +2,7 @@
 
 Run: ``nice .venv/bin/python benchmarks/bench_display.py`` (a few seconds). Times are
 the best of several runs, which stays comparable on a machine shared with other work.
-Prints four tables:
+Prints five tables:
 
 1. full-frame render time at each size (cold: first frame, card images drawn;
    warm: a full repaint from cached images);
@@ -11,15 +11,15 @@ Prints four tables:
 3. bytes written to a 16-bit framebuffer per action of a real game (cursor
    moves, picks, pairs removed, draws) against a full frame — target ≤ 15 %
    at 480x320;
-4. start to first frame (fresh processes, SDL dummy driver) against a bare
-   ``pygame.display.set_mode`` + ``flip`` baseline run alternately in the same
-   run — target ≤ 1.5x;
-5. motion on a 16-bit framebuffer (480x320 and 320x240 RGB565): for each kind of
+4. motion on a 16-bit framebuffer (480x320 and 320x240 RGB565): for each kind of
    animated move of the same game (deal, removal, draw, a refused pair shaking, a
    scoring removal's "+N", the win's burst), the bytes sent per move and per frame,
    and the frames per second the 32 MHz SPI bus allows for those frames (4 MB/s)
    and that rendering + writing allow here, against the bus's full-frame rate
-   (~13 fps at 480x320) and the rate an animation asks for.
+   (~13 fps at 480x320) and the rate an animation asks for;
+5. start to first frame (fresh processes, SDL dummy driver) against a bare
+   ``pygame.display.set_mode`` + ``flip`` baseline run alternately in the same
+   run — target ≤ 1.5x.
 """
 
 from __future__ import annotations
@@ -173,7 +173,7 @@ def bytes_per_move(directory: Path) -> None:
 
 
 def start_times() -> None:
-    print(f"4. start to first frame, SDL dummy driver (ms, best of {STARTS} fresh processes, run alternately)")
+    print(f"5. start to first frame, SDL dummy driver (ms, best of {STARTS} fresh processes, run alternately)")
     print("   wall: from the first import; launch: from spawning the interpreter; cpu: CPU time from the first import")
     header = "".join(f"{name:>27}" for name in ("wall set_mode / console", "launch set_mode / console", "cpu set_mode / console"))
     print(f"   {'size':>10}{header}")
@@ -221,7 +221,7 @@ def animated_moves() -> list[tuple[str, View, View]]:
 
 def motion(directory: Path) -> None:
     frames = round(DURATION / FRAME)
-    print(f"5. motion on a 16-bit framebuffer: {DURATION * 1000:.0f} ms per animation, {frames} frames at "
+    print(f"4. motion on a 16-bit framebuffer: {DURATION * 1000:.0f} ms per animation, {frames} frames at "
           f"{1 / FRAME:.0f} fps; SPI bus at 32 MHz = {SPI_BYTES_PER_SECOND / 1e6:.0f} MB/s")
     print(f"   {'size':>10} {'move':>6} {'kB/move':>8} {'kB/frame':>9} {'max kB':>7} {'bus fps':>8} "
           f"{'cpu fps':>8} {'full-frame bus fps':>19}")
