@@ -15,7 +15,14 @@ notify socket, as under the console's unit (``Type=notify``):
    target < 1 % of a core;
 3. input to state and frame through the scripted path: in this process, the
    real main loop fed by the scripted source, from the moment an action is
-   handed over to the moment its frame has been presented (480x320).
+   handed over to the moment its frame has been presented (480x320);
+4. start to first frame with ``--sound on`` against ``--sound off``, alternated
+   (audio through SDL's disk driver, a real device as far as the mixer knows) —
+   target: no change, since audio opens after the first frame; and idle CPU with
+   sound on (an open audio device keeps SDL mixing silence);
+5. idle CPU after an animation: in this process, the real main loop with motion
+   on, a removal animated, then the process's CPU time over a few idle seconds
+   (``/proc/self/stat``) — target: 0, the loop sleeps once motion ends.
 
 ``--against DIR`` adds a before/after comparison: the console from the source
 tree ``DIR`` (say a ``git worktree`` of an older commit) and from this tree,
@@ -36,6 +43,8 @@ from pathlib import Path
 
 RUNS = 11
 IDLE_SECONDS = 10.0
+#: Idle seconds measured after an animation (in this process).
+AFTER_MOTION_SECONDS = 3.0
 BASELINE = """
 import os, socket, pygame
 pygame.display.init()
@@ -108,11 +117,86 @@ def scripted_latency(actions: int = 300) -> list[float]:
     return shown
 
 
+def own_cpu_seconds() -> float:
+    """This process's CPU time, every thread, from ``/proc/self/stat``."""
+    return cpu_seconds(os.getpid())
+
+
+def idle_after_motion() -> tuple[int, float]:
+    """Frames drawn for one animated removal, then CPU seconds over :data:`AFTER_MOTION_SECONDS` idle."""
+    import threading
+
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    from display.headless import HeadlessDisplay
+    from input.hub import InputHub
+    from pyramid.app import Frontend, Liveliness, run_loop
+    from pyramid.console.menus import open_console
+    from pyramid.console.screen import DealChoice
+    from pyramid.console.session import Session
+    from pyramid.engine.cards import parse_deal
+    from pyramid.engine.rules import Redeals
+    from pyramid.system.sdnotify import Notifier
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    from deals import clearable_deal  # the cursor starts on a king: ✓ removes it
+
+    class Counting(HeadlessDisplay):
+        frames = 0
+
+        def _show(self, frame, dirty) -> None:  # type: ignore[no-untyped-def]
+            Counting.frames += 1
+
+    session = Session(None, DealChoice(cards=parse_deal(clearable_deal())))
+    open_console(session, "pyramid", Redeals(0))
+    frontend = Frontend(Counting((480, 320)))
+    frontend.liveliness = Liveliness(motion=lambda: True)
+    hub = InputHub()
+    loop = threading.Thread(target=run_loop, args=(session, frontend, hub, Notifier(None)))
+    loop.start()
+    time.sleep(0.5)
+    first = Counting.frames
+    hub.press("ok", "bench")
+    hub.release("ok", "bench")
+    time.sleep(1.0)  # the animation (at most 250 ms) is over by now
+    frames = Counting.frames - first
+    before = own_cpu_seconds()
+    time.sleep(AFTER_MOTION_SECONDS)
+    used = own_cpu_seconds() - before
+    hub.stop()
+    loop.join(5)
+    frontend.close()
+    return frames, used
+
+
+def sound_start(console: list[str], env: dict[str, str], directory: Path) -> None:
+    """Start to first frame with sound on and off, alternated; then idle CPU with sound on."""
+    audio_env = {**env, "SDL_AUDIODRIVER": "disk", "SDL_DISKAUDIOFILE": str(directory / "audio.raw")}
+    times: dict[str, list[float]] = {"off": [], "on": []}
+    for _ in range(RUNS):
+        for setting in ("off", "on"):
+            process, elapsed = start_until_ready([*console, "--sound", setting], audio_env, directory)
+            times[setting].append(elapsed)
+            process.terminate()
+            process.wait()
+    off, on = (statistics.median(times[setting]) * 1000 for setting in ("off", "on"))
+    print(f"start to first frame with sound (median of {RUNS}, alternated; audio: SDL's disk driver)")
+    print(f"  --sound off {off:7.1f} ms")
+    print(f"  --sound on  {on:7.1f} ms   ratio on/off {on / off:.2f}x (target: 1.00x, audio opens after the frame)")
+    process, _ = start_until_ready([*console, "--sound", "on"], audio_env, directory)
+    time.sleep(1.0)
+    before = cpu_seconds(process.pid)
+    time.sleep(IDLE_SECONDS)
+    used = cpu_seconds(process.pid) - before
+    process.terminate()
+    process.wait()
+    print(f"idle CPU with sound on over {IDLE_SECONDS:.0f} s: {used:.3f} s = {100 * used / IDLE_SECONDS:.2f} % of a core")
+
+
 def compare_trees(other: Path, root: Path, env: dict[str, str], directory: Path) -> None:
     """Start to first frame of the console from ``other`` and from ``root``, alternated."""
     for tree in (other, root):
         subprocess.run([sys.executable, "-m", "compileall", "-q", *(str(tree / name) for name in
-                                                                    ("pyramid", "display", "input"))], check=True)
+                                                                    ("pyramid", "display", "input", "audio"))], check=True)
     arguments = ["-m", "pyramid", "--display", "headless", "--size", "480x320", "--input", "gpio"]
     times: dict[Path, list[float]] = {other: [], root: []}
     for _ in range(RUNS):
@@ -133,7 +217,7 @@ def main() -> None:
     # when PYTHONDONTWRITEBYTECODE is set, and compiling would dominate the start-up.
     root = Path(__file__).resolve().parents[1]
     subprocess.run([sys.executable, "-m", "compileall", "-q", *(str(root / name) for name in
-                                                                ("pyramid", "display", "input"))], check=True)
+                                                                ("pyramid", "display", "input", "audio"))], check=True)
     with tempfile.TemporaryDirectory() as scratch:
         directory = Path(scratch)
         env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "PYGAME_HIDE_SUPPORT_PROMPT": "1",
@@ -165,6 +249,10 @@ def main() -> None:
         process.wait()
         print(f"idle CPU over {IDLE_SECONDS:.0f} s: {used:.3f} s = {100 * used / IDLE_SECONDS:.2f} % of a core "
               "(target < 1 %)")
+        sound_start(console, env, directory)
+    frames, used = idle_after_motion()
+    print(f"idle CPU after an animation ({frames} frames drawn for it), over {AFTER_MOTION_SECONDS:.0f} s: "
+          f"{used:.3f} s = {100 * used / AFTER_MOTION_SECONDS:.2f} % of a core (target 0)")
     latencies = sorted(scripted_latency())
     print(f"input to state and frame, scripted path ({len(latencies)} actions that changed the screen): "
           f"median {1000 * statistics.median(latencies):.2f} ms, "
