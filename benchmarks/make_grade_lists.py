@@ -1,0 +1,101 @@
+"""Grow ``pyramid/engine/data/grades-<preset>.bin``: the difficulty of each shipped winnable deal.
+
+Command (from the repository root; CPU-heavy, so niced)::
+
+    nice -n 10 .venv/bin/python benchmarks/make_grade_lists.py [--minutes 5] [--jobs 1] [PRESET ...]
+
+The deals of each preset's winnable list (``benchmarks/make_winnable_lists.py``)
+are measured in list order (:func:`pyramid.engine.grade.measure`, under the
+preset's default redeals), carrying on after the last deal the file holds,
+until the list is done or ``--minutes`` have passed for that preset. The
+scale (the quarters of the traps) is recomputed from every deal graded so far
+and the file rewritten after every batch, so an interrupted run keeps what it
+measured. Each preset's line reports the time per deal here and as estimated
+on a Pi Zero 2 (what grading a deal live costs there), the scale, how many
+deals each grade holds and the file's size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from pyramid.engine.board import Board
+from pyramid.engine.deal import numbered_deal
+from pyramid.engine.grade import UNGRADED, GradeList, grade_file_name, measure, pack_grades, scale_from, unpack_grades
+from pyramid.engine.rules import PRESETS
+from pyramid.engine.winnable import read_list
+
+DATA = Path(__file__).resolve().parents[1] / "pyramid" / "engine" / "data"
+#: How much slower a Raspberry Pi Zero 2 is per core than the machine the lists are made on.
+PI_ZERO_2_FACTOR = 10
+
+
+def traps_of(job: tuple[str, int]) -> tuple[int, float]:
+    """The traps of one deal (:data:`UNGRADED` when it got no grade) and the seconds measuring took."""
+    name, number = job
+    rules = PRESETS[name]
+    started = time.perf_counter()
+    difficulty = measure(Board(numbered_deal(number, rules.deck), rules))
+    seconds = time.perf_counter() - started
+    return (UNGRADED if difficulty is None else min(difficulty.traps, UNGRADED - 1)), seconds
+
+
+def existing(name: str) -> bytes:
+    path = DATA / grade_file_name(name)
+    return unpack_grades(path.read_bytes()).traps if path.exists() else b""
+
+
+def grow(name: str, minutes: float, jobs: int) -> str:
+    """Grade more of ``name``'s winnable list; the report line."""
+    numbers = read_list(name).numbers
+    traps = bytearray(existing(name))
+    path = DATA / grade_file_name(name)
+    started = time.perf_counter()
+    times: list[float] = []
+    batch = 20 * jobs
+    # "spawn", not fork: forking a process with other threads can copy a lock held by one of them.
+    pool = multiprocessing.get_context("spawn").Pool(jobs) if jobs > 1 else None
+    try:
+        while len(traps) < len(numbers) and time.perf_counter() - started < minutes * 60:
+            work = [(name, number) for number in numbers[len(traps): len(traps) + batch]]
+            results = pool.map(traps_of, work) if pool else list(map(traps_of, work))
+            traps += bytes(count for count, _ in results)
+            times += [seconds for _, seconds in results]
+            graded = [count for count in traps if count != UNGRADED]
+            if graded:
+                path.write_bytes(pack_grades(GradeList(scale_from(graded), bytes(traps))))
+    finally:
+        if pool:
+            pool.terminate()
+    if not path.exists():
+        return f"{name}: no deal graded"
+    shipped = unpack_grades(path.read_bytes())
+    counts = Counter(shipped.grade(index) for index in range(len(shipped.traps)))
+    timing = (f"this run {len(times)} deals, mean {sum(times) / len(times) * 1000:.0f} ms, max "
+              f"{max(times) * 1000:.0f} ms here (~{sum(times) / len(times) * PI_ZERO_2_FACTOR:.1f} s, "
+              f"~{max(times) * PI_ZERO_2_FACTOR:.1f} s on a Pi Zero 2)") if times else "nothing new"
+    return (f"{name}: {len(shipped.traps)} of {len(numbers)} listed deals graded, scale {tuple(shipped.scale)}, "
+            f"easy {counts['easy']} medium {counts['medium']} hard {counts['hard']} expert {counts['expert']} "
+            f"ungraded {counts[None]}, {path.stat().st_size} bytes; {timing}")
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("presets", nargs="*", default=list(PRESETS))
+    parser.add_argument("--minutes", type=float, default=5.0, help="time limit per preset")
+    parser.add_argument("--jobs", type=int, default=1)
+    args = parser.parse_args(argv)
+    for name in args.presets:
+        print(grow(name, args.minutes, args.jobs), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,99 @@
+"""The daily challenge: one winnable deal a day, the same on every console, with its par.
+
+The **par** is the length of the shortest solution: draws, redeals and
+removals, each one move, as the console counts the player's moves. (The best
+score reachable was measured too, for the scoring presets: an exhaustive
+search for it finished within 5 s on none of 30 winnable deals of RetroHub
+and Three passes, so it is no par a console can compute.)
+
+**Why shipped.** A shortest solution takes the solver 0.1 to 1 s here for a
+typical winnable deal and up to ~7 s (a Pi Zero 2 is about ten times
+slower), and under RetroHub rules one random deal in 27 is winnable at all:
+finding and solving the day's deal live would keep a Pi busy for half a
+minute. So the pars of the first deals of each preset's winnable list
+(:mod:`pyramid.engine.winnable`) are shipped in ``data/pars-<preset>.bin``
+(one byte a deal, in list order, 0 for a deal not solved within the budget;
+zlib-compressed), made by ``benchmarks/make_par_lists.py``, and the day picks
+one of them: the deals with a par are visited in a fixed permutation of the
+date (a stride coprime with their count), so no deal comes back before every
+other one has been the daily deal. Every console with the same lists agrees
+on the day's deal and its par.
+"""
+
+from __future__ import annotations
+
+import datetime
+import math
+import zlib
+from functools import cache
+from importlib import resources
+from typing import NamedTuple
+
+from pyramid.engine.winnable import read_list
+
+#: The first bytes of a par file (and its format version).
+MAGIC = b"PYPR1"
+#: In a par file: a listed deal whose shortest solution was not found within the budget.
+NO_PAR = 0
+
+
+class DailyChallenge(NamedTuple):
+    """The day's deal number and its par (the moves of its shortest solution)."""
+
+    number: int
+    par: int
+
+
+class NoDailyChallenge(ValueError):
+    """The preset ships no deal with a par, so it has no daily challenge."""
+
+
+def par_file_name(preset_name: str) -> str:
+    """The data file holding the pars of ``preset_name``'s first winnable deals."""
+    return f"pars-{preset_name}.bin"
+
+
+def pack_pars(pars: bytes) -> bytes:
+    """The file contents for ``pars`` (see the module docstring)."""
+    return MAGIC + zlib.compress(pars, 9)
+
+
+def unpack_pars(data: bytes) -> bytes:
+    """The inverse of :func:`pack_pars`; ``ValueError`` for anything else."""
+    if not data.startswith(MAGIC):
+        raise ValueError("not a par list")
+    try:
+        return zlib.decompress(data[len(MAGIC):])
+    except zlib.error as error:
+        raise ValueError(f"damaged par list: {error}") from None
+
+
+@cache
+def challenges(preset_name: str) -> tuple[DailyChallenge, ...]:
+    """Every shipped deal of ``preset_name`` with its par, in list order."""
+    path = resources.files("pyramid.engine").joinpath("data", par_file_name(preset_name))
+    if not path.is_file():
+        return ()
+    pars = unpack_pars(path.read_bytes())
+    numbers = read_list(preset_name).numbers
+    return tuple(DailyChallenge(number, par) for number, par in zip(numbers, pars) if par != NO_PAR)
+
+
+def stride(count: int) -> int:
+    """The step of the day's permutation over ``count`` deals: near the golden section of ``count``
+    (consecutive days far apart in the list) and coprime with it (every deal once per cycle)."""
+    step = max(1, round(count * 0.618))
+    while math.gcd(step, count) != 1:
+        step += 1
+    return step
+
+
+def daily_challenge(day: datetime.date, preset_name: str) -> DailyChallenge:
+    """The daily challenge of ``day`` under ``preset_name``'s rules and default redeals.
+
+    :class:`NoDailyChallenge` for a preset without shipped pars.
+    """
+    shipped = challenges(preset_name)
+    if not shipped:
+        raise NoDailyChallenge(f"the {preset_name!r} rules have no daily challenge (no deal with a par is shipped)")
+    return shipped[day.toordinal() * stride(len(shipped)) % len(shipped)]

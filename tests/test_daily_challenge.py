@@ -1,0 +1,72 @@
+"""The daily challenge: a winnable deal a day, the same everywhere, with its par (the shortest solution)."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pyramid.engine.board import Board
+from pyramid.engine.daily import (
+    NoDailyChallenge,
+    challenges,
+    daily_challenge,
+    pack_pars,
+    stride,
+    unpack_pars,
+)
+from pyramid.engine.deal import numbered_deal
+from pyramid.engine.rules import PRESETS, preset
+from pyramid.engine.solver import solve
+from pyramid.engine.winnable import read_list
+
+DAY = datetime.date(2026, 12, 1)
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_every_preset_has_a_winnable_daily_deal_with_its_par(name: str) -> None:
+    challenge = daily_challenge(DAY, name)
+    assert challenge == daily_challenge(datetime.date(2026, 12, 1), name)
+    assert challenge.number in read_list(name).numbers
+    assert len(challenges(name)) >= 30
+    rules = preset(name)
+    board = Board(numbered_deal(challenge.number, rules.deck), rules)
+    assert solve(board, max_nodes=100_000).verdict == "win"
+
+
+def test_the_par_is_the_length_of_the_shortest_solution() -> None:
+    challenge = daily_challenge(DAY, "spanish")
+    rules = preset("spanish")
+    shortest = solve(Board(numbered_deal(challenge.number, rules.deck), rules), optimal=True)
+    assert challenge.par == shortest.steps
+
+
+def test_no_daily_deal_comes_back_before_every_other_has_been_played() -> None:
+    shipped = challenges("retrohub")
+    days = [DAY + datetime.timedelta(days=offset) for offset in range(len(shipped))]
+    assert sorted(daily_challenge(day, "retrohub") for day in days) == sorted(shipped)
+    assert daily_challenge(DAY, "retrohub") != daily_challenge(DAY + datetime.timedelta(days=1), "retrohub")
+
+
+@given(st.integers(min_value=1, max_value=5_000))
+def test_the_stride_is_coprime_with_the_count(count: int) -> None:
+    step = stride(count)
+    assert 1 <= step and (count == 1 or len({step * day % count for day in range(count)}) == count)
+
+
+@given(st.binary(max_size=500))
+def test_packed_pars_read_back(pars: bytes) -> None:
+    assert unpack_pars(pack_pars(pars)) == pars
+
+
+def test_other_bytes_are_no_par_list() -> None:
+    for data in (b"PYGR1xx", b"PYPR1not zlib"):
+        with pytest.raises(ValueError):
+            unpack_pars(data)
+
+
+def test_rules_without_pars_have_no_daily_challenge() -> None:
+    with pytest.raises(NoDailyChallenge, match="'house rules'"):
+        daily_challenge(DAY, "house rules")
