@@ -15,6 +15,7 @@ from types import MappingProxyType
 from typing import Any, Callable, Mapping, NamedTuple
 
 from pyramid.engine.cards import CardLetters
+from pyramid.engine.difficulty import GRADES, Grade
 from pyramid.saved.errors import InvalidSettingError
 from pyramid.engine.rules import PRESETS, REDEAL_CHOICES
 
@@ -35,7 +36,9 @@ class PlayerSettings(NamedTuple):
     """Every player setting with its default.
 
     ``redeal_default`` is the line selected first in "Redeal the stock?".
-    ``winnable_only`` deals only games the solver can win. ``safe_area`` is
+    ``winnable_only`` deals only games the solver can win, and with a grade
+    (``"easy"`` … ``"expert"``) only winnable games of that difficulty
+    (:mod:`pyramid.engine.grade`); ``True`` and ``False`` as stored before grades stay valid. ``safe_area`` is
     the margin, in percent of the screen's width and height, left clear at
     each edge for TVs that crop the picture (``None``: the display decides —
     5 % on HDMI, none on a built-in panel). ``menu_choices`` remembers the
@@ -50,7 +53,7 @@ class PlayerSettings(NamedTuple):
     card_letters: CardLetters = "french"
     four_colour_suits: bool = False
     redeal_default: str = "none"
-    winnable_only: bool = False
+    winnable_only: bool | Grade = False
     safe_area: int | None = None
     rules_preset: str = "retrohub"
     menu_choices: Mapping[str, str] = MappingProxyType({})
@@ -113,7 +116,7 @@ CHECKS: dict[str, Check] = {
     "card_letters": Check(lambda v: v in CARD_LETTERS, f"one of {', '.join(CARD_LETTERS)}"),
     "four_colour_suits": Check(_is_bool, "true or false"),
     "redeal_default": Check(lambda v: isinstance(v, str) and v in REDEAL_CHOICES, f"one of {', '.join(REDEAL_CHOICES)}"),
-    "winnable_only": Check(_is_bool, "true or false"),
+    "winnable_only": Check(lambda v: _is_bool(v) or v in GRADES, f"true, false or one of {', '.join(GRADES)}"),
     "safe_area": Check(_is_safe_area, f"null (automatic) or a whole number of percent from 0 to {MAX_SAFE_AREA}"),
     "rules_preset": Check(lambda v: isinstance(v, str) and v in PRESETS, "the name of a rules preset"),
     "menu_choices": Check(_is_menu_choices, "a mapping of menu names to line names"),
