@@ -1,0 +1,283 @@
+"""Power cuts at the system level: the emulator killed at random moments, sealed and unsealed.
+
+Opt-in (``PYRAMID_VM=1``, about 40 minutes for both): a handheld is switched
+off by its switch whenever its owner likes. Each trial boots the console from
+raw disks that carry everything the trials before did (qemu honours the
+guest's flushes, so killing it loses just what a real power cut loses), does
+something, and kills qemu at a random moment of it:
+
+- ``play``: keys pressed on the game or the menu;
+- ``save``: right after Enter, the key that plays a card or starts a deal, so
+  the cut falls in or around the store's write;
+- ``update-copy``, ``update-install``, ``update-switch``: firmware/update.sh
+  over SSH, cut while rsync copies, while the device installs (venv, wheels,
+  self-test), and around the switch of ``current`` and the restart.
+
+Then, on the host, the halted disks: the root file system is clean for
+``e2fsck -fn`` (sealed; unsealed it is reported), the data store passes
+``PRAGMA integrity_check``, ``current`` names a complete release; and booting
+again, the console comes back on its own with exactly the games the store held,
+and Continue puts the game back on the screen. ``PYRAMID_VM_TRIALS`` (20) sets
+the trials per mode, ``PYRAMID_VM_SEED`` repeats a run. The table is printed
+at the end. amd64 only: the power cut is the same on any architecture.
+
+First, the writes to the root file system's disk during ``PYRAMID_VM_PLAY_MINUTES``
+(10) of play, from the guest's block-device counters (/sys/block/vda/stat):
+none at all when sealed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import pytest
+from vm.appliance import PreparedImage, build_bundle, prepare, project_copy
+from vm.halted import DiskReport, inspect_disks
+from vm.machine import Boot, Machine
+from vm.rootfs import ARCHITECTURES, GUEST_USER, Guest, chosen_guest, missing_packages
+
+GUEST = Guest(ARCHITECTURES["amd64"], chosen_guest().suite)
+TRIALS = int(os.environ.get("PYRAMID_VM_TRIALS", "20"))
+SEED = int(os.environ.get("PYRAMID_VM_SEED", str(random.SystemRandom().randrange(1 << 30))))
+MOMENTS = ("play", "save", "update-copy", "update-install", "update-switch")
+PLAY_MINUTES = float(os.environ.get("PYRAMID_VM_PLAY_MINUTES", "10"))
+BOOT_TIMEOUT = 400.0
+MISSING = missing_packages(GUEST.architecture)
+
+pytestmark = [
+    pytest.mark.skipif(os.environ.get("PYRAMID_VM") != "1",
+                       reason="power-cut trials in a virtual machine (about 40 minutes): set PYRAMID_VM=1"),
+    pytest.mark.skipif(bool(MISSING), reason=f"needs: apt-get install {' '.join(MISSING)}"),
+    pytest.mark.skipif(os.geteuid() != 0, reason="builds the guest system with mmdebstrap and chroot: run as root"),
+]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One trial: what was cut, and what the disks and the next boot showed."""
+
+    mode: str
+    trial: int
+    moment: str
+    cut_after: float  # seconds after the moment began
+    root_clean: bool
+    integrity: str
+    current_release: str
+    release_complete: bool
+    came_back: bool
+    games_kept: bool
+    continued: bool
+
+    def row(self) -> str:
+        return (f"{self.mode:8} {self.trial:3} {self.moment:15} {self.cut_after:6.1f}s  "
+                f"root {'clean' if self.root_clean else 'NEEDS FSCK':10} store {self.integrity:4} "
+                f"current {self.current_release or '-':>14} {'complete' if self.release_complete else 'HALF'}  "
+                f"back {'yes' if self.came_back else 'NO'}  games {'kept' if self.games_kept else 'CHANGED'}  "
+                f"continue {'yes' if self.continued else 'no'}")
+
+
+RESULTS: list[Outcome] = []
+
+
+def renamed_bundle(source: Path, version: str, out: Path) -> Path:
+    """``source`` released under another name: the same wheels, a new VERSION and SHA256SUMS.
+
+    Every update trial needs a version the device has not seen; building a
+    wheel each time would only add minutes.
+    """
+    bundle = out / f"pyramid-{version}"
+    shutil.copytree(source, bundle)
+    (bundle / "VERSION").write_text(version + "\n")
+    lines = [f"{hashlib.sha256(path.read_bytes()).hexdigest()}  {path.relative_to(bundle)}"
+             for path in sorted(bundle.rglob("*")) if path.is_file() and path.name != "SHA256SUMS"]
+    (bundle / "SHA256SUMS").write_text("\n".join(lines) + "\n")
+    return bundle
+
+
+class Console:
+    """One mode's console across its trials: the disks it keeps, the machine running now."""
+
+    def __init__(self, mode: str, workdir: Path, prepared: PreparedImage, project: Path) -> None:
+        self.mode = mode
+        self.project = project  # its firmware/update.sh is the owner's
+        self.sealed = mode == "sealed"
+        self.workdir = workdir
+        self.prepared = prepared
+        disks = tuple(workdir / f"disk{number}.img" for number in range(len(prepared.boot.disks)))
+        for image, disk in zip(prepared.boot.disks, disks):
+            subprocess.run(["cp", "--sparse=always", str(image), str(disk)], check=True)
+        self.boot: Boot = replace(prepared.boot, disks=disks, keep_disks=True)
+        self.machine: Machine | None = None
+
+    def power_on(self, trial: int) -> Machine:
+        self.machine = Machine(self.boot, self.workdir, self.prepared.key, GUEST_USER, name=f"-{trial}")
+        return self.machine
+
+    def games(self) -> list[str]:
+        assert self.machine is not None
+        query = ("import sqlite3; db = sqlite3.connect('file:/var/lib/pyramid/pyramid.db?mode=ro', uri=True); "
+                 "print(*db.execute('SELECT game, deal, started FROM progress ORDER BY game'), sep=chr(10))")
+        return self.machine.ssh(f'sudo python3 -c "{query}"').stdout.splitlines()
+
+
+def cut_during_update(console: Console, moment: str, bundle: Path, rng: random.Random) -> float:
+    """Run update.sh and cut the power at a random point of the phase ``moment`` names."""
+    machine = console.machine
+    assert machine is not None
+    marker, longest = {"update-copy": ("Copying pyramid", 4.0), "update-install": ("installing ", 25.0),
+                       "update-switch": ("self-test of", 3.0)}[moment]
+    environment = {**os.environ, "PYRAMID_SSH": " ".join(machine.ssh_command), "PYTHON": sys.executable}
+    update = subprocess.Popen([str(console.project / "firmware" / "update.sh"), "--bundle", str(bundle),
+                               machine.ssh_target], env=environment, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True)
+    reached = threading.Event()
+    log: list[str] = []
+
+    def watch() -> None:
+        assert update.stdout is not None
+        for line in update.stdout:
+            log.append(line)
+            if marker in line:
+                reached.set()
+        reached.set()  # the update ended without reaching it: cut now, and say so below
+
+    threading.Thread(target=watch, daemon=True).start()
+    reached.wait(timeout=600)
+    delay = rng.uniform(0.0, longest)
+    time.sleep(delay)
+    machine.cut_power()
+    try:
+        update.wait(timeout=60)
+    except subprocess.TimeoutExpired:  # its ssh may wait on a connection that died with the machine
+        update.kill()
+        update.wait()
+    (console.workdir / f"update-{bundle.name}.log").write_text("".join(log))
+    return delay
+
+
+def cut_during_play(console: Console, moment: str, rng: random.Random) -> float:
+    machine = console.machine
+    assert machine is not None
+    keys = ["down", "up", "left", "right", "ret"]
+    for _ in range(rng.randrange(2, 8)):
+        machine.press(rng.choice(keys))
+        time.sleep(rng.uniform(0.1, 0.8))
+    if moment == "save":
+        machine.press("ret")
+        delay = rng.uniform(0.0, 0.3)
+    else:
+        delay = rng.uniform(0.0, 2.0)
+    time.sleep(delay)
+    machine.cut_power()
+    return delay
+
+
+def came_back(console: Console, trial: int, report: DiskReport) -> tuple[bool, bool, bool]:
+    """Boot again: the console active on its own, the games the disk held, Continue showing the game."""
+    machine = console.power_on(trial)
+    try:
+        machine.wait_for_ssh(BOOT_TIMEOUT)
+        machine.wait_until("systemctl is-active --quiet pyramid.service", BOOT_TIMEOUT, "console back")
+    except Exception:  # noqa: BLE001 - the outcome is recorded and asserted on below
+        return False, False, False
+    games = console.games()
+    continued = False
+    if games:
+        time.sleep(3)
+        machine.press("ret")  # the first line of the main menu: Continue
+        time.sleep(3)
+        continued = machine.screendump(f"continue-{trial}").light_share() > 0.1
+    return True, games == report.progress, continued
+
+
+@pytest.fixture(scope="module")
+def bundles(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One real bundle for the guest, built once; the trials install renamed copies of it."""
+    out = tmp_path_factory.mktemp("bundles")
+    project = project_copy(out / "project")
+    return build_bundle(project, out, GUEST)
+
+
+@pytest.fixture(scope="module", params=["unsealed", "sealed"])
+def console(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
+            bundles: Path) -> Iterator[Console]:
+    mode = request.param
+    workdir = tmp_path_factory.mktemp(f"power-cut-{mode}")
+    (workdir / "prepare").mkdir()
+    prepared = prepare(workdir / "prepare", GUEST, sealed=mode == "sealed")
+    result = Console(mode, workdir, prepared, project_copy(workdir / "project"))
+    yield result
+    if result.machine is not None:
+        result.machine.stop()
+
+
+def sectors_written(machine: Machine, disk: str) -> int:
+    """Sectors the guest has written to ``disk`` since it booted (the 7th field of its stat file)."""
+    return int(machine.ssh(f"cat /sys/block/{disk}/stat").stdout.split()[6])
+
+
+def running(console: Console) -> Machine:
+    """The console's machine, booted (the first time) and in a game."""
+    if console.machine is not None and console.machine.process.poll() is None:
+        return console.machine
+    machine = console.power_on(0)
+    machine.wait_for_ssh(BOOT_TIMEOUT)
+    machine.wait_until("systemctl is-active --quiet pyramid.service", BOOT_TIMEOUT, "console active")
+    for key in ("ret", "ret"):  # New game (the first line before any game), the redeal question's first answer
+        machine.press(key)
+        time.sleep(2)
+    return machine
+
+
+def test_writes_to_the_root_disk_during_play(console: Console) -> None:
+    machine = running(console)
+    rng = random.Random(f"{SEED}-play")
+    root_before = sectors_written(machine, "vda")
+    ended = time.monotonic() + PLAY_MINUTES * 60
+    while time.monotonic() < ended:
+        machine.press(rng.choice(["left", "right", "up", "down", "ret"]))
+        time.sleep(rng.uniform(0.5, 3.0))
+    root = sectors_written(machine, "vda") - root_before
+    data = sectors_written(machine, "vdb") if console.sealed else None
+    print(f"\n{console.mode}: {root} sectors ({root * 512 // 1024} KiB) written to the root disk in "
+          f"{PLAY_MINUTES:g} minutes of play" + (f"; {data} sectors to the data disk since boot" if data is not None
+                                                 else ""))
+    if console.sealed:
+        assert root == 0 and sectors_written(machine, "vda") == 0
+
+
+def test_power_cuts_leave_a_console_that_comes_back(console: Console, bundles: Path) -> None:
+    rng = random.Random(f"{SEED}-{console.mode}")
+    print(f"\npower-cut trials, {console.mode}: PYRAMID_VM_SEED={SEED}")
+    running(console)
+    for trial in range(1, TRIALS + 1):
+        moment = MOMENTS[(trial - 1) % len(MOMENTS)]
+        if moment.startswith("update"):
+            bundle = renamed_bundle(bundles, f"9.{trial}.{console.mode}", console.workdir)
+            delay = cut_during_update(console, moment, bundle, rng)
+        else:
+            delay = cut_during_play(console, moment, rng)
+        report = inspect_disks(console.boot, console.workdir, console.sealed)
+        back, kept, continued = came_back(console, trial, report)
+        outcome = Outcome(console.mode, trial, moment, delay, report.root_clean, report.integrity,
+                          report.current_release.removeprefix("releases/"), report.current_complete,
+                          back, kept, continued)
+        RESULTS.append(outcome)
+        print(outcome.row(), flush=True)
+        if not back:
+            break
+    failures = [outcome for outcome in RESULTS if outcome.mode == console.mode and not (
+        outcome.integrity == "ok" and outcome.release_complete and outcome.came_back and outcome.games_kept
+        and (outcome.root_clean or not console.sealed))]
+    assert not failures, "\n".join(outcome.row() for outcome in failures)
+    assert len([outcome for outcome in RESULTS if outcome.mode == console.mode]) == TRIALS
