@@ -261,13 +261,14 @@ class SettingsScreen(MenuScreen):
 
     def options(self) -> list[tuple[str, str, list[object]]]:
         """(catalogue key of the label, setting name, values in order) for each line."""
+        from pyramid.engine.difficulty import GRADES
         from pyramid.saved.settings import LANGUAGES, VOLUME_LEVELS
 
         return [
             ("settings.card_letters", "card_letters", ["french", "english"]),
             ("settings.suit_colours", "four_colour_suits", [False, True]),
             ("settings.redeal_default", "redeal_default", ["none", "one", "unlimited"]),
-            ("settings.winnable_only", "winnable_only", [False, True]),
+            ("settings.winnable_only", "winnable_only", [False, True, *GRADES]),
             ("settings.safe_area", "safe_area", list(self.SAFE_AREAS)),
             ("settings.motion", "motion", [True, False]),
             ("settings.sound", "sound", [True, False]),
