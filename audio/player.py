@@ -55,10 +55,10 @@ class SoundPlayer:
             self._opening = threading.Thread(target=self._open, name="audio", daemon=True)
             self._opening.start()
 
-    def wait_open(self) -> None:
-        """Until :meth:`open` has finished (the effects play from now on, or never)."""
+    def wait_open(self, timeout: float | None = None) -> None:
+        """Until :meth:`open` has finished (the effects play from now on, or never), or ``timeout``."""
         if self._opening is not None:
-            self._opening.join()
+            self._opening.join(timeout)
 
     def _open(self) -> None:
         """Open the device and load the effects. No device: one log line, then silence."""
@@ -75,6 +75,8 @@ class SoundPlayer:
             sounds = {effect: pygame.mixer.Sound(buffer=pcm(effect, rate, channels)) for effect in EFFECTS}
         except pygame.error as error:
             log.warning("sound: no audio device could be opened (%s): playing silently", error)
+            if pygame.mixer.get_init():
+                pygame.mixer.quit()  # opened, but the effects could not be loaded into it
             return
         self._sounds = sounds  # one assignment: the main loop sees no effect or all of them
         log.info("sound: %s, %d Hz, %d channels", pygame.mixer.get_driver(), rate, channels)
@@ -89,8 +91,11 @@ class SoundPlayer:
         return effect
 
     def close(self) -> None:
-        """Let an effect still playing end (for at most :data:`DRAIN_SECONDS`), then close the device."""
-        self.wait_open()
+        """Let an effect still playing end (for at most :data:`DRAIN_SECONDS`), then close the device.
+
+        A device still opening is waited for as long (a stuck driver must not hold the console's exit).
+        """
+        self.wait_open(DRAIN_SECONDS)
         if not self._sounds:
             return
         deadline = time.monotonic() + DRAIN_SECONDS
