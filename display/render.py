@@ -11,7 +11,7 @@ the view and never changes it.
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, OrderedDict
 from functools import lru_cache
 from typing import Hashable, Literal, NamedTuple
 
@@ -31,6 +31,8 @@ from .text import fit_text, render_text, text_width
 Align = Literal["left", "center", "right"]
 Sprite = tuple[Rect, tuple[Hashable, ...]]
 
+#: How many see-through or narrowed images are kept: a few animations' worth.
+DERIVED_IMAGES = 96
 #: The sprites that are a card (or its place): what an animation hides where a card is on its way.
 CARD_KINDS = frozenset({"face", "back", "edge", "hollow", "joker"})
 
@@ -68,7 +70,7 @@ class Renderer:
         self._felt = _felt(size)
         self._scene: list[Sprite] | None = None
         self._art: dict[tuple[int, int], CardArt] = {}
-        self._derived: dict[tuple[Hashable, ...], pygame.Surface] = {}
+        self._derived: OrderedDict[tuple[Hashable, ...], pygame.Surface] = OrderedDict()
 
     def layout_for(self, view: View) -> Layout:
         """The layout ``view`` is drawn with (its safe area, else the display's)."""
@@ -160,10 +162,12 @@ class Renderer:
 
     def _transformed(self, kind: str, inner: tuple[Hashable, ...], amount: int) -> pygame.Surface:
         """A sprite's image made see-through (``("alpha", inner, 0..255)``) or narrowed about its
-        middle (``("squeeze", inner, width)``: a card turning over); each one made once."""
+        middle (``("squeeze", inner, width)``: a card turning over); the last ones used are kept."""
         key = (kind, inner, amount)
         image = self._derived.get(key)
-        if image is None:
+        if image is not None:
+            self._derived.move_to_end(key)
+        else:
             source = self._image(inner)
             if kind == "alpha":
                 image = source.copy()
@@ -173,6 +177,8 @@ class Renderer:
                 image = pygame.Surface(source.get_size(), pygame.SRCALPHA)
                 image.blit(narrow, ((source.get_width() - narrow.get_width()) // 2, 0))
             self._derived[key] = image
+            if len(self._derived) > DERIVED_IMAGES:  # the least recently used goes: a full-HD card is 200 kB
+                self._derived.popitem(last=False)
         return image
 
     # -- scenes ----------------------------------------------------------------
