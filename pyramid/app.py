@@ -486,6 +486,7 @@ def self_test() -> int:
     from display import auto, fbdev, kmsdrm, window  # noqa: F401 (the check is that they import)
     from display.headless import HeadlessDisplay
     from input import hub, keyboard, sources  # noqa: F401 (gpio and evdev need their libraries: checked at start)
+    from audio import cues, player, synth  # noqa: F401
 
     from pyramid.console.duel import screens  # noqa: F401
     from pyramid.engine import solver  # noqa: F401
