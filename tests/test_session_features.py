@@ -8,7 +8,8 @@ from pathlib import Path
 from pyramid.actions import Action, parse_script
 from pyramid.engine.board import Board, Move
 from pyramid.engine.cards import format_cards, parse_deal
-from pyramid.engine.deal import daily_deal_number, numbered_deal
+from pyramid.engine.daily import daily_challenge
+from pyramid.engine.deal import numbered_deal
 from pyramid.engine.rules import RETROHUB
 from pyramid.console.menus import open_console
 from pyramid.console.screen import DealChoice, PressSeen
@@ -235,8 +236,8 @@ def test_deal_number_and_daily_deal(tmp_path: Path) -> None:
     assert state["screen"] == "game"
     assert state["game"]["deal"] == " ".join(map(str, numbered_deal(12)))
     session = new_session(tmp_path / "other")
-    state = choose(session, "Daily deal") and play(session, "ok")
-    assert state["game"]["deal"] == " ".join(map(str, numbered_deal(daily_deal_number(DAY))))
+    state = choose(session, "Daily deal")  # no redeal question: the par is for the preset's own redeals
+    assert state["game"]["deal"] == " ".join(map(str, numbered_deal(daily_challenge(DAY, "retrohub").number)))
     assert session.view().table.title == f"Daily · {DAY.day} {DAY:%B}", "the daily deal says so, with its date"
     play(session, "star")
     assert choose(session, "Continue")["screen"] == "game"
@@ -469,8 +470,7 @@ def test_the_solution_plays_by_itself_at_a_readable_pace_each_pair_highlighted_f
 def test_a_daily_deal_finished_counts_for_the_daily_streak_shown_at_the_end_and_in_the_statistics(
         tmp_path: Path) -> None:
     session = new_session(tmp_path, HOPELESS)  # the daily deal, dealt as this hopeless one: over at once
-    choose(session, "Daily deal")
-    state = play(session, "ok")
+    state = choose(session, "Daily deal")  # dealt at once: no redeal question for the daily deal
     assert state["screen"] == "game_over"
     assert "Daily deals: 1 day in a row, 0 won" in session.view().panel.lines
     assert session.store.daily_results() == {DAY: False}

@@ -22,7 +22,8 @@ from pyramid.console.widgets import ConfirmScreen
 from pyramid.console.wording import card_name, describe_move, month_name, variant_title
 from pyramid.engine.board import Board, Move
 from pyramid.engine.cards import Card, format_cards
-from pyramid.engine.deal import MAX_DEAL_NUMBER, daily_deal_number, numbered_deal
+from pyramid.engine.deal import MAX_DEAL_NUMBER, numbered_deal
+from pyramid.engine.difficulty import GRADES, Grade
 from pyramid.engine.rules import REDEAL_CHOICES, Rules, preset
 from pyramid.engine.errors import ReplayError
 from pyramid.saved.progress import Progress, replay
@@ -51,11 +52,21 @@ WINNABLE_LIVE_SECONDS = 2.0
 class DealRequest(NamedTuple):
     """Which deal the player asked for: a number, or ``None`` for a random one; ``cards`` to
     play a deal again exactly (one given as cards has no number); ``daily``: the date whose
-    daily deal this is."""
+    daily deal this is, and ``par`` its par; ``grade``: its difficulty, when known."""
 
     number: int | None = None
     cards: tuple[Card, ...] | None = None
     daily: datetime.date | None = None
+    par: int | None = None
+    grade: Grade | None = None
+
+
+class Dealt(NamedTuple):
+    """The cards dealt, their deal number (``None`` for cards given) and their grade, when known."""
+
+    cards: tuple[Card, ...]
+    number: int | None
+    grade: Grade | None
 
 
 def solve(board: Board) -> "Solution":
@@ -87,6 +98,18 @@ def daily_of(progress: Progress) -> datetime.date | None:
         return None
 
 
+def par_of(progress: Progress) -> int | None:
+    """The par of the daily deal ``progress`` plays (saved in its context), if it has one."""
+    par = progress.context.get("par")
+    return par if type(par) is int and par > 0 else None
+
+
+def grade_in(progress: Progress) -> Grade | None:
+    """The difficulty of the deal ``progress`` plays (saved in its context), if known."""
+    grade = progress.context.get("grade")
+    return next((known for known in GRADES if known == grade), None)
+
+
 def record_abandoned(store: "Store", progress: Progress) -> None:
     """Count a saved game that the player replaced by a new deal (a loss, unless it was over)."""
     try:
@@ -113,27 +136,39 @@ def continue_game(session: Console) -> None:
     session.push(GameScreen(session, Table(board), progress))
 
 
-def new_game(session: Console, number: int | None = None, daily: datetime.date | None = None) -> None:
+def new_game(session: Console, number: int | None = None, daily: datetime.date | None = None,
+             par: int | None = None) -> None:
     """A new deal from the menus; with a game in progress, asks first (it would count as lost),
     so a game is never lost by one press."""
     if session.store.has_progress(GAME):
         session.push(ConfirmScreen(session, say("game.new_question"), say("menu.new_game"),
-                                   lambda: deal_new_game(session, number, daily),
+                                   lambda: deal_new_game(session, number, daily, par),
                                    (say("game.new_detail"),)))
     else:
-        deal_new_game(session, number, daily)
+        deal_new_game(session, number, daily, par)
 
 
 def daily_game(session: Console) -> None:
-    """Today's daily deal: the same for everyone on this date."""
+    """Today's daily challenge: the same winnable deal for everyone on this date, with its par."""
+    from pyramid.engine.daily import NoDailyChallenge, daily_challenge  # the lists load only when asked
+
     today = session.today()
-    new_game(session, daily_deal_number(today), today)
+    try:
+        challenge = daily_challenge(today, session.rules.name)
+    except NoDailyChallenge:
+        session.push(NoticeScreen(session, say("game.no_daily_title"),
+                                  say("game.no_daily", variant=variant_title(session.rules.name))))
+        return
+    new_game(session, challenge.number, today, challenge.par)
 
 
-def deal_new_game(session: Console, number: int | None = None, daily: datetime.date | None = None) -> None:
-    """Ask "Redeal the stock?" when the rules say so, else deal at once with the preset's redeals."""
-    request = DealRequest(number, daily=daily)
-    if session.rules.asks_redeals:
+def deal_new_game(session: Console, number: int | None = None, daily: datetime.date | None = None,
+                  par: int | None = None) -> None:
+    """Ask "Redeal the stock?" when the rules say so, else deal at once with the preset's redeals.
+
+    The daily deal never asks: its par is for the preset's own redeals, the same for everyone."""
+    request = DealRequest(number, daily=daily, par=par)
+    if session.rules.asks_redeals and daily is None:
         session.push(RedealChoice(session, request))
     else:
         start_pyramid(session, session.rules.redeals, request)
@@ -143,27 +178,40 @@ def start_pyramid(session: Console, redeals: int | None, request: DealRequest = 
                   replace: Screen | None = None) -> None:
     """Deal a new game with ``redeals`` redeals (``None`` = unlimited); it replaces any saved one."""
     rules = session.rules.with_redeals(redeals)
-    cards, number = _cards_for(session, rules, request)
+    dealt = _cards_for(session, rules, request)
     _abandon_saved_game(session.store)
-    context = {"daily": request.daily.isoformat()} if request.daily else {}
-    progress = Progress(GAME, rules.name, redeals, format_cards(cards), deal_number=number, context=context)
+    context: dict[str, Any] = {"daily": request.daily.isoformat()} if request.daily else {}
+    if request.par is not None:
+        context["par"] = request.par
+    if dealt.grade is not None:
+        context["grade"] = dealt.grade
+    progress = Progress(GAME, rules.name, redeals, format_cards(dealt.cards), deal_number=dealt.number,
+                        context=context)
     session.store.save_progress(progress)
     if replace is not None and session.screen is replace:
         session.pop()
-    session.push(GameScreen(session, Table(Board(cards, rules)), progress))
+    session.push(GameScreen(session, Table(Board(dealt.cards, rules)), progress))
     session.show_store_notice()
 
 
-def _cards_for(session: Console, rules: Rules, request: DealRequest) -> tuple[tuple[Card, ...], int | None]:
+def _cards_for(session: Console, rules: Rules, request: DealRequest) -> Dealt:
     if request.cards is not None:
-        return request.cards, request.number
+        return Dealt(request.cards, request.number, request.grade)
     fixed = session.fixed_deal
     if fixed.cards is not None:
         cards, fixed.cards = fixed.cards, None
-        return cards, None
+        return Dealt(cards, None, None)
     number = fixed.number or request.number
     fixed.number = None
-    if number is None and session.settings.winnable_only:
+    wanted = session.settings.winnable_only
+    if number is None and isinstance(wanted, str):
+        from pyramid.engine.grade import pick_graded_number  # the solver loads only when needed
+
+        # Grading live takes seconds on a Pi Zero 2: a shipped graded deal first.
+        number = pick_graded_number(rules, wanted, session.rng, WINNABLE_SEARCH_SECONDS)
+        if number is not None:
+            return Dealt(numbered_deal(number, rules.deck), number, wanted)
+    if number is None and wanted:
         from pyramid.engine.winnable import pick_winnable_number  # the solver loads only when needed
 
         # A fresh deal proven live first (no repeats in practice); on a console too slow for that
@@ -172,7 +220,9 @@ def _cards_for(session: Console, rules: Rules, request: DealRequest) -> tuple[tu
                   or pick_winnable_number(rules, session.rng, WINNABLE_SEARCH_SECONDS))
     if number is None:
         number = session.rng.randint(1, MAX_DEAL_NUMBER)
-    return numbered_deal(number, rules.deck), number
+    from pyramid.engine.grade import listed_grade  # the solver loads only when needed
+
+    return Dealt(numbered_deal(number, rules.deck), number, listed_grade(rules, number))
 
 
 def _abandon_saved_game(store: "Store") -> None:
@@ -377,15 +427,23 @@ class GameScreen(Screen):
             start_pyramid(self.session, self.progress.redeals, DealRequest(), replace=self)
         elif items[self.end_selected] == RETRY:
             start_pyramid(self.session, self.progress.redeals,
-                          DealRequest(self.progress.deal_number, self.board.deal, daily_of(self.progress)),
+                          DealRequest(self.progress.deal_number, self.board.deal, daily_of(self.progress),
+                                      par_of(self.progress), grade_in(self.progress)),
                           replace=self)
 
     def daily_line(self) -> tuple[str, ...]:
-        """For a daily deal: the streak it makes ("Daily deals: 3 days in a row, 2 won")."""
+        """For a daily deal: the moves against the par when cleared ("You: 43 moves · Par: 35 moves"),
+        else the par, then the streak it makes ("Daily deals: 3 days in a row, 2 won")."""
         if daily_of(self.progress) is None:
             return ()
+        par = par_of(self.progress)
         streaks = daily_streaks(self.session.store.daily_results(), self.session.today())
-        return (say_count("end.daily_streak", streaks.played, won=streaks.won),)
+        streak = say_count("end.daily_streak", streaks.played, won=streaks.won)
+        if par is None:
+            return (streak,)
+        if self.board.status() == "cleared":
+            return say("end.you_par", moves=len(self.board.move_stack), par=par), streak
+        return say("game.par", par=par), streak
 
     def end_panel(self) -> PanelView | None:
         status = self.board.status()
@@ -412,8 +470,14 @@ class GameScreen(Screen):
         name = variant_title(self.board.rules.name)
         return say("game.numbered_title", variant=name, number=number) if number else name
 
+    def detail(self) -> str:
+        """Under the title: the deal's difficulty, when known ("Hard"), and a daily deal's par."""
+        grade, par = grade_in(self.progress), par_of(self.progress)
+        parts = ([say(f"game.grade.{grade}")] if grade else []) + ([say("game.par", par=par)] if par else [])
+        return " · ".join(parts)
+
     def view(self) -> View:
-        table = self.table.view(self.title())
+        table = self.table.view(self.title())._replace(detail=self.detail())
         if self.message or self.hint or self.progress.assisted:
             status = self.message or (say("game.assisted") if self.progress.assisted else "")
             table = table._replace(status_line=status, hint=self.hint)
