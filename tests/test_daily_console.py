@@ -1,0 +1,109 @@
+"""The daily challenge and the difficulty grades on the console, over a real store file."""
+
+from __future__ import annotations
+
+import datetime
+from pathlib import Path
+
+import pytest
+
+from pyramid.actions import Action, parse_script
+from pyramid.console.menus import open_console
+from pyramid.console.screen import DealChoice
+from pyramid.console.session import Session
+from pyramid.engine.board import Board, Move
+from pyramid.engine.daily import daily_challenge
+from pyramid.engine.deal import numbered_deal
+from pyramid.engine.grade import listed_grade
+from pyramid.engine.rules import preset
+from pyramid.engine.solver import solve
+from pyramid.saved.errors import InvalidSettingError
+from pyramid.saved.settings import PlayerSettings, check_setting
+from pyramid.saved.store import Store
+
+DAY = datetime.date(2026, 12, 3)
+
+
+def new_session(path: Path) -> Session:
+    session = Session(None, DealChoice(), store=Store.open(path / "pyramid.db"), today=lambda: DAY)
+    open_console(session)
+    return session
+
+
+def play(session: Session, script: str) -> dict:
+    for action in parse_script(script):
+        session.handle(action)
+    return session.state()
+
+
+def choose(session: Session, line: str) -> dict:
+    """Move to the menu line that starts with ``line`` with ▲/▼ and press ✓."""
+    menu = session.state()["menu"]
+    index = next(i for i, item in enumerate(menu["items"]) if item.startswith(line))
+    steps = index - menu["selected"]
+    return play(session, ("down " * steps if steps > 0 else "up " * -steps) + "ok")
+
+
+def tap_move(session: Session, move: Move) -> None:
+    """Play ``move`` as a touchscreen player would (RetroHub rules: only the waste top plays besides the pyramid)."""
+    board = session.screen.table.board  # type: ignore[attr-defined]
+    targets = ["stock"] if move.kind != "remove" else [
+        board.index_of(card) if board.index_of(card) is not None else "waste" for card in move.cards]
+    for target in targets:
+        session.handle(Action.tap(0, 0), lambda x, y: target)
+
+
+def test_the_daily_deal_is_won_at_par_and_the_end_panel_says_so(tmp_path: Path) -> None:
+    session = new_session(tmp_path)
+    challenge = daily_challenge(DAY, "retrohub")
+    state = choose(session, "Daily deal")
+    assert state["screen"] == "game", "dealt at once, without the redeal question"
+    board = session.screen.table.board  # type: ignore[attr-defined]
+    assert board.deal == numbered_deal(challenge.number) and board.redeals_left == 0
+    grade = listed_grade(preset("retrohub"), challenge.number)
+    assert grade is not None
+    assert session.view().table.detail == f"{grade.capitalize()} · Par: {challenge.par} moves"
+    for move in solve(Board(board.deal, board.rules), optimal=True).moves:
+        tap_move(session, move)
+    panel = session.view().panel
+    assert session.view().screen == "game_over" and panel.title.startswith("Pyramid cleared")
+    assert panel.lines == (f"You: {challenge.par} moves · Par: {challenge.par} moves",
+                           "Daily deals: 1 day in a row, 1 won")
+    assert session.store.daily_results() == {DAY: True}
+
+
+def test_a_daily_deal_resumed_keeps_its_par(tmp_path: Path) -> None:
+    session = new_session(tmp_path)
+    choose(session, "Daily deal")
+    detail = session.view().table.detail
+    play(session, "star")
+    session.store.close()
+    session = new_session(tmp_path)
+    choose(session, "Continue")
+    assert session.view().table.detail == detail and "Par: " in detail
+
+
+def test_hard_deals_only_deals_a_hard_deal_and_says_so(tmp_path: Path) -> None:
+    session = new_session(tmp_path)
+    choose(session, "Settings")
+    for value in ("on", "Easy", "Medium", "Hard"):
+        state = choose(session, "Winnable deals only")
+        assert f"Winnable deals only: {value}" in state["menu"]["items"]
+    assert session.settings.winnable_only == "hard"
+    play(session, "star")
+    choose(session, "New game")
+    play(session, "ok")  # no redeal
+    number = session.screen.progress.deal_number  # type: ignore[attr-defined]
+    assert listed_grade(preset("retrohub"), number) == "hard"
+    assert session.view().table.detail == "Hard"
+    session.store.close()
+    assert new_session(tmp_path).settings.winnable_only == "hard", "the choice is kept"
+
+
+def test_the_deals_choice_accepts_old_values_and_names_a_bad_one() -> None:
+    for value in (False, True, "easy", "expert"):
+        check_setting("winnable_only", value)
+        assert PlayerSettings.from_stored({"winnable_only": value}).winnable_only == value
+    with pytest.raises(InvalidSettingError, match="'harder'.*true, false or one of easy, medium, hard, expert"):
+        check_setting("winnable_only", "harder")
+    assert PlayerSettings.from_stored({"winnable_only": "harder"}).winnable_only is False
