@@ -18,6 +18,7 @@ import pygame  # noqa: E402
 
 from display.headless import HeadlessDisplay  # noqa: E402
 from display.motion import FRAME  # noqa: E402
+from display.rect import Rect  # noqa: E402
 from display.render import Renderer  # noqa: E402
 from pyramid.actions import Action  # noqa: E402
 from pyramid.app import Frontend, Liveliness, open_console_parts, run_loop  # noqa: E402
@@ -48,17 +49,17 @@ class CountingDisplay(HeadlessDisplay):
         super().__init__((480, 320))
         self.presented = 0
 
-    def present(self, frame: pygame.Surface, dirty: Sequence[object]) -> None:  # type: ignore[override]
+    def present(self, frame: pygame.Surface, dirty: Sequence[Rect]) -> None:
         self.presented += 1
-        super().present(frame, dirty)  # type: ignore[arg-type]
+        super().present(frame, dirty)
 
 
 class Steps:
     """An action source that plays ``plan``: an action, or ``"wait"`` (the wait runs out: the clock
     moves by the time-out the loop asked for). It notes each time-out and what the loop saw then."""
 
-    def __init__(self, plan: list[str], clock: Clock, frontend: Frontend, session: Session) -> None:
-        self.plan, self.clock, self.frontend, self.session = list(plan), clock, frontend, session
+    def __init__(self, plan: list[str], clock: Clock, frontend: Frontend) -> None:
+        self.plan, self.clock, self.frontend = list(plan), clock, frontend
         self.timeouts: list[float | None] = []
         self.running_at_press: list[bool] = []
 
@@ -87,7 +88,7 @@ def test_a_press_during_an_animation_acts_at_once_and_the_last_frame_is_the_plai
     frontend.liveliness = Liveliness(motion=lambda: True)
     # The cursor starts on the king: ok removes it (an animation starts), a frame is due and drawn,
     # then the cursor is on the ace beside it, and ok chooses it while the king is still on its way.
-    steps = Steps(["ok", "wait", "ok"], clock, frontend, session)
+    steps = Steps(["ok", "wait", "ok"], clock, frontend)
     run_loop(session, frontend, steps, Notifier(None))
     try:
         assert steps.timeouts[1] is not None and steps.timeouts[1] <= FRAME, "frames at a fixed rate while it runs"
@@ -122,7 +123,7 @@ def test_once_the_animation_is_over_the_loop_sleeps_until_the_next_press() -> No
     display = CountingDisplay()
     frontend = Frontend(display, clock=clock)
     frontend.liveliness = Liveliness(motion=lambda: True)
-    steps = UntilIdle(["ok"], clock, frontend, session)
+    steps = UntilIdle(["ok"], clock, frontend)
     run_loop(session, frontend, steps, Notifier(None))
     frontend.close()
     frames = steps.timeouts[1:-1]
@@ -137,7 +138,7 @@ def scripted_frames(tmp_path: Path, motion: str) -> tuple[int, bytes, list[dict]
     args = ["--display", "headless", "--size", "480x320", "--game", "pyramid", "--redeals", "none",
             "--deal", clearable_deal(), "--script", "ok right ok left", "--screenshot", str(shot)]
     options, _ = parse_options(args + ([] if motion == "default" else ["--motion", motion]))
-    settings, sink, session, frontend = open_console_parts(options)
+    _, _, session, frontend = open_console_parts(options)
     display = CountingDisplay()
     frontend.display.close()
     frontend.display = display
