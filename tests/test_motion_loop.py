@@ -139,8 +139,8 @@ def scripted_frames(tmp_path: Path, motion: str) -> tuple[int, bytes, list[dict]
             "--deal", clearable_deal(), "--script", "ok right ok left", "--screenshot", str(shot)]
     options, _ = parse_options(args + ([] if motion == "default" else ["--motion", motion]))
     _, _, session, frontend = open_console_parts(options)
+    frontend.display.close()  # the same screen, counting what it is shown
     display = CountingDisplay()
-    frontend.display.close()
     frontend.display = display
     frontend.animator.present = lambda dirty: display.present(frontend.renderer.frame, dirty)
     states: list[dict] = []
