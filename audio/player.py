@@ -1,9 +1,17 @@
 """Playing the effects through pygame's mixer, on whatever audio device SDL finds.
 
-Audio opens after the first frame, on a thread of its own (:meth:`SoundPlayer.open`):
-starting SDL's audio and rendering the effects (some 60 ms of Python on a PC,
-ten times that on a Pi Zero) then delays neither the first frame nor a press. A
-box without audio plays silently, told in one log line; the console never
+Every call into the mixer is made on one thread of the player's own, fed by a
+queue, so the main loop only hands an effect over and goes on:
+
+- audio opens after the first frame (:meth:`SoundPlayer.open`): starting SDL's
+  audio and rendering the effects (some 60 ms of Python on a PC, ten times that
+  on a Pi Zero) delays neither the first frame nor a press;
+- an open device costs CPU even in silence (SDL keeps mixing and writing it), so
+  after :data:`IDLE_CLOSE_SECONDS` without an effect the device is closed, and
+  the thread sleeps on its queue; the next effect opens it again (a few
+  milliseconds) and plays. An idle console uses no CPU, with sound on too.
+
+A box without audio plays silently, told in one log line; the console never
 falls back to anything else. SDL picks the device (ALSA's default, HDMI, a
 DAC, PWM audio); ``SDL_AUDIODRIVER`` and ``AUDIODEV`` choose another. Where
 there is plainly nothing to open (no ALSA playback device, no sound server, no
@@ -15,9 +23,11 @@ from __future__ import annotations
 
 import logging
 import os
+import queue
 import threading
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 import pygame
 
@@ -34,75 +44,144 @@ RATE = 22050
 BUFFER = 512
 #: How long closing waits for an effect still playing (the last pair of a script, the win).
 DRAIN_SECONDS = 1.0
+#: Seconds without an effect after which the device is closed (it is opened again for the next).
+IDLE_CLOSE_SECONDS = 5.0
+
+
+class _Play(NamedTuple):
+    effect: Effect
+    volume: int
 
 
 class SoundPlayer:
-    """The effects, loaded into the mixer once it is open; :meth:`hear` plays the one a change calls for."""
+    """The effects, played on the player's own thread; :meth:`hear` hands over the one a change calls for.
 
-    def __init__(self, sound_devices: Path = Path("/dev/snd")) -> None:
-        self._sounds: dict[Effect, pygame.mixer.Sound] = {}
-        self._opening: threading.Thread | None = None
+    ``sound_devices`` is where ALSA's devices are (tests give an empty one);
+    ``idle_close`` the seconds of silence after which the device is closed.
+    """
+
+    def __init__(self, sound_devices: Path = Path("/dev/snd"), idle_close: float = IDLE_CLOSE_SECONDS) -> None:
         self._sound_devices = sound_devices
+        self._idle_close = idle_close
+        self._queue: queue.SimpleQueue[_Play | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._ready = threading.Event()
+        #: The effects as the mixer's buffers, made once; empty while there is no device to play on.
+        self._buffers: dict[Effect, bytes] = {}
+        self._sounds: dict[Effect, pygame.mixer.Sound] = {}
 
     @property
-    def playing(self) -> bool:
-        """The mixer is open and the effects loaded."""
+    def available(self) -> bool:
+        """A device was opened and the effects made: they play (``False``: silence, and told why)."""
+        return bool(self._buffers)
+
+    @property
+    def device_open(self) -> bool:
+        """The audio device is open now (it closes after :data:`IDLE_CLOSE_SECONDS` without an effect)."""
         return bool(self._sounds)
 
     def open(self) -> None:
-        """Start opening the audio device and making the effects, once; they play when ready."""
-        if self._opening is None:
-            self._opening = threading.Thread(target=self._open, name="audio", daemon=True)
-            self._opening.start()
+        """Start the player's thread, once: it opens the device and makes the effects."""
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="audio", daemon=True)
+            self._thread.start()
 
     def wait_open(self, timeout: float | None = None) -> None:
-        """Until :meth:`open` has finished (the effects play from now on, or never), or ``timeout``."""
-        if self._opening is not None:
-            self._opening.join(timeout)
-
-    def _open(self) -> None:
-        """Open the device and load the effects. No device: one log line, then silence."""
-        missing = nothing_to_open(self._sound_devices)
-        if missing:
-            log.warning("sound: no audio device (%s): playing silently", missing)
-            return
-        try:
-            pygame.mixer.init(frequency=RATE, size=-16, channels=2, buffer=BUFFER)
-            opened = pygame.mixer.get_init()
-            if opened is None:
-                raise pygame.error("the mixer did not start")
-            rate, _, channels = opened
-            sounds = {effect: pygame.mixer.Sound(buffer=pcm(effect, rate, channels)) for effect in EFFECTS}
-        except pygame.error as error:
-            log.warning("sound: no audio device could be opened (%s): playing silently", error)
-            if pygame.mixer.get_init():
-                pygame.mixer.quit()  # opened, but the effects could not be loaded into it
-            return
-        self._sounds = sounds  # one assignment: the main loop sees no effect or all of them
-        log.info("sound: %s, %d Hz, %d channels", pygame.mixer.get_driver(), rate, channels)
+        """Until the device was opened (or found missing) by :meth:`open`, or ``timeout``."""
+        if self._thread is not None:
+            self._ready.wait(timeout)
 
     def hear(self, before: View | None, after: View, volume: int) -> Effect | None:
         """Play what going from ``before`` to ``after`` sounds like, at ``volume`` percent; return it."""
         effect = effect_for(before, after)
-        sound = self._sounds.get(effect) if effect is not None else None
-        if sound is not None:
-            sound.set_volume(volume / 100)
-            sound.play()
+        # Handed over while the device opens, or plays; not once there is none (nothing reads them).
+        if effect is not None and self._thread is not None and (self.available or not self._ready.is_set()):
+            self._queue.put(_Play(effect, volume))
         return effect
 
     def close(self) -> None:
         """Let an effect still playing end (for at most :data:`DRAIN_SECONDS`), then close the device.
 
-        A device still opening is waited for as long (a stuck driver must not hold the console's exit).
+        The thread is waited for as long again (a stuck driver must not hold the console's exit).
         """
-        self.wait_open(DRAIN_SECONDS)
-        if not self._sounds:
-            return
+        if self._thread is not None:
+            self._queue.put(None)
+            self._thread.join(2 * DRAIN_SECONDS)
+
+    # -- the player's thread ---------------------------------------------------
+    def _run(self) -> None:
+        try:
+            if not self._first_open():
+                return
+        finally:
+            self._ready.set()
+        while True:
+            try:
+                item = self._queue.get(timeout=self._idle_close if self._sounds else None)
+            except queue.Empty:
+                if not pygame.mixer.get_busy():
+                    self._close_device()  # idle: the thread now sleeps until the next effect
+                continue
+            if item is None:
+                self._drain()
+                return
+            if not self._sounds and not self._open_device():
+                log.warning("sound: the audio device could not be opened again: playing silently")
+                self._buffers = {}
+                return
+            sound = self._sounds[item.effect]
+            sound.set_volume(item.volume / 100)
+            sound.play()
+
+    def _first_open(self) -> bool:
+        """Open the device and make the effects. No device: one log line, then silence (``False``)."""
+        missing = nothing_to_open(self._sound_devices)
+        if missing:
+            log.warning("sound: no audio device (%s): playing silently", missing)
+            return False
+        try:
+            self._open_mixer()
+            opened = pygame.mixer.get_init()
+            if opened is None:
+                raise pygame.error("the mixer did not start")
+            rate, _, channels = opened
+            self._buffers = {effect: pcm(effect, rate, channels) for effect in EFFECTS}
+            self._load()
+        except pygame.error as error:
+            log.warning("sound: no audio device could be opened (%s): playing silently", error)
+            self._buffers = {}
+            self._close_device()
+            return False
+        log.info("sound: %s, %d Hz, %d channels", pygame.mixer.get_driver(), rate, channels)
+        return True
+
+    def _open_device(self) -> bool:
+        """Open the device again for an effect, with the effects made the first time."""
+        try:
+            self._open_mixer()
+            self._load()
+        except pygame.error:
+            self._close_device()
+            return False
+        return True
+
+    @staticmethod
+    def _open_mixer() -> None:
+        pygame.mixer.init(frequency=RATE, size=-16, channels=2, buffer=BUFFER)
+
+    def _load(self) -> None:
+        self._sounds = {effect: pygame.mixer.Sound(buffer=data) for effect, data in self._buffers.items()}
+
+    def _drain(self) -> None:
         deadline = time.monotonic() + DRAIN_SECONDS
-        while pygame.mixer.get_busy() and time.monotonic() < deadline:
+        while self._sounds and pygame.mixer.get_busy() and time.monotonic() < deadline:
             time.sleep(0.02)
+        self._close_device()
+
+    def _close_device(self) -> None:
         self._sounds = {}
-        pygame.mixer.quit()
+        if pygame.mixer.get_init():
+            pygame.mixer.quit()
 
 
 def nothing_to_open(sound_devices: Path) -> str:

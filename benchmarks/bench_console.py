@@ -19,7 +19,8 @@ notify socket, as under the console's unit (``Type=notify``):
 4. start to first frame with ``--sound on`` against ``--sound off``, alternated
    (audio through SDL's disk driver, a real device as far as the mixer knows) —
    target: no change, since audio opens after the first frame; and idle CPU with
-   sound on (an open audio device keeps SDL mixing silence);
+   sound on, while the device is open (SDL keeps mixing silence into it) and once
+   it is closed for being idle — target 0;
 5. idle CPU after an animation: in this process, the real main loop with motion
    on, a removal animated, then the process's CPU time over a few idle seconds
    (``/proc/self/stat``) — target: 0, the loop sleeps once motion ends.
@@ -182,14 +183,18 @@ def sound_start(console: list[str], env: dict[str, str], directory: Path) -> Non
     print(f"start to first frame with sound (median of {RUNS}, alternated; audio: SDL's disk driver)")
     print(f"  --sound off {off:7.1f} ms")
     print(f"  --sound on  {on:7.1f} ms   ratio on/off {on / off:.2f}x (target: 1.00x, audio opens after the frame)")
+    from audio.player import IDLE_CLOSE_SECONDS
+
     process, _ = start_until_ready([*console, "--sound", "on"], audio_env, directory)
     time.sleep(1.0)
-    before = cpu_seconds(process.pid)
-    time.sleep(IDLE_SECONDS)
-    used = cpu_seconds(process.pid) - before
+    for what, seconds in (("device open", IDLE_CLOSE_SECONDS - 2), ("after it closed", IDLE_SECONDS)):
+        before = cpu_seconds(process.pid)
+        time.sleep(seconds)
+        used = cpu_seconds(process.pid) - before
+        print(f"idle CPU with sound on, {what} ({seconds:.0f} s): {used:.3f} s = {100 * used / seconds:.2f} % of a core")
+        time.sleep(2.0 if what == "device open" else 0)  # past the idle close
     process.terminate()
     process.wait()
-    print(f"idle CPU with sound on over {IDLE_SECONDS:.0f} s: {used:.3f} s = {100 * used / IDLE_SECONDS:.2f} % of a core")
 
 
 def compare_trees(other: Path, root: Path, env: dict[str, str], directory: Path) -> None:

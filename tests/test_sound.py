@@ -39,7 +39,7 @@ for serial, cue in enumerate(("pair", "win"), 1):
     table = table._replace(feedback=Feedback(cue, serial))
     heard.append(player.hear(table, table, 100))  # the same view again: nothing
 time.sleep(2.0)
-print(json.dumps({"mixer": pygame.mixer.get_init(), "heard": heard, "playing": player.playing}))
+print(json.dumps({"mixer": pygame.mixer.get_init(), "heard": heard, "playing": player.available}))
 player.close()
 """
 
@@ -125,7 +125,43 @@ def test_a_pair_and_a_win_are_in_the_file_with_silence_around_them(tmp_path: Pat
     assert all(recording.power(win_start, win_end, hertz) > 10 * recording.power(win_start, win_end, 990)
                for hertz in win_only), "the second is the win's arpeggio, without the pair's fifth"
     idle = recording.windows()[win_end:]
-    assert len(idle) >= 50 and not any(any(window) for window in idle), "idle: the file holds silence"
+    # The disk driver runs slower than the clock on a loaded machine: some idle time, all of it silent.
+    assert len(idle) >= 20 and not any(any(window) for window in idle), "idle: the file holds silence"
+
+
+IDLE = """
+import json, os, sys, time
+from audio.player import SoundPlayer
+from pyramid.view import Feedback, View
+player = SoundPlayer(idle_close=0.5)
+player.open()
+player.wait_open()
+out = os.environ["SDL_DISKAUDIOFILE"]
+table = View("menu")
+player.hear(table, table._replace(feedback=Feedback("pair", 1)), 100)
+time.sleep(0.3)
+playing = player.device_open
+time.sleep(1.5)  # the pair is over, and half a second more
+closed = not player.device_open
+size = os.path.getsize(out)
+time.sleep(0.5)
+still = os.path.getsize(out) == size
+player.hear(table, table._replace(feedback=Feedback("win", 2)), 100)
+time.sleep(1.0)
+reopened = player.device_open
+print(json.dumps({"mixer": [22050, -16, 2], "playing": playing, "closed": closed, "still": still,
+                  "reopened": reopened}))
+player.close()
+"""
+
+
+def test_an_idle_device_is_closed_and_opened_again_for_the_next_effect(tmp_path: Path) -> None:
+    """An open device costs CPU even in silence: closed when idle, nothing is written any more."""
+    report, recording, _ = record(IDLE, tmp_path)
+    assert report["playing"] and report["closed"] and report["still"] and report["reopened"], report
+    assert recording is not None
+    runs = recording.sounds()
+    assert runs and recording.power(*runs[-1], 523.25) > 10 * recording.power(*runs[-1], 990), "the win, after"
 
 
 def test_a_box_without_audio_plays_silently_with_one_log_line(tmp_path: Path) -> None:
@@ -198,7 +234,7 @@ def test_the_console_plays_a_pair_and_a_win_and_is_silent_while_it_idles(tmp_pat
     assert any(sounds_like(run, (660, 990), (523.25, 783.99)) for run in runs[:-1]), "pairs were heard"
     assert sounds_like(runs[-1], (523.25, 783.99), (990,)), "the last sound is the win"
     idle = recording.windows()[runs[-1][1]:]
-    assert len(idle) >= 50 and not any(any(window) for window in idle), "the end panel idles in silence"
+    assert len(idle) >= 20 and not any(any(window) for window in idle), "the end panel idles in silence"
 
 
 def test_each_change_of_the_cards_has_its_effect() -> None:
