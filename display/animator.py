@@ -22,6 +22,19 @@ from .rect import Rect
 from .render import Renderer, Sprite
 
 
+class _Cards(NamedTuple):
+    """What lies on a table, whatever the cursor, the labels or the panels over it."""
+
+    pyramid: tuple[object, ...]
+    stock: int
+    waste: tuple[object, ...]
+
+
+def _cards_of(view: View) -> _Cards | None:
+    table = view.table
+    return None if table is None else _Cards(table.pyramid, table.stock_count, table.waste)
+
+
 class _Running(NamedTuple):
     animation: Animation
     scene: list[Sprite]
@@ -38,6 +51,9 @@ class Animator:
         self.clock = clock
         self._view: View | None = None
         self._scene: list[Sprite] = []
+        #: The cards of the last table shown, so a table seen again after a page without one (the rules,
+        #: a menu over nothing) is not dealt in again.
+        self._last_cards: _Cards | None = None
         self._running: _Running | None = None
         self._next_frame = 0.0
 
@@ -52,7 +68,12 @@ class Animator:
         scene = self.renderer.scene_for(view)
         self._view, self._scene = view, scene
         animation = Animation(())
-        if animate and view.table is not None:
+        cards = _cards_of(view)
+        back_to_the_same_table = (cards is not None and cards == self._last_cards and before is not None
+                                  and before.table is None)
+        if cards is not None:
+            self._last_cards = cards
+        if animate and view.table is not None and not back_to_the_same_table:
             table = self.renderer.layout.table(view.table.rows)
             animation = plan(before, before_scene, view, scene, table)
         if not animation.flights:

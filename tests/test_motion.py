@@ -207,3 +207,16 @@ def test_a_deal_retried_is_dealt_again() -> None:
     views = first_moves()
     assert table_change(views[-1], views[0]).dealt, "the same deal from the start, after some removals"
     assert not table_change(views[0], views[0]).dealt
+
+
+def test_back_on_the_same_table_after_the_rules_nothing_is_dealt_again() -> None:
+    views = first_moves()
+    recorder = Recorder()
+    recorder.show(views[0])
+    recorder.run_out()
+    recorder.show(samples.help_view())
+    recorder.show(views[0])
+    assert recorder.animator.due() is None, "the table was on screen before the rules: no deal flies in"
+    recorder.show(samples.help_view())
+    recorder.show(View("game", table=Table(Board(numbered_deal(9))).view()))
+    assert recorder.animator.due() is not None, "a new deal after the rules is dealt"
