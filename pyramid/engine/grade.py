@@ -16,9 +16,10 @@ scale of each preset: :class:`GradeScale`, from the deals graded by
 ``benchmarks/make_grade_lists.py``), so each grade holds about a quarter of
 the winnable deals of its preset.
 
-**Cost, and why lists.** Grading solves some 40 positions per deal: about
-0.1 s here on average and up to ~1.5 s (a Pi Zero 2 is about ten times
-slower), too slow to grade every new deal live on a Pi. So the grades of the
+**Cost, and why lists.** Grading solves some 40 positions per deal: 0.13 to
+0.45 s here on average, depending on the preset, and up to about 5 s (a Pi
+Zero 2 is about ten times slower), too slow to grade every new deal live on a
+Pi (``benchmarks/make_grade_lists.py`` reports it). So the grades of the
 shipped winnable deals are shipped too, in ``data/grades-<preset>.bin`` (the scale, then
 one byte of traps a deal in the order of the winnable list, zlib-compressed),
 and only deals past the list are graded live. The node budgets make the grade of a
@@ -194,23 +195,21 @@ def listed_grade(rules: Rules, number: int) -> Grade | None:
 
 
 def pick_graded_number(
-    rules: Rules, grade: Grade, rng: random.Random, seconds: float, played: Collection[int] = (),
-    live: bool = False,
+    rules: Rules, grade: Grade, rng: random.Random, seconds: float, played: Collection[int] = ()
 ) -> int | None:
     """A winnable deal number of ``grade`` under ``rules``: from the shipped grades, else searched live.
 
-    Listed deals in ``played`` are not offered again. With ``live``, or once
-    every listed deal of the grade is played, random deals are proven
+    Listed deals in ``played`` are not offered again. Once every listed deal
+    of the grade is played, or when none is listed, random deals are proven
     winnable and graded for up to ``seconds`` (under rules other than the
     preset's own, such as more redeals, on the preset's scale). ``None`` when none was found
     in time or the preset has no scale.
     """
-    if not live:
-        seen = set(played)
-        numbers, grades = _listed(rules)
-        fresh = [number for number, of in zip(numbers, grades) if of == grade and number not in seen]
-        if fresh:
-            return rng.choice(fresh)
+    seen = set(played)
+    numbers, grades = _listed(rules)
+    fresh = [number for number, of in zip(numbers, grades) if of == grade and number not in seen]
+    if fresh:
+        return rng.choice(fresh)
     shipped = read_grades(rules.name)
     if shipped is None:
         return None
