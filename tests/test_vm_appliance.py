@@ -263,3 +263,23 @@ def test_power_off_in_the_main_menu_saves_and_halts(guest: Guest) -> None:
     machine.press("ret")  # the question's first line: "Power off"
     TIMINGS["menu Power off to halt"] = machine.wait_for_halt(180)
     check_halted_cleanly(guest, disks, games)
+
+
+@pytest.mark.skipif(not SEALED, reason="a sealed console only (PYRAMID_VM_SEALED=1)")
+def test_the_settings_line_unseals_and_the_data_stays(guest: Guest, tmp_path: Path) -> None:
+    """``sealed = false`` in the settings file: the next boot runs on the card's root, written as usual."""
+    disks = guest.machine.snapshot_disks(guest.machine.workdir / "after-menu")
+    settings = tmp_path / "pyramid.toml"
+    settings.write_text("[system]\nsealed = false\n")
+    requests = tmp_path / "debugfs"
+    requests.write_text(f"cd /boot/firmware\nrm pyramid.toml\nwrite {settings} pyramid.toml\n")
+    subprocess.run(["debugfs", "-w", "-f", str(requests), str(disks.disks[0])], capture_output=True, check=True)
+    machine = Machine(disks, guest.machine.workdir, guest.prepared.key, GUEST_USER, name="-unsealed")
+    guest.machine = machine
+    machine.wait_for_ssh(BOOT_TIMEOUT)
+    machine.wait_until("systemctl is-active --quiet pyramid.service", BOOT_TIMEOUT, "pyramid.service active unsealed")
+    assert machine.ssh("findmnt -n -o FSTYPE,OPTIONS /").stdout.split()[0] == "ext4"
+    assert machine.ssh("findmnt -n -o OPTIONS /").stdout.startswith("rw")
+    assert saved_games(guest), "the player's data is still on the data partition"
+    machine.ssh("sudo touch /etc/pyramid-unsealed-change")  # an owner's change lands on the card
+    assert int(machine.ssh("cat /sys/block/vda/stat").stdout.split()[6]) > 0
