@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 from pathlib import Path
 
+import pygame
 import pytest
 
+from display.render import Renderer
 from pyramid.actions import Action, parse_script
+from pyramid.console.catalogue import say, use_language
+from pyramid.console.game_screen import GameScreen
 from pyramid.console.menus import open_console
 from pyramid.console.screen import DealChoice
 from pyramid.console.session import Session
 from pyramid.engine.board import Board, Move
 from pyramid.engine.daily import daily_challenge
 from pyramid.engine.deal import numbered_deal
+from pyramid.engine.difficulty import GRADES
 from pyramid.engine.grade import listed_grade
 from pyramid.engine.rules import preset
 from pyramid.engine.solver import solve
@@ -24,8 +30,16 @@ from pyramid.saved.store import Store
 DAY = datetime.date(2026, 12, 3)
 
 
-def new_session(path: Path) -> Session:
-    session = Session(None, DealChoice(), store=Store.open(path / "pyramid.db"), today=lambda: DAY)
+@pytest.fixture(autouse=True)
+def english_afterwards() -> object:
+    yield
+    use_language("en")
+
+
+def new_session(path: Path, language: str = "en") -> Session:
+    store = Store.open(path / "pyramid.db")
+    store.set_setting("language", language)
+    session = Session(None, DealChoice(), store=store, today=lambda: DAY)
     open_console(session)
     return session
 
@@ -107,3 +121,31 @@ def test_the_deals_choice_accepts_old_values_and_names_a_bad_one() -> None:
     with pytest.raises(InvalidSettingError, match="'harder'.*true, false or one of easy, medium, hard, expert"):
         check_setting("winnable_only", "harder")
     assert PlayerSettings.from_stored({"winnable_only": "harder"}).winnable_only is False
+
+
+def shown_whole(session: Session) -> list[str]:
+    """The texts of the session's view at 320x240 that the renderer had to cut ("…")."""
+    return [str(key[1]) for _, key in Renderer((320, 240)).scene_for(session.view())
+            if key[0] == "text" and str(key[1]).endswith("…")]
+
+
+@pytest.mark.parametrize(("language", "par_words", "end_words"), [
+    ("en", "Par: {par} moves", "You: {par} moves · Par: {par} moves"),
+    ("fr", "Par : {par} coups", "Vous : {par} coups · Par : {par} coups"),
+])
+def test_every_grade_and_the_par_show_whole_on_the_smallest_screen(tmp_path: Path, language: str, par_words: str,
+                                                                   end_words: str) -> None:
+    pygame.font.init()
+    session = new_session(tmp_path, language)
+    challenge = daily_challenge(DAY, "retrohub")
+    choose(session, say("menu.daily_deal"))
+    screen = session.screen
+    assert isinstance(screen, GameScreen)
+    for grade in GRADES:
+        screen.progress = dataclasses.replace(screen.progress, context={**screen.progress.context, "grade": grade})
+        assert session.view().table.detail.endswith(par_words.format(par=challenge.par))
+        assert not shown_whole(session), grade
+    for move in solve(Board(screen.board.deal, screen.board.rules), optimal=True).moves:
+        tap_move(session, move)
+    assert session.view().panel.lines[0] == end_words.format(par=challenge.par)
+    assert not shown_whole(session)
