@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import datetime
-
 import pytest
 
 from pyramid.engine.cards import SPANISH_DECK, STANDARD_DECK, Card, format_cards, parse_deal
-from pyramid.engine.deal import MAX_DEAL_NUMBER, SplitMix64, daily_deal_number, numbered_deal
+from pyramid.engine.deal import MAX_DEAL_NUMBER, SplitMix64, numbered_deal
 from pyramid.errors import PyramidError
 from pyramid.engine.errors import InvalidCardError, InvalidDealError
 
@@ -66,10 +64,3 @@ def test_numbered_deals_are_permutations_and_differ() -> None:
 def test_deal_number_out_of_range() -> None:
     with pytest.raises(ValueError, match="0"):
         numbered_deal(0)
-
-
-def test_daily_deal_is_a_function_of_the_date() -> None:
-    day = datetime.date(2026, 11, 30)
-    assert daily_deal_number(day) == daily_deal_number(datetime.date(2026, 11, 30))
-    assert daily_deal_number(day) != daily_deal_number(day + datetime.timedelta(days=1))
-    assert 1 <= daily_deal_number(day) <= MAX_DEAL_NUMBER

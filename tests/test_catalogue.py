@@ -30,7 +30,7 @@ from pyramid.console.catalogue import en, fr, say, say_count, use_language
 from pyramid.console.duel import menus as duel_menus
 from pyramid.console.duel.help import open_pyramids_help
 from pyramid.console.game_screen import AssistPanel, GameScreen, RedealChoice, DealRequest, start_pyramid
-from pyramid.console.menus import (ControlsScreen, DealNumberScreen, MainMenu, SettingsScreen, StatisticsScreen,
+from pyramid.console.menus import (ControlsScreen, DealNumberScreen, SettingsScreen, StatisticsScreen,
                                    SystemScreen, VariantMenu, open_console)
 from pyramid.console.net import lobby, wording
 from pyramid.console.screen import DealChoice, HelpScreen, NoticeScreen

@@ -29,7 +29,6 @@ from pyramid.engine.deal import numbered_deal
 from pyramid.saved.progress import Progress, replay
 from pyramid.saved.stats import GameResult
 from pyramid.saved.store import DATABASE_NAME, Store, integrity_check
-from told import told
 
 ROOT = Path(__file__).resolve().parent.parent
 STARTED = datetime.datetime(2026, 11, 30, 12, 0, tzinfo=datetime.timezone.utc)

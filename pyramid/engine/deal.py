@@ -19,7 +19,6 @@ shows at once.
 
 from __future__ import annotations
 
-import datetime
 
 from pyramid.engine.cards import STANDARD_DECK, Card, Deck
 
@@ -60,12 +59,3 @@ def numbered_deal(number: int, deck: Deck = STANDARD_DECK) -> tuple[Card, ...]:
         j = rng.below(i + 1)
         cards[i], cards[j] = cards[j], cards[i]
     return tuple(cards)
-
-
-def daily_deal_number(day: datetime.date) -> int:
-    """The deal number of the daily deal: the same for everyone on a given date.
-
-    Mixes the proleptic ordinal of the date through SplitMix64 so consecutive
-    days give unrelated deals.
-    """
-    return SplitMix64(day.toordinal()).below(MAX_DEAL_NUMBER) + 1
