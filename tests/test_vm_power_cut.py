@@ -14,7 +14,8 @@ something, and kills qemu at a random moment of it:
   self-test), and around the switch of ``current`` and the restart.
 
 Then, on the host, the halted disks: the root file system is clean for
-``e2fsck -fn`` (sealed; unsealed it is reported), the data store passes
+``e2fsck -fn`` (sealed: never even a journal to replay; unsealed: nothing to fix
+once its journal is replayed, as the kernel does at mount), the data store passes
 ``PRAGMA integrity_check``, ``current`` names a complete release; and booting
 again, the console comes back on its own with exactly the games the store held,
 and Continue puts the game back on the screen. ``PYRAMID_VM_TRIALS`` (20) sets
@@ -69,6 +70,7 @@ class Outcome:
     moment: str
     cut_after: float  # seconds after the moment began
     root_clean: bool
+    root_state: str
     integrity: str
     current_release: str
     release_complete: bool
@@ -78,7 +80,7 @@ class Outcome:
 
     def row(self) -> str:
         return (f"{self.mode:8} {self.trial:3} {self.moment:15} {self.cut_after:6.1f}s  "
-                f"root {'clean' if self.root_clean else 'NEEDS FSCK':10} store {self.integrity:4} "
+                f"root {self.root_state:15} store {self.integrity:4} "
                 f"current {self.current_release or '-':>14} {'complete' if self.release_complete else 'HALF'}  "
                 f"back {'yes' if self.came_back else 'NO'}  games {'kept' if self.games_kept else 'CHANGED'}  "
                 f"continue {'yes' if self.continued else 'no'}")
@@ -250,7 +252,7 @@ def test_power_cuts_leave_a_console_that_comes_back(console: Console) -> None:
             delay = cut_during_play(console, moment, rng)
         report = inspect_disks(console.boot, console.workdir, console.sealed)
         back, kept, continued = came_back(console, trial, report)
-        outcome = Outcome(console.mode, trial, moment, delay, report.root_clean, report.integrity,
+        outcome = Outcome(console.mode, trial, moment, delay, report.root_clean, report.root_state, report.integrity,
                           report.current_release.removeprefix("releases/"), report.current_complete,
                           back, kept, continued)
         RESULTS.append(outcome)
@@ -259,6 +261,6 @@ def test_power_cuts_leave_a_console_that_comes_back(console: Console) -> None:
             break
     failures = [outcome for outcome in RESULTS if outcome.mode == console.mode and not (
         outcome.integrity == "ok" and outcome.release_complete and outcome.came_back and outcome.games_kept
-        and (outcome.root_clean or not console.sealed))]
+        and outcome.root_state != "ERRORS" and (outcome.root_clean or not console.sealed))]
     assert not failures, "\n".join(outcome.row() for outcome in failures)
     assert len([outcome for outcome in RESULTS if outcome.mode == console.mode]) == TRIALS

@@ -3,7 +3,11 @@
 After a power-off (clean or a cut) nothing runs in the guest, so the raw disk
 files are read directly: ``e2fsck -fn`` checks a file system without changing
 it, ``debugfs`` copies files out of one without mounting it (no loop devices),
-and the copied data store is checked with SQLite itself. On a sealed console
+and the copied data store is checked with SQLite itself. A file system cut off
+while it was written has a journal to replay, which the kernel does at the next
+mount and debugfs does not: such a disk is read from a copy whose journal
+``e2fsck -E journal_only`` has replayed, and checked again there (what the
+kernel will mount). The disks themselves are never changed. On a sealed console
 the releases and the store are on the data disk (/dev/vdb: ``/opt``,
 ``/state``); otherwise on the root disk (``/opt/pyramid``, ``/var/lib/pyramid``).
 """
@@ -14,7 +18,7 @@ import re
 import sqlite3
 import subprocess
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .machine import Boot
@@ -33,7 +37,8 @@ class Place:
 class DiskReport:
     """What the host found on a halted guest's disks."""
 
-    root_clean: bool
+    root_clean: bool  # nothing to replay, nothing to fix
+    root_state: str  # "clean", "replayed, clean" (a journal to replay, nothing to fix after it) or "ERRORS"
     root_fsck: str
     data_fsck: str
     integrity: str  # PRAGMA integrity_check's answer ("ok"), or why the store could not be read
@@ -83,15 +88,33 @@ def read_store(where: Place, scratch: Path) -> tuple[str, list[str]]:
     return integrity, progress
 
 
+def mountable(disk: Path, scratch: Path) -> tuple[Path, str, str]:
+    """``disk`` as the kernel will mount it: itself when clean, else a copy with its journal replayed.
+
+    Returns the file to read, its state and e2fsck's report.
+    """
+    first = fsck(disk)
+    if first.returncode == 0:
+        return disk, "clean", first.stdout + first.stderr
+    copy = scratch / f"replayed-{disk.name}"
+    subprocess.run(["cp", "--sparse=always", str(disk), str(copy)], check=True)
+    subprocess.run(["e2fsck", "-E", "journal_only", "-y", str(copy)], capture_output=True, check=False)
+    second = fsck(copy)
+    state = "replayed, clean" if second.returncode == 0 else "ERRORS"
+    return copy, state, first.stdout + first.stderr + second.stdout + second.stderr
+
+
 def inspect_disks(boot: Boot, workdir: Path, sealed: bool) -> DiskReport:
     """Check and read the raw disks of a halted guest (``boot.disks``: root first, then data)."""
-    where = place(boot, sealed)
-    root = fsck(boot.disks[0])
-    data = fsck(boot.disks[1]) if sealed else root
-    with tempfile.TemporaryDirectory(dir=workdir) as scratch:
-        integrity, progress = read_store(where, Path(scratch))
-    current = link_target(where.disk, f"{where.releases}/current")
-    complete = bool(current) and exists(where.disk, f"{where.releases}/{current}/.installed")
-    return DiskReport(root.returncode == 0, root.stdout + root.stderr, data.stdout + data.stderr, integrity,
-                      progress, current, complete)
-
+    with tempfile.TemporaryDirectory(dir=workdir) as name:
+        scratch = Path(name)
+        root, root_state, root_report = mountable(boot.disks[0], scratch)
+        data, _, data_report = mountable(boot.disks[1], scratch) if sealed else (root, root_state, root_report)
+        where = place(replace(boot, disks=(root, data) if sealed else (root,)), sealed)
+        store = scratch / "store"
+        store.mkdir()
+        integrity, progress = read_store(where, store)
+        current = link_target(where.disk, f"{where.releases}/current")
+        complete = bool(current) and exists(where.disk, f"{where.releases}/{current}/.installed")
+    return DiskReport(root_state == "clean", root_state, root_report, data_report, integrity, progress, current,
+                      complete)
