@@ -29,6 +29,7 @@ from functools import cache
 from importlib import resources
 from typing import NamedTuple
 
+from pyramid.engine.errors import EngineError
 from pyramid.engine.winnable import read_list
 
 #: The first bytes of a par file (and its format version).
@@ -44,7 +45,7 @@ class DailyChallenge(NamedTuple):
     par: int
 
 
-class NoDailyChallenge(ValueError):
+class NoDailyChallenge(EngineError, ValueError):
     """The preset ships no deal with a par, so it has no daily challenge."""
 
 
