@@ -1,5 +1,5 @@
 #!/bin/sh
-# Turn a fresh Raspberry Pi OS Lite (Bookworm) into the Pyramid console.
+# Turn a fresh Raspberry Pi OS Lite (trixie or bookworm) into the Pyramid console.
 #
 #   sudo firmware/install.sh [--sealed]   (on the Pi, from a copy of this project)
 #
@@ -28,7 +28,7 @@ sealed=no
 for argument in "$@"; do
     case "$argument" in
         --sealed) sealed=yes ;;
-        -h|--help) sed -n '2,23s/^# \{0,1\}//p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,25s/^# \{0,1\}//p' "$0"; exit 0 ;;
         *) echo "install.sh: unknown argument '$argument' (known: --sealed)" >&2; exit 2 ;;
     esac
 done
@@ -229,7 +229,7 @@ if [ -f "$boot/config.txt" ] && [ -f "$boot/cmdline.txt" ]; then
         say "installed $boot/pyramid.toml"
     fi
 else
-    say "no $boot/config.txt and cmdline.txt: not Raspberry Pi OS Bookworm? Boot configuration skipped"
+    say "no $boot/config.txt and cmdline.txt: not Raspberry Pi OS (trixie or bookworm)? Boot configuration skipped"
 fi
 
 if [ "$sealed" = yes ]; then
