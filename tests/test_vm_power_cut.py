@@ -75,14 +75,14 @@ class Outcome:
     current_release: str
     release_complete: bool
     came_back: bool
-    games_kept: bool
+    games_kept: bool  # the guest, booted, holds the games and the complete release the disk held
     continued: bool
 
     def row(self) -> str:
         return (f"{self.mode:8} {self.trial:3} {self.moment:15} {self.cut_after:6.1f}s  "
                 f"root {self.root_state:15} store {self.integrity:4} "
                 f"current {self.current_release or '-':>14} {'complete' if self.release_complete else 'HALF'}  "
-                f"back {'yes' if self.came_back else 'NO'}  games {'kept' if self.games_kept else 'CHANGED'}  "
+                f"back {'yes' if self.came_back else 'NO'}  state {'kept' if self.games_kept else 'CHANGED'}  "
                 f"continue {'yes' if self.continued else 'no'}")
 
 
@@ -168,7 +168,8 @@ def cut_during_play(console: Console, moment: str, rng: random.Random) -> float:
 
 
 def came_back(console: Console, trial: int, report: DiskReport) -> tuple[bool, bool, bool]:
-    """Boot again: the console active on its own, the games the disk held, Continue showing the game."""
+    """Boot again: the console active on its own, the games and the complete release the disk held,
+    and Continue showing the game."""
     machine = console.power_on(trial)
     try:
         machine.wait_for_ssh(BOOT_TIMEOUT)
@@ -176,6 +177,11 @@ def came_back(console: Console, trial: int, report: DiskReport) -> tuple[bool, b
     except Exception:  # noqa: BLE001 - the outcome is recorded and asserted on below
         return False, False, False
     games = console.games()
+    # What the guest itself sees once its kernel replayed the journals: the same release, complete.
+    release = machine.ssh("readlink /opt/pyramid/current").stdout.strip()
+    if release != report.current_release or machine.ssh(f"test -e /opt/pyramid/{release}/.installed",
+                                                         check=False).returncode != 0:
+        return True, False, False
     continued = False
     if games:
         time.sleep(3)
