@@ -38,7 +38,7 @@ project=$(dirname "$firmware")
 root=${PYRAMID_ROOT:-}
 root=${root%/}
 skip=" ${PYRAMID_SKIP:-} "
-groups="video render input gpio"
+groups="video render input gpio audio"
 
 say() { echo "install.sh: $*"; }
 skipping() { case "$skip" in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
