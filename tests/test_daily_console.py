@@ -10,7 +10,7 @@ import pygame
 import pytest
 
 from display.render import Renderer
-from pyramid.actions import Action, parse_script
+from pyramid.actions import Action
 from pyramid.console.catalogue import say, use_language
 from pyramid.console.game_screen import GameScreen
 from pyramid.console.menus import open_console
@@ -27,6 +27,8 @@ from pyramid.saved.errors import InvalidSettingError
 from pyramid.saved.settings import PlayerSettings, check_setting
 from pyramid.saved.store import Store
 
+from console_steps import play, choose
+
 DAY = datetime.date(2026, 12, 3)
 
 
@@ -42,20 +44,6 @@ def new_session(path: Path, language: str = "en") -> Session:
     session = Session(None, DealChoice(), store=store, today=lambda: DAY)
     open_console(session)
     return session
-
-
-def play(session: Session, script: str) -> dict:
-    for action in parse_script(script):
-        session.handle(action)
-    return session.state()
-
-
-def choose(session: Session, line: str) -> dict:
-    """Move to the menu line that starts with ``line`` with ▲/▼ and press ✓."""
-    menu = session.state()["menu"]
-    index = next(i for i, item in enumerate(menu["items"]) if item.startswith(line))
-    steps = index - menu["selected"]
-    return play(session, ("down " * steps if steps > 0 else "up " * -steps) + "ok")
 
 
 def tap_move(session: Session, move: Move) -> None:

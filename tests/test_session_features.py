@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pyramid.actions import Action, parse_script
+from pyramid.actions import Action
 from pyramid.engine.board import Board, Move
 from pyramid.engine.cards import format_cards, parse_deal
 from pyramid.engine.daily import daily_challenge
@@ -20,6 +20,7 @@ from pyramid.console.session import Session
 from pyramid.saved.store import Store
 
 from deals import build_deal, clearable_deal
+from console_steps import play, choose
 
 DAY = datetime.date(2026, 11, 30)
 # Lost at once: every partner of the base row is covered and no king is free.
@@ -33,20 +34,6 @@ def new_session(path: Path, deal: str | None = None, number: int | None = None) 
                       store=Store.open(path / "pyramid.db"), today=lambda: DAY)
     open_console(session)
     return session
-
-
-def play(session: Session, script: str) -> dict:
-    for action in parse_script(script):
-        session.handle(action)
-    return session.state()
-
-
-def choose(session: Session, line: str) -> dict:
-    """Move to the menu line that starts with ``line`` with ▲/▼, as a player would, and press ✓."""
-    menu = session.state()["menu"]
-    index = next(i for i, item in enumerate(menu["items"]) if item.startswith(line))
-    steps = index - menu["selected"]
-    return play(session, ("down " * steps if steps > 0 else "up " * -steps) + "ok")
 
 
 def test_continue_resumes_exactly_after_a_restart(tmp_path: Path) -> None:

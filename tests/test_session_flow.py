@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pyramid.actions import Action, parse_script
+from pyramid.actions import Action
 from pyramid.engine.cards import parse_deal
 from pyramid.console.screen import DealChoice
 from pyramid.console.session import Session
@@ -13,18 +13,13 @@ from pyramid.engine.rules import Redeals
 from pyramid.view import MenuHit
 
 from deals import build_deal, clearable_deal
+from console_steps import play
 
 
 def session_with(deal: str) -> Session:
     session = Session(deal=DealChoice(cards=parse_deal(deal)))
     open_console(session)
     return session
-
-
-def play(session: Session, script: str) -> dict:
-    for action in parse_script(script):
-        session.handle(action)
-    return session.state()
 
 
 def test_menu_then_redeal_choice_then_game() -> None:
