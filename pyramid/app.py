@@ -252,14 +252,20 @@ def build_session(options: Options, settings: "HardwareSettings", sink: EventSin
 
 def device_language(settings: "HardwareSettings") -> str:
     """The settings file's ``[console] language`` (the language before the player chooses one in
-    Settings); a wrong value is told, and English used."""
+    Settings); anything wrong in ``[console]`` is told, and English used."""
     from pyramid.console.catalogue import LANGUAGES
 
+    name = settings.path or "settings"
     table = settings.sections.get("console", {})
-    language = table.get("language", "en") if isinstance(table, dict) else "en"
+    if not isinstance(table, dict):
+        print(f"pyramid: {name}: 'console' must be a table ([console]); using en", file=sys.stderr)
+        return "en"
+    for key in table.keys() - {"language"}:
+        print(f"pyramid: {name}: unknown setting console.{key} (known: language); ignored", file=sys.stderr)
+    language = table.get("language", "en")
     if language not in LANGUAGES:
-        print(f"pyramid: {settings.path or 'settings'}: console.language {language!r}: use one of "
-              f"{', '.join(LANGUAGES)}; using en", file=sys.stderr)
+        print(f"pyramid: {name}: console.language {language!r}: use one of {', '.join(LANGUAGES)}; using en",
+              file=sys.stderr)
         return "en"
     return str(language)
 

@@ -361,3 +361,7 @@ def test_a_wrong_language_in_the_settings_file_is_told_and_english_spoken(tmp_pa
     state, said = console(tmp_path, "--script", "", settings='[console]\nlanguage = "klingon"\n')
     assert state["menu"]["items"][0] == "New game"
     assert "console.language 'klingon'" in said and "en, fr" in said
+    state, said = console(tmp_path, "--script", "", settings='console = "fr"\n')
+    assert state["menu"]["items"][0] == "New game" and "'console' must be a table" in said
+    state, said = console(tmp_path, "--script", "", settings='[console]\nlangage = "fr"\n')
+    assert state["menu"]["items"][0] == "New game" and "unknown setting console.langage" in said
