@@ -1,11 +1,12 @@
-"""Driving a session as a player does: a script of actions, or a menu line chosen with ▲ ▼ and ✓."""
+"""Driving a session as a player does: a script of actions, a menu line chosen with ▲ ▼ and ✓, a move tapped."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from pyramid.actions import parse_script
+from pyramid.actions import Action, parse_script
 from pyramid.console.session import Session
+from pyramid.engine.board import Move
 
 
 def play(session: Session, script: str) -> dict[str, Any]:
@@ -21,3 +22,13 @@ def choose(session: Session, line: str) -> dict[str, Any]:
     index = next(i for i, item in enumerate(menu["items"]) if item.startswith(line))
     steps = index - menu["selected"]
     return play(session, ("down " * steps if steps > 0 else "up " * -steps) + "ok")
+
+
+def tap_move(session: Session, move: Move) -> None:
+    """Play Pyramid ``move`` the way a touchscreen player would: tap its cards (a pyramid card, else the waste
+    top), or the stock."""
+    board = session.screen.table.board  # type: ignore[attr-defined]
+    targets = ["stock"] if move.kind != "remove" else [
+        board.index_of(card) if board.index_of(card) is not None else "waste" for card in move.cards]
+    for target in targets:
+        session.handle(Action.tap(0, 0), lambda x, y: target)

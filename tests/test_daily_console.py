@@ -10,13 +10,12 @@ import pygame
 import pytest
 
 from display.render import Renderer
-from pyramid.actions import Action
 from pyramid.console.catalogue import say, use_language
 from pyramid.console.game_screen import GameScreen
 from pyramid.console.menus import open_console
 from pyramid.console.screen import DealChoice
 from pyramid.console.session import Session
-from pyramid.engine.board import Board, Move
+from pyramid.engine.board import Board
 from pyramid.engine.daily import daily_challenge
 from pyramid.engine.deal import numbered_deal
 from pyramid.engine.difficulty import GRADES
@@ -27,7 +26,7 @@ from pyramid.saved.errors import InvalidSettingError
 from pyramid.saved.settings import PlayerSettings, check_setting
 from pyramid.saved.store import Store
 
-from console_steps import play, choose
+from console_steps import play, choose, tap_move
 
 DAY = datetime.date(2026, 12, 3)
 
@@ -44,15 +43,6 @@ def new_session(path: Path, language: str = "en") -> Session:
     session = Session(None, DealChoice(), store=store, today=lambda: DAY)
     open_console(session)
     return session
-
-
-def tap_move(session: Session, move: Move) -> None:
-    """Play ``move`` as a touchscreen player would (RetroHub rules: only the waste top plays besides the pyramid)."""
-    board = session.screen.table.board  # type: ignore[attr-defined]
-    targets = ["stock"] if move.kind != "remove" else [
-        board.index_of(card) if board.index_of(card) is not None else "waste" for card in move.cards]
-    for target in targets:
-        session.handle(Action.tap(0, 0), lambda x, y: target)
 
 
 def test_the_daily_deal_is_won_at_par_and_the_end_panel_says_so(tmp_path: Path) -> None:

@@ -20,7 +20,7 @@ from pyramid.console.session import Session
 from pyramid.saved.store import Store
 
 from deals import build_deal, clearable_deal
-from console_steps import play, choose
+from console_steps import play, choose, tap_move
 
 DAY = datetime.date(2026, 11, 30)
 # Lost at once: every partner of the base row is covered and no king is free.
@@ -178,15 +178,6 @@ def greedy_loss(rules) -> tuple[int, list[Move]]:
         if board.status() == "no_moves" and solve(Board(numbered_deal(number), rules)).verdict == "win":
             return number, list(board.move_stack)
     raise AssertionError("no such deal in the first 2000")
-
-
-def tap_move(session: Session, move: Move) -> None:
-    """Play ``move`` the way a touchscreen player would: tap its cards, or the stock."""
-    board = session.screen.table.board  # type: ignore[attr-defined]
-    targets = ["stock"] if move.kind != "remove" else [
-        board.index_of(card) if board.index_of(card) is not None else "waste" for card in move.cards]
-    for target in targets:
-        session.handle(Action.tap(0, 0), lambda x, y: target)
 
 
 def test_lost_deal_says_if_it_was_winnable_and_shows_the_solution(tmp_path: Path,
