@@ -46,6 +46,28 @@ def exhaustive_win(board: Board) -> bool:
     return False
 
 
+def shortest_length(board: Board) -> int | None:
+    """The fewest moves that clear ``board`` (None: it cannot be cleared), breadth first over every legal move."""
+    seen = {position_key(board)}
+    layer = [board.copy()]
+    steps = 0
+    while layer:
+        if any(current.status() == "cleared" for current in layer):
+            return steps
+        following: list[Board] = []
+        for current in layer:
+            for move in current.legal_moves:
+                current.push(move)
+                key = position_key(current)
+                if key not in seen:
+                    seen.add(key)
+                    following.append(current.copy())
+                current.pop()
+        layer = following
+        steps += 1
+    return None
+
+
 def random_position(rules: Rules, rng: random.Random, rows: int, waste: int, stock: int) -> Board:
     """A mid-game position: the top ``rows`` rows of the pyramid, a waste and a stock.
 
@@ -142,3 +164,23 @@ def test_optimal_solutions_replay_and_agree_with_the_verdict(name: str, redeals:
     checked(board, shortest)
     assert shortest.verdict == verdict.verdict
     assert shortest.steps <= verdict.steps or verdict.verdict == "lose"
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    name=st.sampled_from(list(PRESETS)),
+    redeals=st.sampled_from([0, 1, 2, None]),
+    seed=st.integers(min_value=0, max_value=2**32),
+    waste=st.integers(min_value=0, max_value=4),
+    stock=st.integers(min_value=2, max_value=8),
+)
+def test_optimal_lengths_match_a_breadth_first_search(
+    name: str, redeals: int | None, seed: int, waste: int, stock: int
+) -> None:
+    """A* keys its record by ranks, not cards, and skips pyramid-only removals after a draw: still shortest."""
+    rules = preset(name).with_redeals(redeals)
+    board = random_position(rules, random.Random(seed), 3, waste, stock)
+    shortest = solve(board, optimal=True)
+    checked(board, shortest)
+    length = shortest_length(board)
+    assert (shortest.steps if shortest.verdict == "win" else None) == length, (name, redeals, board.fen())
