@@ -174,7 +174,14 @@ def came_back(console: Console, trial: int, report: DiskReport) -> tuple[bool, b
     try:
         machine.wait_for_ssh(BOOT_TIMEOUT)
         machine.wait_until("systemctl is-active --quiet pyramid.service", BOOT_TIMEOUT, "console back")
-    except Exception:  # noqa: BLE001 - the outcome is recorded and asserted on below
+    except Exception as error:  # noqa: BLE001 - the outcome is recorded and asserted on below
+        # What a maintainer needs to tell a slow host from a guest that hangs: how long it
+        # was given, what it said, and its screen (no-boot-N.ppm in the work directory).
+        print(f"\n{console.mode} trial {trial}: not back after {time.monotonic() - machine.started:.0f} s: {error}")
+        try:
+            machine.screendump(f"no-boot-{trial}")
+        except Exception as screen_error:  # noqa: BLE001 - a hung qemu may not answer either
+            print(f"(no screendump: {screen_error})")
         return False, False, False
     games = console.games()
     # What the guest itself sees once its kernel replayed the journals: the same release, complete.
