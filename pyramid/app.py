@@ -206,13 +206,18 @@ def seconds_until(due: float | None, clock: Callable[[], float]) -> float | None
 
 
 def show_first_frame(session: Session, frontend: Frontend, notifier: Notifier) -> View:
-    """Draw the session's screen and tell systemd the console is up (``READY=1``: the screen is on);
-    audio opens only then."""
+    """Draw the session's screen and tell systemd the console is up (see :func:`announce_ready`)."""
     view = session.view()
     frontend.show(view)
+    announce_ready(frontend, notifier)
+    return view
+
+
+def announce_ready(frontend: Frontend, notifier: Notifier) -> None:
+    """``READY=1``: the screen is on and the input is read, so a key pressed from now on counts;
+    audio opens only then."""
     notifier.ready()
     frontend.start_sound()
-    return view
 
 
 def build_session(options: Options, settings: "HardwareSettings", sink: EventSink) -> Session:
@@ -419,9 +424,12 @@ def run_console(options: Options) -> int:
 
     The first frame is shown before the input sources open: importing
     gpiozero alone takes about as long as starting pygame, and the player
-    should see the menu rather than a dark screen meanwhile. A source that
-    cannot open still ends the console with its message, and the updater,
-    which watches the console for a while after ``READY=1``, still sees that.
+    should see the menu rather than a dark screen meanwhile. ``READY=1``
+    waits for the sources, though: "active" then means a key is read (a
+    press before a device is open never reaches it; a power-cut trial in the
+    emulator pressed Continue in that gap once). A source that cannot open
+    ends the console with its message before it is ready: its start fails,
+    and the updater sees that.
     """
     settings, sink, session, frontend = open_console_parts(options)
     session.can_quit = frontend.display.name == "window"  # a console is switched off, a window closed
@@ -429,13 +437,14 @@ def run_console(options: Options) -> int:
     stop = StopRequest()
     signal.signal(signal.SIGTERM, stop)  # SDL's own handler would only queue a quit event nobody reads yet
     try:
-        show_first_frame(session, frontend, notifier)
+        frontend.show(session.view())
         hub = open_input(options, frontend.display, settings)
     except BaseException:
         session.tables.stop()
         frontend.close()
         raise
     stop.hand_to(hub)
+    announce_ready(frontend, notifier)
     sink.attach(hub.post)
     session.input_log = lambda: [PressSeen(str(record.action), record.device) for record in hub.recent_presses]
     session.input_devices = lambda: list(hub.connected_devices)

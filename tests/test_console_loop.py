@@ -96,7 +96,7 @@ def test_buttons_play_through_the_main_loop_and_idle_draws_nothing(mock_pins, tm
 
 
 def test_sigterm_right_after_ready_ends_the_console_cleanly(tmp_path: Path) -> None:
-    """READY=1 comes with the first frame, before the input sources open: a stop then must not be lost."""
+    """READY=1 comes once the first frame is shown and the input sources are open: a stop at once must not be lost."""
     address = str(tmp_path / "notify")
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     listener.bind(address)
