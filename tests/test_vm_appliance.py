@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 import time
@@ -117,11 +116,12 @@ def test_screen_shows_the_felt_and_the_menu(guest: Guest) -> None:
 
 def test_keys_on_the_usb_keyboard_move_the_menu_selection(guest: Guest) -> None:
     assert guest.menu_screen is not None, "needs the screen of the previous test"
+    before = guest.menu_screen.highlight_row()
     guest.machine.press("down")
-    time.sleep(2)
-    moved = guest.machine.screendump("menu-down")
+    moved = guest.machine.settled_screen(
+        "menu-down", lambda screen: (screen.highlight_row() or 0) > (before or 0) + 10)
     assert moved.felt_share() > 0.5
-    before, after = guest.menu_screen.highlight_row(), moved.highlight_row()
+    after = moved.highlight_row()
     assert before is not None and after is not None, "no highlighted menu line"
     assert after > before + 10, f"the highlight stayed at row {before:.0f} (now {after:.0f})"
 
@@ -138,7 +138,7 @@ def test_a_game_started_keeps_its_data_in_the_state_directory(guest: Guest) -> N
     for key in ("up", "ret", "ret"):  # New game, then the redeal question's first answer
         machine.press(key)
         time.sleep(2)
-    game = machine.screendump("game")
+    game = machine.settled_screen("game", lambda screen: screen.light_share() > 0.1)  # the deal flies in
     assert game.light_share() > 0.1, "no cards on the screen after starting a game"
     listing = machine.ssh("sudo stat -c '%U %a %n' /var/lib/pyramid /var/lib/pyramid/pyramid.db").stdout
     assert listing.splitlines() == ["pyramid 700 /var/lib/pyramid", "pyramid 600 /var/lib/pyramid/pyramid.db"]
@@ -253,9 +253,9 @@ def test_power_off_in_the_main_menu_saves_and_halts(guest: Guest) -> None:
     time.sleep(3)
     menu = machine.screendump("menu-again")
     machine.press("up")  # from the first line the selection wraps to the last, "Power off"
-    time.sleep(2)
-    last = machine.screendump("menu-power-off")
-    before, after = menu.highlight_row(), last.highlight_row()
+    before = menu.highlight_row()
+    last = machine.settled_screen("menu-power-off", lambda screen: (screen.highlight_row() or 0) > (before or 0) + 10)
+    after = last.highlight_row()
     assert before is not None and after is not None and after > before + 10, "Up did not select the last line"
     machine.press("ret")
     time.sleep(2)

@@ -193,8 +193,8 @@ def came_back(console: Console, trial: int, report: DiskReport) -> tuple[bool, b
     if games:
         time.sleep(3)
         machine.press("ret")  # the first line of the main menu: Continue
-        time.sleep(3)
-        continued = machine.screendump(f"continue-{trial}").light_share() > 0.1
+        continued = machine.settled_screen(f"continue-{trial}", lambda screen: screen.light_share() > 0.1,
+                                           timeout=20).light_share() > 0.1
     return True, games == report.progress, continued
 
 

@@ -268,6 +268,19 @@ class Machine:
         self.qmp.execute("screendump", filename=str(path))
         return Screen.from_ppm(path.read_bytes())
 
+    def settled_screen(self, name: str, shows: Callable[[Screen], bool], timeout: float = 30.0) -> Screen:
+        """The screen once ``shows`` says it is there, or the last one seen at ``timeout``.
+
+        A view change animates for 220 ms on a Pi; under TCG each frame of it can take a
+        second or more, so a screen read a fixed time after a key may still be mid-motion.
+        """
+        deadline = time.monotonic() + timeout
+        while True:
+            screen = self.screendump(name)
+            if shows(screen) or time.monotonic() > deadline:
+                return screen
+            time.sleep(1)
+
     def press(self, qcode: str) -> None:
         """Press and release one key on the guest's USB keyboard (a QEMU "qcode": down, ret, esc…)."""
         for down in (True, False):
