@@ -31,6 +31,7 @@ from pyramid.engine.deal import numbered_deal
 from pyramid.engine.grade import UNGRADED, GradeList, grade_file_name, measure, pack_grades, scale_from, unpack_grades
 from pyramid.engine.rules import PRESETS
 from pyramid.engine.winnable import read_list
+from pyramid.scripting import write_output  # whole or not at all: a run stopped mid-write keeps the last list
 
 DATA = Path(__file__).resolve().parents[1] / "pyramid" / "engine" / "data"
 #: How much slower a Raspberry Pi Zero 2 is per core than the machine the lists are made on.
@@ -70,7 +71,7 @@ def grow(name: str, minutes: float, jobs: int) -> str:
             times += [seconds for _, seconds in results]
             graded = [count for count in traps if count != UNGRADED]
             if graded:
-                path.write_bytes(pack_grades(GradeList(scale_from(graded), bytes(traps))))
+                write_output("grade list", path, pack_grades(GradeList(scale_from(graded), bytes(traps))))
     finally:
         if pool:
             pool.terminate()

@@ -30,6 +30,7 @@ from pyramid.engine.deal import numbered_deal
 from pyramid.engine.rules import PRESETS
 from pyramid.engine.solver import solve
 from pyramid.engine.winnable import read_list
+from pyramid.scripting import write_output  # whole or not at all: a run stopped mid-write keeps the last list
 
 DATA = Path(__file__).resolve().parents[1] / "pyramid" / "engine" / "data"
 #: How much slower a Raspberry Pi Zero 2 is per core than the machine the lists are made on.
@@ -64,7 +65,7 @@ def grow(name: str, count: int, minutes: float, jobs: int) -> str:
             results = pool.map(par_of, work) if pool else list(map(par_of, work))
             pars += bytes(par for par, _ in results)
             times += [seconds for _, seconds in results]
-            path.write_bytes(pack_pars(bytes(pars)))
+            write_output("par list", path, pack_pars(bytes(pars)))
     finally:
         if pool:
             pool.terminate()

@@ -32,6 +32,7 @@ from pyramid.engine.deal import numbered_deal
 from pyramid.engine.rules import PRESETS, format_redeals
 from pyramid.engine.solver import solve
 from pyramid.engine.winnable import WinnableList, list_file_name, pack_numbers, unpack_numbers
+from pyramid.scripting import write_output  # whole or not at all: a run stopped mid-write keeps the last list
 
 DATA = Path(__file__).resolve().parents[1] / "pyramid" / "engine" / "data"
 #: How much slower a Raspberry Pi Zero 2 is per core than the machine the lists are made on.
@@ -82,7 +83,7 @@ def grow(name: str, count: int, max_nodes: int, minutes: float, jobs: int) -> st
             searched = kept[-1] if len(kept) < len(wins) else searched + batch
             tried += batch
             new_wins += len(wins)
-            path.write_bytes(pack_numbers(WinnableList(tuple(numbers), searched)))
+            write_output("winnable list", path, pack_numbers(WinnableList(tuple(numbers), searched)))
             if len(numbers) >= count or time.perf_counter() - started > minutes * 60:
                 break
     seconds = time.perf_counter() - started
