@@ -11,6 +11,7 @@ shares no code with the solver. Every "win" the solver gives replays through
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -20,6 +21,11 @@ from pyramid.engine.cards import Card
 from pyramid.engine.deal import numbered_deal
 from pyramid.engine.rules import PRESETS, Rules, preset
 from pyramid.engine.solver import Solution, solve
+
+#: What the property tests draw from: every preset, every redeal setting, a seed for the position.
+ANY_PRESET = st.sampled_from(list(PRESETS))
+ANY_REDEALS = st.sampled_from([0, 1, 2, None])
+SEEDS = st.integers(min_value=0, max_value=2**32)
 
 PositionKey = tuple[tuple[Card | None, ...], tuple[Card, ...], tuple[Card, ...], int | None]
 
@@ -36,14 +42,19 @@ def exhaustive_win(board: Board) -> bool:
         current = stack.pop()
         if current.status() == "cleared":
             return True
-        for move in current.legal_moves:
-            current.push(move)
-            key = position_key(current)
-            if key not in seen:
-                seen.add(key)
-                stack.append(current.copy())
-            current.pop()
+        stack += unseen_successors(current, seen)
     return False
+
+
+def unseen_successors(current: Board, seen: set[PositionKey]) -> Iterator[Board]:
+    """The positions one legal move from ``current`` that are not in ``seen`` (added to it as they come)."""
+    for move in current.legal_moves:
+        current.push(move)
+        key = position_key(current)
+        if key not in seen:
+            seen.add(key)
+            yield current.copy()
+        current.pop()
 
 
 def shortest_length(board: Board) -> int | None:
@@ -54,16 +65,7 @@ def shortest_length(board: Board) -> int | None:
     while layer:
         if any(current.status() == "cleared" for current in layer):
             return steps
-        following: list[Board] = []
-        for current in layer:
-            for move in current.legal_moves:
-                current.push(move)
-                key = position_key(current)
-                if key not in seen:
-                    seen.add(key)
-                    following.append(current.copy())
-                current.pop()
-        layer = following
+        layer = [following for current in layer for following in unseen_successors(current, seen)]
         steps += 1
     return None
 
@@ -114,9 +116,9 @@ def checked(board: Board, solution: Solution) -> None:
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
-    name=st.sampled_from(list(PRESETS)),
-    redeals=st.sampled_from([0, 1, 2, None]),
-    seed=st.integers(min_value=0, max_value=2**32),
+    name=ANY_PRESET,
+    redeals=ANY_REDEALS,
+    seed=SEEDS,
     rows=st.integers(min_value=2, max_value=4),
     waste=st.integers(min_value=0, max_value=5),
     stock=st.integers(min_value=0, max_value=9),
@@ -135,7 +137,7 @@ def test_fast_verdicts_match_the_exhaustive_search(
 @given(
     name=st.sampled_from([name for name, rules in PRESETS.items() if rules.stock_top_playable]),
     redeals=st.sampled_from([0, 0, 1]),
-    seed=st.integers(min_value=0, max_value=2**32),
+    seed=SEEDS,
     waste=st.integers(min_value=3, max_value=8),
     stock=st.integers(min_value=1, max_value=6),
 )
@@ -152,9 +154,9 @@ def test_deep_wastes_under_a_playable_stock_top_match_the_exhaustive_search(
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
-    name=st.sampled_from(list(PRESETS)),
-    redeals=st.sampled_from([0, 1, 2, None]),
-    seed=st.integers(min_value=0, max_value=2**32),
+    name=ANY_PRESET,
+    redeals=ANY_REDEALS,
+    seed=SEEDS,
 )
 def test_optimal_solutions_replay_and_agree_with_the_verdict(name: str, redeals: int | None, seed: int) -> None:
     rules = preset(name).with_redeals(redeals)
@@ -168,9 +170,9 @@ def test_optimal_solutions_replay_and_agree_with_the_verdict(name: str, redeals:
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
-    name=st.sampled_from(list(PRESETS)),
-    redeals=st.sampled_from([0, 1, 2, None]),
-    seed=st.integers(min_value=0, max_value=2**32),
+    name=ANY_PRESET,
+    redeals=ANY_REDEALS,
+    seed=SEEDS,
     waste=st.integers(min_value=0, max_value=4),
     stock=st.integers(min_value=2, max_value=8),
 )
