@@ -325,14 +325,19 @@ class _Position:
         neither does the order: only how many of each rank are left.
         """
         if r != UNLIMITED or self.draw_count != 1 or not self.waste_playable:
-            waste = (live & ((1 << q) - 1)).bit_count()
-            return pm | (waste << _WASTE_SHIFT) | (self.rank_sequence(live) << _SEQUENCE_SHIFT)
+            return self.sequence_key(pm, live, q)
         if self.goal_all:
             return pm | (_ANY_WASTE << _WASTE_SHIFT) | (self.rank_sequence(live) << _SEQUENCE_SHIFT)
         counts = 0
         for rank in range(1, self.target + 1):
             counts |= (self.stock_rank_mask[rank] & live).bit_count() << (3 * rank)
         return pm | (counts << _LIVE_SHIFT) | _COUNTS_KEY
+
+    def sequence_key(self, pm: int, live: int, q: int) -> int:
+        """The pyramid, the waste size and the ranks of the live cards in drawing order: a position
+        without its suits (and without its redeals)."""
+        waste = (live & ((1 << q) - 1)).bit_count()
+        return pm | (waste << _WASTE_SHIFT) | (self.rank_sequence(live) << _SEQUENCE_SHIFT)
 
     def rank_sequence(self, live: int) -> int:
         """The ranks of the live cards, four bits each, the last to be drawn lowest (cached).
@@ -987,6 +992,8 @@ class _ShortestSearch:
         self.budget = budget
         self.lost = lost
         self.relaxation = relaxation
+        #: Drawing a stock-top king that could leave at once only buries the waste.
+        self.king_leaves_instead = pos.stock_top_playable and pos.draw_count == 1
 
     def _all_cards_bound(self, pm: int, live: int) -> int:
         """Goal "all": removals still needed over the whole table."""
@@ -1026,11 +1033,11 @@ class _ShortestSearch:
                 entry = bucket.pop()
                 key = entry & _KEY_MASK
                 g = (entry >> _G_SHIFT) & _DISTANCE_MASK
-                pm, live = key & pm_mask, (key >> _LIVE_SHIFT) & live_mask
-                q, r = (key >> _Q_SHIFT) & 63, key >> _R_SHIFT
                 state = entry >> _ENTRY_STATE_SHIFT
                 if record[state] & _DISTANCE_MASK < g:
                     continue  # reached again by a shorter line since
+                pm, live = key & pm_mask, (key >> _LIVE_SHIFT) & live_mask
+                q, r = (key >> _Q_SHIFT) & 63, key >> _R_SHIFT
                 budget.tick()
                 if pos.is_won(pm, live):
                     return self._line(record, state, start_state, start)
@@ -1041,7 +1048,7 @@ class _ShortestSearch:
                     if sequence is None:
                         sequence = pos.rank_sequence(new_live)
                     new_state = (new_pm | ((new_live & ((1 << new_q) - 1)).bit_count() << _WASTE_SHIFT)
-                                 | (sequence << _SEQUENCE_SHIFT) | (new_r << _STATE_R_SHIFT))  # self._state, inline
+                                 | (sequence << _SEQUENCE_SHIFT) | (new_r << _STATE_R_SHIFT))  # self._state, inlined: the hot path
                     known = record.get(new_state)
                     if known is not None:
                         if known & _DISTANCE_MASK <= child_g:
@@ -1099,7 +1106,7 @@ class _ShortestSearch:
         for removal in removals:
             successors.append((removal, *pos.apply_removal(pm, live, q, r, removal), r))
         if q < pos.m:
-            if not (pos.stock_top_playable and pos.draw_count == 1 and pos.stock_rank[q] == pos.target):
+            if not (self.king_leaves_instead and pos.stock_rank[q] == pos.target):
                 new_q = pos.after_draw(live, q)
                 successors.append((_DRAW, pm, pos.forget_buried(pm, live, new_q, r), new_q, r))
         elif live and r:
@@ -1118,9 +1125,7 @@ class _ShortestSearch:
         are one state: on the hardest reference deals that merges 10–45% of
         the positions A* would otherwise keep apart.
         """
-        waste = (live & ((1 << q) - 1)).bit_count()
-        return (pm | (waste << _WASTE_SHIFT) | (self.pos.rank_sequence(live) << _SEQUENCE_SHIFT)
-                | (r << _STATE_R_SHIFT))
+        return self.pos.sequence_key(pm, live, q) | (r << _STATE_R_SHIFT)
 
     def _line(self, record: dict[int, int], state: int, start_state: int,
               start: tuple[int, int, int, int]) -> list[int | tuple[int, ...]]:
