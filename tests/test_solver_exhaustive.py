@@ -20,7 +20,7 @@ from pyramid.engine.board import Board
 from pyramid.engine.cards import Card
 from pyramid.engine.deal import numbered_deal
 from pyramid.engine.rules import PRESETS, Rules, preset
-from pyramid.engine.solver import Solution, solve
+from pyramid.engine.solver import Solution, _Budget, _LastPass, _Position, _Relaxation, solve
 
 #: What the property tests draw from: every preset, every redeal setting, a seed for the position.
 ANY_PRESET = st.sampled_from(list(PRESETS))
@@ -186,3 +186,28 @@ def test_optimal_lengths_match_a_breadth_first_search(
     checked(board, shortest)
     length = shortest_length(board)
     assert (shortest.steps if shortest.verdict == "win" else None) == length, (name, redeals, board.fen())
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    name=st.sampled_from([name for name, rules in PRESETS.items() if rules.draw_count == 1]),
+    seed=SEEDS,
+    rows=st.integers(min_value=3, max_value=4),
+    waste=st.integers(min_value=0, max_value=6),
+    stock=st.integers(min_value=4, max_value=11),
+)
+def test_last_pass_excursions_answer_as_the_exhaustive_search(
+    name: str, seed: int, rows: int, waste: int, stock: int
+) -> None:
+    """The last-pass search by waste excursions, asked directly: a wrong "win" would hide behind the depth-first search."""
+    rules = preset(name).with_redeals(0)
+    board = random_position(rules, random.Random(seed), rows, waste, stock)
+    if board.status() != "playing":
+        return
+    position = _Position(board)
+    budget = _Budget(None, None)
+    lost: dict[int, int] = {}
+    last_pass = _LastPass(position, budget, lost, _Relaxation(position, budget))
+    verdict = last_pass.can_win(position.start_pm, position.start_live, position.start_q)
+    assert verdict == exhaustive_win(board), (name, redeals, board.fen())
+    assert solve(board).verdict == ("win" if verdict else "lose")
