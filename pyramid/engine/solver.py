@@ -922,6 +922,8 @@ class _LastPass:
         self.relaxation = relaxation
         self.excursions: dict[int, tuple[int, ...]] = {}
         self.moves: dict[int, tuple[int, tuple[int, ...]]] = {}
+        #: Cards of each rank in the stock and waste of the position solved: no question asks about more.
+        self.supply = [(mask & pos.start_live).bit_count() for mask in pos.stock_rank_mask]
 
     def _pyramid_moves(self, pm: int) -> tuple[int, tuple[int, ...]]:
         """The uncovered cards of ``pm``, and the pyramids after one removal inside it (cached).
@@ -945,84 +947,88 @@ class _LastPass:
         ``stock`` holds the ranks of the stock after it, four bits each, its
         top lowest. The outcomes: each position right after the card left, as
         ``pyramid | consumed << 56`` (``consumed``: stock cards drawn or
-        removed meanwhile). The hot loop of the last pass, so written out.
+        removed meanwhile).
+
+        Every position met while the card waits is itself the start of the
+        same excursion (the card on top of the waste, a shorter stock), so the
+        outcomes are remembered per position: those of the positions one move
+        on, shifted by the stock cards that move consumed, and the card's own
+        ways of leaving. Excursions started from different pyramids meet in
+        the same positions, and each is explored once (on the slow losses of
+        Classic without redeals, about a tenth of the positions the closure
+        of each excursion visited).
         """
-        key = pm | (card << _CONSUMED_SHIFT) | (stock << (_CONSUMED_SHIFT + 4))
-        known = self.excursions.get(key)
+        excursions = self.excursions
+        card_key, stock_key = card << _CONSUMED_SHIFT, stock << (_CONSUMED_SHIFT + 4)
+        key = pm | card_key | stock_key
+        known = excursions.get(key)
         if known is not None:
             return known
-        pos, budget, excursions, moves = self.pos, self.budget, self.excursions, self.moves
+        pos = self.pos
+        if not pm and not pos.goal_all:
+            raise _PyramidCleared  # a line of the real game clears the pyramid: the question is answered
         target, rank_mask, stock_top_playable = pos.target, pos.rank_mask, pos.stock_top_playable
         need = target - card
         partners_mask = rank_mask[need]
-        # The card can leave while a partner is in the pyramid or (the stock top playing) still in the stock.
-        last_partner = -1
-        if stock_top_playable:
-            place, rest = 0, stock
-            while rest:
-                if rest & 15 == need:
-                    last_partner = place
-                rest >>= 4
-                place += 1
-        pyramid_mask, one = (1 << _CONSUMED_SHIFT) - 1, 1 << _CONSUMED_SHIFT
+        if not pm & partners_mask and not (stock_top_playable and _holds_rank(stock, need)):
+            excursions[key] = ()
+            return ()  # the card can never leave: only a burial, which the caller tries
+        supply = self.supply
+        for rank, count in pos.pyramid_facts(pm)[1]:
+            if supply[rank] < count:
+                excursions[key] = ()
+                return ()  # the pyramid needs more cards of a rank than the whole stock and waste ever held
+        self.budget.tick()
+        entry = self.moves.get(pm)
+        uncovered, smaller = entry if entry is not None else self._pyramid_moves(pm)
         outcomes: set[int] = set()
-        seen: set[int] = set()
-        todo = [pm]
-        later: list[int] = []  # states whose own excursion is still to be explored
-        while todo or later:
-            if not todo:
-                state = later.pop()
-                consumed = state >> _CONSUMED_SHIFT
-                rest = stock >> (4 * consumed)
-                drawn = (consumed + 1) << _CONSUMED_SHIFT
-                for outcome in self.excursion(state & pyramid_mask, rest & 15, rest >> 4):
-                    todo.append(outcome + drawn)
-                continue
-            state = todo.pop()
-            if state in seen:
-                continue
-            seen.add(state)
-            if not len(seen) & 255:
-                budget.spend(256)
-            here = state & pyramid_mask
-            if not here and not pos.goal_all:
-                raise _PyramidCleared  # a line of the real game clears the pyramid: the question is answered
-            consumed = state >> _CONSUMED_SHIFT
-            if not here & partners_mask and consumed > last_partner:
-                continue  # the card can never leave: only a burial, which the caller tries
-            entry = moves.get(here)
-            uncovered, after = entry if entry is not None else self._pyramid_moves(here)
-            now = consumed << _CONSUMED_SHIFT
-            partners = uncovered & partners_mask
-            while partners:
-                low = partners & -partners
-                outcomes.add((here ^ low) | now)
-                partners ^= low
-            for smaller in after:
-                todo.append(smaller | now)
-            rest = stock >> (4 * consumed)
-            top = rest & 15
-            if not top:
-                continue
-            drawn = now + one
-            if top == target:
-                todo.append(here | drawn)  # a king drawn (or on the stock top) leaves at once
-                continue
-            if stock_top_playable:
-                if top == need:
-                    outcomes.add(here | drawn)
-                partners = uncovered & rank_mask[target - top]
-                while partners:
-                    low = partners & -partners
-                    todo.append((here ^ low) | drawn)
-                    partners ^= low
-            inner = excursions.get(here | (top << _CONSUMED_SHIFT) | ((rest >> 4) << (_CONSUMED_SHIFT + 4)))
-            if inner is None:
-                later.append(state)  # explored once everything cheaper is: the pyramid may clear first
+        partners = uncovered & partners_mask
+        while partners:
+            low = partners & -partners
+            outcomes.add(pm ^ low)
+            partners ^= low
+        # Cache lookups written out: most calls find their answer, and a call costs more than the lookup.
+        for after in smaller:
+            found = excursions.get(after | card_key | stock_key)
+            if found is None:
+                found = self.excursion(after, card, stock)
+            if found:
+                outcomes.update(found)
+        top = stock & 15
+        if top:
+            rest = stock >> 4
+            one = 1 << _CONSUMED_SHIFT
+            rest_key = rest << (_CONSUMED_SHIFT + 4)
+            if top == target:  # a king drawn (or on the stock top) leaves at once
+                found = excursions.get(pm | card_key | rest_key)
+                if found is None:
+                    found = self.excursion(pm, card, rest)
+                outcomes.update([outcome + one for outcome in found])
             else:
-                for outcome in inner:
-                    todo.append(outcome + drawn)
-        budget.spend(len(seen) & 255)
+                if stock_top_playable:
+                    if top == need:
+                        outcomes.add(pm | one)
+                    partners = uncovered & rank_mask[target - top]
+                    while partners:
+                        low = partners & -partners
+                        found = excursions.get((pm ^ low) | card_key | rest_key)
+                        if found is None:
+                            found = self.excursion(pm ^ low, card, rest)
+                        outcomes.update([outcome + one for outcome in found])
+                        partners ^= low
+                nested = excursions.get(pm | (top << _CONSUMED_SHIFT) | rest_key)
+                if nested is None:
+                    nested = self.excursion(pm, top, rest)
+                pyramid_mask = (1 << _CONSUMED_SHIFT) - 1
+                for inner in nested:
+                    consumed = (inner >> _CONSUMED_SHIFT) + 1
+                    after, later = inner & pyramid_mask, stock >> (4 * consumed)
+                    found = excursions.get(after | card_key | (later << (_CONSUMED_SHIFT + 4)))
+                    if found is None:
+                        found = self.excursion(after, card, later)
+                    if found:
+                        shift = consumed << _CONSUMED_SHIFT
+                        outcomes.update([outcome + shift for outcome in found])
         known = excursions[key] = tuple(outcomes)
         return known
 
@@ -1120,6 +1126,15 @@ class _LastPass:
         for key in recorded:
             lost[key] = 0
         return False
+
+
+def _holds_rank(stock: int, rank: int) -> bool:
+    """Does a rank sequence (four bits a card) hold a card of ``rank``?"""
+    while stock:
+        if stock & 15 == rank:
+            return True
+        stock >>= 4
+    return False
 
 
 class _VerdictSearch:
