@@ -217,6 +217,19 @@ def test_a_budget_gives_unknown_rather_than_a_late_answer() -> None:
     assert solve(board).verdict == "lose"
 
 
+@pytest.mark.parametrize("name", ["retrohub", "classic"])
+def test_a_node_budget_holds_exactly_through_the_last_pass_search(name: str) -> None:
+    """Deal 73 without redeals takes the plain search past its first nodes, then the last-pass search
+    (a loss under RetroHub's rules, a win under Classic's): one node short of what it spent is "unknown",
+    never a verdict, and the nodes it reports are enough again."""
+    board = Board(numbered_deal(73), preset(name))
+    full = checked_solve(board)
+    assert full.verdict in ("win", "lose") and full.nodes > 1_000
+    assert solve(board, max_nodes=full.nodes - 1).verdict == "unknown"
+    again = checked_solve(board, max_nodes=full.nodes)
+    assert (again.verdict, again.nodes, again.moves) == (full.verdict, full.nodes, full.moves)
+
+
 # -- monotonicity ------------------------------------------------------------------
 def verdicts(name: str, redeals: list[int | None], number: int) -> list[str]:
     rules = preset(name)
