@@ -923,6 +923,8 @@ class _LastPass:
         self.moves: dict[int, tuple[int, tuple[int, ...]]] = {}
         #: Cards of each rank in the stock and waste of the position solved: no question asks about more.
         self.supply = [(mask & pos.start_live).bit_count() for mask in pos.stock_rank_mask]
+        #: Per pyramid: does it need more cards of some rank than ``supply`` holds?
+        self.short: dict[int, bool] = {}
 
     def _pyramid_moves(self, pm: int) -> tuple[int, tuple[int, ...]]:
         """The uncovered cards of ``pm``, and the pyramids after one removal inside it (cached).
@@ -972,11 +974,12 @@ class _LastPass:
         if not pm & partners_mask and not (stock_top_playable and _holds_rank(stock, need)):
             excursions[key] = ()
             return ()  # the card can never leave: only a burial, which the caller tries
-        supply = self.supply
-        for rank, count in pos.pyramid_facts(pm)[1]:
-            if supply[rank] < count:
-                excursions[key] = ()
-                return ()  # the pyramid needs more cards of a rank than the whole stock and waste ever held
+        short = self.short.get(pm)
+        if short is None:
+            short = self.short[pm] = any(self.supply[rank] < count for rank, count in pos.pyramid_facts(pm)[1])
+        if short:
+            excursions[key] = ()
+            return ()  # the pyramid needs more cards of a rank than the whole stock and waste ever held
         self.budget.tick()
         entry = self.moves.get(pm)
         uncovered, smaller = entry if entry is not None else self._pyramid_moves(pm)
