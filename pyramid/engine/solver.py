@@ -51,8 +51,8 @@ Why it is fast enough in pure Python:
   plain depth-first search did not settle within :data:`_PROBE_NODES`
   nodes, it decides every position the depth-first search then reaches.
   Without redeals (first 300 reference deals) it took Classic from 20 s to
-  5.4 s (1.9x its unlimited-redeals run) and Six rows from 40 s to 4.4 s,
-  their slowest deal from 0.97 s to 0.09 s and from 2.9 s to 0.04 s.
+  5.1 s (1.8x its unlimited-redeals run) and Six rows from 41 s to 4.2 s,
+  their slowest deal from 0.95 s to 0.08 s and from 3.1 s to 0.04 s.
 * **Hopeless positions.** Per pair of complementary ranks, a maximum matching
   of the pyramid cards that could ever pair with each other (neither in the
   other's cone) leaves cards that must each take a stock card; fewer live
