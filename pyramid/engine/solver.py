@@ -617,7 +617,7 @@ class _Budget:
         return share
 
     def spend(self, nodes: int) -> None:
-        """Count ``nodes`` visited at once (a search that counts in its own loop) and check the budget."""
+        """Count the ``nodes`` a :meth:`share` spent, and check this budget."""
         self.nodes += nodes
         if self.max_nodes is not None and self.nodes > self.max_nodes:
             raise BudgetExceeded
