@@ -1049,7 +1049,9 @@ class _LastPass:
         """The search behind :meth:`can_win`.
 
         A search over (pyramid, stock cards consumed, start-waste cards taken):
-        each step a removal, a burial or an excursion. Each state is first put
+        each step a removal, a burial or an excursion. After a burial the
+        start's waste is as good as all taken (goal "pyramid"), so the state
+        says so. Each state is first put
         to the verdict search's tests (hopeless, proven lost, relaxed loss) as
         the real position it stands for; when the pass is lost, those positions
         are recorded as lost, so that later questions stop at them.
@@ -1067,11 +1069,10 @@ class _LastPass:
         stock_live = [0] * (length + 1)
         for place in range(length - 1, -1, -1):
             stock_live[place] = stock_live[place + 1] | (1 << stock_bits[place])
-        waste_live = [0] * (waste_size + 2)
+        waste_live = [0] * (waste_size + 1)
         for taken in range(waste_size - 1, -1, -1):
             waste_live[taken] = waste_live[taken + 1] | (1 << waste_bits[taken])
         stock_q = [*stock_bits, pos.m]
-        buried = waste_size + 1  # the start's waste lies under a card drawn for good
         recorded: list[int] = []
         seen: set[tuple[int, int, int]] = set()
         todo = [(pm, 0, 0)]
@@ -1092,7 +1093,6 @@ class _LastPass:
             here, consumed, taken = state
             if not here and (not goal_all or (consumed == length and taken == waste_size)):
                 return True
-            # A buried waste never plays again: the state stands for the position with no waste at all.
             state_live = stock_live[consumed] | waste_live[taken]
             state_q = stock_q[consumed]
             key = pos.lost_key(here, pos.forget_buried(here, state_live, state_q, 0), state_q, 0)
@@ -1122,8 +1122,8 @@ class _LastPass:
             if stock_top_playable:
                 for partner in _bits(uncovered & rank_mask[target - top]):
                     todo.append((here & ~(1 << partner), consumed + 1, taken))
-            if not goal_all:
-                todo.append((here, consumed + 1, buried))
+            if not goal_all:  # a burial: the start's waste never plays again, as if all taken
+                todo.append((here, consumed + 1, waste_size))
             later.append(state)
         for key in recorded:
             lost[key] = 0
