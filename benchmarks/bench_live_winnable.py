@@ -26,11 +26,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from make_winnable_lists import PI_ZERO_2_FACTOR  # the same estimate as the list generator's
+
 from pyramid.engine.rules import PRESETS, format_redeals
 from pyramid.engine.winnable import find_winnable_number
 
-#: How much slower a Raspberry Pi Zero 2 is per core than the machine the benchmark runs on.
-PI_ZERO_2_FACTOR = 10
 #: The wall-clock limit given to one find here (the console gives its own).
 FIND_SECONDS = 120.0
 
