@@ -20,7 +20,9 @@ from pyramid.engine.board import Board
 from pyramid.engine.cards import Card
 from pyramid.engine.deal import numbered_deal
 from pyramid.engine.rules import PRESETS, Rules, preset
-from pyramid.engine.solver import Solution, _Budget, _LastPass, _Position, _Relaxation, solve
+from pyramid.engine.solver import (
+    Solution, _Budget, _LastPass, _Position, _Relaxation, _two_passes_verdict, solve,
+)
 
 #: What the property tests draw from: every preset, every redeal setting, a seed for the position.
 ANY_PRESET = st.sampled_from(list(PRESETS))
@@ -209,5 +211,27 @@ def test_last_pass_excursions_answer_as_the_exhaustive_search(
     lost: dict[int, int] = {}
     last_pass = _LastPass(position, budget, lost, _Relaxation(position, budget))
     verdict = last_pass.can_win(position.start_pm, position.start_live, position.start_q)
-    assert verdict == exhaustive_win(board), (name, redeals, board.fen())
+    assert verdict == exhaustive_win(board), (name, board.fen())
     assert solve(board).verdict == ("win" if verdict else "lose")
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    name=st.sampled_from([name for name, rules in PRESETS.items() if rules.draw_count == 1]),
+    seed=SEEDS,
+    rows=st.integers(min_value=3, max_value=4),
+    waste=st.integers(min_value=0, max_value=5),
+    stock=st.integers(min_value=4, max_value=9),
+)
+def test_two_passes_answer_as_the_exhaustive_search(name: str, seed: int, rows: int, waste: int, stock: int) -> None:
+    """The two-pass search with one redeal left, asked directly (the depth-first probe settles these
+    small positions before it would be asked), and the line it leads to replays."""
+    rules = preset(name).with_redeals(1)
+    board = random_position(rules, random.Random(seed), rows, waste, stock)
+    if board.status() != "playing":
+        return
+    position = _Position(board)
+    won, search = _two_passes_verdict(position, _Budget(None, None))
+    assert won == exhaustive_win(board), (name, board.fen())
+    if won:
+        checked(board, Solution("win", [position.move_of(token) for token in search.path], False, 0, 0.0))

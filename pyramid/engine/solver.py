@@ -53,6 +53,15 @@ Why it is fast enough in pure Python:
   Without redeals (first 300 reference deals) it took Classic from 20 s to
   5.1 s (1.8x its unlimited-redeals run) and Six rows from 41 s to 4.2 s,
   their slowest deal from 0.95 s to 0.08 s and from 3.1 s to 0.04 s.
+* **Two passes by families of second passes** (:class:`_TwoPasses`, one-card
+  draws, one redeal left). The first pass is played by excursions too, a card
+  drawn either leaving or staying until the redeal, and each state carries the
+  family of card sets that can have stayed: the stocks of the second pass.
+  The second pass is then searched once per pyramid for its whole family, the
+  family kept as a decision diagram over the drawing order. Asked after the
+  same probe; a win it finds is played out from the excursions it remembered
+  up to its redeal, then by the depth-first search. With one redeal (first 300 reference deals) it took Six rows
+  from 113 s to about 30 s and its slowest deal from 11 s to under 1 s.
 * **Hopeless positions.** Per pair of complementary ranks, a maximum matching
   of the pyramid cards that could ever pair with each other (neither in the
   other's cone) leaves cards that must each take a stock card; fewer live
@@ -73,9 +82,10 @@ Why it is fast enough in pure Python:
 
 from __future__ import annotations
 
+import heapq
 import time
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from pyramid.engine.board import Board, Move
 from pyramid.engine.tableau import Places, pyramid_geometry
@@ -270,14 +280,20 @@ class _Position:
         matching inside the pyramid can pair must take a stock card. A card with
         no partner at all is the simplest case.
         """
-        for rank, count in self.pyramid_facts(pm)[1]:
-            if (self.stock_rank_mask[rank] & live).bit_count() < count:
-                return True
+        if self.needs_more(pm, live):
+            return True
         if self.goal_all:
             for j in _bits(live):
                 need = self.stock_needs[j]
                 if need and not ((self.rank_mask[need] & pm) or (self.stock_rank_mask[need] & live & ~(1 << j))):
                     return True
+        return False
+
+    def needs_more(self, pm: int, live: int) -> bool:
+        """True when the pyramid needs more cards of some rank than ``live`` holds (see :meth:`is_lost`)."""
+        for rank, count in self.pyramid_facts(pm)[1]:
+            if (self.stock_rank_mask[rank] & live).bit_count() < count:
+                return True
         return False
 
     def waste_stranded(self, pm: int, live: int, q: int) -> bool:
@@ -1130,6 +1146,22 @@ class _LastPass:
         return False
 
 
+def _stock_ranks(rank: list[int], cards: list[int]) -> int:
+    """The ranks of ``cards`` four bits each, the first lowest: a stock as :class:`_LastPass` reads it."""
+    ranks = 0
+    for place, card in enumerate(cards):
+        ranks |= rank[card] << (4 * place)
+    return ranks
+
+
+def _rank_sequence(rank: list[int], cards: list[int]) -> int:
+    """The ranks of ``cards`` four bits each, the first highest (no rank is 0, so the length shows)."""
+    sequence = 0
+    for card in cards:
+        sequence = (sequence << 4) | rank[card]
+    return sequence
+
+
 def _holds_rank(stock: int, rank: int) -> bool:
     """Does a rank sequence (four bits a card) hold a card of ``rank``?"""
     while stock:
@@ -1139,19 +1171,461 @@ def _holds_rank(stock: int, rank: int) -> bool:
     return False
 
 
+class _PassCleared(Exception):
+    """Raised inside :class:`_TwoPasses` when the pyramid can be cleared before the redeal."""
+
+
+class _RedealTo(NamedTuple):
+    """Where a winning line of :class:`_TwoPasses` redeals: the pyramid and the cards then left (``live``)."""
+
+    pm: int
+    live: int
+
+
+#: :meth:`_TwoPasses.winning_redeal` for a pyramid that can be cleared before the redeal.
+_CLEARED_BEFORE_REDEAL = _RedealTo(-1, -1)
+
+
+class _TwoPasses:
+    """Exact verdicts with one redeal left and one-card draws: the first pass by families of second passes.
+
+    The depth-first search meets every different waste of the first pass
+    apart, and each is the start of a different last pass: Six rows with one
+    redeal, reference deal 190, about 9 s. Here the first pass is played as
+    :class:`_LastPass` plays a last one, by excursions, except that a card
+    drawn may also *stay* until the redeal instead of being buried. A state
+    is (pyramid, stock cards consumed, start-waste cards taken, whether a card
+    stayed above them), and the cards that stayed are not part of it: each
+    state carries the *family* of sets of cards that can have stayed on the
+    way to it, which become the stock of the second pass. The first pass is a
+    few thousand states (deal 190: 96 ms).
+
+    The second pass is then asked once per pyramid at the redeal, for all the
+    stocks of its family together: the stocks are kept as a decision diagram
+    over the drawing order (a node: the family of what is left, split at its
+    next card into those that hold it and those that do not), and the last
+    pass is searched on (pyramid, node) as :class:`_LastPass` searches
+    (pyramid, stock cards consumed), excursions included. Families of
+    different pyramids share their nodes, and so their excursions. (Deal 190:
+    0.54 s in all.)
+
+    A win found this way is not a line yet: :meth:`winning_redeal` says where
+    a winning line redeals, :meth:`first_pass_line` plays the first pass to it
+    from what the search remembered, and the depth-first search the second.
+    """
+
+    def __init__(self, pos: _Position, budget: _Budget, last_pass: _LastPass, relaxation: _Relaxation) -> None:
+        self.pos = pos
+        self.budget = budget
+        self.last_pass = last_pass
+        self.relaxation = relaxation
+        # The decision diagram: node 0 is the empty family, node 1 the family of the empty stock.
+        self.families: list[frozenset[int]] = [frozenset(), frozenset([0])]
+        self.node_of: dict[frozenset[int], int] = {self.families[0]: 0, self.families[1]: 1}
+        self.union = [0, 0]
+        self.place = [pos.m, pos.m]
+        self.present = [0, 0]
+        self.absent = [0, 0]
+        self.excursions: dict[int, tuple[int, ...]] = {}
+        #: Second-pass states (pyramid, node) proven lost.
+        self.lost: set[tuple[int, int]] = set()
+
+    # -- the decision diagram ---------------------------------------------------
+    def _node(self, family: frozenset[int]) -> int:
+        node = self.node_of.get(family)
+        if node is None:
+            node = self.node_of[family] = len(self.families)
+            self.families.append(family)
+            union = 0
+            for stock in family:
+                union |= stock
+            self.union.append(union)
+            self.place.append((union & -union).bit_length() - 1 if union else self.pos.m)
+            self.present.append(-1)  # split when first asked
+            self.absent.append(-1)
+        return node
+
+    def _split(self, node: int) -> None:
+        """The node's children: the stocks holding its next card (without it), and the others."""
+        bit, family = 1 << self.place[node], self.families[node]
+        self.present[node] = self._node(frozenset([stock ^ bit for stock in family if stock & bit]))
+        self.absent[node] = self._node(frozenset([stock for stock in family if not stock & bit]))
+
+    # -- the question -----------------------------------------------------------
+    def winning_redeal(self, pm: int, live: int, q: int) -> _RedealTo | None:
+        """Can the position (one redeal left) be won? ``None`` if not; else where a winning line
+        redeals, or :data:`_CLEARED_BEFORE_REDEAL`."""
+        try:
+            ends = self._first_pass(pm, live, q)
+        except (_PyramidCleared, _PassCleared):
+            return _CLEARED_BEFORE_REDEAL
+        # The smallest pyramids first: a win is most often there, and then found at once.
+        for end_pm in sorted(ends, key=int.bit_count):
+            root = self._node(frozenset(ends[end_pm].values()))
+            if self._second_pass_wins(end_pm, root):
+                return self._witness(end_pm, root)
+        return None
+
+    def _witness(self, pm: int, root: int) -> _RedealTo:
+        """One stock of the family at ``root`` whose last pass clears ``pm`` (there is one)."""
+        pos = self.pos
+        for stock in sorted(self.families[root]):
+            if self.last_pass.can_win(pm, stock, pos.next_live(stock, 0)):
+                return _RedealTo(pm, stock)
+        raise AssertionError("the family's second pass was won, one of its stocks must be")
+
+    def _first_pass(self, pm: int, live: int, q: int) -> dict[int, dict[int, int]]:
+        """Every pyramid the first pass can redeal with, and the family of stocks it can leave for it.
+
+        States are ordered so that each comes after every state that leads to
+        it (more stock consumed, then a smaller pyramid, then more start-waste
+        taken), so a state's family is complete when it is taken up.
+        """
+        pos, budget, last_pass = self.pos, self.budget, self.last_pass
+        target, rank_mask, stock_rank = pos.target, pos.rank_mask, pos.stock_rank
+        stock_top_playable, goal_all = pos.stock_top_playable, pos.goal_all
+        stock_bits = _bits(live >> q << q)
+        waste_bits = _bits(live & ((1 << q) - 1))[::-1]  # top first
+        length, waste_size = len(stock_bits), len(waste_bits)
+        stock = 0
+        for place, j in enumerate(stock_bits):
+            stock |= stock_rank[j] << (4 * place)
+        waste_left = [0] * (waste_size + 1)  # the start's waste after ``taken`` cards left it
+        waste_ranks = [0] * (waste_size + 1)  # and its ranks, bottom card first (highest)
+        for taken in range(waste_size - 1, -1, -1):
+            waste_left[taken] = waste_left[taken + 1] | (1 << waste_bits[taken])
+        for taken in range(waste_size):
+            waste_ranks[taken] = _rank_sequence(stock_rank, _bits(waste_left[taken]))
+        pyramid_mask = (1 << _PYRAMID_BITS) - 1
+        # A family maps the ranks of the cards that stayed (four bits each, in drawing order) to one set
+        # of cards with those ranks: the second pass sees only ranks, so the others are the same stock.
+        families: dict[int, dict[int, int]] = {}
+        heap: list[int] = []
+        ends: dict[int, dict[int, int]] = {}
+        own: set[int] = set()  # states whose family is their own, to be added to in place
+
+        def reach(consumed: int, after: int, taken: int, stayed: int, family: dict[int, int]) -> None:
+            # The key orders states as the docstring says; ``stayed``: a card stays above the start's waste.
+            key = (consumed << 72) | ((pyramid_mask ^ after) << 16) | (taken << 1) | stayed
+            known = families.get(key)
+            if known is None:
+                families[key] = family  # shared with the state it came from until another joins
+                heapq.heappush(heap, key)
+            elif known is not family:
+                if key in own:
+                    known.update(family)
+                else:
+                    families[key] = {**known, **family}
+                    own.add(key)
+
+        reach(0, pm, 0, 0, {0: 0})
+        while heap:
+            key = heapq.heappop(heap)
+            family = families.pop(key)
+            consumed, here = key >> 72, pyramid_mask ^ ((key >> 16) & pyramid_mask)
+            taken, stayed = (key >> 1) & 32767, key & 1
+            budget.tick()
+            if not here and not goal_all:
+                raise _PassCleared
+            entry = last_pass.moves.get(here)
+            uncovered, smaller = entry if entry is not None else last_pass._pyramid_moves(here)
+            for after in smaller:
+                reach(consumed, after, taken, stayed, family)
+            top = (stock >> (4 * consumed)) & 15
+            if not stayed and taken < waste_size:
+                card = stock_rank[waste_bits[taken]]
+                if card == target:
+                    reach(consumed, here, taken + 1, 0, family)
+                else:
+                    for partner in _bits(uncovered & rank_mask[target - card]):
+                        reach(consumed, here & ~(1 << partner), taken + 1, 0, family)
+                    if stock_top_playable and top and top + card == target:
+                        reach(consumed + 1, here, taken + 1, 0, family)
+            if consumed == length:
+                left, left_ranks = waste_left[taken], waste_ranks[taken]
+                if not here and not left and 0 in family:
+                    raise _PassCleared  # goal "all": the whole table is cleared without the redeal
+                end = ends.setdefault(here, {})
+                for ranks, stayers in family.items():
+                    end[(left_ranks << (4 * ((ranks.bit_length() + 3) // 4))) | ranks] = stayers | left
+                continue
+            if top == target:
+                reach(consumed + 1, here, taken, stayed, family)
+                continue
+            if stock_top_playable:
+                for partner in _bits(uncovered & rank_mask[target - top]):
+                    reach(consumed + 1, here & ~(1 << partner), taken, stayed, family)
+            bit = 1 << stock_bits[consumed]
+            reach(consumed + 1, here, taken, 1,
+                  {(ranks << 4) | top: stayers | bit for ranks, stayers in family.items()})
+            for outcome in last_pass.excursion(here, top, stock >> (4 * consumed + 4)):
+                reach(consumed + 1 + (outcome >> _CONSUMED_SHIFT), outcome & pyramid_mask, taken, stayed, family)
+        return ends
+
+    def _second_pass_wins(self, pm: int, root: int) -> bool:
+        """Does some stock of the family at ``root`` clear ``pm`` in the last pass?
+
+        The search of :meth:`_LastPass._search` on (pyramid, node): a node
+        with children offers both the stocks that hold its next card and those
+        that do not. Each state is first put to the verdict search's tests
+        with the cards any stock of the node holds (sound: fewer cards never
+        win more); states lost are remembered for other pyramids' families.
+        """
+        pos, budget, relaxation, last_pass, lost = self.pos, self.budget, self.relaxation, self.last_pass, self.lost
+        target, rank_mask, stock_rank, goal_all = pos.target, pos.rank_mask, pos.stock_rank, pos.goal_all
+        stock_top_playable = pos.stock_top_playable
+        union, place, present, absent = self.union, self.place, self.present, self.absent
+        seen: set[tuple[int, int]] = set()
+        todo = [(pm, root)]
+        try:
+            while todo:
+                state = todo.pop()
+                if state in seen or state in lost:
+                    continue
+                seen.add(state)
+                budget.tick()
+                here, node = state
+                cards = union[node]
+                if not here and (not goal_all or not cards):
+                    return True
+                if pos.needs_more(here, cards) or not relaxation.can_win(here, cards, pos.next_live(cards, 0), 0):
+                    continue
+                entry = last_pass.moves.get(here)
+                uncovered, smaller = entry if entry is not None else last_pass._pyramid_moves(here)
+                for after in smaller:
+                    todo.append((after, node))
+                if not cards:
+                    continue
+                if present[node] < 0:
+                    self._split(node)
+                if absent[node]:
+                    todo.append((here, absent[node]))
+                below = present[node]
+                if not below:
+                    continue
+                top = stock_rank[place[node]]
+                if top == target or not goal_all:
+                    todo.append((here, below))  # a king leaves, or a burial
+                if top == target:
+                    continue
+                if stock_top_playable:
+                    for partner in _bits(uncovered & rank_mask[target - top]):
+                        todo.append((here & ~(1 << partner), below))
+                for outcome in self._excursion(here, top, below):
+                    todo.append((outcome & ((1 << _CONSUMED_SHIFT) - 1), outcome >> _CONSUMED_SHIFT))
+        except _PyramidCleared:
+            return True
+        lost.update(seen)
+        return False
+
+
+    # -- the line ---------------------------------------------------------------
+    def first_pass_line(self, pm: int, live: int, q: int, redeal: _RedealTo) -> list[int | tuple[int, ...]]:
+        """The moves of a first pass from the position to ``redeal`` (which :meth:`winning_redeal` found).
+
+        The first pass again, with its family reduced to the one stock wanted:
+        a card in it must stay, any other must leave. Each state remembers the
+        step that reached it, and excursions are played out by
+        :meth:`_excursion_line` from the outcomes already remembered.
+        """
+        pos, last_pass = self.pos, self.last_pass
+        target, rank_mask, stock_rank, stock_top_playable = pos.target, pos.rank_mask, pos.stock_rank, pos.stock_top_playable
+        stock_bits = _bits(live >> q << q)
+        waste_bits = _bits(live & ((1 << q) - 1))[::-1]  # top first
+        length = len(stock_bits)
+        end_pm, end_live = redeal
+        keep_waste = sum(1 for j in waste_bits if not end_live >> j & 1)  # start-waste cards that leave
+        # step: (previous state, tokens); a state is (consumed, pyramid, taken).
+        came: dict[tuple[int, int, int], tuple[tuple[int, int, int], list[int | tuple[int, ...]]]] = {}
+        start = (0, pm, 0)
+        todo = [start]
+        seen = {start}
+
+        def reach(state: tuple[int, int, int], before: tuple[int, int, int], tokens: list[int | tuple[int, ...]]) -> None:
+            if state not in seen and state[1] & end_pm == end_pm:
+                seen.add(state)
+                came[state] = (before, tokens)
+                todo.append(state)
+
+        while todo:
+            state = todo.pop()
+            consumed, here, taken = state
+            if consumed == length and here == end_pm and taken == keep_waste:
+                break
+            entry = last_pass.moves.get(here)
+            uncovered, smaller = entry if entry is not None else last_pass._pyramid_moves(here)
+            for after in smaller:
+                reach((consumed, after, taken), state, [tuple(_bits(here ^ after))])
+            stayed = any(end_live >> j & 1 for j in stock_bits[:consumed])
+            top_id = stock_bits[consumed] if consumed < length else -1
+            if not stayed and taken < keep_waste:
+                card_id = waste_bits[taken]
+                card = stock_rank[card_id]
+                if card == target:
+                    reach((consumed, here, taken + 1), state, [(_STOCK_ID + card_id,)])
+                else:
+                    for partner in _bits(uncovered & rank_mask[target - card]):
+                        reach((consumed, here & ~(1 << partner), taken + 1), state, [(partner, _STOCK_ID + card_id)])
+                    if (stock_top_playable and top_id >= 0 and not end_live >> top_id & 1
+                            and stock_rank[top_id] + card == target):
+                        reach((consumed + 1, here, taken + 1), state, [(_STOCK_ID + top_id, _STOCK_ID + card_id)])
+            if top_id < 0:
+                continue
+            top = stock_rank[top_id]
+            if end_live >> top_id & 1:
+                reach((consumed + 1, here, taken), state, [_DRAW])  # it stays
+                continue
+            if top == target:
+                king: list[int | tuple[int, ...]] = [(_STOCK_ID + top_id,)]
+                reach((consumed + 1, here, taken), state, king if stock_top_playable else [_DRAW, *king])
+                continue
+            if stock_top_playable:
+                for partner in _bits(uncovered & rank_mask[target - top]):
+                    reach((consumed + 1, here & ~(1 << partner), taken), state, [(partner, _STOCK_ID + top_id)])
+            rest = stock_bits[consumed + 1:]
+            for outcome in last_pass.excursion(here, top, _stock_ranks(stock_rank, rest)):
+                used = outcome >> _CONSUMED_SHIFT
+                if any(end_live >> j & 1 for j in rest[:used]):
+                    continue  # a card that must stay would leave
+                after = outcome & ((1 << _CONSUMED_SHIFT) - 1)
+                state_after = (consumed + 1 + used, after, taken)
+                if state_after not in seen:
+                    reach(state_after, state, [_DRAW, *self._excursion_line(here, top_id, rest, outcome)])
+        else:
+            raise AssertionError("the redeal found by the first pass must be reachable")
+        line: list[int | tuple[int, ...]] = []
+        while state != start:
+            state, tokens = came[state]
+            line[:0] = tokens
+        return line
+
+    def _excursion_line(self, pm: int, card_id: int, stock: list[int], outcome: int) -> list[int | tuple[int, ...]]:
+        """The moves of an excursion of the card ``card_id`` (on the waste top, ``stock`` after it) that end
+        in ``outcome`` (see :meth:`_LastPass.excursion`), found among the excursions it is made of."""
+        pos, last_pass = self.pos, self.last_pass
+        target, rank_mask, stock_rank = pos.target, pos.rank_mask, pos.stock_rank
+        card = stock_rank[card_id]
+        need = target - card
+        pyramid_mask = (1 << _CONSUMED_SHIFT) - 1
+        used, after = outcome >> _CONSUMED_SHIFT, outcome & pyramid_mask
+        uncovered, smaller = last_pass.moves.get(pm) or last_pass._pyramid_moves(pm)
+        gone = pm ^ after
+        if not used and gone and not gone & (gone - 1) and gone & uncovered & rank_mask[need]:
+            return [(gone.bit_length() - 1, _STOCK_ID + card_id)]
+        ranks = _stock_ranks(stock_rank, stock)
+        for smaller_pm in smaller:
+            if outcome in last_pass.excursion(smaller_pm, card, ranks):
+                return [tuple(_bits(pm ^ smaller_pm)), *self._excursion_line(smaller_pm, card_id, stock, outcome)]
+        assert stock, "an outcome of an excursion comes from one of its moves"
+        top_id, rest = stock[0], stock[1:]
+        top, rest_ranks, one = stock_rank[top_id], ranks >> 4, 1 << _CONSUMED_SHIFT
+        if top == target:
+            king: list[int | tuple[int, ...]] = [(_STOCK_ID + top_id,)]
+            return [*(king if pos.stock_top_playable else [_DRAW, *king]),
+                    *self._excursion_line(pm, card_id, rest, outcome - one)]
+        if pos.stock_top_playable:
+            if top == need and outcome == pm | one:
+                return [(_STOCK_ID + top_id, _STOCK_ID + card_id)]
+            for partner in _bits(uncovered & rank_mask[target - top]):
+                if used and outcome - one in last_pass.excursion(pm & ~(1 << partner), card, rest_ranks):
+                    return [(partner, _STOCK_ID + top_id),
+                            *self._excursion_line(pm & ~(1 << partner), card_id, rest, outcome - one)]
+        for inner in last_pass.excursion(pm, top, rest_ranks):
+            inner_used = (inner >> _CONSUMED_SHIFT) + 1
+            left = outcome - (inner_used << _CONSUMED_SHIFT)
+            later = rest[inner_used - 1:]
+            if left >= 0 and left in last_pass.excursion(inner & pyramid_mask, card, _stock_ranks(stock_rank, later)):
+                return [_DRAW, *self._excursion_line(pm, top_id, rest, inner),
+                        *self._excursion_line(inner & pyramid_mask, card_id, later, left)]
+        raise AssertionError("an outcome of an excursion comes from one of its moves")
+
+    def _excursion(self, pm: int, card: int, node: int) -> tuple[int, ...]:
+        """:meth:`_LastPass.excursion` over the stocks of ``node``: the outcomes are ``pyramid | node << 56``.
+
+        (Cache lookups written out before each call, as there: most calls find their answer.)
+        """
+        excursions = self.excursions
+        card_key, node_key = card << _CONSUMED_SHIFT, node << (_CONSUMED_SHIFT + 4)
+        key = pm | card_key | node_key
+        known = excursions.get(key)
+        if known is not None:
+            return known
+        pos = self.pos
+        if not pm and not pos.goal_all:
+            raise _PyramidCleared
+        target, rank_mask, stock_top_playable = pos.target, pos.rank_mask, pos.stock_top_playable
+        need = target - card
+        partners_mask = rank_mask[need]
+        cards = self.union[node]
+        if not pm & partners_mask and not (stock_top_playable and pos.stock_rank_mask[need] & cards):
+            excursions[key] = ()
+            return ()
+        self.budget.tick()
+        last_pass = self.last_pass
+        entry = last_pass.moves.get(pm)
+        uncovered, smaller = entry if entry is not None else last_pass._pyramid_moves(pm)
+        node_outcome = node << _CONSUMED_SHIFT
+        outcomes: set[int] = set()
+        partners = uncovered & partners_mask
+        while partners:
+            low = partners & -partners
+            outcomes.add((pm ^ low) | node_outcome)
+            partners ^= low
+        for after in smaller:
+            found = excursions.get(after | card_key | node_key)
+            outcomes.update(found if found is not None else self._excursion(after, card, node))
+        if cards:
+            if self.present[node] < 0:
+                self._split(node)
+            absent, below = self.absent[node], self.present[node]
+            if absent:
+                found = excursions.get(pm | card_key | (absent << (_CONSUMED_SHIFT + 4)))
+                outcomes.update(found if found is not None else self._excursion(pm, card, absent))
+            if below:
+                below_key = below << (_CONSUMED_SHIFT + 4)
+                top = pos.stock_rank[self.place[node]]
+                if top == target:
+                    found = excursions.get(pm | card_key | below_key)
+                    outcomes.update(found if found is not None else self._excursion(pm, card, below))
+                else:
+                    if stock_top_playable:
+                        if top == need:
+                            outcomes.add(pm | (below << _CONSUMED_SHIFT))
+                        partners = uncovered & rank_mask[target - top]
+                        while partners:
+                            low = partners & -partners
+                            outcomes.update(self._excursion(pm ^ low, card, below))
+                            partners ^= low
+                    pyramid_mask = (1 << _CONSUMED_SHIFT) - 1
+                    nested = excursions.get(pm | (top << _CONSUMED_SHIFT) | below_key)
+                    for inner in nested if nested is not None else self._excursion(pm, top, below):
+                        after = inner & pyramid_mask
+                        found = excursions.get(after | card_key | ((inner >> _CONSUMED_SHIFT) << (_CONSUMED_SHIFT + 4)))
+                        outcomes.update(found if found is not None else
+                                        self._excursion(after, card, inner >> _CONSUMED_SHIFT))
+        known = excursions[key] = tuple(outcomes)
+        return known
+
+
 class _VerdictSearch:
     """Depth-first search over removals, walking the draw/redeal path in between."""
 
-    def __init__(self, pos: _Position, budget: _Budget, last_pass: bool = True) -> None:
+    def __init__(self, pos: _Position, budget: _Budget, last_pass: bool = True,
+                 helpers: "_VerdictSearch | None" = None) -> None:
         self.pos = pos
         self.budget = budget
         #: (pm, live, q) → most redeals left with which the position was lost.
         self.lost: dict[int, int] = {}
         self.path: list[int | tuple[int, ...]] = []
         self.king_dominates = pos.draw_count == 1
-        self.relaxation = _Relaxation(pos, budget)
-        self.last_pass = (_LastPass(pos, budget, self.lost, self.relaxation)
-                          if last_pass and _last_pass_applies(pos) else None)
+        self.relaxation: _Relaxation
+        self.last_pass: _LastPass | None
+        if helpers is not None:  # the second pass of a line :class:`_TwoPasses` found: its helpers
+            self.relaxation, self.last_pass = helpers.relaxation, helpers.last_pass
+        else:
+            self.relaxation = _Relaxation(pos, budget)
+            self.last_pass = (_LastPass(pos, budget, self.lost, self.relaxation)
+                              if last_pass and (_last_pass_applies(pos) or _two_passes_apply(pos)) else None)
         #: Set once the last-pass search has found a position won: the depth-first search then
         #: walks to the win below, asking only quick questions (see ``last_pass_lost``).
         self.win_ahead = False
@@ -1489,14 +1963,19 @@ def _last_pass_applies(pos: _Position) -> bool:
     return pos.draw_count == 1 and pos.start_r == 0
 
 
+def _two_passes_apply(pos: _Position) -> bool:
+    """Does the verdict search ask :class:`_TwoPasses`? With one-card draws, from a position with one redeal left."""
+    return pos.draw_count == 1 and pos.start_r == 1
+
+
 def _verdict(pos: _Position, budget: _Budget) -> tuple[bool, _VerdictSearch]:
     """The verdict, and the search that gave it (its line, proven losses and relaxation serve A*).
 
-    Where the last-pass search applies, the plain depth-first search has
-    :data:`_PROBE_NODES` nodes first; a position it does not settle is
-    searched again with the last-pass search.
+    Where the last-pass or the two-pass search applies, the plain depth-first
+    search has :data:`_PROBE_NODES` nodes first; a position it does not
+    settle is searched again with them.
     """
-    if _last_pass_applies(pos):
+    if _last_pass_applies(pos) or _two_passes_apply(pos):
         probe = _VerdictSearch(pos, budget.share(_PROBE_NODES), last_pass=False)
         try:
             won = probe.run()
@@ -1507,8 +1986,32 @@ def _verdict(pos: _Position, budget: _Budget) -> tuple[bool, _VerdictSearch]:
             return won, probe
         finally:
             budget.spend(probe.budget.nodes)
+    if _two_passes_apply(pos):
+        return _two_passes_verdict(pos, budget)
     search = _VerdictSearch(pos, budget)
     return search.run(), search
+
+
+def _two_passes_verdict(pos: _Position, budget: _Budget) -> tuple[bool, _VerdictSearch]:
+    """:func:`_verdict` by :class:`_TwoPasses`, and a winning line: its first pass to the redeal it
+    found, and the second by the depth-first search."""
+    search = _VerdictSearch(pos, budget)
+    assert search.last_pass is not None
+    start_q = pos.next_live(pos.start_live, pos.start_q)
+    oracle = _TwoPasses(pos, budget, search.last_pass, search.relaxation)
+    redeal = oracle.winning_redeal(pos.start_pm, pos.start_live, start_q)
+    if redeal is None:
+        return False, search
+    # The line: one that never redeals, or the first pass to the redeal found and a second pass.
+    line = _VerdictSearch(pos, budget, helpers=search)
+    if redeal == _CLEARED_BEFORE_REDEAL:
+        won = line.search(pos.start_pm, pos.start_live, start_q, 0)
+    else:
+        line.path = oracle.first_pass_line(pos.start_pm, pos.start_live, start_q, redeal) + [_REDEAL]
+        won = line.search(redeal.pm, redeal.live, pos.next_live(redeal.live, 0), 0)
+    assert won, "the two-pass search found a win, the depth-first search must find its line"
+    search.path = line.path
+    return True, search
 
 
 def solve(
