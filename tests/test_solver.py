@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from deals import clearable_deal
 
-from pyramid.engine.board import Board
+from pyramid.engine.board import Board, Move
 from pyramid.engine.deal import numbered_deal
 from pyramid.engine.rules import PRESETS, Rules, preset
 from pyramid.engine.solver import Solution, solve
@@ -225,6 +225,22 @@ def test_a_node_budget_holds_exactly_through_the_last_pass_search(name: str) -> 
     board = Board(numbered_deal(73), preset(name))
     full = checked_solve(board)
     assert full.verdict in ("win", "lose") and full.nodes > 1_000
+    assert solve(board, max_nodes=full.nodes - 1).verdict == "unknown"
+    again = checked_solve(board, max_nodes=full.nodes)
+    assert (again.verdict, again.nodes, again.moves) == (full.verdict, full.nodes, full.moves)
+
+
+@pytest.mark.parametrize(("name", "number", "verdict"), [
+    ("retrohub", 1, "lose"), ("retrohub", 2, "win"), ("classic", 1, "lose"), ("classic", 15, "win"),
+])
+def test_a_node_budget_holds_exactly_through_the_two_pass_search(name: str, number: int, verdict: str) -> None:
+    """With one redeal these deals pass the plain search's first nodes to the two-pass search (goal
+    "pyramid" and goal "all"; the wins redeal once): one node short is "unknown", and the nodes
+    it reports are enough again, for the same line."""
+    board = Board(numbered_deal(number), preset(name).with_redeals(1))
+    full = checked_solve(board)
+    assert full.verdict == verdict and full.nodes > 1_000
+    assert (Move.redeal() in full.moves) == (verdict == "win")
     assert solve(board, max_nodes=full.nodes - 1).verdict == "unknown"
     again = checked_solve(board, max_nodes=full.nodes)
     assert (again.verdict, again.nodes, again.moves) == (full.verdict, full.nodes, full.moves)
