@@ -327,23 +327,24 @@ class _Position:
         cached = self.facts_cache.get(pm)
         if cached is not None:
             return cached
-        rm, target = self.rank_mask, self.target
+        rm, target, partners = self.rank_mask, self.target, self.pyramid_partners
         removals = (rm[target] & pm).bit_count()
         needs = []
         for low, high in self.rank_pairs:
-            lows, highs = _bits(rm[low] & pm), _bits(rm[high] & pm)
-            if low == high:
-                matched = _matching(lows, lows, self.pyramid_partners, pair_with_self=True)
-                removals += len(lows) - matched
-                if len(lows) > 2 * matched:
-                    needs.append((low, len(lows) - 2 * matched))
+            lows, highs = rm[low] & pm, rm[high] & pm
+            low_count, high_count = lows.bit_count(), highs.bit_count()
+            if low == high:  # an even target (6 + 6 in the Spanish deck): at most half of them pair
+                matched = low_count // 2
+                removals += low_count - matched
+                if low_count > 2 * matched:
+                    needs.append((low, low_count - 2 * matched))
                 continue
-            matched = _matching(lows, highs, self.pyramid_partners)
-            removals += len(lows) + len(highs) - matched
-            if len(lows) > matched:
-                needs.append((high, len(lows) - matched))
-            if len(highs) > matched:
-                needs.append((low, len(highs) - matched))
+            matched = _matching(lows, highs, partners) if low_count and high_count else 0
+            removals += low_count + high_count - matched
+            if low_count > matched:
+                needs.append((high, low_count - matched))
+            if high_count > matched:
+                needs.append((low, high_count - matched))
         useful = 0
         for rank in range(1, target):
             if rm[target - rank] & pm:
@@ -583,28 +584,42 @@ class _Position:
         return Move.remove(*cards)
 
 
-def _matching(lows: list[int], highs: list[int], partners: list[int], pair_with_self: bool = False) -> int:
-    """Size of a maximum matching between two small sets of pyramid bits.
+def _matching(lows: int, highs: int, partners: list[int]) -> int:
+    """Size of a maximum matching between two small sets of pyramid bits, given as masks.
 
-    ``partners[bit]`` is the mask of bits ``bit`` could ever pair with. With
-    ``pair_with_self`` both lists are the same set (an even target: 6 + 6 in
-    the Spanish deck); half its size is an upper bound on any matching, which
-    keeps the removal bound a lower bound.
+    ``partners[bit]`` is the mask of bits ``bit`` could ever pair with. Most
+    cards find a free partner at once; the others look for an augmenting path.
     """
-    if pair_with_self:
-        return len(lows) // 2
-    match_of: dict[int, int] = {}
+    owner: dict[int, int] = {}  # a matched high (a one-bit mask) -> its low
 
-    def augment(low: int, seen: set[int]) -> bool:
-        for high in highs:
-            if partners[low] >> high & 1 and high not in seen:
-                seen.add(high)
-                if high not in match_of or augment(match_of[high], seen):
-                    match_of[high] = low
-                    return True
+    def augment(low: int, seen: int) -> bool:
+        options = partners[low] & highs & ~seen
+        while options:
+            high = options & -options
+            seen |= high
+            other = owner.get(high)
+            if other is None or augment(other, seen):
+                owner[high] = low
+                return True
+            options ^= high
         return False
 
-    return sum(augment(low, set()) for low in lows)
+    taken = matched = 0
+    while lows:
+        bit = lows & -lows
+        lows ^= bit
+        low = bit.bit_length() - 1
+        options = partners[low] & highs
+        free = options & ~taken
+        if free:
+            high = free & -free
+            owner[high] = low
+            taken |= high
+            matched += 1
+        elif options and augment(low, 0):
+            matched += 1
+            taken = sum(owner)
+    return matched
 
 
 def _uncovered(pm: int) -> int:
