@@ -168,6 +168,17 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
+class _PassCards(NamedTuple):
+    """The stock and waste of a position, for the searches by excursions."""
+
+    #: Stock cards (sequence indices), top first.
+    stock: list[int]
+    #: Waste cards, top first.
+    waste: list[int]
+    #: The stock's ranks, four bits each, its top lowest (as :meth:`_LastPass.excursion` reads a stock).
+    ranks: int
+
+
 class _Position:
     """A board compiled into the compact encoding, with the tables both searches read."""
 
@@ -298,6 +309,11 @@ class _Position:
             if (self.stock_rank_mask[rank] & live).bit_count() < count:
                 return True
         return False
+
+    def pass_cards(self, live: int, q: int) -> "_PassCards":
+        """The stock and the waste of a position, as the searches by excursions walk them."""
+        stock = _bits(live >> q << q)
+        return _PassCards(stock, _bits(live & ((1 << q) - 1))[::-1], _stock_ranks(self.stock_rank, stock))
 
     def waste_stranded(self, pm: int, live: int, q: int) -> bool:
         """Goal "all", last pass: a waste card that no card left could ever pair with.
@@ -1093,12 +1109,8 @@ class _LastPass:
         pos, budget, lost, relaxation = self.pos, self.budget, self.lost, self.relaxation
         target, rank_mask, stock_rank = pos.target, pos.rank_mask, pos.stock_rank
         stock_top_playable, goal_all = pos.stock_top_playable, pos.goal_all
-        stock_bits = _bits(live >> q << q)
-        waste_bits = _bits(live & ((1 << q) - 1))[::-1]  # top first
+        stock_bits, waste_bits, stock = pos.pass_cards(live, q)
         length, waste_size = len(stock_bits), len(waste_bits)
-        stock = 0
-        for place, j in enumerate(stock_bits):
-            stock |= stock_rank[j] << (4 * place)
         # The real position of a state: its stock suffix and what is left of the start's waste.
         stock_live = [0] * (length + 1)
         for place in range(length - 1, -1, -1):
@@ -1307,12 +1319,8 @@ class _TwoPasses:
         pos, budget, last_pass = self.pos, self.budget, self.last_pass
         target, rank_mask, stock_rank = pos.target, pos.rank_mask, pos.stock_rank
         stock_top_playable, goal_all = pos.stock_top_playable, pos.goal_all
-        stock_bits = _bits(live >> q << q)
-        waste_bits = _bits(live & ((1 << q) - 1))[::-1]  # top first
+        stock_bits, waste_bits, stock = pos.pass_cards(live, q)
         length, waste_size = len(stock_bits), len(waste_bits)
-        stock = 0
-        for place, j in enumerate(stock_bits):
-            stock |= stock_rank[j] << (4 * place)
         waste_left = [0] * (waste_size + 1)  # the start's waste after ``taken`` cards left it
         waste_ranks = [0] * (waste_size + 1)  # and its ranks, bottom card first (highest)
         for taken in range(waste_size - 1, -1, -1):
@@ -1453,8 +1461,7 @@ class _TwoPasses:
         """
         pos, last_pass = self.pos, self.last_pass
         target, rank_mask, stock_rank, stock_top_playable = pos.target, pos.rank_mask, pos.stock_rank, pos.stock_top_playable
-        stock_bits = _bits(live >> q << q)
-        waste_bits = _bits(live & ((1 << q) - 1))[::-1]  # top first
+        stock_bits, waste_bits, _ = pos.pass_cards(live, q)
         length = len(stock_bits)
         end_pm, end_live = redeal
         keep_waste = sum(1 for j in waste_bits if not end_live >> j & 1)  # start-waste cards that leave
