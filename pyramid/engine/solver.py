@@ -242,6 +242,10 @@ class _Position:
         for index in range(n):
             for child in covers[index]:
                 above[child] |= (1 << bit_of[index]) | above[index]
+        #: Per pyramid bit: every card that must leave before it is uncovered (its cone below).
+        self.covering = [0] * _PYRAMID_BITS
+        for index in range(n):
+            self.covering[bit_of[index]] = below[index]
         self.pyramid_partners = [0] * _PYRAMID_BITS
         for index in range(n):
             bit = bit_of[index]
@@ -975,6 +979,10 @@ class _LastPass:
         self.supply = [(mask & pos.start_live).bit_count() for mask in pos.stock_rank_mask]
         #: Per pyramid: does it need more cards of some rank than ``supply`` holds?
         self.short: dict[int, bool] = {}
+        #: Per pyramid: :meth:`_lonely`.
+        self.lonely: dict[int, tuple[tuple[int, int], ...]] = {}
+        #: Per stock (as :meth:`excursion` takes it): the ranks it holds, one bit each.
+        self.held: dict[int, int] = {}
 
     def _pyramid_moves(self, pm: int) -> tuple[int, tuple[int, ...]]:
         """The uncovered cards of ``pm``, and the pyramids after one removal inside it (cached).
@@ -1027,9 +1035,9 @@ class _LastPass:
         short = self.short.get(pm)
         if short is None:
             short = self.short[pm] = self._short(pm)
-        if short:
+        if short or (not stock_top_playable and self._partners_buried(pm, need, stock)):
             excursions[key] = ()
-            return ()  # the pyramid needs more cards of a rank than the whole stock and waste ever held
+            return ()  # short of a rank for good, or the card can never leave
         self.budget.tick()
         entry = self.moves.get(pm)
         uncovered, smaller = entry if entry is not None else self._pyramid_moves(pm)
@@ -1091,10 +1099,13 @@ class _LastPass:
         needs a stock card. (The maximum matching of :meth:`_Position.pyramid_facts`
         finds a few more, but asked of every pyramid an excursion meets it cost
         more than it saved: the hardest losses without redeals took 10% longer.)
+        Without a playable stock top, those cards are also kept for
+        :meth:`_partners_buried`, by the rank they need.
         """
         pos = self.pos
         partners, rank, target, supply = pos.pyramid_partners, pos.rank, pos.target, self.supply
-        needs = [0] * (target + 1)
+        keep = not pos.stock_top_playable
+        lonely = [0] * (target + 1)
         rest = pm & ~pos.rank_mask[target]
         while rest:
             low = rest & -rest
@@ -1102,10 +1113,43 @@ class _LastPass:
             bit = low.bit_length() - 1
             if not partners[bit] & pm & ~low:
                 need = target - rank[bit]
-                needs[need] += 1
-                if needs[need] > supply[need]:
+                lonely[need] |= low
+                if lonely[need].bit_count() > supply[need]:
                     return True
+        if keep:
+            self.lonely[pm] = tuple((need, cards) for need, cards in enumerate(lonely) if cards)
         return False
+
+    def _partners_buried(self, pm: int, need: int, stock: int) -> bool:
+        """While a card waits on the waste for a partner of rank ``need``, can none be uncovered?
+
+        Until it leaves, the waste under it is out of reach, so a pyramid card
+        that no card of the pyramid can pair with leaves only with a card of
+        ``stock`` drawn over it: with none of its rank there, it stays, and so
+        do the cards it covers. (Without a playable stock top only: with one,
+        a partner may come from the stock too.)
+        """
+        held = self.held.get(stock)
+        if held is None:
+            held, rest = 0, stock
+            while rest:
+                held |= 1 << (rest & 15)
+                rest >>= 4
+            self.held[stock] = held
+        stuck = 0
+        for rank, cards in self.lonely[pm]:
+            if not held >> rank & 1:
+                stuck |= cards
+        if not stuck:
+            return False
+        covering = self.pos.covering
+        partners = pm & self.pos.rank_mask[need]
+        while partners:
+            low = partners & -partners
+            if not covering[low.bit_length() - 1] & stuck:
+                return False
+            partners ^= low
+        return True
 
     def can_win(self, pm: int, live: int, q: int) -> bool:
         """Can the position (last pass, one-card draws) still be won?
