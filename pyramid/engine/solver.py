@@ -1661,8 +1661,14 @@ class _TwoPasses:
         if not pm & partners_mask and not (stock_top_playable and pos.stock_rank_mask[need] & cards):
             excursions[key] = ()
             return ()
-        self.budget.tick()
         last_pass = self.last_pass
+        short = last_pass.short.get(pm)
+        if short is None:
+            short = last_pass.short[pm] = last_pass._short(pm)
+        if short:
+            excursions[key] = ()
+            return ()
+        self.budget.tick()
         entry = last_pass.moves.get(pm)
         uncovered, smaller = entry if entry is not None else last_pass._pyramid_moves(pm)
         node_outcome = node << _CONSUMED_SHIFT
