@@ -1407,8 +1407,9 @@ class _TwoPasses:
         own: set[int] = set()  # states whose family is their own, to be added to in place
 
         def reach(consumed: int, after: int, taken: int, stayed: int, family: dict[int, int]) -> None:
-            # The key orders states as the docstring says; ``stayed``: a card stays above the start's waste.
-            key = (consumed << 72) | ((pyramid_mask ^ after) << 16) | (taken << 1) | stayed
+            # The key orders states as the docstring says; ``stayed``: a card stays above the start's
+            # waste (which says nothing once none of it is left).
+            key = (consumed << 72) | ((pyramid_mask ^ after) << 16) | (taken << 1) | (stayed and taken < waste_size)
             known = families.get(key)
             if known is None:
                 families[key] = family  # shared with the state it came from until another joins
