@@ -123,6 +123,10 @@ _COUNTS_KEY = 1 << 255
 #: 150 deals of four presets without redeals: 300 beat 100, 1,000 and 3,000 in total
 #: time (by 5-40%), and kept the time to grade a deal near the old solver's.
 _PROBE_NODES = 300
+#: The same for :class:`_TwoPasses`, whose first pass alone costs 30-60 ms on a hard deal: from
+#: per-deal measurements of the first 300 reference deals with one redeal, 1,000 would have
+#: taken 2-19% less time than 300 on each of four presets, 3,000 more on two of them.
+_TWO_PASSES_PROBE_NODES = 1_000
 #: Nodes of :class:`_LastPass` per question once a win is known to lie ahead (see
 #: ``_VerdictSearch.last_pass_lost``).
 _QUICK_NODES = 300
@@ -2080,11 +2084,12 @@ def _verdict(pos: _Position, budget: _Budget) -> tuple[bool, _VerdictSearch]:
     """The verdict, and the search that gave it (its line, proven losses and relaxation serve A*).
 
     Where the last-pass or the two-pass search applies, the plain depth-first
-    search has :data:`_PROBE_NODES` nodes first; a position it does not
-    settle is searched again with them.
+    search has :data:`_PROBE_NODES` (:data:`_TWO_PASSES_PROBE_NODES`) nodes
+    first; a position it does not settle is searched again with them.
     """
     if _last_pass_applies(pos) or _two_passes_apply(pos):
-        probe = _VerdictSearch(pos, budget.share(_PROBE_NODES), last_pass=False)
+        probe_nodes = _TWO_PASSES_PROBE_NODES if _two_passes_apply(pos) else _PROBE_NODES
+        probe = _VerdictSearch(pos, budget.share(probe_nodes), last_pass=False)
         try:
             won = probe.run()
         except BudgetExceeded:
