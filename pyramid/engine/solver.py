@@ -61,10 +61,10 @@ Why it is fast enough in pure Python:
   family kept as a decision diagram over the drawing order. Asked after the
   same probe; a win it finds is played out from the excursions it remembered
   up to its redeal, then by the depth-first search. With one redeal (first
-  300 reference deals) it took Six rows from 113 s to 11 s and Classic from
-  38 s to 14 s, their slowest deals from 11 s and 6.8 s to 0.6 s; the other
-  one-card presets up to 2.8 times faster in all (Spanish: the same), their
-  slowest deals 2.6 to 11 times.
+  300 reference deals) it took Six rows from 112 s to 11 s and Classic from
+  37 s to 12 s, their slowest deals from 11 s and 6.7 s to 0.6 s; the other
+  one-card presets 1.3 to 3.1 times faster in all, their slowest deals 2.5
+  to 10 times.
 * **Hopeless positions.** Per pair of complementary ranks, a maximum matching
   of the pyramid cards that could ever pair with each other (neither in the
   other's cone) leaves cards that must each take a stock card; fewer live
