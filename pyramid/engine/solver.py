@@ -943,7 +943,8 @@ _CONSUMED_SHIFT = _PYRAMID_BITS
 
 
 class _PyramidCleared(Exception):
-    """Raised inside :class:`_LastPass` when a line clears the pyramid (goal "pyramid"): the position is won."""
+    """Raised inside the searches by excursions when a line clears the pyramid (goal "pyramid"), or, in
+    :class:`_TwoPasses`, the whole table before its redeal: the position is won."""
 
 
 class _LastPass:
@@ -1259,14 +1260,6 @@ def _stock_ranks(rank: list[int], cards: list[int]) -> int:
     return ranks
 
 
-def _rank_sequence(rank: list[int], cards: list[int]) -> int:
-    """The ranks of ``cards`` four bits each, the first highest (no rank is 0, so the length shows)."""
-    sequence = 0
-    for card in cards:
-        sequence = (sequence << 4) | rank[card]
-    return sequence
-
-
 def _holds_rank(stock: int, rank: int) -> bool:
     """Does a rank sequence (four bits a card) hold a card of ``rank``?"""
     while stock:
@@ -1274,10 +1267,6 @@ def _holds_rank(stock: int, rank: int) -> bool:
             return True
         stock >>= 4
     return False
-
-
-class _PassCleared(Exception):
-    """Raised inside :class:`_TwoPasses` when the pyramid can be cleared before the redeal."""
 
 
 class _RedealTo(NamedTuple):
@@ -1367,7 +1356,7 @@ class _TwoPasses:
         redeals, or :data:`_CLEARED_BEFORE_REDEAL`."""
         try:
             ends = self._first_pass(pm, live, q)
-        except (_PyramidCleared, _PassCleared):
+        except _PyramidCleared:
             return _CLEARED_BEFORE_REDEAL
         # The smallest pyramids first: a win is most often there, and then found at once.
         for end_pm in sorted(ends, key=int.bit_count):
@@ -1401,7 +1390,7 @@ class _TwoPasses:
         for taken in range(waste_size - 1, -1, -1):
             waste_left[taken] = waste_left[taken + 1] | (1 << waste_bits[taken])
         for taken in range(waste_size):
-            waste_ranks[taken] = _rank_sequence(stock_rank, _bits(waste_left[taken]))
+            waste_ranks[taken] = pos.rank_sequence(waste_left[taken])
         pyramid_mask = (1 << _PYRAMID_BITS) - 1
         # A family maps the ranks of the cards that stayed (four bits each, in drawing order) to one set
         # of cards with those ranks: the second pass sees only ranks, so the others are the same stock.
@@ -1433,7 +1422,7 @@ class _TwoPasses:
             taken, stayed = (key >> 1) & 32767, key & 1
             budget.tick()
             if not here and not goal_all:
-                raise _PassCleared
+                raise _PyramidCleared
             entry = last_pass.moves.get(here)
             uncovered, smaller = entry if entry is not None else last_pass._pyramid_moves(here)
             for after in smaller:
@@ -1451,7 +1440,7 @@ class _TwoPasses:
             if consumed == length:
                 left, left_ranks = waste_left[taken], waste_ranks[taken]
                 if not here and not left and 0 in family:
-                    raise _PassCleared  # goal "all": the whole table is cleared without the redeal
+                    raise _PyramidCleared  # goal "all": the whole table is cleared without the redeal
                 end = ends.setdefault(here, {})
                 for ranks, stayers in family.items():
                     end[(left_ranks << (4 * ((ranks.bit_length() + 3) // 4))) | ranks] = stayers | left
@@ -1541,6 +1530,9 @@ class _TwoPasses:
         length = len(stock_bits)
         end_pm, end_live = redeal
         keep_waste = sum(1 for j in waste_bits if not end_live >> j & 1)  # start-waste cards that leave
+        drawn = [0] * (length + 1)  # the stock cards among the first ``consumed``
+        for place, j in enumerate(stock_bits):
+            drawn[place + 1] = drawn[place] | (1 << j)
         # step: (previous state, tokens); a state is (consumed, pyramid, taken).
         came: dict[tuple[int, int, int], tuple[tuple[int, int, int], list[int | tuple[int, ...]]]] = {}
         start = (0, pm, 0)
@@ -1562,7 +1554,7 @@ class _TwoPasses:
             uncovered, smaller = entry if entry is not None else last_pass._pyramid_moves(here)
             for after in smaller:
                 reach((consumed, after, taken), state, [tuple(_bits(here ^ after))])
-            stayed = any(end_live >> j & 1 for j in stock_bits[:consumed])
+            stayed = end_live & drawn[consumed]
             top_id = stock_bits[consumed] if consumed < length else -1
             if not stayed and taken < keep_waste:
                 card_id = waste_bits[taken]
@@ -1591,7 +1583,7 @@ class _TwoPasses:
             rest = stock_bits[consumed + 1:]
             for outcome in last_pass.excursion(here, top, _stock_ranks(stock_rank, rest)):
                 used = outcome >> _CONSUMED_SHIFT
-                if any(end_live >> j & 1 for j in rest[:used]):
+                if end_live & (drawn[consumed + 1 + used] ^ drawn[consumed + 1]):
                     continue  # a card that must stay would leave
                 after = outcome & ((1 << _CONSUMED_SHIFT) - 1)
                 state_after = (consumed + 1 + used, after, taken)
