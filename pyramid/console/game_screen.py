@@ -25,6 +25,7 @@ from pyramid.engine.cards import Card, format_cards
 from pyramid.engine.deal import MAX_DEAL_NUMBER, numbered_deal
 from pyramid.engine.difficulty import GRADES, Grade
 from pyramid.engine.rules import REDEAL_CHOICES, Rules, preset
+from pyramid.engine.verdicts import GameVerdicts
 from pyramid.engine.errors import ReplayError
 from pyramid.saved.progress import Progress, replay
 from pyramid.saved.stats import GameResult, PyramidVariant, daily_streaks
@@ -272,6 +273,8 @@ class GameScreen(Screen):
         self.hint: tuple[Target, ...] = ()
         self.recorded = False
         self.from_start: Solution | None = None
+        #: The solver for this game: a hint along the line it found, or after a proven loss, comes at once.
+        self.verdicts = GameVerdicts(solve)
         self.end_selected = 0
         self._check_end()
 
@@ -348,7 +351,7 @@ class GameScreen(Screen):
         self.recorded = True
         self.session.store.record_result(result_of(self.progress, self.board), daily=daily_of(self.progress))
         if status != "cleared":
-            self.from_start = solve(Board(self.board.deal, self.board.rules))
+            self.from_start = self.verdicts.solve(Board(self.board.deal, self.board.rules))
 
     # -- assists ------------------------------------------------------------
     def give_hint(self) -> None:
@@ -357,7 +360,7 @@ class GameScreen(Screen):
         suggests a move makes the game assisted."""
         from pyramid.engine.advice import best_move  # loaded on the first hint, with the solver
 
-        solution = solve(self.board)
+        solution = self.verdicts.solve(self.board)
         letters = self.session.settings.card_letters
         if solution.verdict == "win":
             move = solution.moves[0]
