@@ -217,9 +217,11 @@ class Layout:
             if label_below:
                 stock_label = Rect(stock.x, waste.bottom + self.pad, column.w, line_h)
             else:
-                label_x = stock.right + max(self.pad, cursor_width(card_w) + 2)
+                clearance = max(self.pad, cursor_width(card_w) + 2)  # the cursor ring of a card beside it
+                label_x = stock.right + clearance
                 middle = self.safe.x + self.safe.w // 2
-                stock_label = Rect(label_x, stock.y, _free_width(label_x, stock.y, line_h, cards, middle), line_h)
+                free = _free_width(label_x, stock.y, line_h, cards, middle, clearance)
+                stock_label = Rect(label_x, stock.y, free, line_h)
                 if stock_label.w < self._label_width:
                     return None
             return self._finish_table(card_w, card_h, step, cards, stock, waste, waste_step, stock_label, status)
@@ -438,12 +440,12 @@ def _row_offsets(rows: int, card_w: int, gap: int, centre: int) -> list[tuple[in
     return offsets
 
 
-def _free_width(x: int, y: int, height: int, cards: tuple[Rect, ...], right: int) -> int:
-    """How far a band starting at ``(x, y)`` can extend to the right before it meets a card."""
+def _free_width(x: int, y: int, height: int, cards: tuple[Rect, ...], right: int, clearance: int) -> int:
+    """How far a band starting at ``(x, y)`` can extend to the right, ``clearance`` short of the first card it meets."""
     band = Rect(x, y, right - x, height)
     for card in cards:
         if card.intersects(band) and card.x >= x:
-            right = min(right, card.x)
+            right = min(right, card.x - clearance)
         elif card.intersects(band):
             return 0
     return max(0, right - x)

@@ -61,6 +61,22 @@ def test_stock_waste_labels_and_pyramid_do_not_overlap(size: tuple[int, int], sa
     assert table.score.right > table.cards[0].right, "the score is top right"
 
 
+def test_the_stock_label_beside_the_stock_stays_clear_of_the_cursor_ring_of_every_card() -> None:
+    """Beside the stock the label runs toward the pyramid's apex (six rows reach it): it stops
+    where the ring of a chosen card would begin, never under it. (Under the waste, where the
+    smallest screens put it, it keeps clear of the cards themselves: the test above.)"""
+    beside = 0
+    for (size, safe), rows in itertools.product(SCREENS + [((640, 480), 0), ((1024, 600), 0)], (7, 6)):
+        table = Layout(size, safe).table(rows)
+        if table.stock_label.y > table.stock.y:
+            continue  # under the waste
+        beside += 1
+        for card in table.cards:
+            ring = card.inflate(table.cursor_width + 1)
+            assert not ring.intersects(table.stock_label), (size, safe, rows, card, table.stock_label)
+    assert beside >= 10
+
+
 @pytest.mark.parametrize("size,safe", SCREENS)
 def test_each_card_is_half_covered_by_the_two_below(size: tuple[int, int], safe: int) -> None:
     table = Layout(size, safe).table(7)
