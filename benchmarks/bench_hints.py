@@ -37,6 +37,7 @@ from pyramid.engine.rules import PRESETS, Rules
 from pyramid.engine.solver import Solution, solve
 from pyramid.engine.verdicts import GameVerdicts
 
+
 def timed(ask: Callable[[Board], Solution], board: Board) -> tuple[Solution, float]:
     started = time.process_time()
     answer = ask(board)

@@ -988,7 +988,7 @@ class _LastPass:
         self.supply = [(mask & pos.start_live).bit_count() for mask in pos.stock_rank_mask]
         #: Per pyramid: does it need more cards of some rank than ``supply`` holds?
         self.short: dict[int, bool] = {}
-        #: Per pyramid: :meth:`_lonely`.
+        #: Per pyramid: the cards no card of it can pair with, by the rank they need (see :meth:`_short`).
         self.lonely: dict[int, tuple[tuple[int, int], ...]] = {}
         #: Per stock (as :meth:`excursion` takes it): the ranks it holds, one bit each.
         self.held: dict[int, int] = {}
@@ -1526,7 +1526,7 @@ class _TwoPasses:
         """
         pos, last_pass = self.pos, self.last_pass
         target, rank_mask, stock_rank, stock_top_playable = pos.target, pos.rank_mask, pos.stock_rank, pos.stock_top_playable
-        stock_bits, waste_bits, _ = pos.pass_cards(live, q)
+        stock_bits, waste_bits, stock_ranks = pos.pass_cards(live, q)
         length = len(stock_bits)
         end_pm, end_live = redeal
         keep_waste = sum(1 for j in waste_bits if not end_live >> j & 1)  # start-waste cards that leave
@@ -1581,7 +1581,7 @@ class _TwoPasses:
                 for partner in _bits(uncovered & rank_mask[target - top]):
                     reach((consumed + 1, here & ~(1 << partner), taken), state, [(partner, _STOCK_ID + top_id)])
             rest = stock_bits[consumed + 1:]
-            for outcome in last_pass.excursion(here, top, _stock_ranks(stock_rank, rest)):
+            for outcome in last_pass.excursion(here, top, stock_ranks >> (4 * (consumed + 1))):
                 used = outcome >> _CONSUMED_SHIFT
                 if end_live & (drawn[consumed + 1 + used] ^ drawn[consumed + 1]):
                     continue  # a card that must stay would leave
@@ -1632,7 +1632,7 @@ class _TwoPasses:
             inner_used = (inner >> _CONSUMED_SHIFT) + 1
             left = outcome - (inner_used << _CONSUMED_SHIFT)
             later = rest[inner_used - 1:]
-            if left >= 0 and left in last_pass.excursion(inner & pyramid_mask, card, _stock_ranks(stock_rank, later)):
+            if left >= 0 and left in last_pass.excursion(inner & pyramid_mask, card, ranks >> (4 * inner_used)):
                 return [_DRAW, *self._excursion_line(pm, top_id, rest, inner),
                         *self._excursion_line(inner & pyramid_mask, card_id, later, left)]
         raise AssertionError("an outcome of an excursion comes from one of its moves")
