@@ -111,7 +111,7 @@ def test_in_the_console_a_second_hint_on_the_line_is_not_searched_again(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Two hints in a row along the hinted line (the first one played): one search, both shown."""
     solver = CountingSolver()
-    monkeypatch.setattr(game_screen, "solve", solver)
+    monkeypatch.setattr(game_screen, "game_solver", lambda: solver)
     session = new_session(tmp_path, number=2)
     choose(session, "New game")
     play(session, "down ok")  # Unlimited redeals

@@ -21,7 +21,7 @@ from pyramid.engine.cards import Card
 from pyramid.engine.deal import numbered_deal
 from pyramid.engine.rules import PRESETS, Rules, preset
 from pyramid.engine.solver import (
-    Solution, _Budget, _LastPass, _Position, _Relaxation, _two_passes_verdict, solve,
+    Solution, _Budget, _LastPass, _Memory, _Position, _Relaxation, _two_passes_verdict, solve,
 )
 
 #: What the property tests draw from: every preset, every redeal setting, a seed for the position.
@@ -231,7 +231,7 @@ def test_two_passes_answer_as_the_exhaustive_search(name: str, seed: int, rows: 
     if board.status() != "playing":
         return
     position = _Position(board)
-    won, search = _two_passes_verdict(position, _Budget(None, None))
+    won, search = _two_passes_verdict(position, _Budget(None, None), _Memory(position))
     assert won == exhaustive_win(board), (name, board.fen())
     if won:
         checked(board, Solution("win", [position.move_of(token) for token in search.path], False, 0, 0.0))

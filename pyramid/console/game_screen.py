@@ -11,6 +11,7 @@ call into this module and nothing here calls back into the menus.
 from __future__ import annotations
 
 import datetime
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pyramid.actions import Action
@@ -32,7 +33,7 @@ from pyramid.saved.stats import GameResult, PyramidVariant, daily_streaks
 from pyramid.view import Hit, MenuHit, PanelView, Target, View
 
 if TYPE_CHECKING:
-    from pyramid.engine.solver import Solution
+    from pyramid.engine.solver import DealSolver, Solution
     from pyramid.saved.store import Store
 
 GAME = "pyramid"
@@ -70,11 +71,23 @@ class Dealt(NamedTuple):
     grade: Grade | None
 
 
-def solve(board: Board) -> "Solution":
-    """The solver within the console's time budget; loaded on first use (start-up time)."""
-    from pyramid.engine.solver import solve as solve_within
+def game_solver() -> Callable[[Board], "Solution"]:
+    """The solver for the positions of one game, within the console's time budget.
 
-    return solve_within(board, max_seconds=SOLVER_SECONDS)
+    A :class:`~pyramid.engine.solver.DealSolver` of the deal, made at the first
+    question (the solver loads then: start-up time), so that what a search
+    proved serves the next hints, even when its budget ran out first.
+    """
+    solvers: list[DealSolver] = []
+
+    def solve(board: Board) -> "Solution":
+        from pyramid.engine.solver import DealSolver
+
+        if not solvers:
+            solvers.append(DealSolver(Board(board.deal, board.rules)))
+        return solvers[0].solve(board, max_seconds=SOLVER_SECONDS)
+
+    return solve
 
 
 def variant_of(board: Board) -> PyramidVariant:
@@ -274,7 +287,7 @@ class GameScreen(Screen):
         self.recorded = False
         self.from_start: Solution | None = None
         #: The solver for this game: a hint along the line it found, or after a proven loss, comes at once.
-        self.verdicts = GameVerdicts(solve)
+        self.verdicts = GameVerdicts(game_solver())
         self.end_selected = 0
         self._check_end()
 

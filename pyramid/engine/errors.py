@@ -30,6 +30,10 @@ class InvalidMoveError(EngineError):
     """A move written in a notation the engine cannot parse."""
 
 
+class OtherDealError(EngineError):
+    """A position asked of a solver made for another deal or other rules."""
+
+
 class ReplayError(EngineError):
     """Moves in notation that no longer replay on their deal (a saved game, a peer's game)."""
 

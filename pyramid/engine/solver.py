@@ -11,6 +11,9 @@ Two questions, one engine:
 Both return :class:`Solution`, whose ``moves`` are :class:`~pyramid.board.Move`
 values that replay through :meth:`Board.push`. A node or time budget makes the
 answer ``"unknown"`` rather than late: the console asks for hints this way.
+:class:`DealSolver` asks the same questions about the positions of one game,
+keeping what each search proved for the next (a hint cut short by its budget
+leaves its work to the next hint).
 
 Why it is fast enough in pure Python:
 
@@ -93,6 +96,7 @@ from typing import Literal, NamedTuple
 from pyramid.engine.board import Board, Move
 from pyramid.engine.tableau import Places, pyramid_geometry
 from pyramid.engine.cards import Card
+from pyramid.engine.errors import OtherDealError
 
 Verdict = Literal["win", "lose", "unknown"]
 
@@ -130,6 +134,10 @@ _TWO_PASSES_PROBE_NODES = 1_000
 #: Nodes of :class:`_LastPass` per question once a win is known to lie ahead (see
 #: ``_VerdictSearch.last_pass_lost``).
 _QUICK_NODES = 300
+#: Answers a :class:`DealSolver` keeps between questions before it starts again from nothing: about
+#: 80 MB. Hints along a greedy player's whole game on the slowest deals of the first 300 kept at
+#: most 610,000 (King Tut's deal 177, 31 questions), its peak memory no higher than one new search's.
+_KEPT_ENTRIES = 1_000_000
 #: Path tokens for the two moves that are not removals.
 _DRAW = -1
 _REDEAL = -2
@@ -209,6 +217,9 @@ class _Position:
                 self.rank_mask[card.rank] |= 1 << bit
         self.sequence: list[Card] = list(board.waste) + list(board.stock)
         self.m = len(self.sequence)
+        #: Where each stock and waste card stands in the drawing order, and each pyramid place's bit: for :meth:`aim`.
+        self.index_of = {card: j for j, card in enumerate(self.sequence)}
+        self.bit_of = bit_of
         self.stock_rank = [card.rank for card in self.sequence]
         self.stock_rank_mask = [0] * (self.target + 1)
         for j, card in enumerate(self.sequence):
@@ -223,12 +234,31 @@ class _Position:
         if self.target % 2 == 0:
             pairs.append((self.target // 2, self.target // 2))
         self.rank_pairs = pairs
-        self.start_pm = pm
-        self.start_live = (1 << self.m) - 1
-        self.start_q = len(board.waste)
+        #: The position the searches start from (see :meth:`aim`).
+        self.start_pm = self.start_live = self.start_q = self.start_r = 0
+        self.aim(board)
+        self._build_partner_masks(places, covers, bit_of)
+
+    def aim(self, board: Board) -> None:
+        """Start the searches from ``board``: a later position of the position compiled here.
+
+        The drawing order never changes (a redeal turns the waste over
+        unshuffled) and cards only leave, so a later position is a pyramid
+        with fewer cards, fewer live cards in the same order, a stock top and
+        the redeals left: everything compiled here, and everything a search
+        proved about positions, still holds for it.
+        """
+        pm = 0
+        for index, card in enumerate(board.pyramid):
+            if card is not None:
+                pm |= 1 << self.bit_of[index]
+        live = 0
+        for card in (*board.waste, *board.stock):
+            live |= 1 << self.index_of[card]
+        self.start_pm, self.start_live = pm, live
+        self.start_q = self.index_of[board.stock[0]] if board.stock else self.m
         redeals = board.redeals_left
         self.start_r = UNLIMITED if redeals is None else min(redeals, UNLIMITED - 1)
-        self._build_partner_masks(places, covers, bit_of)
 
     def _build_partner_masks(self, places: Places, covers: tuple[tuple[int, ...], ...], bit_of: list[int]) -> None:
         """For each pyramid card, the cards it could ever pair with.
@@ -1711,25 +1741,66 @@ class _TwoPasses:
         return known
 
 
+class _Memory:
+    """What the searches of one deal have proved, shared by every search of every question about it.
+
+    Proven losses, relaxed games won or lost, excursions and second passes
+    lost are facts about positions of the deal, not about the question that
+    led to them, so they hold for every question asked later (see
+    :meth:`_Position.aim`), and a probe's findings serve the search after it.
+    A search that runs out of time leaves only what it finished proving: each
+    table is written when an answer is complete, and the depth-first search
+    takes back the marks of the walk it was on (see ``_VerdictSearch.search``).
+    """
+
+    def __init__(self, pos: _Position) -> None:
+        self.pos = pos
+        self.budget = _Budget(None, None)
+        #: Loss-table key → most redeals left with which the position was lost.
+        self.lost: dict[int, int] = {}
+        self.relaxation = _Relaxation(pos, self.budget)
+        self.last_pass = _LastPass(pos, self.budget, self.lost, self.relaxation) if pos.draw_count == 1 else None
+        self._two_passes: _TwoPasses | None = None
+
+    def entries(self) -> int:
+        """How many answers the tables hold, about 80 bytes each (see :data:`_KEPT_ENTRIES`)."""
+        pos, relaxation = self.pos, self.relaxation
+        held = (len(self.lost) + len(relaxation.won) + len(relaxation.asked) + len(relaxation.counts_cache)
+                + len(pos.sequence_cache) + len(pos.facts_cache))
+        if self.last_pass is not None:
+            held += len(self.last_pass.excursions)
+        if self._two_passes is not None:
+            held += len(self._two_passes.excursions) + len(self._two_passes.families)
+        return held
+
+    def attach(self, budget: _Budget) -> None:
+        """Count the work of every helper on ``budget`` from now on."""
+        self.budget = self.relaxation.budget = budget
+        if self.last_pass is not None:
+            self.last_pass.budget = budget
+        if self._two_passes is not None:
+            self._two_passes.budget = budget
+
+    def two_passes(self) -> "_TwoPasses":
+        """The two-pass search (one-card draws), made when first asked."""
+        if self._two_passes is None:
+            assert self.last_pass is not None, "the two-pass search is asked only with one-card draws"
+            self._two_passes = _TwoPasses(self.pos, self.budget, self.last_pass, self.relaxation)
+        return self._two_passes
+
+
 class _VerdictSearch:
     """Depth-first search over removals, walking the draw/redeal path in between."""
 
-    def __init__(self, pos: _Position, budget: _Budget, last_pass: bool = True,
-                 helpers: "_VerdictSearch | None" = None) -> None:
+    def __init__(self, pos: _Position, budget: _Budget, memory: _Memory, last_pass: bool = True) -> None:
         self.pos = pos
         self.budget = budget
-        #: (pm, live, q) → most redeals left with which the position was lost.
-        self.lost: dict[int, int] = {}
+        self.lost = memory.lost
         self.path: list[int | tuple[int, ...]] = []
         self.king_dominates = pos.draw_count == 1
-        self.relaxation: _Relaxation
-        self.last_pass: _LastPass | None
-        if helpers is not None:  # the second pass of a line :class:`_TwoPasses` found: its helpers
-            self.relaxation, self.last_pass = helpers.relaxation, helpers.last_pass
-        else:
-            self.relaxation = _Relaxation(pos, budget)
-            self.last_pass = (_LastPass(pos, budget, self.lost, self.relaxation)
-                              if last_pass and (_last_pass_applies(pos) or _two_passes_apply(pos)) else None)
+        self.relaxation = memory.relaxation
+        self.last_pass = (memory.last_pass
+                          if last_pass and (_last_pass_applies(pos) or _two_passes_apply(pos)) else None)
         #: Set once the last-pass search has found a position won: the depth-first search then
         #: walks to the win below, asking only quick questions (see ``last_pass_lost``).
         self.win_ahead = False
@@ -1783,7 +1854,6 @@ class _VerdictSearch:
         ):
             del path[depth:]
             return False
-        walked: list[int] = []
         for removal in pos.pyramid_removals(pm, uncovered):
             path.append(removal)
             if self.search(*pos.apply_removal(pm, live, q, r, removal), r):
@@ -1792,55 +1862,69 @@ class _VerdictSearch:
         m = pos.m
         cycle_free = r == UNLIMITED and pos.draw_count == 1 and pos.waste_playable
         seen_q: set[int] = set()
-        while True:
-            # Back at a place of this walk after a redeal: the same position
-            # with fewer redeals (and perhaps some waste forgotten) — dominated.
-            if q in seen_q:
-                break
-            seen_q.add(q)
-            key = pos.lost_key(pm, live, q, r)
-            if not cycle_free and lost.get(key, -1) >= r:
-                break
-            if key not in walked:
-                lost[key] = r
-                walked.append(key)
-            # Drawing only strands more: the rest of the last pass is lost too.
-            if not r and pos.goal_all and pos.waste_stranded(pm, live, q):
-                break
-            if pos.open_removal_possible(uncovered, live, q):
-                # Drawing only moves cards from the stock to the waste, which
-                # the last-pass relaxation only finds harder: once it loses,
-                # the rest of the walk does too.
-                if not r and not self.relaxation.can_win(pm, live, q, r):
+        # The walk's positions, marked lost while they are explored: key → what the table held before.
+        walked: dict[int, int] = {}
+        try:
+            while True:
+                # Back at a place of this walk after a redeal: the same position
+                # with fewer redeals (and perhaps some waste forgotten) — dominated.
+                if q in seen_q:
                     break
-                forced = pos.forced_open_removal(pm, uncovered, live, q) if self.king_dominates else None
-                dominated = False
-                for removal in [forced] if forced else pos.open_removals(uncovered, live, q):
-                    path.append(removal)
-                    if self.search(*pos.apply_removal(pm, live, q, r, removal), r):
-                        for done in walked:
-                            del lost[done]
-                        return True
-                    path.pop()
-                    if forced or (self.king_dominates and len(removal) == 1):
-                        dominated = True
+                seen_q.add(q)
+                key = pos.lost_key(pm, live, q, r)
+                if not cycle_free and lost.get(key, -1) >= r:
+                    break
+                if key not in walked:
+                    walked[key] = lost.get(key, -1)
+                    lost[key] = r
+                # Drawing only strands more: the rest of the last pass is lost too.
+                if not r and pos.goal_all and pos.waste_stranded(pm, live, q):
+                    break
+                if pos.open_removal_possible(uncovered, live, q):
+                    # Drawing only moves cards from the stock to the waste, which
+                    # the last-pass relaxation only finds harder: once it loses,
+                    # the rest of the walk does too.
+                    if not r and not self.relaxation.can_win(pm, live, q, r):
                         break
-                if dominated:
-                    break
-            if q < m:
-                q = pos.after_draw(live, q)
-                live = pos.forget_buried(pm, live, q, r)
-                path.append(_DRAW)
-                continue
-            if live and r:
-                q = pos.next_live(live, 0)
-                if r != UNLIMITED:
-                    r -= 1
-                path.append(_REDEAL)
-                continue
-            break
+                    forced = pos.forced_open_removal(pm, uncovered, live, q) if self.king_dominates else None
+                    dominated = False
+                    for removal in [forced] if forced else pos.open_removals(uncovered, live, q):
+                        path.append(removal)
+                        if self.search(*pos.apply_removal(pm, live, q, r, removal), r):
+                            self._unmark(walked)
+                            return True
+                        path.pop()
+                        if forced or (self.king_dominates and len(removal) == 1):
+                            dominated = True
+                            break
+                    if dominated:
+                        break
+                if q < m:
+                    q = pos.after_draw(live, q)
+                    live = pos.forget_buried(pm, live, q, r)
+                    path.append(_DRAW)
+                    continue
+                if live and r:
+                    q = pos.next_live(live, 0)
+                    if r != UNLIMITED:
+                        r -= 1
+                    path.append(_REDEAL)
+                    continue
+                break
+        except BudgetExceeded:
+            self._unmark(walked)  # a mark is a proof only once its position's moves were all tried
+            raise
         del path[depth:]
         return False
+
+    def _unmark(self, walked: dict[int, int]) -> None:
+        """Take back the marks of a walk that did not end in a loss (see ``search``)."""
+        lost = self.lost
+        for key, before in walked.items():
+            if before < 0:
+                del lost[key]
+            else:
+                lost[key] = before
 
 
 #: A*'s open list holds each position as one integer: its key (see
@@ -2072,50 +2156,51 @@ def _two_passes_apply(pos: _Position) -> bool:
     return pos.draw_count == 1 and pos.start_r == 1
 
 
-def _verdict(pos: _Position, budget: _Budget) -> tuple[bool, _VerdictSearch]:
+def _verdict(pos: _Position, budget: _Budget, memory: _Memory) -> tuple[bool, _VerdictSearch]:
     """The verdict, and the search that gave it (its line, proven losses and relaxation serve A*).
 
     Where the last-pass or the two-pass search applies, the plain depth-first
     search has :data:`_PROBE_NODES` (:data:`_TWO_PASSES_PROBE_NODES`) nodes
-    first; a position it does not settle is searched again with them.
+    first; a position it does not settle is searched again with them (and
+    with what the probe proved).
     """
     if _last_pass_applies(pos) or _two_passes_apply(pos):
         probe_nodes = _TWO_PASSES_PROBE_NODES if _two_passes_apply(pos) else _PROBE_NODES
-        probe = _VerdictSearch(pos, budget.share(probe_nodes), last_pass=False)
+        share = budget.share(probe_nodes)
+        memory.attach(share)
+        probe = _VerdictSearch(pos, share, memory, last_pass=False)
         try:
             won = probe.run()
         except BudgetExceeded:
             pass
         else:
-            probe.relaxation.budget = budget  # A* goes on with its answers, under the whole budget
             return won, probe
         finally:
-            budget.spend(probe.budget.nodes)
+            budget.spend(share.nodes)
+            memory.attach(budget)  # A* goes on with the helpers' answers, under the whole budget
+    memory.attach(budget)
     if _two_passes_apply(pos):
-        return _two_passes_verdict(pos, budget)
-    search = _VerdictSearch(pos, budget)
+        return _two_passes_verdict(pos, budget, memory)
+    search = _VerdictSearch(pos, budget, memory)
     return search.run(), search
 
 
-def _two_passes_verdict(pos: _Position, budget: _Budget) -> tuple[bool, _VerdictSearch]:
+def _two_passes_verdict(pos: _Position, budget: _Budget, memory: _Memory) -> tuple[bool, _VerdictSearch]:
     """:func:`_verdict` by :class:`_TwoPasses`, and a winning line: its first pass to the redeal it
     found, and the second by the depth-first search."""
-    search = _VerdictSearch(pos, budget)
-    assert search.last_pass is not None
+    search = _VerdictSearch(pos, budget, memory)
     start_q = pos.next_live(pos.start_live, pos.start_q)
-    oracle = _TwoPasses(pos, budget, search.last_pass, search.relaxation)
+    oracle = memory.two_passes()
     redeal = oracle.winning_redeal(pos.start_pm, pos.start_live, start_q)
     if redeal is None:
         return False, search
     # The line: one that never redeals, or the first pass to the redeal found and a second pass.
-    line = _VerdictSearch(pos, budget, helpers=search)
     if redeal == _CLEARED_BEFORE_REDEAL:
-        won = line.search(pos.start_pm, pos.start_live, start_q, 0)
+        won = search.search(pos.start_pm, pos.start_live, start_q, 0)
     else:
-        line.path = oracle.first_pass_line(pos.start_pm, pos.start_live, start_q, redeal) + [_REDEAL]
-        won = line.search(redeal.pm, redeal.live, pos.next_live(redeal.live, 0), 0)
+        search.path = oracle.first_pass_line(pos.start_pm, pos.start_live, start_q, redeal) + [_REDEAL]
+        won = search.search(redeal.pm, redeal.live, pos.next_live(redeal.live, 0), 0)
     assert won, "the two-pass search found a win, the depth-first search must find its line"
-    search.path = line.path
     return True, search
 
 
@@ -2132,8 +2217,58 @@ def solve(
     costs no more than in verdict mode). ``max_nodes`` / ``max_seconds`` bound
     the effort; when either runs out the verdict is ``"unknown"``.
     """
+    pos = _Position(board)
+    return _solve(board, pos, _Memory(pos), optimal, _Budget(max_nodes, max_seconds))
+
+
+class DealSolver:
+    """The solver of one deal's positions, keeping what it proved from one question to the next.
+
+    A console asks about the positions of one game again and again: at every
+    hint, and at the end. What a search proves (positions lost, relaxed games
+    decided, excursions, second passes lost) is about positions of the deal,
+    not about the question asked, so it holds for every later position, off
+    the line found too, and even when the search that proved it ran out of
+    time: the next question goes on from there instead of starting again.
+    Answers are those of :func:`solve` (the same verdicts; a winning line may
+    differ, as any line found first may).
+    """
+
+    def __init__(self, board: Board) -> None:
+        """The solver of ``board``'s position and of every position play reaches from it (for a
+        game, the deal's start)."""
+        self.rules = board.rules
+        self._start = board.copy()
+        self._pos = _Position(board)
+        self._memory = _Memory(self._pos)
+        self._redeals = self._pos.start_r
+
+    def solve(self, board: Board, *, optimal: bool = False, max_nodes: int | None = None,
+              max_seconds: float | None = None) -> Solution:
+        """:func:`solve` for ``board``, a position reached by play from this solver's first one."""
+        self._check_reached(board)
+        if self._memory.entries() > _KEPT_ENTRIES:  # a long game of hard questions: start again
+            self._pos = _Position(self._start)
+            self._memory = _Memory(self._pos)
+        self._pos.aim(board)
+        return _solve(board, self._pos, self._memory, optimal, _Budget(max_nodes, max_seconds))
+
+    def _check_reached(self, board: Board) -> None:
+        """Raise :class:`OtherDealError` unless play could lead to ``board``: the same rules, each
+        pyramid card in its place, the stock and waste cards in their drawing order, no redeal back."""
+        pos = self._pos
+        places = [pos.bit_of[index] for index, card in enumerate(board.pyramid) if card is not None]
+        order = [pos.index_of.get(card, -1) for card in (*board.waste, *board.stock)]
+        redeals = UNLIMITED if board.redeals_left is None else board.redeals_left
+        if (board.rules != self.rules
+                or any(pos.pyramid_card.get(bit) != card for bit, card in zip(places, filter(None, board.pyramid)))
+                or -1 in order or order != sorted(order) or redeals > self._redeals):
+            raise OtherDealError(f"play cannot reach this position from the solver's own: {board.fen()!r}")
+
+
+def _solve(board: Board, pos: _Position, memory: _Memory, optimal: bool, budget: _Budget) -> Solution:
+    """:func:`solve` for ``board``, compiled as ``pos`` (aimed at it), with what ``memory`` holds."""
     started = time.perf_counter()
-    budget = _Budget(max_nodes, max_seconds)
 
     def answer(verdict: Verdict, moves: list[Move]) -> Solution:
         return Solution(verdict, moves, optimal, budget.nodes, time.perf_counter() - started)
@@ -2143,9 +2278,8 @@ def solve(
         return answer("win", [])
     if status == "no_moves":
         return answer("lose", [])
-    pos = _Position(board)
     try:
-        won, search = _verdict(pos, budget)
+        won, search = _verdict(pos, budget, memory)
         if not won:
             return answer("lose", [])
         tokens = search.path
@@ -2155,4 +2289,6 @@ def solve(
             tokens = shortest
     except BudgetExceeded:
         return answer("unknown", [])
+    finally:
+        memory.attach(_Budget(None, None))  # no helper counts on a finished question's budget
     return answer("win", [pos.move_of(token) for token in tokens])
