@@ -10,6 +10,7 @@ import json
 import os
 import random
 import socket
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -22,7 +23,7 @@ from pyramid.net.limits import Limits
 from pyramid.net.protocol import MAX_MESSAGE
 from test_net_match import Endpoint
 
-LIMITS = Limits(hello_deadline=1.0, read_timeout=2.0, ping_interval=1.0, max_pending=8)
+LIMITS = Limits(hello_deadline=1.0, read_timeout=2.0, ping_interval=1.0, max_pending=8, farewell_linger=0.5)
 GUARD = 20.0
 
 
@@ -156,6 +157,24 @@ def test_a_seated_cheat_voids_the_match(table: tuple[Endpoint, int], moves: list
         pass
     sock.close()
     assert b'"t":"leave","reason":"void"' in received
+
+
+def test_a_seated_peer_that_talks_on_after_the_leave_is_cut_off(table: tuple[Endpoint, int]) -> None:
+    """The host waits for the guest to close after its leave (so the leave is read), but only so long."""
+    host, port = table
+    sock = connect(port, GUARD)
+    sock.sendall(HELLO + line({"t": "join", "token": ""}) + line({"t": "resend", "match": 31, "next": 1}))
+    host.wait(ev.OpponentJoined)
+    host.net.close_table()
+    received = b""
+    while chunk := sock.recv(65536):  # ends where the host shut its side, after the leave
+        received += chunk
+    assert received.endswith(b'"t":"leave","reason":"closed"}\n'), received
+    with pytest.raises((BrokenPipeError, ConnectionResetError)):
+        for _ in range(int(GUARD / 0.05)):
+            sock.sendall(line({"t": "ping", "n": 1}))
+            time.sleep(0.05)
+    sock.close()
 
 
 def rss() -> int:

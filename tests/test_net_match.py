@@ -134,6 +134,36 @@ def test_leaving_is_reported_to_the_other_side(pair: tuple[Endpoint, Endpoint]) 
     assert host.wait(ev.OpponentLeft).reason == "left"
 
 
+def is_the_end(event: object) -> bool:
+    """The opponent left, or its connection dropped (what a lost leave looks like)."""
+    return isinstance(event, ev.OpponentLeft) or isinstance(event, ev.PeerConnection) and not event.connected
+
+
+@pytest.mark.parametrize("leaver", ["guest", "host"])
+@pytest.mark.parametrize("how", ["close_table", "stop"])
+def test_leaving_while_the_others_moves_are_on_the_way_is_still_seen_as_leaving(leaver: str, how: str) -> None:
+    """The leaving side has the other's moves unread in its socket when it goes.
+
+    Closing such a socket makes its kernel send a reset, and the reset made the
+    other kernel throw the leave away: the other side saw a dropped connection,
+    kept the seat for five minutes and recorded a time-out. Seven times in ten
+    before the leaving side waited for the other to close; ten rounds here.
+    """
+    moves = play_match(5, "good").moves
+    for _ in range(10):
+        host, guest = Endpoint("Ann"), Endpoint("Bob")
+        try:
+            host_link, guest_link = open_and_join(host, guest, 5)
+            leaving, staying, staying_link = (guest, host, host_link) if leaver == "guest" else (host, guest, guest_link)
+            play_all(staying_link, moves)
+            getattr(leaving.net, how)()
+            end = staying.wait(object, is_the_end)
+            assert end == ev.OpponentLeft("left" if leaver == "guest" else "closed"), staying.seen
+        finally:
+            guest.net.stop()
+            host.net.stop()
+
+
 def test_closing_the_table_is_reported_to_the_guest(pair: tuple[Endpoint, Endpoint]) -> None:
     host, guest = pair
     open_and_join(host, guest, 5)

@@ -50,6 +50,7 @@ class Wire:
         self._tokens = limits.burst
         self._refilled = asyncio.get_running_loop().time()
         self.closed = False
+        self.finished = False  # this side said its last word (see finish)
 
     async def receive(self, timeout: float | None = None) -> Message:
         """The next message; ``timeout`` (default: the read timeout) bounds the wait for a whole line."""
@@ -86,11 +87,44 @@ class Wire:
 
     def send(self, message: Message) -> None:
         """Queue ``message`` for sending (never waits); :class:`PeerFault` if the peer stopped reading."""
-        if self.closed or self.writer.transport.is_closing():
+        if self.closed or self.finished or self.writer.transport.is_closing():
             raise PeerFault("closed", f"the connection to {self.peer} is closed")
         if self.writer.transport.get_write_buffer_size() > MAX_UNSENT:
             raise PeerFault("unsent", f"{self.peer} does not read what it is sent")
         self.writer.write(encode(message))
+
+    def finish(self) -> None:
+        """Say nothing more: the peer reads what was sent, then the end of the stream.
+
+        Why not :meth:`close`: closing a socket while the peer's last messages
+        sit unread in it makes the kernel answer with a reset, and a reset makes
+        the peer's kernel throw away what it has not yet handed to the peer,
+        the farewell included. So the side that leaves only shuts its writing
+        half here and reads on (:meth:`linger`) until the peer closes too.
+        """
+        if self.closed or self.finished:
+            return
+        self.finished = True
+        if self.writer.can_write_eof() and not self.writer.transport.is_closing():
+            self.writer.write_eof()
+
+    async def linger(self, within: float) -> None:
+        """After :meth:`finish`: read and discard until the peer closes, ``within`` seconds or
+        :data:`MAX_UNSENT` bytes at most (a peer that keeps talking is cut off), then close."""
+        if self.closed:
+            return
+        discarded = 0
+        try:
+            async with asyncio.timeout(within):
+                while discarded <= MAX_UNSENT:
+                    data = await self.reader.read(MAX_MESSAGE)
+                    if not data:
+                        break
+                    discarded += len(data)
+        except (TimeoutError, ConnectionError, OSError):
+            pass  # the peer did not close in time, or went away: either way the wire ends here
+        finally:
+            self.close()
 
     def close(self) -> None:
         """Close at once (idempotent); unsent bytes are flushed by the transport if it can."""

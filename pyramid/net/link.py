@@ -221,27 +221,36 @@ class MatchLink:
         heard = loop.time()
         try:
             wire.send(Resend(self._replay.match_number, self._replay.moves + 1))
-            while self.ended is None and not wire.closed:
+            while not self._is_over() and not wire.closed:
                 try:
                     message = await wire.receive(min(limits.ping_interval, limits.read_timeout))
                 except PeerFault as fault:
+                    if self._is_over():
+                        break  # this side left while waiting: the peer's answer is the end of the stream
                     if fault.reason != "timeout" or loop.time() - heard >= limits.read_timeout:
                         raise
                     wire.send(Ping(0))
                     continue
+                if self._is_over():
+                    break  # sent before the peer read this side's leave: not acted on
                 heard = loop.time()
-                self._handle(wire, message)
+                try:
+                    self._handle(wire, message)
+                except MatchVoidError as error:
+                    self._emit(MatchVoided(error.reason, str(error)))
+                    self.end("void", Leave("void"))
+            await wire.linger(limits.farewell_linger)
         except PeerFault as fault:
-            wire.close()
             return fault
-        except MatchVoidError as error:
-            self._emit(MatchVoided(error.reason, str(error)))
-            self.end("void", Leave("void"))
         finally:
+            wire.close()
             if self.wire is wire:
                 self.wire = None
-        wire.close()
         return None if self.ended is not None else PeerFault("closed", "the connection was closed")
+
+    def _is_over(self) -> bool:
+        """Whether the match ended here; asked afresh after every wait (a leave may come meanwhile)."""
+        return self.ended is not None
 
     def _handle(self, wire: Wire, message: Message) -> None:
         """Act on one message of the seated opponent (MatchVoidError / PeerFault propagate)."""
@@ -340,9 +349,12 @@ class MatchLink:
         if self.ended is not None:
             return
         self.ended = reason
+        wire = self.wire
         if farewell is not None:
             self._send(farewell)
+            if wire is not None:
+                wire.finish()  # serve reads on until the peer closes, so the leave is not lost to a reset
         else:
             self._emit(OpponentLeft(reason))
-        if self.wire is not None:
-            self.wire.close()
+            if wire is not None:
+                wire.close()

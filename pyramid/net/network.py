@@ -170,7 +170,8 @@ class Network:
         if guest is not None:
 
             def cancel() -> None:
-                guest.cancel()
+                if link is None or not link.connected:
+                    guest.cancel()  # still connecting or waiting to retry; a seated link ends after its leave
 
             self._schedule(cancel)
 
@@ -244,6 +245,9 @@ class Network:
         await self._discovery_ready().unpublish()
 
     async def _stop(self) -> None:
+        guest = self._guest
+        if guest is not None:  # a seated guest's leave is being read by the host: give it its linger
+            await asyncio.wait({guest}, timeout=self.context.limits.farewell_linger)
         if self._host is not None:
             await self._host.stop()
             self._announce()

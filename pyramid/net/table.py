@@ -29,6 +29,8 @@ from pyramid.net.protocol import (
 
 #: Connections the kernel queues before the listener accepts them.
 BACKLOG = 64
+#: Seconds a connection's task is given to end once its wire is closed (it ends at the next turn of the loop).
+CLOSED_WIRE_GRACE = 1.0
 
 
 class TableHost:
@@ -43,6 +45,7 @@ class TableHost:
         self._pending_by_peer: dict[str, int] = {}
         self._hold: asyncio.TimerHandle | None = None
         self._connections: set[Wire] = set()
+        self._serving: set[asyncio.Task[None]] = set()  # one task a connection, until it has ended
         self.port = 0
         self.address = ""
         self.loopback_only = False
@@ -91,16 +94,38 @@ class TableHost:
             self._on_change()
 
     async def stop(self) -> None:
-        """Stop listening and close every connection."""
+        """Stop listening and close every connection; the seated guest is told first.
+
+        The guest's connection is given ``farewell_linger`` to read the leave
+        (see :meth:`~pyramid.net.connection.Wire.finish`); the others close at
+        once. It returns when every connection's task has ended, so none is left
+        to be cancelled half-way by the network thread's stop.
+        """
         server, self._server = self._server, None
+        link = self.link
         self.close_table()
-        if server is not None:
-            server.close()
-            for wire in list(self._connections):
+        if server is None:
+            return
+        server.close()
+        seated = link.wire if link is not None else None
+        for wire in list(self._connections):
+            if wire is not seated:
                 wire.close()
-            await server.wait_closed()
+        serving = set(self._serving)
+        if serving:
+            await asyncio.wait(serving, timeout=self.context.limits.farewell_linger)
+        for wire in list(self._connections):
+            wire.close()
+        serving = set(self._serving)
+        if serving:
+            await asyncio.wait(serving, timeout=CLOSED_WIRE_GRACE)
+        await server.wait_closed()
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        if task is not None:
+            self._serving.add(task)
+            task.add_done_callback(self._serving.discard)
         wire = Wire(reader, writer, self.context.limits)
         if not is_allowed_peer(wire.peer):
             self.context.log_drop(wire.peer, "address", "not a loopback, link-local or private address")
