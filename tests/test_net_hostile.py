@@ -159,6 +159,22 @@ def test_a_seated_cheat_voids_the_match(table: tuple[Endpoint, int], moves: list
     assert b'"t":"leave","reason":"void"' in received
 
 
+@pytest.mark.parametrize("version", [0, 2])
+def test_a_console_of_another_version_reads_why_it_is_refused(table: tuple[Endpoint, int], version: int) -> None:
+    """It says hello and asks for the seat at once, as a console does; the answer names the reason."""
+    host, port = table
+    sock = connect(port, GUARD)
+    sock.sendall(line({"t": "hello", "v": version, "name": "Zed"}) + line({"t": "join", "token": ""}))
+    received = b""
+    while chunk := sock.recv(65536):
+        received += chunk
+    sock.close()
+    answers = [json.loads(row) for row in received.splitlines()]
+    assert [answer["t"] for answer in answers] == ["hello", "refuse"]
+    assert answers[1]["reason"] == "version"
+    a_real_opponent_can_still_play(host, port)
+
+
 def test_a_seated_peer_that_talks_on_after_the_leave_is_cut_off(table: tuple[Endpoint, int]) -> None:
     """The host waits for the guest to close after its leave (so the leave is read), but only so long."""
     host, port = table
