@@ -7,6 +7,7 @@ hanging; no assertion depends on how long anything took.
 from __future__ import annotations
 
 import queue
+import socket
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -162,6 +163,25 @@ def test_leaving_while_the_others_moves_are_on_the_way_is_still_seen_as_leaving(
         finally:
             guest.net.stop()
             host.net.stop()
+
+
+def test_giving_up_a_join_before_the_host_answers_closes_the_connection() -> None:
+    """A host that is slow to answer must not keep a connection the player gave up on (it would seat a ghost)."""
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        server.settimeout(GUARD)
+        guest = Endpoint("Bob")
+        try:
+            guest.net.join("127.0.0.1", server.getsockname()[1])
+            connection, _ = server.accept()
+            with connection:
+                connection.settimeout(GUARD)
+                asked = b""
+                while asked.count(b"\n") < 2:  # its hello and its join
+                    asked += connection.recv(65536)
+                guest.net.close_table()
+                assert connection.recv(65536) == b"", "the guest gave up: its connection ends"
+        finally:
+            guest.net.stop()
 
 
 def test_closing_the_table_is_reported_to_the_guest(pair: tuple[Endpoint, Endpoint]) -> None:

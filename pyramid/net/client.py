@@ -50,6 +50,9 @@ async def run_guest(
                     reason = "protocol" if refusal.reason != "closed" else "unreachable"
                     context.emit(JoinFailed(reason, str(refusal)))
                     return
+            except asyncio.CancelledError:
+                wire.close()  # the player gave up before the host answered: no connection is left behind
+                raise
             else:
                 if isinstance(answer, Refuse):
                     wire.close()
