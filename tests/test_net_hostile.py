@@ -41,6 +41,8 @@ def line(data: dict[str, object]) -> bytes:
 
 
 HELLO = line({"t": "hello", "v": 1, "name": "Mallory"})
+#: What a console sends to take a seat: hello, join, and once accepted (at once) its resend.
+SITS_DOWN = HELLO + line({"t": "join", "token": ""}) + line({"t": "resend", "match": 31, "next": 1})
 
 
 def a_real_opponent_can_still_play(host: Endpoint, port: int) -> None:
@@ -106,10 +108,34 @@ def test_a_half_message_that_never_ends_is_dropped(table: tuple[Endpoint, int]) 
     a_real_opponent_can_still_play(host, port)
 
 
-def test_a_seated_peer_stalling_half_way_is_dropped_and_its_seat_kept(table: tuple[Endpoint, int]) -> None:
+def test_asking_for_the_seat_and_going_without_a_word_leaves_the_seat_free(table: tuple[Endpoint, int]) -> None:
+    """Once accepted, a console speaks at once (its resend); a peer that never does was never seated.
+
+    Before, the seat was kept for it for five minutes (and for good when it had
+    gone before the accept could be written), so one connection shut the table.
+    """
     host, port = table
     sock = connect(port, GUARD)
     sock.sendall(HELLO + line({"t": "join", "token": ""}))
+    received = b""
+    while b'"t":"accept"' not in received:
+        received += sock.recv(65536)
+    sock.close()
+    for _ in range(int(GUARD / 0.05)):
+        view = host.net.table_view()
+        if view is not None and view.players == ("Ann",):
+            break
+        time.sleep(0.05)
+    assert view is not None and view.to_json()["players"] == ["Ann"] and view.state == "waiting"
+    host.drain()
+    assert not any(isinstance(event, ev.OpponentJoined) for event in host.seen)
+    a_real_opponent_can_still_play(host, port)
+
+
+def test_a_seated_peer_stalling_half_way_is_dropped_and_its_seat_kept(table: tuple[Endpoint, int]) -> None:
+    host, port = table
+    sock = connect(port, GUARD)
+    sock.sendall(SITS_DOWN)
     assert host.wait(ev.OpponentJoined).name == "Mallory"
     sock.sendall(b'{"t":"move","match":31,')
     assert closed_by_peer(sock)
@@ -119,7 +145,7 @@ def test_a_seated_peer_stalling_half_way_is_dropped_and_its_seat_kept(table: tup
 def test_a_flood_is_dropped(table: tuple[Endpoint, int]) -> None:
     host, port = table
     sock = connect(port, GUARD)
-    sock.sendall(HELLO + line({"t": "join", "token": ""}))
+    sock.sendall(SITS_DOWN)
     host.wait(ev.OpponentJoined)
     try:
         sock.sendall(line({"t": "ping", "n": 1}) * 500)
@@ -144,7 +170,7 @@ def test_a_flood_is_dropped(table: tuple[Endpoint, int]) -> None:
 def test_a_seated_cheat_voids_the_match(table: tuple[Endpoint, int], moves: list[dict[str, object]], reason: str) -> None:
     host, port = table
     sock = connect(port, GUARD)
-    sock.sendall(HELLO + line({"t": "join", "token": ""}) + line({"t": "resend", "match": 31, "next": 1}))
+    sock.sendall(SITS_DOWN)
     host.wait(ev.OpponentJoined)
     sock.sendall(b"".join(line(move) for move in moves))
     voided = host.wait(ev.MatchVoided)
@@ -179,7 +205,7 @@ def test_a_seated_peer_that_talks_on_after_the_leave_is_cut_off(table: tuple[End
     """The host waits for the guest to close after its leave (so the leave is read), but only so long."""
     host, port = table
     sock = connect(port, GUARD)
-    sock.sendall(HELLO + line({"t": "join", "token": ""}) + line({"t": "resend", "match": 31, "next": 1}))
+    sock.sendall(SITS_DOWN)
     host.wait(ev.OpponentJoined)
     host.net.close_table()
     received = b""

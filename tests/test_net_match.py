@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import queue
 import socket
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -182,6 +183,45 @@ def test_giving_up_a_join_before_the_host_answers_closes_the_connection() -> Non
                 assert connection.recv(65536) == b"", "the guest gave up: its connection ends"
         finally:
             guest.net.stop()
+
+
+def seat_at(port: int) -> str:
+    """What a third console is told when it asks for the seat: "seated", or the refusal's reason.
+
+    A "full" is asked again for a while: the host may not have read yet that
+    the one before went; a seat held for good stays "full".
+    """
+    for _ in range(int(GUARD / 0.05)):
+        probe = Endpoint("Cy")
+        try:
+            probe.net.join("127.0.0.1", port)
+            answer = probe.wait(object, lambda event: isinstance(event, (ev.Seated, ev.JoinFailed)))
+        finally:
+            probe.net.stop()
+        reason = "seated" if isinstance(answer, ev.Seated) else str(answer.reason)
+        if reason != "full":
+            return reason
+        time.sleep(0.05)
+    return "full"
+
+
+def test_a_join_given_up_at_any_moment_leaves_no_seat_held() -> None:
+    """The player gives up joining 0 to 4 ms after asking: before connecting, while the host answers,
+    or once seated. Afterwards the table is free, or was left ("closed"); before, one time in four
+    the host kept the seat for a guest who was gone, and nobody else could sit for five minutes."""
+    for step in range(40):
+        host, guest = Endpoint("Ann"), Endpoint("Bob")
+        try:
+            host.net.open_table(5, "good", "127.0.0.1", 0)
+            port = host.wait(ev.Listening).port
+            guest.net.join("127.0.0.1", port)
+            time.sleep(step * 0.0001)
+            guest.net.close_table()
+            guest.net.stop()
+            assert seat_at(port) in ("seated", "closed"), host.seen
+        finally:
+            guest.net.stop()
+            host.net.stop()
 
 
 def test_closing_the_table_is_reported_to_the_guest(pair: tuple[Endpoint, Endpoint]) -> None:

@@ -18,23 +18,58 @@ from pyramid.net.connection import PeerFault, Wire, open_wire
 from pyramid.net.context import NetContext, log
 from pyramid.net.events import InviteSent, JoinFailed, OpponentLeft, PeerConnection, Seated
 from pyramid.net.link import MatchLink
-from pyramid.net.protocol import PROTOCOL_VERSION, Accept, Hello, Invite, Join, Refuse, TableInfo
+from pyramid.net.protocol import PROTOCOL_VERSION, Accept, Hello, Invite, Join, Leave, Refuse, TableInfo
+
+
+class GuestJoin:
+    """One join, from the player's choice until the seat is left: what :func:`run_guest` and the
+    player's leaving (:meth:`give_up`, on the network thread) share.
+
+    Why not simply cancel the task: the player may give up at any moment of
+    the join, and the host must not be left with a seat taken in its name.
+    While connecting or waiting to retry there is nobody to tell, so the task
+    is cancelled. While the host is answering it is not: a seat accepted
+    after the player gave up is closed without a word, which the host takes as
+    "never seated" (see :meth:`~pyramid.net.table.TableHost._seat`). Once
+    seated, the seat is left with a ``leave``, even if the console had not yet
+    seen it.
+    """
+
+    def __init__(self, link: MatchLink | None) -> None:
+        self.link = link  # the seat: a saved one from the start, else once the host accepts
+        self.task: asyncio.Task[None] | None = None  # run_guest's, once it runs
+        self.given_up = False
+        self.asking = False  # the seat is asked for and the host's answer not read yet
+
+    def wanted(self) -> bool:
+        """Whether the player still wants the seat (asked afresh after every wait)."""
+        return not self.given_up
+
+    def give_up(self) -> None:
+        """The player left (called on the network thread)."""
+        self.given_up = True
+        link = self.link
+        if link is not None:
+            link.end("left", Leave("left"))  # told at once if connected; its serve then lingers and returns
+        if self.task is not None and not self.asking and (link is None or not link.connected):
+            self.task.cancel()  # connecting or waiting to retry: nobody to tell
 
 
 async def run_guest(
-    context: NetContext, host: str, port: int, link: MatchLink | None, adopt: Callable[[MatchLink], None]
+    context: NetContext, host: str, port: int, joining: GuestJoin, adopt: Callable[[MatchLink], None]
 ) -> None:
-    """Sit at ``host``:``port`` and carry the match until it ends there.
+    """Sit at ``host``:``port`` and carry the match until it ends there or the player gives up.
 
-    ``link`` is a saved seat to come back to, or None to ask for a new one; a
-    new seat's link is made from the host's accept and handed to ``adopt``
-    before the :class:`Seated` event is posted.
+    ``joining.link`` is a saved seat to come back to, or None to ask for a new
+    one; a new seat's link is made from the host's accept and handed to
+    ``adopt`` before the :class:`Seated` event is posted.
     """
     limits = context.limits
     loop = asyncio.get_running_loop()
     dropped_at = loop.time()
     pause = limits.retry_first
-    while link is None or link.ended is None:
+    link = joining.link
+    while joining.wanted() and (link is None or link.ended is None):
         try:
             wire = await open_wire(host, port, limits)
         except (OSError, TimeoutError) as error:
@@ -43,17 +78,16 @@ async def run_guest(
                 return
         else:
             try:
-                name, answer = await _ask_for_seat(context, wire, link)
+                name, answer = await _ask(context, wire, link, joining)
             except PeerFault as refusal:
-                wire.close()
                 if link is None:
                     reason = "protocol" if refusal.reason != "closed" else "unreachable"
                     context.emit(JoinFailed(reason, str(refusal)))
                     return
-            except asyncio.CancelledError:
-                wire.close()  # the player gave up before the host answered: no connection is left behind
-                raise
             else:
+                if not joining.wanted():
+                    wire.close()  # the player left while the host answered: a seat never spoken from is free again
+                    return
                 if isinstance(answer, Refuse):
                     wire.close()
                     if link is not None:
@@ -64,7 +98,7 @@ async def run_guest(
                     return
                 resumed = link is not None
                 if link is None:
-                    link = MatchLink("guest", answer.match, answer.level, address=(host, port))
+                    link = joining.link = MatchLink("guest", answer.match, answer.level, address=(host, port))
                     adopt(link)
                 link.token, link.opponent_name = answer.token, name
                 context.emit(Seated(name, answer.match, answer.level, resumed))
@@ -84,6 +118,18 @@ async def run_guest(
             return
         await asyncio.sleep(pause)
         pause = min(pause * 2, limits.retry_longest)
+
+
+async def _ask(context: NetContext, wire: Wire, link: MatchLink | None, joining: GuestJoin) -> tuple[str, Accept | Refuse]:
+    """:func:`_ask_for_seat`, marked as under way for :meth:`GuestJoin.give_up`; the wire is closed if it fails."""
+    joining.asking = True
+    try:
+        return await _ask_for_seat(context, wire, link)
+    except BaseException:  # a refusal, a fault, or the network's stop: no connection is left behind
+        wire.close()
+        raise
+    finally:
+        joining.asking = False
 
 
 async def _ask_for_seat(context: NetContext, wire: Wire, link: MatchLink | None) -> tuple[str, Accept | Refuse]:

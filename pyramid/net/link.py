@@ -211,8 +211,12 @@ class MatchLink:
         if self._context is not None:
             self._context.emit(event)
 
-    async def serve(self, wire: Wire) -> PeerFault | None:
-        """Carry the match over ``wire`` until it drops (the fault) or the match ends (None)."""
+    async def serve(self, wire: Wire, on_first_message: Callable[[], None] | None = None) -> PeerFault | None:
+        """Carry the match over ``wire`` until it drops (the fault) or the match ends (None).
+
+        ``on_first_message`` is called when the peer's first message on ``wire``
+        arrives, before it is acted on (the host counts a guest as seated then).
+        """
         if self.wire is not None:
             self.wire.close()
         self.wire, self._synced, self._sent = wire, False, 0
@@ -233,6 +237,9 @@ class MatchLink:
                     continue
                 if self._is_over():
                     break  # sent before the peer read this side's leave: not acted on
+                if on_first_message is not None:
+                    on_first_message()
+                    on_first_message = None
                 heard = loop.time()
                 try:
                     self._handle(wire, message)

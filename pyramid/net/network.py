@@ -18,7 +18,7 @@ from concurrent.futures import Future
 from typing import Any, TypeVar
 
 from pyramid.net.advert import TableAd
-from pyramid.net.client import run_guest, send_invite
+from pyramid.net.client import GuestJoin, run_guest, send_invite
 from pyramid.net.context import NetContext, log
 from pyramid.net.discovery import Discovery, DiscoveryChoice
 from pyramid.net.events import Post
@@ -43,7 +43,8 @@ class Network:
         self._host: TableHost | None = None
         self._discovery: Discovery | None = None
         self._announced = False
-        self._guest: asyncio.Task[None] | None = None
+        self._joining: GuestJoin | None = None  # the main loop's current join, until it leaves
+        self._guest: asyncio.Task[None] | None = None  # the network thread's running join, for its stop
         self._announcing: asyncio.Future[None] | None = None
 
     # -- the thread ---------------------------------------------------------------
@@ -106,7 +107,8 @@ class Network:
         self._leave_current()
         if resume is not None:
             self._adopt(resume)
-        self._submit(self._join(host, port, resume))
+        self._joining = joining = GuestJoin(resume)
+        self._submit(self._join(host, port, joining))
 
     def resume(self, saved: object) -> MatchLink:
         """Come back to the table saved with :meth:`MatchLink.to_json` (after a power cut)."""
@@ -166,14 +168,9 @@ class Network:
         link, self.link = self.link, None
         if link is not None:
             link.leave()
-        guest = self._guest
-        if guest is not None:
-
-            def cancel() -> None:
-                if link is None or not link.connected:
-                    guest.cancel()  # still connecting or waiting to retry; a seated link ends after its leave
-
-            self._schedule(cancel)
+        joining, self._joining = self._joining, None
+        if joining is not None:
+            self._schedule(joining.give_up)
 
     async def _listen(self, address: str, port: int, announce: bool = True) -> bool:
         """Listen unless already listening; ``announce`` the console in the network menu."""
@@ -190,14 +187,15 @@ class Network:
         if await self._listen(address, port, announce=False) and self._host is not None:
             self._host.open(link)  # announces the table
 
-    async def _join(self, host: str, port: int, resume: MatchLink | None) -> None:
+    async def _join(self, host: str, port: int, joining: GuestJoin) -> None:
         if self._host is not None:
             self._host.close_table()
         task = asyncio.current_task()
-        self._guest = task
+        self._guest = joining.task = task
         try:
-            await run_guest(self.context, host, port, resume, self._adopt)
+            await run_guest(self.context, host, port, joining, self._adopt)
         finally:
+            joining.task = None
             if self._guest is task:
                 self._guest = None
 

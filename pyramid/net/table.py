@@ -181,30 +181,48 @@ class TableHost:
             wire.send(Refuse("no_table" if link is None else "closed"))
             return None
         if link.token is None and request.token == "":
-            link.token = new_token()
-            resumed = False
+            token, resumed = new_token(), False
         elif link.token is not None and request.token == link.token:
-            resumed = True
+            token, resumed = link.token, True
         else:
             wire.send(Refuse("full" if request.token == "" else "bad_token"))
             return None
-        link.opponent_name = hello.name
-        wire.send(Accept(link.token, link.match_number, link.level))
+        wire.send(Accept(token, link.match_number, link.level))  # PeerFault if it is gone: the seat stays free
+        link.token, link.opponent_name = token, hello.name
         return link, hello.name, resumed
 
     async def _seat(self, seated: tuple[MatchLink, str, bool], wire: Wire) -> None:
+        """Carry the match with the guest just accepted.
+
+        The guest counts as seated (:class:`OpponentJoined`, the seat kept
+        after a drop) only once it speaks after the accept, as a console does at
+        once (its resend). A connection that says hello, asks for the seat and
+        goes, whether a player who gave up joining or a hostile peer, leaves the
+        seat free instead of holding it for ``seat_hold``.
+        """
         link, name, resumed = seated
         self._cancel_hold()
-        if not resumed:
-            self._on_change()
-        self.context.emit(OpponentJoined(name, resumed))
-        if resumed:
-            self.context.emit(PeerConnection(True))
-        fault = await link.serve(wire)
+        spoke = False
+
+        def joined() -> None:
+            nonlocal spoke
+            spoke = True
+            if not resumed:
+                self._on_change()
+            self.context.emit(OpponentJoined(name, resumed))
+            if resumed:
+                self.context.emit(PeerConnection(True))
+
+        fault = await link.serve(wire, joined)
         if fault is None or link is not self.link or link.wire is not None:
             return  # the match ended, the table changed, or the guest is already back on a newer connection
+        if not spoke and not resumed:
+            link.token = link.opponent_name = None
+            self.context.log_drop(wire.peer, "silent", "asked for the seat and went without a word: the seat is free")
+            return
         log.info("the opponent's connection dropped (%s): %s", fault.reason, fault)
-        self.context.emit(PeerConnection(False))
+        if spoke:
+            self.context.emit(PeerConnection(False))
         self._hold_seat()
 
     def _hold_seat(self) -> None:
