@@ -25,24 +25,22 @@ class GuestJoin:
     """One join, from the player's choice until the seat is left: what :func:`run_guest` and the
     player's leaving (:meth:`give_up`, on the network thread) share.
 
-    Why not simply cancel the task: the player may give up at any moment of
-    the join, and the host must not be left with a seat taken in its name.
-    While connecting or waiting to retry there is nobody to tell, so the task
-    is cancelled. While the host is answering it is not: a seat accepted
-    after the player gave up is closed without a word, which the host takes as
-    "never seated" (see :meth:`~pyramid.net.table.TableHost._seat`). Once
-    seated, the seat is left with a ``leave``, even if the console had not yet
-    seen it.
+    Why more than cancelling the task: the player may give up at any moment
+    of the join, and the host must not be left holding a seat for nobody.
+    Until seated (connecting, waiting for the host's answer, waiting to
+    retry) the attempt is cancelled and its connection closed; a host that
+    accepted meanwhile sees a seat never spoken from, which it frees (see
+    :meth:`~pyramid.net.table.TableHost._seat`). Once seated, the seat is
+    left with a ``leave``, even if the console had not yet seen it.
     """
 
     def __init__(self, link: MatchLink | None) -> None:
         self.link = link  # the seat: a saved one from the start, else once the host accepts
         self.task: asyncio.Task[None] | None = None  # run_guest's, once it runs
         self.given_up = False
-        self.asking = False  # the seat is asked for and the host's answer not read yet
 
     def wanted(self) -> bool:
-        """Whether the player still wants the seat (asked afresh after every wait)."""
+        """Whether the player still wants the seat (given up before the task ran: it ends at once)."""
         return not self.given_up
 
     def give_up(self) -> None:
@@ -51,8 +49,8 @@ class GuestJoin:
         link = self.link
         if link is not None:
             link.end("left", Leave("left"))  # told at once if connected; its serve then lingers and returns
-        if self.task is not None and not self.asking and (link is None or not link.connected):
-            self.task.cancel()  # connecting or waiting to retry: nobody to tell
+        if self.task is not None and (link is None or not link.connected):
+            self.task.cancel()  # not seated on a connection: nobody to tell
 
 
 async def run_guest(
@@ -78,16 +76,13 @@ async def run_guest(
                 return
         else:
             try:
-                name, answer = await _ask(context, wire, link, joining)
+                name, answer = await _ask_for_seat(context, wire, link)
             except PeerFault as refusal:
                 if link is None:
                     reason = "protocol" if refusal.reason != "closed" else "unreachable"
                     context.emit(JoinFailed(reason, str(refusal)))
                     return
             else:
-                if not joining.wanted():
-                    wire.close()  # the player left while the host answered: a seat never spoken from is free again
-                    return
                 if isinstance(answer, Refuse):
                     wire.close()
                     if link is not None:
@@ -120,36 +115,33 @@ async def run_guest(
         pause = min(pause * 2, limits.retry_longest)
 
 
-async def _ask(context: NetContext, wire: Wire, link: MatchLink | None, joining: GuestJoin) -> tuple[str, Accept | Refuse]:
-    """:func:`_ask_for_seat`, marked as under way for :meth:`GuestJoin.give_up`; the wire is closed if it fails."""
-    joining.asking = True
+async def _ask_for_seat(context: NetContext, wire: Wire, link: MatchLink | None) -> tuple[str, Accept | Refuse]:
+    """Hello and join; the host's name and its accept or refusal (PeerFault for anything else).
+
+    The wire is closed when no answer comes: a fault, or the player giving up
+    (the task cancelled), so no connection is left behind.
+    """
+    deadline = context.limits.hello_deadline
     try:
-        return await _ask_for_seat(context, wire, link)
-    except BaseException:  # a refusal, a fault, or the network's stop: no connection is left behind
+        wire.send(Hello(PROTOCOL_VERSION, context.name))
+        wire.send(Join("" if link is None or link.token is None else link.token))
+        name = ""
+        while True:
+            message = await wire.receive(deadline)
+            if isinstance(message, Hello):
+                name = message.name
+            elif isinstance(message, (Accept, Refuse)):
+                if not name:
+                    raise PeerFault("protocol", f"{wire.peer} answered before its hello")
+                if isinstance(message, Accept) and link is not None and message.match != link.match_number:
+                    raise PeerFault("protocol",
+                                    f"{wire.peer} seated us at match {message.match}, not {link.match_number}")
+                return name, message
+            elif not isinstance(message, TableInfo):
+                raise PeerFault("protocol", f"{wire.peer} sent {type(message).__name__} before seating")
+    except BaseException:
         wire.close()
         raise
-    finally:
-        joining.asking = False
-
-
-async def _ask_for_seat(context: NetContext, wire: Wire, link: MatchLink | None) -> tuple[str, Accept | Refuse]:
-    """Hello and join; the host's name and its accept or refusal (PeerFault for anything else)."""
-    deadline = context.limits.hello_deadline
-    wire.send(Hello(PROTOCOL_VERSION, context.name))
-    wire.send(Join("" if link is None or link.token is None else link.token))
-    name = ""
-    while True:
-        message = await wire.receive(deadline)
-        if isinstance(message, Hello):
-            name = message.name
-        elif isinstance(message, (Accept, Refuse)):
-            if not name:
-                raise PeerFault("protocol", f"{wire.peer} answered before its hello")
-            if isinstance(message, Accept) and link is not None and message.match != link.match_number:
-                raise PeerFault("protocol", f"{wire.peer} seated us at match {message.match}, not {link.match_number}")
-            return name, message
-        elif not isinstance(message, TableInfo):
-            raise PeerFault("protocol", f"{wire.peer} sent {type(message).__name__} before seating")
 
 
 async def send_invite(context: NetContext, address: str, port: int, table_port: int, match_number: int) -> None:
