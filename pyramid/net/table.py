@@ -218,7 +218,7 @@ class TableHost:
             return  # the match ended, the table changed, or the guest is already back on a newer connection
         if not spoke and not resumed:
             link.token = link.opponent_name = None
-            self.context.log_drop(wire.peer, "silent", "asked for the seat and went without a word: the seat is free")
+            self.context.log_drop(wire.peer, fault.reason, f"{fault}, before a word after the accept: the seat is free")
             return
         log.info("the opponent's connection dropped (%s): %s", fault.reason, fault)
         if spoke:
