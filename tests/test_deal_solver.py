@@ -23,22 +23,14 @@ from pyramid.engine.errors import OtherDealError
 from pyramid.engine.rules import PRESETS, RETROHUB, preset
 from pyramid.engine.solver import DealSolver, solve
 
-from test_solver_exhaustive import ANY_PRESET, ANY_REDEALS, SEEDS, checked, exhaustive_win, random_position
+from test_solver_exhaustive import SMALL_POSITIONS, checked, exhaustive_win, random_position
 
 #: Node budgets for the questions of a random game: most run out somewhere inside a search.
 BUDGETS = st.lists(st.sampled_from([1, 2, 5, 20, 80, None]), min_size=1, max_size=8)
 
 
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    name=ANY_PRESET,
-    redeals=ANY_REDEALS,
-    seed=SEEDS,
-    rows=st.integers(min_value=2, max_value=4),
-    waste=st.integers(min_value=0, max_value=5),
-    stock=st.integers(min_value=0, max_value=9),
-    budgets=BUDGETS,
-)
+@given(**SMALL_POSITIONS, budgets=BUDGETS)
 def test_every_answer_along_a_game_matches_the_exhaustive_search_whatever_ran_out_before(
     name: str, redeals: int | None, seed: int, rows: int, waste: int, stock: int, budgets: list[int | None]
 ) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -28,6 +29,15 @@ from pyramid.engine.solver import (
 ANY_PRESET = st.sampled_from(list(PRESETS))
 ANY_REDEALS = st.sampled_from([0, 1, 2, None])
 SEEDS = st.integers(min_value=0, max_value=2**32)
+#: The small positions of every preset and redeal count that the exhaustive search can settle quickly.
+SMALL_POSITIONS: dict[str, st.SearchStrategy[Any]] = {
+    "name": ANY_PRESET,
+    "redeals": ANY_REDEALS,
+    "seed": SEEDS,
+    "rows": st.integers(min_value=2, max_value=4),
+    "waste": st.integers(min_value=0, max_value=5),
+    "stock": st.integers(min_value=0, max_value=9),
+}
 
 PositionKey = tuple[tuple[Card | None, ...], tuple[Card, ...], tuple[Card, ...], int | None]
 
@@ -117,14 +127,7 @@ def checked(board: Board, solution: Solution) -> None:
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    name=ANY_PRESET,
-    redeals=ANY_REDEALS,
-    seed=SEEDS,
-    rows=st.integers(min_value=2, max_value=4),
-    waste=st.integers(min_value=0, max_value=5),
-    stock=st.integers(min_value=0, max_value=9),
-)
+@given(**SMALL_POSITIONS)
 def test_fast_verdicts_match_the_exhaustive_search(
     name: str, redeals: int | None, seed: int, rows: int, waste: int, stock: int
 ) -> None:
