@@ -131,6 +131,13 @@ SHAPES: dict[str, tuple[Primitive, ...]] = {
     "✓": (Polyline(((0.1, 0.52), (0.38, 0.82), (0.92, 0.16)), 0.16),),
     "✱": _star(),
     "↻": _circular_arrow(),
+    # What the font cannot draw (display.text puts U+FFFD, the replacement character, in its
+    # place): a crossed box, one per character, so no text is ever drawn as nothing.
+    "\ufffd": (
+        Polyline(((0.2, 0.06), (0.8, 0.06), (0.8, 0.94), (0.2, 0.94), (0.2, 0.06)), 0.09),
+        Polyline(((0.2, 0.06), (0.8, 0.94)), 0.09),
+        Polyline(((0.8, 0.06), (0.2, 0.94)), 0.09),
+    ),
 }
 
 #: Unicode suit signs map onto the suit shapes, so text such as "5♣" draws too.

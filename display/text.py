@@ -6,10 +6,19 @@ sizes of a 320x240 TFT ("th at"), so text is rendered at twice the size and
 scaled down smoothly, which keeps the spacing true at every size. Characters listed in :data:`display.symbols.GLYPHS`
 (∞ ▲ ▼ ◀ ▶ ✓ ✱ and the suits) are painted by :func:`display.symbols.symbol`
 inline, at the height of the font's capitals.
+
+Any text draws: names come from other consoles and announcements on the network,
+so every character the font cannot draw with some width (a control, a bidi or
+zero-width format character, a lone combining mark or variation selector, a
+surrogate, an unassigned code point, a letter the font lacks) is drawn as one
+crossed box, the shape of U+FFFD. One box per character, so two names that differ
+only there still look different, and no text is ever drawn as nothing (which
+pygame refuses with "Text has zero width").
 """
 
 from __future__ import annotations
 
+import unicodedata
 from functools import lru_cache
 from pathlib import Path
 
@@ -34,10 +43,49 @@ def font(px: int) -> pygame.font.Font:
     return pygame.font.Font(None, px)
 
 
+#: What stands for a character the font cannot draw; drawn as a shape (see display.symbols).
+PLACEHOLDER = "\ufffd"
+#: Unicode general categories never handed to the font: controls, format characters (bidi
+#: controls, zero-width joiners, tags), surrogates, private use, unassigned code points, and
+#: the line and paragraph separators.
+NEVER_DRAWN = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+#: A noncharacter: the font draws it with its "missing glyph", the reference for what it lacks.
+_MISSING = "\uffff"
+#: The size the font is asked about characters at.
+_PROBE_PX = 40
+
+
+@lru_cache(maxsize=8192)
+def font_draws(char: str) -> bool:
+    """Whether the bundled font draws ``char`` itself, with some width.
+
+    pygame-ce's ``Font`` does not say whether a font has a glyph: ``metrics``
+    answers for a missing one with the metrics of the font's "missing glyph"
+    box, so a character with exactly those is one the font lacks (this gives the
+    641 code points that ``pygame.freetype`` finds in the bundled font).
+    """
+    if " " <= char <= "~":
+        return True
+    if unicodedata.category(char) in NEVER_DRAWN:
+        return False
+    face = font(_PROBE_PX)
+    metrics = face.metrics(char)
+    return bool(metrics) and metrics[0] is not None and metrics[0][4] > 0 and metrics != face.metrics(_MISSING)
+
+
+def drawable(text: str) -> str:
+    """``text`` as drawn: a space the font lacks (no-break, thin…) as a space, any other character
+    that neither the font nor a glyph draws as :data:`PLACEHOLDER`."""
+    return "".join(
+        char if char in GLYPHS or font_draws(char) else " " if unicodedata.category(char) == "Zs" else PLACEHOLDER
+        for char in text
+    )
+
+
 def _runs(text: str) -> list[str]:
-    """``text`` split into runs of ordinary characters and single glyphs."""
+    """``text`` split into runs of ordinary characters and single glyphs, every character drawable."""
     runs: list[str] = []
-    for char in text:
+    for char in drawable(text):
         if char in GLYPHS or not runs or runs[-1][-1] in GLYPHS:
             runs.append(char)
         else:
@@ -83,7 +131,7 @@ def render_text(text: str, px: int, color: Color) -> pygame.Surface:
     for run in _runs(text):
         if run in GLYPHS:
             canvas.blit(symbol(run, glyph, color), (x + gap // 2, cap_middle - glyph // 2))
-        else:
+        elif _run_width(run, px) > 0:  # spaces at a pixel or two take no room, and pygame refuses to draw them
             canvas.blit(face.render(run, True, color), (x, 0))
         x += _run_width(run, px)
     return pygame.transform.smoothscale(canvas, (width, height))

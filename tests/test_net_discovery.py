@@ -11,6 +11,7 @@ cannot be made or avahi is not installed.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import shutil
 import subprocess
@@ -21,9 +22,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pyramid.net.advert import TableAd
-from pyramid.net.avahi import parse_txt, split_fields
+from pyramid.net.avahi import AvahiBackend, parse_txt, split_fields
+from pyramid.net.context import NetContext
+from pyramid.net.limits import Limits
 from pyramid.net.errors import ProtocolError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -222,3 +227,72 @@ def test_avahi_chosen_without_its_tools_is_reported_not_replaced(tmp_path: Path,
         assert events.empty()  # no silent switch to zeroconf
     finally:
         net.stop()
+
+
+@pytest.fixture(scope="module")
+def avahi_tools(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Stand-ins for avahi-publish and avahi-browse on PATH: the backend's line reader needs no daemon."""
+    folder = tmp_path_factory.mktemp("avahi-tools")
+    for tool in ("avahi-publish", "avahi-browse"):
+        (folder / tool).write_text("#!/bin/sh\nexit 1\n")
+        (folder / tool).chmod(0o755)
+    path = os.environ["PATH"]
+    os.environ["PATH"] = str(folder)
+    yield
+    os.environ["PATH"] = path
+
+
+def avahi_backend(seen: list[object]) -> AvahiBackend:
+    """An avahi backend whose events are collected in ``seen`` (its line reader, fed by hand)."""
+    return AvahiBackend(NetContext("Ann", seen.append, Limits()))
+
+
+def resolved(txt: str, address: str = "10.0.0.5", port: str = "47312", name: str = "Bob (pi)") -> str:
+    return f"=;veth0;IPv4;{name};_pyramids._tcp;local;pi.local;{address};{port};{txt}"
+
+
+GOOD_TXT = '"v=1" "seats=1" "level=good" "match=7" "host=Bob"'
+
+
+@pytest.mark.usefixtures("avahi_tools")
+def test_a_bad_announcement_is_dropped_with_one_line_and_browsing_goes_on(caplog: pytest.LogCaptureFixture) -> None:
+    """Issue 26, item 6: ``match=²`` passed ``isdigit`` and ``int`` raised, which stopped browsing for good."""
+    from pyramid.net.events import TableSeen
+
+    caplog.set_level(logging.INFO)
+    seen: list[object] = []
+    backend = avahi_backend(seen)
+    bad = [GOOD_TXT.replace("match=7", "match=²"), GOOD_TXT.replace("v=1", "v=١"), GOOD_TXT.replace("seats=1", "seats=")]
+    for txt in bad:
+        backend._on_line(resolved(txt, name="Mallory"))
+    backend._on_line(resolved(GOOD_TXT, port="4731²"))
+    assert seen == []
+    assert len([r for r in caplog.records if "ignored an announcement" in r.getMessage()]) == len(bad) + 1
+    backend._on_line(resolved(GOOD_TXT))
+    assert [type(event) for event in seen] == [TableSeen]
+
+
+@pytest.mark.parametrize("address", ["8.8.4.4", "0.0.0.0", "255.255.255.255", "224.0.0.251", "100.64.0.1", "2001:db8::1", "pi.local"])
+def test_a_table_announced_off_the_home_network_is_never_listed(address: str) -> None:
+    """Item 7: only loopback, link-local, RFC 1918 and ULA addresses become tables."""
+    txt = dict(v="1", seats="1", level="good", match="7", host="Bob")
+    with pytest.raises(ProtocolError, match="not a loopback, link-local or private address"):
+        TableAd.from_txt("Bob (pi)", address, 47312, txt)
+    for home in ("127.0.0.1", "169.254.3.4", "10.1.2.3", "172.16.0.9", "192.168.1.20", "fd00::5", "fe80::1%eth0"):
+        assert TableAd.from_txt("Bob (pi)", home, 47312, txt).address == home
+
+
+@pytest.mark.parametrize("announced,expected", [("Bob♥\ufe0f", "Bob♥"), ("Zoe\u0308", "Zoë"), ("Ann", "Ann")])
+def test_names_announced_are_in_one_canonical_form(announced: str, expected: str) -> None:
+    txt = dict(v="1", seats="1", level="good", match="7", host=announced)
+    assert TableAd.from_txt("x", "10.0.0.5", 47312, txt).host == expected
+
+
+@pytest.mark.usefixtures("avahi_tools")
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=300))
+def test_no_line_avahi_browse_prints_stops_the_reader(line: str) -> None:
+    seen: list[object] = []
+    backend = avahi_backend(seen)
+    backend._on_line(line)
+    backend._on_line(resolved(line))

@@ -305,3 +305,18 @@ def test_a_console_of_another_protocol_version_is_refused() -> None:
         assert answer.endswith(b'{"t":"refuse","reason":"version"}\n')
     finally:
         host.net.stop()
+
+
+@pytest.mark.parametrize("address", ["8.8.4.4", "0.0.0.0", "255.255.255.255", "100.64.0.1"])
+def test_a_console_never_connects_off_the_home_network(pair: tuple[Endpoint, Endpoint], address: str) -> None:
+    """Issue 26, item 7: joins by address, from an invite or a listed table, and invites, are all held to
+    the private-address rule the host applies to connections it accepts."""
+    host, guest = pair
+    guest.net.join(address, 47312)
+    failed = guest.wait(ev.JoinFailed)
+    assert failed.reason == "outside" and "not a loopback, link-local or private address" in failed.detail
+    host.net.open_table(9, "good", "127.0.0.1", 0)
+    host.wait(ev.Listening)
+    host.net.invite(address, 47312)
+    sent = host.wait(ev.InviteSent)
+    assert not sent.delivered and "not a loopback, link-local or private address" in sent.detail

@@ -158,3 +158,21 @@ def test_the_network_layer_imports_nothing_of_the_console() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("sent,kept", [
+    ("Bob♥\ufe0f", "Bob♥"),  # how a phone writes Bob♥
+    ("Zoe\u0308", "Zoë"),  # decomposed: one name with the precomposed form
+    ("Ann\U000e0101", "Ann"),  # an ideographic variation selector
+    ("♠\u034f♠", "♠\u034f♠"),  # kept: it draws as ♠ box ♠ (tests/test_display_any_text.py)
+])
+def test_names_received_are_kept_in_one_canonical_form(sent: str, kept: str) -> None:
+    """Issue 26: NFC, without variation selectors, in every message that carries a name."""
+    assert p.decode(p.encode(p.Hello(1, sent))) == p.Hello(1, kept)
+    assert p.decode(p.encode(p.TableInfo(sent, 3, "good", 1))) == p.TableInfo(kept, 3, "good", 1)
+    assert p.decode(p.encode(p.Invite(sent, 47312, 3))) == p.Invite(kept, 47312, 3)
+
+
+def test_a_name_of_variation_selectors_only_is_refused() -> None:
+    with pytest.raises(ProtocolError, match="name must be 1..32 characters"):
+        p.decode(p.encode(p.Hello(1, "\ufe0f\ufe0f")))

@@ -1,6 +1,8 @@
-"""Which peers a console talks to: loopback, link-local and private networks only (issue 12).
+"""Which peers a console talks to: loopback, link-local and private networks only (issues 12, 26).
 
-Checked on every accepted connection before a byte is read. An explicit list
+Checked on every accepted connection before a byte is read, on every address
+an announcement gives (a table elsewhere is never listed) and before every
+connection this console opens (joins by address or from an invite, invites). An explicit list
 rather than :attr:`ipaddress.IPv4Address.is_private`, whose meaning shifts
 between Python versions (it covers documentation and benchmark ranges too).
 IPv4 addresses mapped into IPv6 (``::ffff:10.0.0.2``, as a dual-stack socket
@@ -32,3 +34,10 @@ def is_allowed_peer(host: str) -> bool:
     if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
         address = address.ipv4_mapped
     return any(address in network for network in ALLOWED_NETWORKS)
+
+
+class OutsideHomeNetwork(OSError):
+    """A connection this console was asked to open to an address :func:`is_allowed_peer` refuses."""
+
+    def __init__(self, host: str) -> None:
+        super().__init__(f"{host[:80]!r} is not a loopback, link-local or private address")

@@ -11,11 +11,16 @@ table connection.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Final
 
+from pyramid.net.addresses import is_allowed_peer
 from pyramid.net.errors import ProtocolError, quote
-from pyramid.net.protocol import Invite, TableInfo, check, check_name
+from pyramid.net.protocol import Invite, TableInfo, check, received_name
+
+#: A number in a TXT record: ASCII digits only ("²" and "٣" are digits to ``str.isdigit`` but not to ``int``).
+_NUMBER = re.compile(r"[0-9]{1,10}\Z")
 
 #: The DNS-SD service type of a Pyramids table.
 SERVICE_TYPE: Final = "_pyramids._tcp"
@@ -56,15 +61,25 @@ class TableAd:
         try:
             host, match_text, level = txt["host"], txt["match"], txt["level"]
             seats_text, version_text = txt["seats"], txt["v"]
-            if not all(text.isdigit() and len(text) <= 10 for text in (match_text, seats_text, version_text)):
+            if not all(_NUMBER.match(text) for text in (match_text, seats_text, version_text)):
                 raise ProtocolError("match, seats and v are numbers")
             version, match_number, seats = int(version_text), int(match_text), int(seats_text)
+            if not is_allowed_peer(address):
+                raise ProtocolError(f"{address[:80]!r} is not a loopback, link-local or private address")
+            host = received_name(host, "host")
             if match_number == 0 and (level, seats) == ("", 0):
-                check(Invite(check_name(host, "host"), port, 1))  # a console in the network menu
+                check(Invite(host, port, 1))  # a console in the network menu
             else:
-                check(TableInfo(check_name(host, "host"), match_number, level, seats))
+                check(TableInfo(host, match_number, level, seats))
                 check(Invite(host, port, match_number))
         except (KeyError, ProtocolError) as error:
             raise ProtocolError(f"not a table announcement ({error}): {quote(repr(txt))}") from None
         return cls(host, address, port, match_number, level, seats, version, key)
 
+
+
+def parse_port(text: str) -> int:
+    """A port as a browser prints it; :class:`ProtocolError` unless it is 1…65535 in ASCII digits."""
+    if not _NUMBER.match(text) or not 1 <= int(text) <= 65535:
+        raise ProtocolError(f"not a port: {quote(text)}")
+    return int(text)

@@ -15,7 +15,7 @@ import shutil
 from collections.abc import Coroutine
 from typing import Any
 
-from pyramid.net.advert import SERVICE_TYPE, TableAd
+from pyramid.net.advert import SERVICE_TYPE, TableAd, parse_port
 from pyramid.net.context import NetContext, log
 from pyramid.net.errors import ProtocolError
 from pyramid.net.events import DiscoveryFailed, TableGone, TableSeen
@@ -104,9 +104,9 @@ class AvahiBackend:
                 if not places:
                     del self._seen[name]
                     self.context.emit(TableGone(name))
-        elif kind == "=" and len(fields) >= 10 and fields[8].isdigit():
+        elif kind == "=" and len(fields) >= 10:
             try:
-                ad = TableAd.from_txt(name, fields[7], int(fields[8]), parse_txt(fields[9]))
+                ad = TableAd.from_txt(name, fields[7], parse_port(fields[8]), parse_txt(fields[9]))
             except ProtocolError as error:
                 log.info("ignored an announcement: %s", error)
                 return

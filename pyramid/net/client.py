@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
+from pyramid.net.addresses import OutsideHomeNetwork
 from pyramid.net.connection import PeerFault, Wire, open_wire
 from pyramid.net.context import NetContext, log
 from pyramid.net.events import InviteSent, JoinFailed, OpponentLeft, PeerConnection, Seated
@@ -72,7 +73,8 @@ async def run_guest(
             wire = await open_wire(host, port, limits)
         except (OSError, TimeoutError) as error:
             if link is None:
-                context.emit(JoinFailed("unreachable", f"{host}:{port}: {error or 'timed out'}"))
+                reason = "outside" if isinstance(error, OutsideHomeNetwork) else "unreachable"
+                context.emit(JoinFailed(reason, f"{host}:{port}: {error or 'timed out'}"))
                 return
         else:
             try:

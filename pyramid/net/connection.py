@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
+from pyramid.net.addresses import OutsideHomeNetwork, is_allowed_peer
 from pyramid.net.errors import NetError, ProtocolError
 from pyramid.net.limits import Limits
 from pyramid.net.protocol import MAX_MESSAGE, Message, decode, encode
@@ -134,7 +135,10 @@ class Wire:
 
 
 async def open_wire(host: str, port: int, limits: Limits) -> Wire:
-    """Connect to ``host``:``port`` within the connect timeout; ``OSError``/``TimeoutError`` if not."""
+    """Connect to ``host``:``port`` within the connect timeout; ``OSError``/``TimeoutError`` if not
+    (:class:`OutsideHomeNetwork`, before trying, for an address off the home network)."""
+    if not is_allowed_peer(host):
+        raise OutsideHomeNetwork(host)
     async with asyncio.timeout(limits.connect_timeout):
         reader, writer = await asyncio.open_connection(host, port, limit=MAX_MESSAGE)
     return Wire(reader, writer, limits)

@@ -53,7 +53,8 @@ class Seated:
 @dataclass(frozen=True, slots=True)
 class JoinFailed:
     """Guest side: no seat. ``reason``: a :data:`~pyramid.net.protocol.RefuseReason`,
-    ``"unreachable"`` (no connection) or ``"protocol"`` (the other side spoke nonsense)."""
+    ``"unreachable"`` (no connection), ``"outside"`` (an address off the home network, never
+    connected to) or ``"protocol"`` (the other side spoke nonsense)."""
 
     reason: str
     detail: str

@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Final, Literal, Union, get_args
 
 from pyramid.engine.deal import MAX_DEAL_NUMBER
@@ -206,8 +206,18 @@ def decode(line: bytes) -> Message:
     message: Message = cls(**data)
     try:
         check(message)
+        return _canonical_names(message)
     except ProtocolError as error:
         raise ProtocolError(f"{tag!r}: {error}: {quote(line)}") from None
+
+
+def _canonical_names(message: Message) -> Message:
+    """``message`` with the names it carries in their canonical form (:func:`received_name`)."""
+    match message:
+        case Hello(name=name):
+            return replace(message, name=received_name(name, "name"))
+        case TableInfo(host=host) | Invite(host=host):
+            return replace(message, host=received_name(host, "host"))
     return message
 
 
@@ -270,6 +280,18 @@ def check_name(value: object, field: str = "name") -> str:
     if any(unicodedata.category(char).startswith(("C", "Z")) and char != " " for char in value):
         raise ProtocolError(f"{field} may not hold control or separator characters")
     return value
+
+
+#: Variation selectors only choose how a character looks (U+FE0F: "as an emoji"): a phone
+#: writes Bob♥️ for Bob♥. Dropped from received names, so both are one name.
+_VARIATION_SELECTORS = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]")
+
+
+def received_name(value: object, field: str = "name") -> str:
+    """A name from another console, checked (:func:`check_name`) and in one canonical form:
+    Unicode NFC (so "e" + combining acute and "é" are one name) without variation selectors."""
+    canonical = _VARIATION_SELECTORS.sub("", unicodedata.normalize("NFC", check_name(value, field)))
+    return check_name(canonical, field)
 
 
 def _int(value: object, field: str, low: int, high: int) -> None:

@@ -11,7 +11,7 @@ from pyramid.console.catalogue import say
 from pyramid.console.wording import level_name
 
 #: Why a join failed (:class:`~pyramid.net.events.JoinFailed` ``reason``): the codes the catalogue words.
-JOIN_FAILURES = ("full", "version", "no_table", "bad_token", "closed", "busy", "unreachable", "protocol")
+JOIN_FAILURES = ("full", "version", "no_table", "bad_token", "closed", "busy", "unreachable", "outside", "protocol")
 
 #: Why a match was voided (:class:`~pyramid.net.errors.MatchVoidError` codes).
 VOID_REASONS = ("illegal_move", "out_of_order", "changed_move", "score_mismatch", "wrong_match")
