@@ -125,6 +125,11 @@ class Frontend:
                 self.player.hear(before, view, lively.volume())
         self.shown = view
 
+    def forget(self) -> None:
+        """Draw the next view whole and without motion: a frame left half drawn by a failure is not trusted."""
+        self.renderer.invalidate()
+        self.shown = None
+
     def due(self) -> float | None:
         """When the running animation wants its next frame (``None``: nothing moves)."""
         return self.animator.due()
@@ -191,8 +196,7 @@ def run_loop(session: Session, frontend: Frontend, source: ActionSource, notifie
             break
         new_view = session.view()
         if new_view != view:  # a press during an animation ends it: the new view is drawn at once
-            frontend.show(new_view)
-            view = new_view
+            view = show_or_recover(session, frontend, new_view)
         elif items:
             frontend.finish()  # a press that changed nothing still ends the animation at once
         notifier.watchdog()
@@ -207,9 +211,23 @@ def seconds_until(due: float | None, clock: Callable[[], float]) -> float | None
 
 def show_first_frame(session: Session, frontend: Frontend, notifier: Notifier) -> View:
     """Draw the session's screen and tell systemd the console is up (see :func:`announce_ready`)."""
+    view = show_or_recover(session, frontend, session.view())
+    announce_ready(frontend, notifier)
+    return view
+
+
+def show_or_recover(session: Session, frontend: Frontend, view: View) -> View:
+    """Draw ``view``; if drawing it fails, the session goes back to its menu (:meth:`Session.recover`),
+    which is drawn in full instead. Returns the view on screen. A menu that cannot be drawn either
+    is a defect of the release, not of data, and ends the console."""
+    try:
+        frontend.show(view)
+        return view
+    except Exception:
+        session.recover("being drawn")
+    frontend.forget()
     view = session.view()
     frontend.show(view)
-    announce_ready(frontend, notifier)
     return view
 
 

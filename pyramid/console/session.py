@@ -12,6 +12,7 @@ this module imports no screen and the flow has no import cycle.
 from __future__ import annotations
 
 import datetime
+import logging
 import random
 import time
 from typing import Any, Callable, Sequence
@@ -27,6 +28,7 @@ from pyramid.saved.store import Store
 from pyramid.view import Cue, Feedback, Hit, Target, View
 
 Locate = Callable[[int, int], Hit]
+log = logging.getLogger(__name__)
 
 
 class Session:
@@ -99,7 +101,7 @@ class Session:
         """Let the screen on top move, if its time has come; a save failure is told as after an action."""
         due = self.screen.due()
         if due is not None and self.clock() >= due:
-            self.screen.tick()
+            self._guarded("moving by itself", self.screen.tick)
             self.show_save_failure()
 
     def show_save_failure(self) -> None:
@@ -129,9 +131,36 @@ class Session:
         self.rules = preset(name)
         self.change_setting("rules_preset", name)
 
+    # -- a screen that fails ------------------------------------------------
+    def recover(self, doing: str) -> None:
+        """A screen failed (an exception while ``doing``): log it with its traceback, go back to the
+        first screen (the main menu) and tell the player in one line.
+
+        Why here and not a crash: the unit restarts a console that exits, and
+        the same data (a saved table, a peer's name) would fail it again at
+        every start, so one failing screen could crash-loop the device. Nothing
+        is deleted: the saved game stays for Continue. Called inside an
+        ``except`` block, so the traceback is the failure's.
+        """
+        failed = self.stack[-1].name if self.stack else "?"
+        log.exception("the %r screen failed while %s; back to the menu", failed, doing)
+        del self.stack[1:]
+        self.screen.resume()
+        self.push(NoticeScreen(self, say("notice.screen_failed"), say("notice.screen_failed_detail")))
+
+    def _guarded(self, doing: str, work: Callable[[], None]) -> None:
+        try:
+            work()
+        except Exception:  # one screen's failure, whatever it is, must not end the console
+            self.recover(doing)
+
     # -- actions and views --------------------------------------------------
     def handle(self, action: Action, locate: Locate | None = None) -> None:
-        """Apply one action. Taps are located by the renderer's layout (``locate``)."""
+        """Apply one action (a failure in doing so is :meth:`recover`-ed from).
+        Taps are located by the renderer's layout (``locate``)."""
+        self._guarded(f"handling {action.name!r}", lambda: self._handle(action, locate))
+
+    def _handle(self, action: Action, locate: Locate | None) -> None:
         hit = locate(action.x, action.y) if action.name == "tap" and locate else None
         if not self.screen.takes_text and action.name in ("erase", "type"):
             if action.name == "type":
@@ -152,6 +181,9 @@ class Session:
         a seat is granted); an invite is shown at once over a menu screen, and
         held while a game is being played (:meth:`offer_invites`).
         """
+        self._guarded(f"taking the network's {type(event).__name__}", lambda: self._take_event(event))
+
+    def _take_event(self, event: object) -> None:
         self.tables.on_event(self, event)
         self.offer_invites()
 
@@ -174,8 +206,14 @@ class Session:
         self.feedback = Feedback(cue, serial, targets, points)
 
     def view(self) -> View:
+        """What the screen on top shows; a screen that fails to say is :meth:`recover`-ed from."""
+        try:
+            view = self.screen.view()
+        except Exception:
+            self.recover("making its view")
+            view = self.screen.view()
         settings = self.settings
-        return self.screen.view()._replace(letters=settings.card_letters, four_colour=settings.four_colour_suits,
+        return view._replace(letters=settings.card_letters, four_colour=settings.four_colour_suits,
                                            safe_area=settings.safe_area, feedback=self.feedback)
 
     def state(self) -> dict[str, Any]:

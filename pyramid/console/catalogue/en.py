@@ -210,6 +210,8 @@ MESSAGES: dict[str, str] = {
 
     "notice.saved_data": "About your saved data",
     "notice.not_saved": "Not saved",
+    "notice.screen_failed": "Something went wrong",
+    "notice.screen_failed_detail": "That screen failed and was closed; nothing saved was lost. The log says what happened.",
 
     "table.cards_left": "Cards left {cards}",
     "table.score": "Score {score}",

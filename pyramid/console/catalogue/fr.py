@@ -210,6 +210,8 @@ MESSAGES: dict[str, str] = {
 
     "notice.saved_data": "À propos de vos données",
     "notice.not_saved": "Non sauvegardé",
+    "notice.screen_failed": "Un problème est survenu",
+    "notice.screen_failed_detail": "Cet écran a échoué et a été fermé ; rien de ce qui était sauvegardé n'est perdu. Le journal dit ce qui s'est passé.",
 
     "table.cards_left": "Cartes restantes {cards}",
     "table.score": "Score {score}",
