@@ -77,6 +77,9 @@ def test_console_unit_boots_on_tty1_and_falls_back_on_failure() -> None:
     assert settings["RuntimeDirectory"] == ["pyramid"]
     assert unit_settings("pyramid-rollback.service")["ExecStart"] == [
         "/opt/pyramid/bin/pyramid-release rollback --only-if-failed"]
+    # Once READY=1 came, the release is marked as having run (what the fake systemctl of the
+    # update tests runs too): the rollback unit never rolls back such a release.
+    assert settings["ExecStartPost"] == ["-+/opt/pyramid/bin/pyramid-release mark-ready"]
 
 
 def test_units_verify_clean_on_a_device_root(tmp_path: Path) -> None:

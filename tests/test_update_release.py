@@ -74,10 +74,41 @@ def test_rollback_unit_only_acts_when_the_console_has_failed(
     assert untouched.returncode == 0
     assert "nothing to roll back" in untouched.stdout
     assert assert_console_healthy(root, service) == "2.0"
+    # When it has failed: the two tests below (a release that ran before, one that never came up).
 
-    service.stop()  # the console died and systemd gave up: OnFailure= starts the rollback unit
-    assert run_release_tool(root, service, "rollback", "--only-if-failed").returncode == 0
+
+def test_the_rollback_unit_never_rolls_back_a_release_that_has_run_before(
+        tmp_path: Path, root: Path, service: FakeService) -> None:
+    """Issue 26: a peer that crashed the console at every start made it roll back a good release.
+
+    Now a release that became ready once (the unit's ExecStartPost= marks it) stays, whatever
+    fails it later; only one that never came up since it was installed is rolled back."""
+    install(tmp_path, root, service, "1.0")
+    install(tmp_path, root, service, "2.0")
+    assert (root / "opt" / "pyramid" / "releases" / "2.0" / ".ready").is_file()
+    service.stop()  # crashed at every start (a peer's name, a saved table): systemd gave up
+    kept = run_release_tool(root, service, "rollback", "--only-if-failed")
+    assert kept.returncode == 0
+    assert "2.0 has run here before; not rolling it back" in kept.stdout
+    assert current_version(root) == "2.0"
+    assert run_release_tool(root, service, "rollback").returncode == 0, "the owner can still roll back by hand"
     assert assert_console_healthy(root, service) == "1.0"
+
+
+def test_a_release_that_never_became_ready_is_rolled_back_by_the_unit(tmp_path: Path, root: Path) -> None:
+    """install.sh switches without starting (the console starts at the next boot): a release that
+    then never comes up is what the rollback unit is for."""
+    service = FakeService(tmp_path / "systemd", root)
+    try:
+        install(tmp_path, root, service, "1.0")
+        install(tmp_path, root, None, "2.0", behaviour="crashes")  # switched, not started
+        assert current_version(root) == "2.0"
+        assert not (root / "opt" / "pyramid" / "releases" / "2.0" / ".ready").exists()
+        service.stop()  # the next boot: 2.0 crashes at every start, systemd gives up
+        assert run_release_tool(root, service, "rollback", "--only-if-failed").returncode == 0
+        assert assert_console_healthy(root, service) == "1.0"
+    finally:
+        service.stop()
 
 
 def test_damaged_bundle_is_refused_and_kept_so_the_copy_can_resume(
