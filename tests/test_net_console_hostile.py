@@ -93,3 +93,41 @@ def test_a_hostile_peer_leaves_the_console_running_and_the_table_open(tmp_path: 
     assert mine["opponent"]["name"] == "Bob" and mine["opponent"]["moves"] == len(bob_moves)
     assert mine["opponent"]["score"] == theirs["score"] and theirs["opponent"]["score"] == mine["score"]
     assert ann.stats()[(NETWORK_GAME, "Bob")].played == 1  # the console's data is intact and counted the match
+
+
+def read_until(sock: socket.socket, kind: str) -> dict[str, object]:
+    """The first message of type ``kind`` the console sends (those before it are read and passed over)."""
+    buffer = b""
+    while True:
+        while b"\n" not in buffer:
+            data = sock.recv(65536)
+            assert data, f"the console closed before sending {kind!r}"
+            buffer += data
+        first, buffer = buffer.split(b"\n", 1)
+        message = json.loads(first)
+        if message["t"] == kind:
+            return dict(message)
+
+
+def sit_down(port: int, name: str = "Mallory") -> socket.socket:
+    """A raw peer that sits at the table as a console does: hello, join, and its resend after the accept."""
+    sock = connect(port, GUARD)
+    sock.sendall(line({"t": "hello", "v": 1, "name": name}) + line({"t": "join", "token": ""}))
+    accept = read_until(sock, "accept")
+    sock.sendall(line({"t": "resend", "match": accept["match"], "next": 1}))
+    return sock
+
+
+def test_a_match_the_peer_calls_void_counts_for_nobody(tmp_path: Path, consoles: list[Console]) -> None:
+    """Issue 26, item 8: a peer's ``leave("void")`` showed "The match is void" and counted a win."""
+    ann_moves = good_moves(MATCH, "good")
+    ann = host(tmp_path, "Ann", MATCH, f"wait:joined {taps(MATCH, ann_moves, 0, 3)} wait:done")
+    consoles.append(ann)
+    mallory = sit_down(ann.port())
+    for number in (1, 2, 3):
+        read_until(mallory, "move")
+    mallory.sendall(line({"t": "leave", "reason": "void"}))
+    final = ann.finish()
+    assert final["game"]["opponent"]["status"] == "left" and final["game"]["table"]["state"] == "closed"
+    assert (NETWORK_GAME, "Mallory") not in ann.stats(), "a void match counts for nobody"
+    mallory.close()

@@ -184,9 +184,12 @@ class NetDuelRun(DuelRun):
             self.refresh()
         elif isinstance(event, ev.MatchVoided):
             self.status = wording.void(event.reason)
-            if self.active:
-                self.session.store.clear_progress(GAME)
-            self.voided = True
+            self.void()
+        elif isinstance(event, ev.OpponentLeft) and event.reason == "void" and not self.voided:
+            # The opponent's console found this side's moves against the rules: void for both, a win for nobody.
+            self.status = wording.left(name, "void")
+            self.void()
+            self.gone = True
         elif isinstance(event, ev.OpponentLeft) and not self.voided:
             self.status = wording.left(name, event.reason)
             self.refresh()
@@ -203,6 +206,12 @@ class NetDuelRun(DuelRun):
             self.their_rematch = event.match
             if self.my_rematch is not None and event.match < self.my_rematch and self.can_rematch:
                 self.link.accept_rematch(event.match)  # both proposed: both sides take the lower number
+
+    def void(self) -> None:
+        """The match is void: it counts for nobody, and its saved game goes."""
+        if self.active:
+            self.session.store.clear_progress(GAME)
+        self.voided = True
 
     # -- a new round ---------------------------------------------------------------------
     @property
