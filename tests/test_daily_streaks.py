@@ -36,6 +36,15 @@ def test_a_clock_set_back_never_loses_a_streak() -> None:
     assert daily_streaks(played, datetime.date(1970, 1, 1)) == daily_streaks(played, DAY)
 
 
+def test_a_day_dated_in_the_future_does_not_hold_the_streak() -> None:
+    """Issue 26, item 11: one row dated 2099-01-01 among 30 won days made "In a row" 1 for ever."""
+    played = dict.fromkeys(days_ago(*range(30)), True)
+    played[datetime.date(2099, 1, 1)] = True
+    assert daily_streaks(played, DAY) == DailyStreaks(30, 30, 30, 30)
+    assert daily_streaks(played, DAY + datetime.timedelta(days=1)) == DailyStreaks(30, 30, 30, 30)
+    assert daily_streaks(played, DAY + datetime.timedelta(days=2)) == DailyStreaks(0, 0, 30, 30)
+
+
 @given(st.dictionaries(st.dates(min_value=datetime.date(2020, 1, 1), max_value=datetime.date(2030, 1, 1)),
                        st.booleans(), max_size=40),
        st.dates(min_value=datetime.date(2020, 1, 1), max_value=datetime.date(2030, 1, 1)))
@@ -43,7 +52,8 @@ def test_streaks_against_counting_day_by_day(played: dict[datetime.date, bool], 
     streaks = daily_streaks(played, today)
     assert 0 <= streaks.won <= streaks.played <= streaks.best_played and streaks.won <= streaks.best_won
     if played:
-        last = max(played)
+        past = [day for day in played if day <= today]
+        last = max(past) if past else max(played)  # days after today do not count, unless all do
         count_played = count_won = 0
         day, winning = last, True
         while day in played:
@@ -51,7 +61,7 @@ def test_streaks_against_counting_day_by_day(played: dict[datetime.date, bool], 
             winning = winning and played[day]
             count_won += winning
             day -= datetime.timedelta(days=1)
-        broken = (today - last).days > 1
+        broken = bool(past) and (today - last).days > 1
         assert streaks.played == (0 if broken else count_played)
         assert streaks.won == (0 if broken else count_won)
 

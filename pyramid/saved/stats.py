@@ -134,23 +134,29 @@ class DailyStreaks(NamedTuple):
 def daily_streaks(days: Mapping[datetime.date, bool], today: datetime.date) -> DailyStreaks:
     """The streaks of ``days`` (date → won) as of ``today``.
 
-    A streak runs back from the last day played, and is broken once a whole day
-    has passed without the daily deal. A clock set back (``today`` before the
-    last day played) breaks nothing: the streaks are read as of that last day,
-    so a wrong date never costs a player a streak.
+    The current streaks count back from today: they run back from the last day
+    played on or before today, and are broken once a whole day has passed
+    without the daily deal. Days after today are left out of them, so one row
+    dated 2099 (a clock that was wrong once) does not hold them at 1 for ever
+    (issue 26). A clock set back before every day played breaks nothing: the
+    streaks are then read as of the last day played, so a wrong date never
+    costs a player a streak. The best runs count every day.
     """
     if not days:
         return DailyStreaks()
     ordered = sorted(days)
     best_played = best_won = run_played = run_won = 0
+    runs: dict[datetime.date, tuple[int, int]] = {}
     previous: datetime.date | None = None
     for day in ordered:
         consecutive = previous is not None and (day - previous).days == 1
         run_played = run_played + 1 if consecutive else 1
         run_won = (run_won + 1 if consecutive else 1) if days[day] else 0
         best_played, best_won = max(best_played, run_played), max(best_won, run_won)
+        runs[day] = run_played, run_won
         previous = day
-    last = ordered[-1]
-    if (today - last).days > 1:  # a day went by without the daily deal
-        run_played = run_won = 0
-    return DailyStreaks(run_played, run_won, best_played, best_won)
+    past = [day for day in ordered if day <= today]
+    last = past[-1] if past else ordered[-1]
+    if past and (today - last).days > 1:  # a day went by without the daily deal
+        return DailyStreaks(0, 0, best_played, best_won)
+    return DailyStreaks(*runs[last], best_played, best_won)
