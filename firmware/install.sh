@@ -188,6 +188,15 @@ fi
 
 # After the first release (built here, unsigned): from now on only the owner's signed bundles.
 if [ -n "${PYRAMID_SIGNERS:-}" ]; then
+    # Public keys only, one per line: "TYPE BASE64 [comment]". A private key given by mistake
+    # (~/.ssh/id_ed25519 for ~/.ssh/id_ed25519.pub) would be written world-readable, and no
+    # bundle would ever verify: refused with the first line that is not a public key.
+    if ! bad=$(awk '/^[[:space:]]*(#|$)/ { next }
+            $1 !~ /^(ssh-ed25519|ssh-rsa|ecdsa-sha2-nistp(256|384|521)|sk-ssh-ed25519@openssh\.com|sk-ecdsa-sha2-nistp256@openssh\.com)$/ ||
+            $2 !~ /^AAAA[A-Za-z0-9+\/]+=*$/ { print NR; exit 1 }' "$PYRAMID_SIGNERS"); then
+        echo "install.sh: $PYRAMID_SIGNERS must hold SSH public keys only (such as ~/.ssh/id_ed25519.pub); line ${bad:-1} is not one" >&2
+        exit 2
+    fi
     signers=$(mktemp)
     # allowed_signers lines: principal, the namespace the signature must carry, the key.
     awk '/^[[:space:]]*(#|$)/ { next }

@@ -159,6 +159,25 @@ def test_the_owners_signing_key_is_installed_once(tmp_path: Path) -> None:
     assert refused.returncode == 2 and "holds no public key" in refused.stderr
 
 
+def test_a_private_key_given_as_the_signers_is_refused_and_written_nowhere(tmp_path: Path) -> None:
+    """Issue 26, item 12: ~/.ssh/id_ed25519 for id_ed25519.pub was written, mode 0644, into
+    /etc/pyramid/allowed_signers, and every later bundle was refused with "invalid key"."""
+    root = tmp_path / "device"
+    fresh_pi(root)
+    key = tmp_path / "owner"
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "owner@laptop", "-f", str(key)], check=True)
+    mixed = tmp_path / "mixed"
+    mixed.write_text(Path(f"{key}.pub").read_text() + "# the laptop's key\nssh-ed25519 not-base64!\n")
+    for signers, line in ((key, 1), (mixed, 3)):
+        refused = run_install(root, make_bundle(tmp_path / f"bundle-{line}", "1.0"), {"PYRAMID_SIGNERS": str(signers)})
+        assert refused.returncode == 2
+        assert refused.stderr.strip().splitlines() == [
+            f"install.sh: {signers} must hold SSH public keys only (such as ~/.ssh/id_ed25519.pub); line {line} is not one"]
+        assert not (root / "etc" / "pyramid" / "allowed_signers").exists()
+        assert "PRIVATE KEY" not in "".join(path.read_text(errors="replace") for path in root.rglob("*") if path.is_file()
+                                              and path.stat().st_size < 1 << 20)
+
+
 SEALED = {"PYRAMID_SKIP": "packages accounts data-mount"}  # ROOT/data stands for the data partition
 
 
