@@ -245,14 +245,21 @@ def build_session(options: Options, settings: "HardwareSettings", sink: EventSin
     The scripted mode plays on a scratch store unless the data directory is named
     (``PYRAMID_DATA_DIR``, or systemd's ``STATE_DIRECTORY``): a demo or a bug report
     run on a desktop must not abandon the player's saved game or count its result.
+    A store on disk is opened only once this process holds the data directory's
+    lock: one console per data directory.
     The network tables get the settings file's port (``--table-port`` wins) and
     post their events to ``sink``; ``--table`` opens or joins a table at once.
     """
-    from pyramid.saved.store import Store
+    from pyramid.saved.lock import hold_data_directory
+    from pyramid.saved.store import Store, data_directory
 
     rules = preset(options.rules) if options.rules else None
     named = any(os.environ.get(name) for name in ("PYRAMID_DATA_DIR", "STATE_DIRECTORY"))
-    store = Store.open() if named or not options.scripted else Store.in_memory()
+    if named or not options.scripted:
+        hold_data_directory(data_directory())  # DataDirectoryInUseError (an OSError): one line, exit 1
+        store = Store.open()
+    else:
+        store = Store.in_memory()
     port = network_port(settings)
     tables = TableService(network_opener(sink), port if options.table_port is None else options.table_port,
                           options.table_address or "", options.name)
