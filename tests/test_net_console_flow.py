@@ -492,3 +492,73 @@ def test_table_options_read() -> None:
     assert (options.table_port, options.table_address, options.name, options.deal_number) == (0, "127.0.0.1", "Ann", 16)
     joined, _ = parse_options(["--table", "join:[fe80::1]:47312"])
     assert joined.table == TableRequest("fe80::1", 47312) and not joined.table.opens
+
+
+# -- live lists keep the item, not the line (issue 26, item 2) -----------------------------
+def table_ad(host: str, match: int = 9, key: str | None = None) -> TableAd:
+    return TableAd(host, "192.168.1.30", 47312, match, "good", 1, 1, key or f"{host} (pi)")
+
+
+def test_a_table_that_appears_never_takes_the_ok_meant_for_open_a_table(tmp_path: Path) -> None:
+    networks = Networks()
+    session = new_session(tmp_path, networks)
+    assert network_menu(session)["menu"]["selected"] == 0  # "Open a table"
+    session.post_event(ev.TableSeen(table_ad("Mallory")))
+    state = session.state()
+    assert state["menu"]["items"][state["menu"]["selected"]] == "Open a table"
+    press(session, "ok")
+    assert [call[0] for call in networks.last.calls][-1] == "open_table", "no stranger's table joined"
+
+
+def test_the_highlight_follows_its_table_when_others_come_and_go(tmp_path: Path) -> None:
+    networks = Networks()
+    session = new_session(tmp_path, networks)
+    network_menu(session)
+    for host in ("Bob", "Dan"):
+        session.post_event(ev.TableSeen(table_ad(host)))
+    press(session, "up")  # from "Open a table" (kept while the tables came) to Dan's table above it
+    for event in (ev.TableSeen(table_ad("Ann")), ev.TableSeen(table_ad("Cy")), ev.TableGone("Bob (pi)")):
+        session.post_event(event)
+        state = session.state()
+        assert state["menu"]["items"][state["menu"]["selected"]].startswith("Dan ·")
+    press(session, "ok")
+    assert networks.last.calls[-1] == ("join", "192.168.1.30", 47312)
+
+
+def test_tables_withdrawn_under_the_highlight_never_leave_it_past_the_end(tmp_path: Path) -> None:
+    """Before: an IndexError (lobby.py) when the highlighted table and those below it went."""
+    networks = Networks()
+    session = new_session(tmp_path, networks)
+    network_menu(session)
+    hosts = ["Ann", "Bob", "Cy", "Dan"]
+    for host in hosts:
+        session.post_event(ev.TableSeen(table_ad(host)))
+    press(session, "up")  # Dan's table, the last one
+    for host in hosts:
+        session.post_event(ev.TableGone(f"{host} (pi)"))
+        state = session.state()
+        assert 0 <= state["menu"]["selected"] < len(state["menu"]["items"])
+    state = session.state()
+    assert state["menu"]["items"][state["menu"]["selected"]] == "Open a table"  # the line in its place
+    press(session, "ok")
+    assert networks.last.calls[-1][0] == "open_table"
+
+
+def test_a_console_to_invite_that_goes_away_never_crashes_the_table_screen(tmp_path: Path) -> None:
+    """Before: an IndexError (lobby.py) on the host's table screen when an invitable console went."""
+    networks = Networks()
+    session = new_session(tmp_path, networks)
+    network_menu(session)
+    choose(session, "Open a table")
+    assert press(session, "back")["screen"] == "table"
+    for host in ("Ann", "Bob"):
+        session.post_event(ev.TableSeen(dataclasses.replace(TableAd.lobby(host, 47312, 1), key=f"{host} (tv)",
+                                                            address="192.168.1.40")))
+    assert session.state()["menu"]["items"] == ["Play", "Invite Ann", "Invite Bob", "Leave the table"]
+    press(session, "down down")  # on "Invite Bob"
+    session.post_event(ev.TableGone("Bob (tv)"))
+    state = session.state()
+    assert state["menu"]["items"][state["menu"]["selected"]] == "Leave the table"
+    session.post_event(ev.TableGone("Ann (tv)"))
+    state = session.state()
+    assert state["menu"]["items"][state["menu"]["selected"]] == "Leave the table"

@@ -17,6 +17,7 @@ from __future__ import annotations
 import datetime
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Protocol, Sequence
 
@@ -237,6 +238,55 @@ class MenuScreen(Screen):
 
     def menu_state(self) -> dict[str, Any]:
         return {"items": self.items(), "selected": self.selected}
+
+
+class LiveLine(NamedTuple):
+    """A line of a :class:`LiveMenuScreen`: what it is (``key``, stable while it stays), its words and its choice."""
+
+    key: Hashable
+    label: str
+    choose: Callable[[], None]
+
+
+class LiveMenuScreen(MenuScreen):
+    """A menu whose lines come and go while it is shown (tables announced and withdrawn, consoles to invite).
+
+    The highlight is kept as the key of its line, not as a line number: when
+    lines come or go it stays on its line, so a table that appears above "Open a
+    table" never takes the ✓ meant for it. When the highlighted line itself goes,
+    the line that takes its place is highlighted (never past the end).
+    """
+
+    def __init__(self, session: Console, selected: int = 0) -> None:
+        self._key: Hashable = None
+        self._index = 0
+        super().__init__(session, selected)
+
+    @abstractmethod
+    def live_lines(self) -> list[LiveLine]:
+        """The lines now, in order."""
+
+    @property
+    def selected(self) -> int:
+        keys = [line.key for line in self.live_lines()]
+        if self._key in keys:
+            self._index = keys.index(self._key)
+        else:  # the line went: the one in its place (or the last) takes the highlight
+            self._index = min(self._index, max(len(keys) - 1, 0))
+            self._key = keys[self._index] if keys else None
+        return self._index
+
+    @selected.setter
+    def selected(self, index: int) -> None:
+        lines = self.live_lines()
+        self._index = min(max(index, 0), max(len(lines) - 1, 0))
+        self._key = lines[self._index].key if lines else None
+
+    def items(self) -> list[str]:
+        return [line.label for line in self.live_lines()]
+
+    def choose(self, index: int) -> None:
+        self.live_lines()[index].choose()
 
 
 class PagedScreen(Screen):

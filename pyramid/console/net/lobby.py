@@ -8,7 +8,6 @@ a key being pressed.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -17,16 +16,13 @@ from pyramid.actions import Action
 from pyramid.console.duel.flow import match_number_for, remembered_level
 from pyramid.console.duel.help import PyramidsHelpKey
 from pyramid.console.net import wording
-from pyramid.console.screen import Console, MenuScreen, NoticeScreen, Screen
+from pyramid.console.screen import Console, LiveLine, LiveMenuScreen, NoticeScreen, Screen
 from pyramid.view import Hit, MenuHit, MenuView, PanelView, View
 
 if TYPE_CHECKING:
     from pyramid.console.net.match import NetDuelRun
     from pyramid.net.advert import TableAd
     from pyramid.net.events import InviteReceived
-
-Lines = list[tuple[str, Callable[[], None]]]
-
 
 def open_network_menu(session: Console, match_number: int | None = None) -> None:
     """Pyramids → "Play on the network" (a notice on a console started without a network)."""
@@ -45,7 +41,7 @@ def start_table(session: Console, host: str | None, port: int | None) -> None:
         session.tables.join(session, host, port)
 
 
-class NetworkMenu(PyramidsHelpKey, MenuScreen):
+class NetworkMenu(PyramidsHelpKey, LiveMenuScreen):
     """The tables on the network, live; "Open a table"; "Join by address".
 
     While it is shown the console listens (it can be invited) and looks for
@@ -60,22 +56,16 @@ class NetworkMenu(PyramidsHelpKey, MenuScreen):
         super().__init__(session)
         session.tables.listen(session)
 
-    def lines(self) -> Lines:
+    def live_lines(self) -> list[LiveLine]:
         session, tables = self.session, self.session.tables
-        lines: Lines = [
-            (wording.table_line(ad.host, ad.match, ad.level, ad.seats), partial(self.join, ad))
+        lines = [
+            LiveLine(("table", ad.key), wording.table_line(ad.host, ad.match, ad.level, ad.seats), partial(self.join, ad))
             for ad in sorted(tables.tables.values(), key=lambda ad: (ad.host, ad.key))
         ]
         return lines + [
-            (say("net.open_table"), self.open_table),
-            (say("net.join_by_address"), lambda: session.push(JoinAddressScreen(session))),
+            LiveLine("open", say("net.open_table"), self.open_table),
+            LiveLine("address", say("net.join_by_address"), lambda: session.push(JoinAddressScreen(session))),
         ]
-
-    def items(self) -> list[str]:
-        return [label for label, _ in self.lines()]
-
-    def choose(self, index: int) -> None:
-        self.lines()[index][1]()
 
     def footer(self) -> str:
         tables = self.session.tables
@@ -180,7 +170,7 @@ class JoiningScreen(PyramidsHelpKey, Screen):
         return {"items": [say("net.cancel")], "selected": 0}
 
 
-class TableScreen(PyramidsHelpKey, MenuScreen):
+class TableScreen(PyramidsHelpKey, LiveMenuScreen):
     """The table this console sits at: who is seated, the player's game, invites (host), leaving."""
 
     name = "table"
@@ -203,21 +193,17 @@ class TableScreen(PyramidsHelpKey, MenuScreen):
     def view(self) -> View:
         return View(self.name, menu=MenuView(self.heading(), tuple(self.items()), self.selected, self.footer()))
 
-    def lines(self) -> Lines:
+    def live_lines(self) -> list[LiveLine]:
         run, tables = self.run, self.session.tables
+        leave = LiveLine("leave", say("net.leave_table"), self.leave)
         if run is None:
-            return [(say("net.leave_table"), self.leave)]
-        lines: Lines = [(say("duel.see_results") if run.board.is_over() else say("net.play"), self.play)]
+            return [leave]
+        lines = [LiveLine("play", say("duel.see_results") if run.board.is_over() else say("net.play"), self.play)]
         if run.seat == 0 and run.link.opponent_name is None and run.active:
-            lines += [(say("net.invite_line", name=ad.host), partial(tables.invite, self.session, ad))
+            lines += [LiveLine(("invite", ad.key), say("net.invite_line", name=ad.host),
+                               partial(tables.invite, self.session, ad))
                       for ad in sorted(tables.consoles.values(), key=lambda ad: (ad.host, ad.key))]
-        return lines + [(say("net.leave_table"), self.leave)]
-
-    def items(self) -> list[str]:
-        return [label for label, _ in self.lines()]
-
-    def choose(self, index: int) -> None:
-        self.lines()[index][1]()
+        return lines + [leave]
 
     def footer(self) -> str:
         run, tables = self.run, self.session.tables
