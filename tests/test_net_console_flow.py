@@ -562,3 +562,53 @@ def test_a_console_to_invite_that_goes_away_never_crashes_the_table_screen(tmp_p
     session.post_event(ev.TableGone("Ann (tv)"))
     state = session.state()
     assert state["menu"]["items"][state["menu"]["selected"]] == "Leave the table"
+
+
+# -- invites: one on screen, one a console per 30 s, "Not now" for 10 minutes (issue 26, item 5) --
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def invite_from(address: str, name: str = "Mallory") -> ev.InviteReceived:
+    return ev.InviteReceived(name, address, 47312, 77)
+
+
+def test_an_invite_flood_from_many_addresses_shows_one_invite(tmp_path: Path) -> None:
+    session = new_session(tmp_path, Networks())
+    session.tables.clock = clock = Clock()
+    for number in range(1148):  # as many as the issue's flood sent in 30 s
+        session.post_event(invite_from(f"192.168.1.{number % 200 + 2}"))
+        clock.now += 25 / 1148
+    assert session.state()["screen"] == "invite"
+    assert press(session, "back")["screen"] == "menu", "Back gets away: no next invite behind it"
+    for number in range(200):
+        session.post_event(invite_from(f"10.0.0.{number + 2}"))
+    assert session.state()["screen"] == "menu"
+
+
+def test_one_invite_a_console_per_30_seconds_and_not_now_silences_it_for_ten_minutes(tmp_path: Path) -> None:
+    session = new_session(tmp_path, Networks())
+    session.tables.clock = clock = Clock()
+    session.post_event(invite_from("192.168.1.20", "Ann"))
+    assert press(session, "ok")["screen"] == "joining"  # Join
+    press(session, "back")  # gives up joining
+    clock.now += 20
+    session.post_event(invite_from("192.168.1.20", "Ann"))
+    assert session.state()["screen"] != "invite", "the same console again within 30 s"
+    clock.now += 11
+    session.post_event(invite_from("192.168.1.20", "Ann"))
+    assert session.state()["screen"] == "invite"
+    assert press(session, "down ok")["screen"] != "invite"  # Not now
+    clock.now += 9 * 60
+    session.post_event(invite_from("192.168.1.20", "Ann"))
+    assert session.state()["screen"] != "invite", "silenced for 10 minutes"
+    session.post_event(invite_from("192.168.1.21", "Bob"))
+    assert session.state()["screen"] == "invite", "another console may invite"
+    press(session, "back")
+    clock.now += 61
+    session.post_event(invite_from("192.168.1.20", "Ann"))
+    assert session.state()["screen"] == "invite"

@@ -190,9 +190,10 @@ class Session:
     def offer_invites(self) -> None:
         """Show a held invite unless a game is in progress: it waits for the game's end or its pause (help).
 
-        One invite panel at a time; the next shows when it is answered.
+        One invite panel at a time; the table service holds at most one, within its limits
+        (:data:`~pyramid.console.net.service.INVITE_INTERVAL`).
         """
-        if self.tables.invites and not self.game_in_progress() and self.screen.name != "invite":
+        if self.tables.held_invite is not None and not self.game_in_progress() and self.screen.name != "invite":
             self.push(self.tables.take_invite(self))
 
     def game_in_progress(self) -> bool:

@@ -248,6 +248,7 @@ class InviteScreen(PyramidsHelpKey, Screen):
             self.selected = hit.index
         if action.name in ("back", "star") or (action.name in ("ok", "tap") and self.selected == 1):
             self.session.pop()
+            self.session.tables.silence(self.invite.address)  # "Not now": that console, for a while
         elif action.name in ("ok", "tap"):
             session = self.session
             session.pop()

@@ -15,7 +15,7 @@ are used (the session imports it before the first frame).
 from __future__ import annotations
 
 import datetime
-from collections import deque
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -35,8 +35,12 @@ if TYPE_CHECKING:
     from pyramid.net.network import Network
     from pyramid.saved.progress import Progress
 
-#: Invites kept while a game is being played (the oldest go first).
-MAX_HELD_INVITES = 4
+#: Invites: at most one held or on screen, at most one a console per INVITE_INTERVAL seconds and
+#: one from anybody per INVITE_INTERVAL, and "Not now" silences that console for INVITE_SILENCE.
+#: Why: an invite panel covers the menu, so a stranger sending them in a loop (1,148 in 30 s
+#: from two addresses, issue 26) kept the player from ever getting away but by joining.
+INVITE_INTERVAL = 30.0
+INVITE_SILENCE = 600.0
 
 
 class NoNetworkError(PyramidError):
@@ -61,7 +65,12 @@ class TableService:
         #: Tables announced on the network, and consoles in their network menu (they can be invited), by key.
         self.tables: dict[str, TableAd] = {}
         self.consoles: dict[str, TableAd] = {}
-        self.invites: deque[InviteReceived] = deque(maxlen=MAX_HELD_INVITES)
+        #: The invite to show when no game is being played (the session shows it; one at a time).
+        self.held_invite: InviteReceived | None = None
+        #: The clock of the invite limits (swappable, as the session's).
+        self.clock: Callable[[], float] = time.monotonic
+        self._invites_from: dict[str, float] = {}  # address → when its next invite may show
+        self._next_invite = 0.0  # when any console's next invite may show
         #: The match at this console's table (or the seat it holds at another's).
         self.run: NetDuelRun | None = None
         self.table_screen: TableScreen | None = None
@@ -231,10 +240,26 @@ class TableService:
         self.network(session).invite(console.address, console.port)
 
     def take_invite(self, session: Console) -> Screen:
-        """The panel for the oldest invite held (the session shows it when no game is in progress)."""
+        """The panel for the invite held (the session shows it when no game is in progress)."""
         from pyramid.console.net.lobby import InviteScreen
 
-        return InviteScreen(session, self.invites.popleft())
+        invite, self.held_invite = self.held_invite, None
+        assert invite is not None, "take_invite is called only when an invite is held"
+        return InviteScreen(session, invite)
+
+    def silence(self, address: str) -> None:
+        """ "Not now": no invite from the console at ``address`` for :data:`INVITE_SILENCE` seconds."""
+        self._invites_from[address] = self.clock() + INVITE_SILENCE
+
+    def _receive_invite(self, invite: InviteReceived) -> None:
+        """Hold ``invite`` if the limits allow it (module note); else it is dropped, unseen."""
+        now = self.clock()
+        if self.held_invite is not None or now < self._next_invite or now < self._invites_from.get(invite.address, 0):
+            return
+        self._invites_from = {address: until for address, until in self._invites_from.items() if until > now}
+        self._invites_from[invite.address] = now + INVITE_INTERVAL
+        self._next_invite = now + INVITE_INTERVAL
+        self.held_invite = invite
 
     # -- events ------------------------------------------------------------------
     def on_event(self, session: Console, event: object) -> None:
@@ -265,7 +290,7 @@ class TableService:
         elif isinstance(event, ev.DiscoveryFailed):
             self.notice = wording.discovery_failed()
         elif isinstance(event, ev.InviteReceived):
-            self.invites.append(event)
+            self._receive_invite(event)
         elif isinstance(event, ev.InviteSent):
             self.notice = wording.invite_sent(self._invited.pop(event.address, event.address), event.delivered)
         elif isinstance(event, ev.JoinFailed) and self.joining is not None:
