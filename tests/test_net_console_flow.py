@@ -612,3 +612,15 @@ def test_one_invite_a_console_per_30_seconds_and_not_now_silences_it_for_ten_min
     clock.now += 61
     session.post_event(invite_from("192.168.1.20", "Ann"))
     assert session.state()["screen"] == "invite"
+
+
+def test_the_table_screen_says_when_the_host_turns_connections_away(tmp_path: Path) -> None:
+    session = new_session(tmp_path, Networks())
+    network_menu(session)
+    choose(session, "Open a table")
+    press(session, "back")
+    assert session.view().menu.footer == "Waiting for a second player · you play as Player"
+    session.post_event(ev.Crowded(True))
+    assert session.view().menu.footer == "Many connections at once: some are turned away"
+    session.post_event(ev.Crowded(False))
+    assert session.view().menu.footer == "Waiting for a second player · you play as Player"

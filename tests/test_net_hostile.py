@@ -265,3 +265,118 @@ def test_one_address_cannot_take_every_pending_slot(table: tuple[Endpoint, int])
     assert closed_by_peer(extra)  # over the per-address limit: closed on arrival
     for sock in held:
         assert closed_by_peer(sock)  # and the others after the hello deadline
+
+
+# -- fair admission, silent seats, names kept (issue 26, items 4 and 9) ----------------------
+class Squatters:
+    """Hostile machines at 127.0.0.2 … that each keep as many idle connections open as the host
+    allows an address, opening a new one whenever one is closed (the issue's lock-out)."""
+
+    def __init__(self, port: int, addresses: int, per_address: int) -> None:
+        import threading
+
+        self.port, self.stopping = port, threading.Event()
+        self.busy_told = 0
+        self.threads = [threading.Thread(target=self._hold, args=(f"127.0.0.{2 + number // per_address}",))
+                        for number in range(addresses * per_address)]
+        for thread in self.threads:
+            thread.start()
+
+    def _hold(self, source: str) -> None:
+        while not self.stopping.is_set():
+            try:
+                sock = socket.create_connection(("127.0.0.1", self.port), timeout=1.0, source_address=(source, 0))
+            except OSError:
+                continue
+            received = b""
+            try:
+                while not self.stopping.is_set():
+                    try:
+                        data = sock.recv(65536)
+                    except socket.timeout:
+                        continue
+                    if not data:
+                        break
+                    received += data
+            except OSError:
+                pass
+            finally:
+                sock.close()
+            if b'"reason":"busy"' in received.replace(b" ", b""):
+                self.busy_told += 1
+
+    def stop(self) -> None:
+        self.stopping.set()
+        for thread in self.threads:
+            thread.join(timeout=GUARD)
+
+
+def test_sixteen_hostile_addresses_holding_every_slot_cannot_keep_a_real_console_out() -> None:
+    """Before: a real console was told "No console answers at that address", and the host saw nothing."""
+    limits = Limits()  # the console's own limits: 8 slots, 4 an address, 5 s to greet
+    host = Endpoint("Ann", limits)
+    host.net.open_table(31, "good", "127.0.0.1", 0)
+    port = host.wait(ev.Listening).port
+    squatters = Squatters(port, addresses=16, per_address=limits.max_pending_per_address)
+    guest = Endpoint("Bob", limits)
+    try:
+        time.sleep(1.0)  # every slot held, and the squatters reopening what is closed
+        assert host.wait(ev.Crowded).crowded, "the host says it is turning connections away"
+        asked = time.monotonic()
+        guest.net.join("127.0.0.1", port)
+        seated = guest.wait(ev.Seated)
+        waited = time.monotonic() - asked
+        print(f"seated after {waited:.2f} s among 64 squatting connections")
+        assert seated.host_name == "Ann" and host.wait(ev.OpponentJoined).name == "Bob"
+        assert waited < limits.busy_patience, "seated while still patient, never refused"
+    finally:
+        squatters.stop()
+        guest.net.stop()
+        host.net.stop()
+    assert squatters.busy_told > 0, "the connections turned away were told busy"
+
+
+def test_a_peer_that_asks_for_the_seat_and_says_nothing_more_is_dropped_after_the_hello_deadline() -> None:
+    """Item 9: it held the seat for the read timeout (45 s), again and again; a seat counts once the
+    guest speaks after the accept, and it must do so within the hello deadline."""
+    limits = Limits(hello_deadline=1.0, read_timeout=60.0, ping_interval=30.0, farewell_linger=0.5)
+    host = Endpoint("Ann", limits)
+    host.net.open_table(31, "good", "127.0.0.1", 0)
+    port = host.wait(ev.Listening).port
+    try:
+        silent = connect(port, GUARD)
+        silent.sendall(HELLO + line({"t": "join", "token": ""}))
+        assert closed_by_peer(silent), "closed long before the read timeout (the guard is 20 s)"
+        host.drain()
+        assert not any(isinstance(event, ev.OpponentJoined) for event in host.seen)
+        guest = Endpoint("Bob", limits)
+        try:
+            guest.net.join("127.0.0.1", port)
+            assert guest.wait(ev.Seated).host_name == "Ann"
+        finally:
+            guest.net.stop()
+    finally:
+        host.net.stop()
+
+
+def test_a_guest_coming_back_with_its_token_keeps_the_name_it_sat_under(table: tuple[Endpoint, int]) -> None:
+    """Item 9: Bob became Mallory mid-match by coming back with the seat's token under another name."""
+    host, port = table
+    bob = connect(port, GUARD)
+    bob.sendall(line({"t": "hello", "v": 1, "name": "Bob"}) + line({"t": "join", "token": ""}))
+    received = b""
+    while b'"t":"accept"' not in received:
+        received += bob.recv(65536)
+    accept = json.loads(next(part for part in received.split(b"\n") if b'"accept"' in part))
+    bob.sendall(line({"t": "resend", "match": 31, "next": 1}))
+    assert host.wait(ev.OpponentJoined).name == "Bob"
+    bob.close()
+    host.wait(ev.PeerConnection, lambda event: not event.connected)
+    mallory = connect(port, GUARD)
+    mallory.sendall(line({"t": "hello", "v": 1, "name": "Mallory"}) + line({"t": "join", "token": accept["token"]})
+                    + line({"t": "resend", "match": 31, "next": 1}))
+    back = host.wait(ev.OpponentJoined)
+    assert (back.name, back.resumed) == ("Bob", True)
+    view = host.net.table_view()
+    assert view is not None and view.players == ("Ann", "Bob")
+    mallory.close()

@@ -65,7 +65,7 @@ async def run_guest(
     """
     limits = context.limits
     loop = asyncio.get_running_loop()
-    dropped_at = loop.time()
+    dropped_at = asked_at = loop.time()
     pause = limits.retry_first
     link = joining.link
     while joining.wanted() and (link is None or link.ended is None):
@@ -85,7 +85,16 @@ async def run_guest(
                     context.emit(JoinFailed(reason, str(refusal)))
                     return
             else:
-                if isinstance(answer, Refuse):
+                busy = isinstance(answer, Refuse) and answer.reason == "busy"
+                if busy and link is None and loop.time() - asked_at < limits.busy_patience:
+                    wire.close()  # more connections at once than the host serves: ask again shortly
+                    log.info("%s:%s is busy; asking again", host, port)
+                    await asyncio.sleep(pause)
+                    pause = min(pause * 2, limits.retry_longest)
+                    continue
+                if busy and link is not None:
+                    wire.close()  # the seat is still ours: try again as after a drop
+                elif isinstance(answer, Refuse):
                     wire.close()
                     if link is not None:
                         link.ended = "closed"
@@ -93,22 +102,25 @@ async def run_guest(
                     else:
                         context.emit(JoinFailed(answer.reason, f"{host}:{port} refused the seat ({answer.reason})"))
                     return
-                resumed = link is not None
-                if link is None:
-                    link = joining.link = MatchLink("guest", answer.match, answer.level, address=(host, port))
-                    adopt(link)
-                link.token, link.opponent_name = answer.token, name
-                context.emit(Seated(name, answer.match, answer.level, resumed))
-                if resumed:
-                    context.emit(PeerConnection(True))
-                pause = limits.retry_first
-                fault = await link.serve(wire)
-                if fault is None:
-                    return
-                log.info("the table's connection dropped (%s): %s", fault.reason, fault)
-                context.emit(PeerConnection(False))
-                dropped_at = loop.time()
-                continue
+                else:
+                    resumed = link is not None
+                    if link is None:
+                        link = joining.link = MatchLink("guest", answer.match, answer.level, address=(host, port))
+                        adopt(link)
+                    if link.opponent_name is None:
+                        link.opponent_name = name  # a seat taken back keeps the host's name it was taken under
+                    link.token = answer.token
+                    context.emit(Seated(link.opponent_name, answer.match, answer.level, resumed))
+                    if resumed:
+                        context.emit(PeerConnection(True))
+                    pause = limits.retry_first
+                    fault = await link.serve(wire)
+                    if fault is None:
+                        return
+                    log.info("the table's connection dropped (%s): %s", fault.reason, fault)
+                    context.emit(PeerConnection(False))
+                    dropped_at = loop.time()
+                    continue
         if loop.time() - dropped_at >= limits.seat_hold:
             link.ended = "timeout"
             context.emit(OpponentLeft("timeout"))
@@ -159,6 +171,13 @@ async def send_invite(context: NetContext, address: str, port: int, table_port: 
         answer = await wire.receive(context.limits.hello_deadline)
         if not isinstance(answer, Hello):
             raise PeerFault("protocol", f"{address} answered {type(answer).__name__}")
+        try:  # the listener closes after its hello, or tells a busy refusal first
+            after = await wire.receive(context.limits.hello_deadline)
+        except PeerFault as fault:
+            if fault.reason != "closed":
+                raise
+        else:
+            raise PeerFault("busy" if after == Refuse("busy") else "protocol", f"{address} answered {after}")
         context.emit(InviteSent(address, port, True, ""))
     except PeerFault as fault:
         context.emit(InviteSent(address, port, False, str(fault)))

@@ -122,6 +122,14 @@ class RematchStarted:
 
 
 @dataclass(frozen=True, slots=True)
+class Crowded:
+    """Host side: connections are being turned away (``busy``; more came at once than are served),
+    or, ``crowded`` False, none has been for a while."""
+
+    crowded: bool
+
+
+@dataclass(frozen=True, slots=True)
 class InviteReceived:
     """``name`` at ``address`` invites this console to its table on ``port`` (match ``match``)."""
 
@@ -173,7 +181,7 @@ class DiscoveryFailed:
 
 NetEvent = Union[
     Listening, ListenFailed, OpponentJoined, Seated, JoinFailed, PeerConnection, OpponentMoved, OpponentStatus, MatchVoided,
-    OpponentLeft, RematchProposed, RematchStarted, InviteReceived, InviteSent, TableSeen, TableGone,
+    OpponentLeft, RematchProposed, RematchStarted, Crowded, InviteReceived, InviteSent, TableSeen, TableGone,
     DiscoveryStarted, DiscoveryFailed,
 ]
 

@@ -42,6 +42,9 @@ class Limits:
     retry_longest: float = 10.0
     #: Connecting to a table or to an invited console.
     connect_timeout: float = 5.0
+    #: How long a guest asking for a new seat keeps trying while the host answers ``busy`` (more
+    #: connections at once than it serves, see table.py), before the join fails.
+    busy_patience: float = 10.0
     #: After saying goodbye (a leave), how long to wait for the peer to close its side, so the
     #: goodbye is read and not lost to a reset (see Wire.finish); a live peer closes at once.
     farewell_linger: float = 1.0

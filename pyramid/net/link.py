@@ -211,11 +211,15 @@ class MatchLink:
         if self._context is not None:
             self._context.emit(event)
 
-    async def serve(self, wire: Wire, on_first_message: Callable[[], None] | None = None) -> PeerFault | None:
+    async def serve(self, wire: Wire, on_first_message: Callable[[], None] | None = None,
+                    first_word_within: float | None = None) -> PeerFault | None:
         """Carry the match over ``wire`` until it drops (the fault) or the match ends (None).
 
         ``on_first_message`` is called when the peer's first message on ``wire``
         arrives, before it is acted on (the host counts a guest as seated then).
+        ``first_word_within``: the connection is dropped when that first message
+        has not come within so many seconds (a console sends its resend at once;
+        a silent peer that asked for the seat must not hold it for the read timeout).
         """
         if self.wire is not None:
             self.wire.close()
@@ -223,20 +227,27 @@ class MatchLink:
         limits = wire.limits
         loop = asyncio.get_running_loop()
         heard = loop.time()
+        first_word_by = None if first_word_within is None else heard + first_word_within
         try:
             wire.send(Resend(self._replay.match_number, self._replay.moves + 1))
             while not self._is_over() and not wire.closed:
+                wait = min(limits.ping_interval, limits.read_timeout)
+                if first_word_by is not None:
+                    wait = max(0.0, min(wait, first_word_by - loop.time()))
                 try:
-                    message = await wire.receive(min(limits.ping_interval, limits.read_timeout))
+                    message = await wire.receive(wait)
                 except PeerFault as fault:
                     if self._is_over():
                         break  # this side left while waiting: the peer's answer is the end of the stream
+                    if first_word_by is not None and fault.reason == "timeout" and loop.time() >= first_word_by:
+                        raise PeerFault("timeout", f"{wire.peer} said nothing within {first_word_within:g} s") from None
                     if fault.reason != "timeout" or loop.time() - heard >= limits.read_timeout:
                         raise
                     wire.send(Ping(0))
                     continue
                 if self._is_over():
                     break  # sent before the peer read this side's leave: not acted on
+                first_word_by = None
                 if on_first_message is not None:
                     on_first_message()
                     on_first_message = None

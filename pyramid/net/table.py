@@ -1,14 +1,24 @@
 """The host side: a listener that seats one opponent at this console's table and takes invites.
 
 Every accepted connection is first checked (:func:`~pyramid.net.addresses.is_allowed_peer`),
-then counted among at most ``max_pending`` connections not yet seated (more are
-closed on arrival, so 200 connections at once cost 200 accept calls and
-nothing more), then must say hello and ask for the seat (or deliver an invite)
-within ``hello_deadline``. Anything wrong drops that connection only, logged
-once per address; the table stays open. One address may hold at most
-``max_pending_per_address`` of those slots, so a single hostile machine cannot
-keep a real opponent from reaching the table. The seat belongs to the guest holding
-its token: after a drop it is kept for ``seat_hold`` seconds for that token only.
+then admitted among at most ``max_pending`` connections not yet seated, then
+must say hello and ask for the seat (or deliver an invite) within
+``hello_deadline`` in all. Anything wrong drops that connection only, logged
+once per address; the table stays open.
+
+Admission is fair rather than first come (issue 26: four idle connections from
+each of two addresses, reopened as they closed, kept every real console out).
+One address may hold at most ``max_pending_per_address`` slots; one more from
+it is turned away. When every slot is taken, the newcomer is let in and the
+oldest connection of the address holding the most slots gives way. Whoever is
+turned away is told ``busy`` (hello, refuse) and read on until it closes, so
+the refusal is not lost to a reset; a console told ``busy`` tries again for a
+few seconds (``busy_patience``). A real console speaks at once and is served
+in a round trip, so strangers holding slots only ever push each other out.
+While it turns connections away the host says so (:class:`Crowded`).
+
+The seat belongs to the guest holding its token: after a drop it is kept for
+``seat_hold`` seconds for that token only, and under the name it was taken with.
 The listener also runs with no table open (the network menu), where it only
 takes invites and refuses seats with ``no_table``.
 """
@@ -16,12 +26,15 @@ takes invites and refuses seats with ``no_table``.
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
 from collections.abc import Callable
 
 from pyramid.net.addresses import is_allowed_peer
 from pyramid.net.connection import PeerFault, Wire
 from pyramid.net.context import NetContext, log
-from pyramid.net.events import InviteReceived, Listening, ListenFailed, OpponentJoined, OpponentLeft, PeerConnection
+from pyramid.net.events import (
+    Crowded, InviteReceived, Listening, ListenFailed, OpponentJoined, OpponentLeft, PeerConnection,
+)
 from pyramid.net.link import MatchLink, new_token
 from pyramid.net.protocol import (
     MAX_MESSAGE, PROTOCOL_VERSION, Accept, Hello, Invite, Join, Leave, Refuse, TableInfo,
@@ -31,6 +44,8 @@ from pyramid.net.protocol import (
 BACKLOG = 64
 #: Seconds a connection's task is given to end once its wire is closed (it ends at the next turn of the loop).
 CLOSED_WIRE_GRACE = 1.0
+#: Seconds without turning a connection away before the host no longer says it is crowded.
+CROWDED_QUIET = 10.0
 
 
 class TableHost:
@@ -41,8 +56,11 @@ class TableHost:
         self.link: MatchLink | None = None
         self._on_change = on_change  # called when seats free changes (discovery re-announces)
         self._server: asyncio.Server | None = None
-        self._pending = 0
-        self._pending_by_peer: dict[str, int] = {}
+        #: Connections not yet seated, oldest first (a dict keeps the order they came in).
+        self._pending: dict[Wire, None] = {}
+        #: Connections told ``busy``: read on until they close (see the module note).
+        self._turned_away: set[Wire] = set()
+        self._crowded: asyncio.TimerHandle | None = None
         self._hold: asyncio.TimerHandle | None = None
         self._connections: set[Wire] = set()
         self._serving: set[asyncio.Task[None]] = set()  # one task a connection, until it has ended
@@ -104,6 +122,9 @@ class TableHost:
         server, self._server = self._server, None
         link = self.link
         self.close_table()
+        if self._crowded is not None:
+            self._crowded.cancel()
+            self._crowded = None
         if server is None:
             return
         server.close()
@@ -131,37 +152,68 @@ class TableHost:
             self.context.log_drop(wire.peer, "address", "not a loopback, link-local or private address")
             wire.close()
             return
-        limits = self.context.limits
-        from_peer = self._pending_by_peer.get(wire.peer, 0)
-        if self._pending >= limits.max_pending or from_peer >= limits.max_pending_per_address:
-            self.context.log_drop(wire.peer, "busy", "no pending slot free for it")
-            wire.close()
-            return
-        self._pending += 1
-        self._pending_by_peer[wire.peer] = from_peer + 1
         self._connections.add(wire)
         try:
-            seated = await self._greet(wire)
-        except PeerFault as fault:
-            if fault.reason != "closed":
-                self.context.log_drop(wire.peer, fault.reason, str(fault))
-            seated = None
-        finally:
-            self._pending -= 1
-            left = self._pending_by_peer.pop(wire.peer) - 1
-            if left:
-                self._pending_by_peer[wire.peer] = left
-        try:
-            if seated is not None:
+            if not self._admit(wire):
+                await wire.linger(self.context.limits.hello_deadline)
+                return
+            try:
+                seated = await self._greet(wire)
+            except PeerFault as fault:
+                if fault.reason != "closed" and wire not in self._turned_away:
+                    self.context.log_drop(wire.peer, fault.reason, str(fault))
+                seated = None
+            finally:
+                self._pending.pop(wire, None)
+            if wire in self._turned_away:
+                await wire.linger(self.context.limits.hello_deadline)
+            elif seated is not None:
                 await self._seat(seated, wire)
         finally:
+            self._turned_away.discard(wire)
             self._connections.discard(wire)
             wire.close()
 
+    def _admit(self, wire: Wire) -> bool:
+        """Take ``wire`` among the connections not yet seated, or turn it away (see the module note)."""
+        limits = self.context.limits
+        if sum(1 for other in self._pending if other.peer == wire.peer) >= limits.max_pending_per_address:
+            self._turn_away(wire, "its address holds every slot it may")
+            return False
+        if len(self._pending) >= limits.max_pending:
+            counts = Counter(other.peer for other in self._pending)
+            busiest = max(counts.values())
+            oldest = next(other for other in self._pending if counts[other.peer] == busiest)
+            del self._pending[oldest]
+            self._turn_away(oldest, "it gave way to a newer connection")
+        self._pending[wire] = None
+        return True
+
+    def _turn_away(self, wire: Wire, why: str) -> None:
+        """Tell ``wire`` the host is ``busy`` and say nothing more; its task reads on until it closes."""
+        self._turned_away.add(wire)
+        self.context.log_drop(wire.peer, "busy", f"turned away: {why}")
+        try:
+            wire.send(Hello(PROTOCOL_VERSION, self.context.name))
+            wire.send(Refuse("busy"))
+        except PeerFault:
+            pass  # it does not read: the linger ends it
+        wire.finish()
+        if self._crowded is None:
+            self.context.emit(Crowded(True))
+        else:
+            self._crowded.cancel()
+        self._crowded = asyncio.get_running_loop().call_later(CROWDED_QUIET, self._quiet_again)
+
+    def _quiet_again(self) -> None:
+        self._crowded = None
+        self.context.emit(Crowded(False))
+
     async def _greet(self, wire: Wire) -> tuple[MatchLink, str, bool] | None:
         """Hello, then a join (the link, the guest's name, resumed) or an invite (None)."""
-        deadline = self.context.limits.hello_deadline
-        hello = await wire.receive(deadline)
+        loop = asyncio.get_running_loop()
+        until = loop.time() + self.context.limits.hello_deadline  # for the hello and the join together
+        hello = await wire.receive(until - loop.time())
         if not isinstance(hello, Hello):
             raise PeerFault("protocol", f"{wire.peer} did not start with a hello")
         wire.send(Hello(PROTOCOL_VERSION, self.context.name))
@@ -171,7 +223,9 @@ class TableHost:
         link = self.link
         if link is not None:
             wire.send(TableInfo(self.context.name, link.match_number, link.level, self.seats_free))
-        request = await wire.receive(deadline)
+        request = await wire.receive(max(0.0, until - loop.time()))
+        if wire in self._turned_away:
+            raise PeerFault("busy", f"{wire.peer} was turned away")
         if isinstance(request, Invite):
             self.context.emit(InviteReceived(hello.name, wire.peer, request.port, request.match))
             return None
@@ -188,6 +242,11 @@ class TableHost:
             wire.send(Refuse("full" if request.token == "" else "bad_token"))
             return None
         wire.send(Accept(token, link.match_number, link.level))  # PeerFault if it is gone: the seat stays free
+        if resumed and link.opponent_name is not None:
+            if hello.name != link.opponent_name:  # the seat was taken under a name: it keeps it
+                log.info("%s came back to the seat of %r as %r; kept as %r", wire.peer, link.opponent_name,
+                         hello.name[:40], link.opponent_name)
+            return link, link.opponent_name, resumed
         link.token, link.opponent_name = token, hello.name
         return link, hello.name, resumed
 
@@ -213,7 +272,7 @@ class TableHost:
             if resumed:
                 self.context.emit(PeerConnection(True))
 
-        fault = await link.serve(wire, joined)
+        fault = await link.serve(wire, joined, first_word_within=self.context.limits.hello_deadline)
         if fault is None or link is not self.link or link.wire is not None:
             return  # the match ended, the table changed, or the guest is already back on a newer connection
         if not spoke and not resumed:

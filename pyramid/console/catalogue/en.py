@@ -341,6 +341,7 @@ MESSAGES: dict[str, str] = {
     "net.join_failed.busy": "That console is too busy to answer; try again.",
     "net.join_failed.unreachable": "No console answers at that address.",
     "net.join_failed.outside": "Tables are only played on the home network: that address is outside it.",
+    "net.crowded": "Many connections at once: some are turned away",
     "net.join_failed.protocol": "That console did not answer like a Pyramids table.",
     "net.join_failed": "The table could not be joined.",
     "net.void.illegal_move": "a move sent by the other console is not legal",

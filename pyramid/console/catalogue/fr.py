@@ -341,6 +341,7 @@ MESSAGES: dict[str, str] = {
     "net.join_failed.busy": "Cette console est trop occupée pour répondre ; réessayez.",
     "net.join_failed.unreachable": "Aucune console ne répond à cette adresse.",
     "net.join_failed.outside": "Les tables se jouent sur le réseau de la maison : cette adresse n'en fait pas partie.",
+    "net.crowded": "Trop de connexions à la fois : certaines sont refusées",
     "net.join_failed.protocol": "Cette console n'a pas répondu comme une table de Pyramides.",
     "net.join_failed": "Impossible de rejoindre la table.",
     "net.void.illegal_move": "un coup envoyé par l'autre console n'est pas permis",

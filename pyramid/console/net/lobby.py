@@ -211,6 +211,8 @@ class TableScreen(PyramidsHelpKey, LiveMenuScreen):
             return ""
         if run.status or tables.notice:
             return run.status or tables.notice
+        if tables.crowded:
+            return say("net.crowded")
         if run.link.opponent_name is None:
             return say("net.waiting_second", name=run.own_name)
         return say("net.both_seated", name=run.own_name, opponent=run.opponent_name)

@@ -78,6 +78,8 @@ class TableService:
         self.joining: tuple[str, int] | None = None
         #: The latest thing to tell about the network itself, worded (a port that cannot be used …).
         self.notice = ""
+        #: The table is turning connections away (more at once than it serves): its screen says so.
+        self.crowded = False
         self._invited: dict[str, str] = {}  # address → name, to word InviteSent
 
     # -- the network object ----------------------------------------------------
@@ -287,6 +289,8 @@ class TableService:
             self.notice = wording.listen_failed(event.port)
             if self.run is not None and self.run.seat == 0:
                 self.run.status = self.notice  # nobody can sit at this table: say so on it
+        elif isinstance(event, ev.Crowded):
+            self.crowded = event.crowded
         elif isinstance(event, ev.DiscoveryFailed):
             self.notice = wording.discovery_failed()
         elif isinstance(event, ev.InviteReceived):
