@@ -131,3 +131,33 @@ def test_a_match_the_peer_calls_void_counts_for_nobody(tmp_path: Path, consoles:
     assert final["game"]["opponent"]["status"] == "left" and final["game"]["table"]["state"] == "closed"
     assert (NETWORK_GAME, "Mallory") not in ann.stats(), "a void match counts for nobody"
     mallory.close()
+
+
+def test_two_proposals_in_one_write_after_new_round_start_the_first_and_the_console_plays_on(
+        tmp_path: Path, consoles: list[Console]) -> None:
+    """Issue 26, item 3: the host accepted m−1, the network side had replaced it with 7, and the
+    console exited 2 ("the opponent did not propose match m-1"). A proposal now stands until the
+    match changes: the second is not taken."""
+    from pyramid.engine.duel.board import DuelBoard
+
+    ann_moves, theirs = good_moves(MATCH, "good"), good_moves(MATCH, "casual")
+    ann = host(tmp_path, "Ann", MATCH, f"wait:joined {taps(MATCH, ann_moves)} wait:done ok down ok wait wait")
+    consoles.append(ann)
+    mallory = sit_down(ann.port())
+    board = DuelBoard.for_match(MATCH)
+    batch = b""
+    for number, move in enumerate(theirs, start=1):
+        board.push(move)
+        batch += line({"t": "move", "match": MATCH, "n": number, "move": str(move)})
+    batch += line({"t": "status", "match": MATCH, "round": board.round_number, "score": board.score,
+                   "moves": len(theirs), "finished": True})
+    mallory.sendall(batch)
+    proposed = int(read_until(mallory, "rematch")["match"])  # Ann chose "New round"
+    assert proposed > 1
+    mallory.sendall(line({"t": "rematch", "match": proposed - 1}) + line({"t": "rematch", "match": 7}))
+    accepted = read_until(mallory, "rematch_ok")
+    assert accepted["match"] == proposed - 1  # both proposed: the lower number, Mallory's first
+    mallory.sendall(line({"t": "resend", "match": proposed - 1, "next": 1}))
+    final = ann.finish()  # exit 0: before, exit 2
+    assert final["game"]["match"] == proposed - 1 and final["game"]["moves"] == []
+    mallory.close()

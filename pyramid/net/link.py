@@ -27,7 +27,7 @@ from typing import Any, Literal
 from pyramid.engine.duel.ai import LEVELS
 from pyramid.engine.duel.board import DuelBoard, DuelMove
 from pyramid.net.connection import PeerFault, Wire
-from pyramid.net.context import NetContext
+from pyramid.net.context import NetContext, log
 from pyramid.net.errors import MatchVoidError, NetError, ProtocolError, quote
 from pyramid.net.events import (
     MatchVoided, OpponentLeft, OpponentLeftReason, OpponentMoved, OpponentStatus, RematchProposed, RematchStarted,
@@ -39,6 +39,9 @@ from pyramid.net.protocol import (
 )
 
 Role = Literal["host", "guest"]
+#: Where the match stands at this table (:attr:`MatchLink.phase`); docs/network.md has the outcome
+#: of every message in each.
+Phase = Literal["playing", "finished", "proposed", "asked", "ended"]
 Schedule = Callable[[Callable[[], None]], None]
 
 
@@ -94,6 +97,20 @@ class MatchLink:
     @property
     def connected(self) -> bool:
         return self.wire is not None and not self.wire.closed
+
+    @property
+    def phase(self) -> Phase:
+        """``playing`` (a game of this match still going on), ``finished`` (both over), ``proposed``
+        (this side proposed a new match), ``asked`` (the opponent proposed one; it wins over
+        ``proposed`` when both did), ``ended`` (left, closed, void or timed out)."""
+        with self._lock:
+            if self.ended is not None:
+                return "ended"
+            if self._their_proposal is not None:
+                return "asked"
+            if self._my_proposal is not None:
+                return "proposed"
+            return "finished" if self._board.is_over() and self._replay.finished else "playing"
 
     def opponent(self) -> OpponentView:
         """The opponent's replayed progress (a snapshot)."""
@@ -173,19 +190,31 @@ class MatchLink:
         self._later(lambda: self._send_own(number))
 
     def propose_rematch(self, match_number: int) -> None:
-        """Propose match ``match_number`` to the opponent once this player's game is over."""
+        """Propose match ``match_number`` to the opponent once this player's game is over.
+
+        Nothing happens once the match has ended at this table: the network
+        thread may have ended it a moment ago, and its event is on the way.
+        """
         with self._lock:
+            if self.ended is not None:
+                return
             self._require_finished("propose a rematch")
             DuelBoard.for_match(match_number)  # ValueError for a number out of range
             self._my_proposal = match_number
         self._later(lambda: self._send(Rematch(match_number)))
 
     def accept_rematch(self, match_number: int) -> None:
-        """Accept the opponent's proposal of ``match_number``: the new match starts on both sides."""
+        """Accept the opponent's proposal of ``match_number``: the new match starts on both sides.
+
+        Decided on the network thread, which alone knows the table's state now:
+        an acceptance that no longer applies (the match ended or changed since
+        the console saw the proposal) is dropped there, and the event that
+        explains why is on its way to the console. Never raises for that race.
+        """
         with self._lock:
+            if self.ended is not None:
+                return
             self._require_finished("accept a rematch")
-            if self._their_proposal != match_number:
-                raise TableStateError(f"the opponent did not propose match {match_number}")
         self._later(lambda: self._accept(match_number))
 
     def leave(self) -> None:
@@ -288,12 +317,12 @@ class MatchLink:
             case Resend(match=match_number, next=next_number):
                 self._on_resend(wire, match_number, next_number)
             case Rematch(match=match_number):
-                self._their_proposal = match_number
-                self._emit(RematchProposed(match_number))
+                self._on_proposal(wire, match_number)
             case RematchAccept(match=match_number):
-                if match_number != self._my_proposal:
-                    raise PeerFault("protocol", f"{wire.peer} accepted match {match_number}, which was not proposed")
-                self._start(match_number)
+                if match_number == self._my_proposal:
+                    self._start(match_number)
+                else:  # a duplicate, or a number never proposed: nothing to start
+                    self._ignore(wire, f"accepted match {match_number}, which this side has not proposed")
             case Leave(reason=reason):
                 self.end("void" if reason == "void" else reason, None)
             case Ping(n=n):
@@ -302,6 +331,27 @@ class MatchLink:
                 pass
             case _:
                 raise PeerFault("protocol", f"{wire.peer} sent {type(message).__name__} in the middle of a match")
+
+    def _on_proposal(self, wire: Wire, match_number: int) -> None:
+        """The opponent proposes ``match_number``: taken if its game is over and it has no proposal
+        standing; a proposal stands until the match changes, so a second one is not taken (the
+        console may be accepting the first at this moment)."""
+        with self._lock:
+            current, finished, standing = self._replay.match_number, self._replay.finished, self._their_proposal
+        if match_number == current or not finished or standing is not None:
+            why = ("it is the match being played" if match_number == current else
+                   "its game is not over" if not finished else f"its proposal of match {standing} stands")
+            self._ignore(wire, f"proposed match {match_number}: not taken, {why}")
+            return
+        with self._lock:
+            self._their_proposal = match_number
+        self._emit(RematchProposed(match_number))
+
+    @staticmethod
+    def _ignore(wire: Wire, what: str) -> None:
+        """A well-formed message that does not apply now: dropped, with a line at the info level
+        (a peer can send at most ``rate`` such lines a second)."""
+        log.info("ignored: %s %s", wire.peer, what)
 
     def _on_resend(self, wire: Wire, match_number: int, next_number: int) -> None:
         current = self._replay.match_number
@@ -348,6 +398,9 @@ class MatchLink:
             wire.close()
 
     def _accept(self, match_number: int) -> None:
+        """The console accepted ``match_number`` (on the network thread): started if it still applies."""
+        if self.ended is not None or self._their_proposal != match_number:
+            return  # the match ended or changed since the console saw the proposal: its event is on the way
         self._send(RematchAccept(match_number))
         self._start(match_number)
 
