@@ -107,7 +107,10 @@ class Wire:
             return
         self.finished = True
         if self.writer.can_write_eof() and not self.writer.transport.is_closing():
-            self.writer.write_eof()
+            try:
+                self.writer.write_eof()
+            except OSError:  # the peer is already gone (ENOTCONN): nothing is left to say it to
+                self.close()
 
     async def linger(self, within: float) -> None:
         """After :meth:`finish`: read and discard until the peer closes, ``within`` seconds or
