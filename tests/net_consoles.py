@@ -62,6 +62,8 @@ class Console:
     name: str
     process: subprocess.Popen[str] | None = None
     args: list[str] = field(default_factory=list)
+    #: What the process wrote on stderr, once :meth:`finish` has collected it.
+    stderr: str = ""
 
     def __post_init__(self) -> None:
         (self.directory / "data").mkdir(parents=True, exist_ok=True)
@@ -119,6 +121,7 @@ class Console:
         """Wait for a clean exit; the final state (``--dump-state``)."""
         assert self.process is not None
         out, err = self.process.communicate(timeout=RUN_LIMIT)
+        self.stderr = err
         assert self.process.returncode == 0, f"{self.name} exited {self.process.returncode}: {err}"
         return dict(json.loads(self.dump_path.read_text()))
 

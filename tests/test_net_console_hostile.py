@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import random
 import socket
+import unicodedata
 from pathlib import Path
 from typing import Iterator
 
@@ -161,3 +162,23 @@ def test_two_proposals_in_one_write_after_new_round_start_the_first_and_the_cons
     final = ann.finish()  # exit 0: before, exit 2
     assert final["game"]["match"] == proposed - 1 and final["game"]["moves"] == []
     mallory.close()
+
+
+@pytest.mark.parametrize("name", ["♠\u034f♠", "Bob♥\ufe0f", "\u0301\u0301", "Ann\u0489", "😀"])
+def test_a_name_the_font_cannot_draw_never_crashes_the_console(tmp_path: Path, consoles: list[Console],
+                                                               name: str) -> None:
+    """Issue 26, item 1: such a name crashed the console at every start ("Text has zero width").
+
+    The host draws every frame (``--display headless`` renders as a screen would), with the
+    name on the table's lines, and saves the table with it; it exits 0 and starts again."""
+    moves = good_moves(MATCH, "good")
+    ann = host(tmp_path, "Ann", MATCH, f"wait:joined {taps(MATCH, moves, 0, 2)}")
+    consoles.append(ann)
+    stranger = sit_down(ann.port(), name)
+    final = ann.finish()
+    assert "failed" not in ann.stderr, ann.stderr  # drawn, not caught as a failing screen
+    assert final["game"]["opponent"]["name"] == unicodedata.normalize("NFC", name).replace("\ufe0f", "")
+    stranger.close()
+    again = Console(tmp_path / "Ann", "Ann").start("back")  # Continue offered with that name saved: drawn
+    consoles.append(again)
+    assert again.finish()["screen"] == "menu" and "failed" not in again.stderr, again.stderr

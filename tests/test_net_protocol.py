@@ -176,3 +176,12 @@ def test_names_received_are_kept_in_one_canonical_form(sent: str, kept: str) -> 
 def test_a_name_of_variation_selectors_only_is_refused() -> None:
     with pytest.raises(ProtocolError, match="name must be 1..32 characters"):
         p.decode(p.encode(p.Hello(1, "\ufe0f\ufe0f")))
+
+
+def test_deep_nesting_is_refused_before_the_parser_recurses() -> None:
+    """The soak found it: 50,000 brackets took the JSON parser to the recursion limit on the
+    network thread, where a finaliser then failed. Refused by counting, under the size limit."""
+    with pytest.raises(ProtocolError, match="more than 64 brackets"):
+        p.decode(b'{"t":"hello","v":1,"name":"A","x":' + b"[" * 600 + b"]" * 600 + b"}")
+    name = "[{" * 16  # a name full of brackets is still a name
+    assert p.decode(p.encode(p.Hello(1, name))) == p.Hello(1, name)

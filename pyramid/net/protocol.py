@@ -33,6 +33,11 @@ from pyramid.net.errors import ProtocolError, quote
 PROTOCOL_VERSION: Final = 1
 #: The largest message, in bytes, newline included.
 MAX_MESSAGE: Final = 64 * 1024
+#: The most ``[`` and ``{`` a message may hold. Every message is one flat object, and only a name
+#: (32 characters at most) may hold brackets, so a valid one has far fewer; deeper nesting is
+#: refused before the JSON parser recurses to Python's limit (where, on the network thread, a
+#: finaliser running at that depth failed with a RecursionError of its own in a soak).
+MAX_BRACKETS: Final = 64
 #: The longest player name, in characters.
 MAX_NAME: Final = 32
 #: The most moves a player can make in one match (far above any real game).
@@ -189,6 +194,8 @@ def decode(line: bytes) -> Message:
     """
     if len(line) > MAX_MESSAGE:
         raise ProtocolError(f"message longer than {MAX_MESSAGE} bytes: {quote(line)}")
+    if line.count(b"[") + line.count(b"{") > MAX_BRACKETS:
+        raise ProtocolError(f"more than {MAX_BRACKETS} brackets, which no message holds: {quote(line)}")
     try:
         text = line.decode("utf-8")
         data = json.loads(text, parse_constant=_refuse_constant)
