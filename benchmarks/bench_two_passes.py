@@ -5,8 +5,8 @@ Command (from the repository root)::
     nice -n 10 .venv/bin/python benchmarks/bench_two_passes.py [--deals 300] [--slowest 5] [PRESET ...]
 
 With one redeal and one-card draws, a position the depth-first probe does not
-settle goes to the two-pass search (``_TwoPasses`` in
-``pyramid/engine/solver.py``): its first pass finds every pyramid the game
+settle goes to the two-pass search (``TwoPasses`` in
+``pyramid/engine/solver/two_passes.py``): its first pass finds every pyramid the game
 can redeal with and the family of stocks it can leave for it, then one
 second-pass search per pyramid asks whether some stock of its family clears
 it. For each preset (default: every one-card preset) this solves the first
@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench_solver import reference_deals
 
-from pyramid.engine import solver
+from pyramid.engine.solver.two_passes import TwoPasses
 from pyramid.engine.board import Board
 from pyramid.engine.rules import PRESETS, preset
 
@@ -62,17 +62,17 @@ class DealCost(NamedTuple):
 @contextmanager
 def recording(first_passes: list[float], second_passes: list[SecondPass]) -> Iterator[None]:
     """Time every first pass and every second-pass search of the two-pass search while inside."""
-    cls = solver._TwoPasses
+    cls = TwoPasses
     first_pass, second_pass_wins = cls._first_pass, cls._second_pass_wins
 
-    def timed_first_pass(self: solver._TwoPasses, pm: int, live: int, q: int) -> dict[int, dict[int, int]]:
+    def timed_first_pass(self: TwoPasses, pm: int, live: int, q: int) -> dict[int, dict[int, int]]:
         started = time.process_time()
         try:
             return first_pass(self, pm, live, q)
         finally:
             first_passes.append(time.process_time() - started)
 
-    def timed_second_pass(self: solver._TwoPasses, pm: int, root: int) -> bool:
+    def timed_second_pass(self: TwoPasses, pm: int, root: int) -> bool:
         started, nodes = time.process_time(), self.budget.nodes
         try:
             return second_pass_wins(self, pm, root)

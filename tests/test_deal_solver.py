@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from pyramid.console import game_screen
 from pyramid.engine import solver as solver_module
+from pyramid.engine.solver import answers
 from pyramid.engine.board import Board
 from pyramid.engine.deal import numbered_deal
 from pyramid.engine.errors import OtherDealError
@@ -116,13 +117,13 @@ def test_the_console_asks_one_deal_solver_per_game(monkeypatch: pytest.MonkeyPat
 
 
 def test_a_solver_full_of_answers_starts_again_and_still_answers_right(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(solver_module, "_KEPT_ENTRIES", 50)
+    monkeypatch.setattr(answers, "KEPT_ENTRIES", 50)
     board = Board(numbered_deal(14), RETROHUB.with_redeals(1))
     deal_solver = DealSolver(board)
     assert deal_solver.solve(board).verdict == "lose"
-    full = deal_solver._memory
+    full = deal_solver.memory
     assert full.entries() > 50
     later = board.copy()
     later.push(later.legal_moves[0])
     assert deal_solver.solve(later).verdict == solve(later).verdict
-    assert deal_solver._memory is not full
+    assert deal_solver.memory is not full

@@ -21,9 +21,13 @@ from pyramid.engine.board import Board
 from pyramid.engine.cards import Card
 from pyramid.engine.deal import numbered_deal
 from pyramid.engine.rules import PRESETS, Rules, preset
-from pyramid.engine.solver import (
-    Solution, _Budget, _LastPass, _Memory, _Position, _Relaxation, _two_passes_verdict, solve,
-)
+from pyramid.engine.solver import Solution, solve
+from pyramid.engine.solver.budget import Budget
+from pyramid.engine.solver.last_pass import LastPass
+from pyramid.engine.solver.memory import Memory
+from pyramid.engine.solver.position import Position
+from pyramid.engine.solver.relaxation import Relaxation
+from pyramid.engine.solver.verdict import two_passes_verdict
 
 #: What the property tests draw from: every preset, every redeal setting, a seed for the position.
 ANY_PRESET = st.sampled_from(list(PRESETS))
@@ -209,10 +213,10 @@ def test_last_pass_excursions_answer_as_the_exhaustive_search(
     board = random_position(rules, random.Random(seed), rows, waste, stock)
     if board.status() != "playing":
         return
-    position = _Position(board)
-    budget = _Budget(None, None)
+    position = Position(board)
+    budget = Budget(None, None)
     lost: dict[int, int] = {}
-    last_pass = _LastPass(position, budget, lost, _Relaxation(position, budget))
+    last_pass = LastPass(position, budget, lost, Relaxation(position, budget))
     verdict = last_pass.can_win(position.start_pm, position.start_live, position.start_q)
     assert verdict == exhaustive_win(board), (name, board.fen())
     assert solve(board).verdict == ("win" if verdict else "lose")
@@ -233,8 +237,8 @@ def test_two_passes_answer_as_the_exhaustive_search(name: str, seed: int, rows: 
     board = random_position(rules, random.Random(seed), rows, waste, stock)
     if board.status() != "playing":
         return
-    position = _Position(board)
-    won, search = _two_passes_verdict(position, _Budget(None, None), _Memory(position))
+    position = Position(board)
+    won, search = two_passes_verdict(position, Budget(None, None), Memory(position))
     assert won == exhaustive_win(board), (name, board.fen())
     if won:
         checked(board, Solution("win", [position.move_of(token) for token in search.path], False, 0, 0.0))

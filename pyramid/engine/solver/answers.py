@@ -1,0 +1,132 @@
+"""The solver's questions and answers: :func:`solve`, :class:`DealSolver`, :class:`Solution`."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Literal
+
+from pyramid.engine.board import Board, Move
+from pyramid.engine.errors import OtherDealError
+from pyramid.engine.solver.budget import Budget, BudgetExceeded
+from pyramid.engine.solver.memory import Memory
+from pyramid.engine.solver.position import Position, UNLIMITED
+from pyramid.engine.solver.shortest import ShortestSearch
+from pyramid.engine.solver.verdict import run_verdict
+
+
+Verdict = Literal["win", "lose", "unknown"]
+#: 80 MB. Hints along a greedy player's whole game on the slowest deals of the first 300 kept at
+#: most 610,000 (King Tut's deal 177, 31 questions), its peak memory no higher than one new search's.
+KEPT_ENTRIES = 1_000_000
+
+@dataclass(frozen=True)
+class Solution:
+    """The solver's answer: the verdict, one line of play, and the effort spent.
+
+    ``moves`` is empty unless the verdict is ``"win"``; then it leads from the
+    position given to a cleared table and is the shortest such line when
+    ``optimal`` was asked.
+    """
+
+    verdict: Verdict
+    moves: list[Move] = field(default_factory=list)
+    optimal: bool = False
+    nodes: int = 0
+    seconds: float = 0.0
+
+    @property
+    def steps(self) -> int:
+        """The number of steps (draws, redeals, removals) of the solution."""
+        return len(self.moves)
+
+
+def solve(
+    board: Board,
+    *,
+    optimal: bool = False,
+    max_nodes: int | None = None,
+    max_seconds: float | None = None,
+) -> Solution:
+    """Solve ``board`` from its current position under its own rules.
+
+    ``optimal`` asks for a shortest solution (verdict first: a lost position
+    costs no more than in verdict mode). ``max_nodes`` / ``max_seconds`` bound
+    the effort; when either runs out the verdict is ``"unknown"``.
+    """
+    pos = Position(board)
+    return _solve(board, pos, Memory(pos), optimal, Budget(max_nodes, max_seconds))
+
+
+class DealSolver:
+    """The solver of one deal's positions, keeping what it proved from one question to the next.
+
+    A console asks about the positions of one game again and again: at every
+    hint, and at the end. What a search proves (positions lost, relaxed games
+    decided, excursions, second passes lost) is about positions of the deal,
+    not about the question asked, so it holds for every later position, off
+    the line found too, and even when the search that proved it ran out of
+    time: the next question goes on from there instead of starting again.
+    Answers are those of :func:`solve` (the same verdicts; a winning line may
+    differ, as any line found first may).
+    """
+
+    def __init__(self, board: Board) -> None:
+        """The solver of ``board``'s position and of every position play reaches from it (for a
+        game, the deal's start)."""
+        self.rules = board.rules
+        self._start = board.copy()
+        self._pos = Position(board)
+        #: What the searches proved about this deal so far (started again past :data:`KEPT_ENTRIES`).
+        self.memory = Memory(self._pos)
+        self._redeals = self._pos.start_r
+
+    def solve(self, board: Board, *, optimal: bool = False, max_nodes: int | None = None,
+              max_seconds: float | None = None) -> Solution:
+        """:func:`solve` for ``board``, a position reached by play from this solver's first one."""
+        self._check_reached(board)
+        if self.memory.entries() > KEPT_ENTRIES:  # a long game of hard questions: start again
+            self._pos = Position(self._start)
+            self.memory = Memory(self._pos)
+        self._pos.aim(board)
+        return _solve(board, self._pos, self.memory, optimal, Budget(max_nodes, max_seconds))
+
+    def _check_reached(self, board: Board) -> None:
+        """Raise :class:`OtherDealError` unless play could lead to ``board``: the same rules, each
+        pyramid card in its place, the stock and waste cards in their drawing order, no redeal back."""
+        pos = self._pos
+        places = [pos.bit_of[index] for index, card in enumerate(board.pyramid) if card is not None]
+        order = [pos.index_of.get(card, -1) for card in (*board.waste, *board.stock)]
+        redeals = UNLIMITED if board.redeals_left is None else board.redeals_left
+        if (board.rules != self.rules
+                or any(pos.pyramid_card.get(bit) != card for bit, card in zip(places, filter(None, board.pyramid)))
+                or -1 in order or order != sorted(order) or redeals > self._redeals):
+            raise OtherDealError(f"play cannot reach this position from the solver's own: {board.fen()!r}")
+
+
+def _solve(board: Board, pos: Position, memory: Memory, optimal: bool, budget: Budget) -> Solution:
+    """:func:`solve` for ``board``, compiled as ``pos`` (aimed at it), with what ``memory`` holds."""
+    started = time.perf_counter()
+
+    def answer(verdict: Verdict, moves: list[Move]) -> Solution:
+        return Solution(verdict, moves, optimal, budget.nodes, time.perf_counter() - started)
+
+    status = board.status()
+    if status == "cleared":
+        return answer("win", [])
+    if status == "no_moves":
+        return answer("lose", [])
+    try:
+        won, search = run_verdict(pos, budget, memory)
+        if not won:
+            return answer("lose", [])
+        tokens = search.path
+        if optimal:
+            shortest = ShortestSearch(pos, budget, search.lost, search.relaxation).run()
+            assert shortest is not None, "the verdict search found a line, A* must too"
+            tokens = shortest
+    except BudgetExceeded:
+        return answer("unknown", [])
+    finally:
+        memory.attach(Budget(None, None))  # no helper counts on a finished question's budget
+    return answer("win", [pos.move_of(token) for token in tokens])

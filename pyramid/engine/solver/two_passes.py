@@ -1,0 +1,456 @@
+"""Exact verdicts with one redeal left and one-card draws, by families of second passes.
+
+See docs/solver.md ("Two passes by families of second passes").
+"""
+
+from __future__ import annotations
+
+import heapq
+from typing import NamedTuple
+
+from pyramid.engine.solver.budget import Budget
+from pyramid.engine.solver.last_pass import CONSUMED_SHIFT, LastPass, PyramidCleared
+from pyramid.engine.solver.position import DRAW, PYRAMID_BITS, Position, STOCK_ID, ranks_in_stock, set_bits
+from pyramid.engine.solver.relaxation import Relaxation
+
+
+class RedealTo(NamedTuple):
+    """Where a winning line of :class:`TwoPasses` redeals: the pyramid and the cards then left (``live``)."""
+
+    pm: int
+    live: int
+
+
+#: :meth:`TwoPasses.winning_redeal` for a pyramid that can be cleared before the redeal.
+CLEARED_BEFORE_REDEAL = RedealTo(-1, -1)
+
+
+class TwoPasses:
+    """Exact verdicts with one redeal left and one-card draws: the first pass by families of second passes.
+
+    The depth-first search meets every different waste of the first pass
+    apart, and each is the start of a different last pass: Six rows with one
+    redeal, reference deal 190, about 9 s. Here the first pass is played as
+    :class:`LastPass` plays a last one, by excursions, except that a card
+    drawn may also *stay* until the redeal instead of being buried. A state
+    is (pyramid, stock cards consumed, start-waste cards taken, whether a card
+    stayed above them), and the cards that stayed are not part of it: each
+    state carries the *family* of sets of cards that can have stayed on the
+    way to it, which become the stock of the second pass; sets whose cards
+    have the same ranks count once. The first pass is a few thousand states
+    (deal 190: 9,800 states, 58 ms, 287 pyramids at the redeal with 38,872
+    stocks between them).
+
+    The second pass is then asked once per pyramid at the redeal, for all the
+    stocks of its family together: the stocks are kept as a decision diagram
+    over the drawing order (a node: the family of what is left, split at its
+    next card into those that hold it and those that do not), and the last
+    pass is searched on (pyramid, node) as :class:`LastPass` searches
+    (pyramid, stock cards consumed), excursions included. Families of
+    different pyramids share their nodes, and so their excursions; the
+    smallest pyramids are asked first, where wins mostly are. (Deal 190:
+    0.49 s in all.) Tried and not kept: nodes of ranks instead of cards
+    (stocks grouped by the rank they start with): no faster, and their
+    counts of each rank, which the tests need, are looser.
+
+    A win found this way is not a line yet: :meth:`winning_redeal` says where
+    a winning line redeals, :meth:`first_pass_line` plays the first pass to it
+    from what the search remembered, and the depth-first search the second.
+    """
+
+    def __init__(self, pos: Position, budget: Budget, last_pass: LastPass, relaxation: Relaxation) -> None:
+        self.pos = pos
+        self.budget = budget
+        self.last_pass = last_pass
+        self.relaxation = relaxation
+        # The decision diagram: node 0 is the empty family, node 1 the family of the empty stock.
+        self.families: list[frozenset[int]] = [frozenset(), frozenset([0])]
+        self.node_of: dict[frozenset[int], int] = {self.families[0]: 0, self.families[1]: 1}
+        self.union = [0, 0]
+        self.place = [pos.m, pos.m]
+        self.present = [0, 0]
+        self.absent = [0, 0]
+        self.excursions: dict[int, tuple[int, ...]] = {}
+        #: Second-pass states (pyramid, node) proven lost.
+        self.lost: set[tuple[int, int]] = set()
+
+    # -- the decision diagram ---------------------------------------------------
+    def _node(self, family: frozenset[int]) -> int:
+        node = self.node_of.get(family)
+        if node is None:
+            node = self.node_of[family] = len(self.families)
+            self.families.append(family)
+            union = 0
+            for stock in family:
+                union |= stock
+            self.union.append(union)
+            self.place.append((union & -union).bit_length() - 1 if union else self.pos.m)
+            self.present.append(-1)  # split when first asked
+            self.absent.append(-1)
+        return node
+
+    def _split(self, node: int) -> None:
+        """The node's children: the stocks holding its next card (without it), and the others."""
+        bit, family = 1 << self.place[node], self.families[node]
+        self.present[node] = self._node(frozenset([stock ^ bit for stock in family if stock & bit]))
+        self.absent[node] = self._node(frozenset([stock for stock in family if not stock & bit]))
+
+    # -- the question -----------------------------------------------------------
+    def winning_redeal(self, pm: int, live: int, q: int) -> RedealTo | None:
+        """Can the position (one redeal left) be won? ``None`` if not; else where a winning line
+        redeals, or :data:`CLEARED_BEFORE_REDEAL`."""
+        try:
+            ends = self._first_pass(pm, live, q)
+        except PyramidCleared:
+            return CLEARED_BEFORE_REDEAL
+        # The smallest pyramids first: a win is most often there, and then found at once.
+        for end_pm in sorted(ends, key=int.bit_count):
+            root = self._node(frozenset(ends[end_pm].values()))
+            if self._second_pass_wins(end_pm, root):
+                return self._witness(end_pm, root)
+        return None
+
+    def _witness(self, pm: int, root: int) -> RedealTo:
+        """One stock of the family at ``root`` whose last pass clears ``pm`` (there is one)."""
+        pos = self.pos
+        for stock in sorted(self.families[root]):
+            if self.last_pass.can_win(pm, stock, pos.next_live(stock, 0)):
+                return RedealTo(pm, stock)
+        raise AssertionError("the family's second pass was won, one of its stocks must be")
+
+    def _first_pass(self, pm: int, live: int, q: int) -> dict[int, dict[int, int]]:
+        """Every pyramid the first pass can redeal with, and the family of stocks it can leave for it.
+
+        States are ordered so that each comes after every state that leads to
+        it (more stock consumed, then a smaller pyramid, then more start-waste
+        taken), so a state's family is complete when it is taken up.
+        """
+        pos, budget, last_pass = self.pos, self.budget, self.last_pass
+        target, rank_mask, stock_rank = pos.target, pos.rank_mask, pos.stock_rank
+        stock_top_playable, goal_all = pos.stock_top_playable, pos.goal_all
+        stock_bits, waste_bits, stock = pos.pass_cards(live, q)
+        length, waste_size = len(stock_bits), len(waste_bits)
+        waste_left = [0] * (waste_size + 1)  # the start's waste after ``taken`` cards left it
+        waste_ranks = [0] * (waste_size + 1)  # and its ranks, bottom card first (highest)
+        for taken in range(waste_size - 1, -1, -1):
+            waste_left[taken] = waste_left[taken + 1] | (1 << waste_bits[taken])
+        for taken in range(waste_size):
+            waste_ranks[taken] = pos.rank_sequence(waste_left[taken])
+        pyramid_mask = (1 << PYRAMID_BITS) - 1
+        # A family maps the ranks of the cards that stayed (four bits each, in drawing order) to one set
+        # of cards with those ranks: the second pass sees only ranks, so the others are the same stock.
+        families: dict[int, dict[int, int]] = {}
+        heap: list[int] = []
+        ends: dict[int, dict[int, int]] = {}
+        own: set[int] = set()  # states whose family is their own, to be added to in place
+
+        def reach(consumed: int, after: int, taken: int, stayed: int, family: dict[int, int]) -> None:
+            # The key orders states as the docstring says; ``stayed``: a card stays above the start's
+            # waste (which says nothing once none of it is left).
+            key = (consumed << 72) | ((pyramid_mask ^ after) << 16) | (taken << 1) | (stayed and taken < waste_size)
+            known = families.get(key)
+            if known is None:
+                families[key] = family  # shared with the state it came from until another joins
+                heapq.heappush(heap, key)
+            elif known is not family:
+                if key in own:
+                    known.update(family)
+                else:
+                    families[key] = {**known, **family}
+                    own.add(key)
+
+        reach(0, pm, 0, 0, {0: 0})
+        while heap:
+            key = heapq.heappop(heap)
+            family = families.pop(key)
+            consumed, here = key >> 72, pyramid_mask ^ ((key >> 16) & pyramid_mask)
+            taken, stayed = (key >> 1) & 32767, key & 1
+            budget.tick()
+            if not here and not goal_all:
+                raise PyramidCleared
+            entry = last_pass.moves.get(here)
+            uncovered, smaller = entry if entry is not None else last_pass._pyramid_moves(here)
+            for after in smaller:
+                reach(consumed, after, taken, stayed, family)
+            top = (stock >> (4 * consumed)) & 15
+            if not stayed and taken < waste_size:
+                card = stock_rank[waste_bits[taken]]
+                if card == target:
+                    reach(consumed, here, taken + 1, 0, family)
+                else:
+                    for partner in set_bits(uncovered & rank_mask[target - card]):
+                        reach(consumed, here & ~(1 << partner), taken + 1, 0, family)
+                    if stock_top_playable and top and top + card == target:
+                        reach(consumed + 1, here, taken + 1, 0, family)
+            if consumed == length:
+                left, left_ranks = waste_left[taken], waste_ranks[taken]
+                if not here and not left and 0 in family:
+                    raise PyramidCleared  # goal "all": the whole table is cleared without the redeal
+                end = ends.setdefault(here, {})
+                for ranks, stayers in family.items():
+                    end[(left_ranks << (4 * ((ranks.bit_length() + 3) // 4))) | ranks] = stayers | left
+                continue
+            if top == target:
+                reach(consumed + 1, here, taken, stayed, family)
+                continue
+            if stock_top_playable:
+                for partner in set_bits(uncovered & rank_mask[target - top]):
+                    reach(consumed + 1, here & ~(1 << partner), taken, stayed, family)
+            bit = 1 << stock_bits[consumed]
+            reach(consumed + 1, here, taken, 1,
+                  {(ranks << 4) | top: stayers | bit for ranks, stayers in family.items()})
+            for outcome in last_pass.excursion(here, top, stock >> (4 * consumed + 4)):
+                reach(consumed + 1 + (outcome >> CONSUMED_SHIFT), outcome & pyramid_mask, taken, stayed, family)
+        return ends
+
+    def _second_pass_wins(self, pm: int, root: int) -> bool:
+        """Does some stock of the family at ``root`` clear ``pm`` in the last pass?
+
+        The search of :meth:`LastPass._search` on (pyramid, node): a node
+        with children offers both the stocks that hold its next card and those
+        that do not. Each state is first put to the verdict search's tests
+        with the cards any stock of the node holds (sound: fewer cards never
+        win more); states lost are remembered for other pyramids' families.
+        """
+        pos, budget, relaxation, last_pass, lost = self.pos, self.budget, self.relaxation, self.last_pass, self.lost
+        target, rank_mask, stock_rank, goal_all = pos.target, pos.rank_mask, pos.stock_rank, pos.goal_all
+        stock_top_playable = pos.stock_top_playable
+        union, place, present, absent = self.union, self.place, self.present, self.absent
+        seen: set[tuple[int, int]] = set()
+        todo = [(pm, root)]
+        try:
+            while todo:
+                state = todo.pop()
+                if state in seen or state in lost:
+                    continue
+                seen.add(state)
+                budget.tick()
+                here, node = state
+                cards = union[node]
+                if not here and (not goal_all or not cards):
+                    return True
+                if pos.needs_more(here, cards) or not relaxation.can_win(here, cards, pos.next_live(cards, 0), 0):
+                    continue
+                entry = last_pass.moves.get(here)
+                uncovered, smaller = entry if entry is not None else last_pass._pyramid_moves(here)
+                for after in smaller:
+                    todo.append((after, node))
+                if not cards:
+                    continue
+                if present[node] < 0:
+                    self._split(node)
+                if absent[node]:
+                    todo.append((here, absent[node]))
+                below = present[node]
+                if not below:
+                    continue
+                top = stock_rank[place[node]]
+                if top == target or not goal_all:
+                    todo.append((here, below))  # a king leaves, or a burial
+                if top == target:
+                    continue
+                if stock_top_playable:
+                    for partner in set_bits(uncovered & rank_mask[target - top]):
+                        todo.append((here & ~(1 << partner), below))
+                for outcome in self._excursion(here, top, below):
+                    todo.append((outcome & ((1 << CONSUMED_SHIFT) - 1), outcome >> CONSUMED_SHIFT))
+        except PyramidCleared:
+            return True
+        lost.update(seen)
+        return False
+
+
+    # -- the line ---------------------------------------------------------------
+    def first_pass_line(self, pm: int, live: int, q: int, redeal: RedealTo) -> list[int | tuple[int, ...]]:
+        """The moves of a first pass from the position to ``redeal`` (which :meth:`winning_redeal` found).
+
+        The first pass again, with its family reduced to the one stock wanted:
+        a card in it must stay, any other must leave. Each state remembers the
+        step that reached it, and excursions are played out by
+        :meth:`_excursion_line` from the outcomes already remembered.
+        """
+        pos, last_pass = self.pos, self.last_pass
+        target, rank_mask, stock_rank, stock_top_playable = pos.target, pos.rank_mask, pos.stock_rank, pos.stock_top_playable
+        stock_bits, waste_bits, stock_ranks = pos.pass_cards(live, q)
+        length = len(stock_bits)
+        end_pm, end_live = redeal
+        keep_waste = sum(1 for j in waste_bits if not end_live >> j & 1)  # start-waste cards that leave
+        drawn = [0] * (length + 1)  # the stock cards among the first ``consumed``
+        for place, j in enumerate(stock_bits):
+            drawn[place + 1] = drawn[place] | (1 << j)
+        # step: (previous state, tokens); a state is (consumed, pyramid, taken).
+        came: dict[tuple[int, int, int], tuple[tuple[int, int, int], list[int | tuple[int, ...]]]] = {}
+        start = (0, pm, 0)
+        todo = [start]
+        seen = {start}
+
+        def reach(state: tuple[int, int, int], before: tuple[int, int, int], tokens: list[int | tuple[int, ...]]) -> None:
+            if state not in seen and state[1] & end_pm == end_pm:
+                seen.add(state)
+                came[state] = (before, tokens)
+                todo.append(state)
+
+        while todo:
+            state = todo.pop()
+            consumed, here, taken = state
+            if consumed == length and here == end_pm and taken == keep_waste:
+                break
+            entry = last_pass.moves.get(here)
+            uncovered, smaller = entry if entry is not None else last_pass._pyramid_moves(here)
+            for after in smaller:
+                reach((consumed, after, taken), state, [tuple(set_bits(here ^ after))])
+            stayed = end_live & drawn[consumed]
+            top_id = stock_bits[consumed] if consumed < length else -1
+            if not stayed and taken < keep_waste:
+                card_id = waste_bits[taken]
+                card = stock_rank[card_id]
+                if card == target:
+                    reach((consumed, here, taken + 1), state, [(STOCK_ID + card_id,)])
+                else:
+                    for partner in set_bits(uncovered & rank_mask[target - card]):
+                        reach((consumed, here & ~(1 << partner), taken + 1), state, [(partner, STOCK_ID + card_id)])
+                    if (stock_top_playable and top_id >= 0 and not end_live >> top_id & 1
+                            and stock_rank[top_id] + card == target):
+                        reach((consumed + 1, here, taken + 1), state, [(STOCK_ID + top_id, STOCK_ID + card_id)])
+            if top_id < 0:
+                continue
+            top = stock_rank[top_id]
+            if end_live >> top_id & 1:
+                reach((consumed + 1, here, taken), state, [DRAW])  # it stays
+                continue
+            if top == target:
+                king: list[int | tuple[int, ...]] = [(STOCK_ID + top_id,)]
+                reach((consumed + 1, here, taken), state, king if stock_top_playable else [DRAW, *king])
+                continue
+            if stock_top_playable:
+                for partner in set_bits(uncovered & rank_mask[target - top]):
+                    reach((consumed + 1, here & ~(1 << partner), taken), state, [(partner, STOCK_ID + top_id)])
+            rest = stock_bits[consumed + 1:]
+            for outcome in last_pass.excursion(here, top, stock_ranks >> (4 * (consumed + 1))):
+                used = outcome >> CONSUMED_SHIFT
+                if end_live & (drawn[consumed + 1 + used] ^ drawn[consumed + 1]):
+                    continue  # a card that must stay would leave
+                after = outcome & ((1 << CONSUMED_SHIFT) - 1)
+                state_after = (consumed + 1 + used, after, taken)
+                if state_after not in seen:
+                    reach(state_after, state, [DRAW, *self._excursion_line(here, top_id, rest, outcome)])
+        else:
+            raise AssertionError("the redeal found by the first pass must be reachable")
+        line: list[int | tuple[int, ...]] = []
+        while state != start:
+            state, tokens = came[state]
+            line[:0] = tokens
+        return line
+
+    def _excursion_line(self, pm: int, card_id: int, stock: list[int], outcome: int) -> list[int | tuple[int, ...]]:
+        """The moves of an excursion of the card ``card_id`` (on the waste top, ``stock`` after it) that end
+        in ``outcome`` (see :meth:`LastPass.excursion`), found among the excursions it is made of."""
+        pos, last_pass = self.pos, self.last_pass
+        target, rank_mask, stock_rank = pos.target, pos.rank_mask, pos.stock_rank
+        card = stock_rank[card_id]
+        need = target - card
+        pyramid_mask = (1 << CONSUMED_SHIFT) - 1
+        used, after = outcome >> CONSUMED_SHIFT, outcome & pyramid_mask
+        uncovered, smaller = last_pass.moves.get(pm) or last_pass._pyramid_moves(pm)
+        gone = pm ^ after
+        if not used and gone and not gone & (gone - 1) and gone & uncovered & rank_mask[need]:
+            return [(gone.bit_length() - 1, STOCK_ID + card_id)]
+        ranks = ranks_in_stock(stock_rank, stock)
+        for smaller_pm in smaller:
+            if outcome in last_pass.excursion(smaller_pm, card, ranks):
+                return [tuple(set_bits(pm ^ smaller_pm)), *self._excursion_line(smaller_pm, card_id, stock, outcome)]
+        assert stock, "an outcome of an excursion comes from one of its moves"
+        top_id, rest = stock[0], stock[1:]
+        top, rest_ranks, one = stock_rank[top_id], ranks >> 4, 1 << CONSUMED_SHIFT
+        if top == target:
+            king: list[int | tuple[int, ...]] = [(STOCK_ID + top_id,)]
+            return [*(king if pos.stock_top_playable else [DRAW, *king]),
+                    *self._excursion_line(pm, card_id, rest, outcome - one)]
+        if pos.stock_top_playable:
+            if top == need and outcome == pm | one:
+                return [(STOCK_ID + top_id, STOCK_ID + card_id)]
+            for partner in set_bits(uncovered & rank_mask[target - top]):
+                if used and outcome - one in last_pass.excursion(pm & ~(1 << partner), card, rest_ranks):
+                    return [(partner, STOCK_ID + top_id),
+                            *self._excursion_line(pm & ~(1 << partner), card_id, rest, outcome - one)]
+        for inner in last_pass.excursion(pm, top, rest_ranks):
+            inner_used = (inner >> CONSUMED_SHIFT) + 1
+            left = outcome - (inner_used << CONSUMED_SHIFT)
+            later = rest[inner_used - 1:]
+            if left >= 0 and left in last_pass.excursion(inner & pyramid_mask, card, ranks >> (4 * inner_used)):
+                return [DRAW, *self._excursion_line(pm, top_id, rest, inner),
+                        *self._excursion_line(inner & pyramid_mask, card_id, later, left)]
+        raise AssertionError("an outcome of an excursion comes from one of its moves")
+
+    def _excursion(self, pm: int, card: int, node: int) -> tuple[int, ...]:
+        """:meth:`LastPass.excursion` over the stocks of ``node``: the outcomes are ``pyramid | node << 56``.
+
+        (Cache lookups written out before each call, as there: most calls find their answer.)
+        """
+        excursions = self.excursions
+        card_key, node_key = card << CONSUMED_SHIFT, node << (CONSUMED_SHIFT + 4)
+        key = pm | card_key | node_key
+        known = excursions.get(key)
+        if known is not None:
+            return known
+        pos = self.pos
+        if not pm and not pos.goal_all:
+            raise PyramidCleared
+        target, rank_mask, stock_top_playable = pos.target, pos.rank_mask, pos.stock_top_playable
+        need = target - card
+        partners_mask = rank_mask[need]
+        cards = self.union[node]
+        if not pm & partners_mask and not (stock_top_playable and pos.stock_rank_mask[need] & cards):
+            excursions[key] = ()
+            return ()
+        last_pass = self.last_pass
+        short = last_pass.short.get(pm)
+        if short is None:
+            short = last_pass.short[pm] = last_pass._short(pm)
+        if short:
+            excursions[key] = ()
+            return ()
+        self.budget.tick()
+        entry = last_pass.moves.get(pm)
+        uncovered, smaller = entry if entry is not None else last_pass._pyramid_moves(pm)
+        node_outcome = node << CONSUMED_SHIFT
+        outcomes: set[int] = set()
+        partners = uncovered & partners_mask
+        while partners:
+            low = partners & -partners
+            outcomes.add((pm ^ low) | node_outcome)
+            partners ^= low
+        for after in smaller:
+            found = excursions.get(after | card_key | node_key)
+            outcomes.update(found if found is not None else self._excursion(after, card, node))
+        if cards:
+            if self.present[node] < 0:
+                self._split(node)
+            absent, below = self.absent[node], self.present[node]
+            if absent:
+                found = excursions.get(pm | card_key | (absent << (CONSUMED_SHIFT + 4)))
+                outcomes.update(found if found is not None else self._excursion(pm, card, absent))
+            if below:
+                below_key = below << (CONSUMED_SHIFT + 4)
+                top = pos.stock_rank[self.place[node]]
+                if top == target:
+                    found = excursions.get(pm | card_key | below_key)
+                    outcomes.update(found if found is not None else self._excursion(pm, card, below))
+                else:
+                    if stock_top_playable:
+                        if top == need:
+                            outcomes.add(pm | (below << CONSUMED_SHIFT))
+                        partners = uncovered & rank_mask[target - top]
+                        while partners:
+                            low = partners & -partners
+                            outcomes.update(self._excursion(pm ^ low, card, below))
+                            partners ^= low
+                    pyramid_mask = (1 << CONSUMED_SHIFT) - 1
+                    nested = excursions.get(pm | (top << CONSUMED_SHIFT) | below_key)
+                    for inner in nested if nested is not None else self._excursion(pm, top, below):
+                        after = inner & pyramid_mask
+                        found = excursions.get(after | card_key | ((inner >> CONSUMED_SHIFT) << (CONSUMED_SHIFT + 4)))
+                        outcomes.update(found if found is not None else
+                                        self._excursion(after, card, inner >> CONSUMED_SHIFT))
+        known = excursions[key] = tuple(outcomes)
+        return known
