@@ -69,35 +69,55 @@ class VerdictSearch:
             budget.spend(quick.nodes)
 
     def search(self, pm: int, live: int, q: int, r: int) -> bool:
-        pos, path, lost = self.pos, self.path, self.lost
+        """Whether the position can be won; its winning line is then on :attr:`path`."""
+        pos, path = self.pos, self.path
         self.budget.tick()
         depth = len(path)
-        uncovered = uncovered_mask(pm)
-        forced = pos.forced_removal(pm, uncovered, live)
-        if forced:
-            while forced:
-                path.append(forced)
-                for bit in forced:
-                    pm &= ~(1 << bit)
-                uncovered = uncovered_mask(pm)
-                forced = pos.forced_removal(pm, uncovered, live)
-            live = pos.forget_buried(pm, live, q, r)
+        pm, live = self._play_forced(pm, live, q, r)
         if pos.is_won(pm, live):
             return True
-        if (
+        if not self._settled_lost(pm, live, q, r):
+            uncovered = uncovered_mask(pm)
+            for removal in pos.pyramid_removals(pm, uncovered):
+                path.append(removal)
+                if self.search(*pos.apply_removal(pm, live, q, r, removal), r):
+                    return True
+                path.pop()
+            if self._walk(pm, live, q, r, uncovered):
+                return True
+        del path[depth:]
+        return False
+
+    def _play_forced(self, pm: int, live: int, q: int, r: int) -> tuple[int, int]:
+        """Play the forced removals (onto :attr:`path`): the pyramid and the live cards after them."""
+        pos = self.pos
+        forced = pos.forced_removal(pm, uncovered_mask(pm), live)
+        if not forced:
+            return pm, live
+        while forced:
+            self.path.append(forced)
+            for bit in forced:
+                pm &= ~(1 << bit)
+            forced = pos.forced_removal(pm, uncovered_mask(pm), live)
+        return pm, pos.forget_buried(pm, live, q, r)
+
+    def _settled_lost(self, pm: int, live: int, q: int, r: int) -> bool:
+        """Whether the position is known lost without a search: hopeless, stranded, in the loss
+        table with as many redeals, lost in its relaxed game or by the last-pass search."""
+        pos = self.pos
+        return (
             pos.is_lost(pm, live)
             or (not r and pos.goal_all and pos.waste_stranded(pm, live, q))
-            or lost.get(pos.lost_key(pm, live, q, r), -1) >= r
+            or self.lost.get(pos.lost_key(pm, live, q, r), -1) >= r
             or not self.relaxation.can_win(pm, live, q, r)
             or (not r and self.last_pass_lost(pm, live, q))
-        ):
-            del path[depth:]
-            return False
-        for removal in pos.pyramid_removals(pm, uncovered):
-            path.append(removal)
-            if self.search(*pos.apply_removal(pm, live, q, r, removal), r):
-                return True
-            path.pop()
+        )
+
+    def _walk(self, pm: int, live: int, q: int, r: int, uncovered: int) -> bool:
+        """Walk the one draw/redeal path from the position, trying the open removals at each place
+        (onto :attr:`path`); True once one wins. The walk's positions are marked lost while they are
+        explored, and the marks taken back unless the walk ends in a loss."""
+        pos, path, lost = self.pos, self.path, self.lost
         m = pos.m
         cycle_free = r == UNLIMITED and pos.draw_count == 1 and pos.waste_playable
         seen_q: set[int] = set()
@@ -125,17 +145,10 @@ class VerdictSearch:
                     # the rest of the walk does too.
                     if not r and not self.relaxation.can_win(pm, live, q, r):
                         break
-                    forced = pos.forced_open_removal(pm, uncovered, live, q) if self.king_dominates else None
-                    dominated = False
-                    for removal in [forced] if forced else pos.open_removals(uncovered, live, q):
-                        path.append(removal)
-                        if self.search(*pos.apply_removal(pm, live, q, r, removal), r):
-                            self._unmark(walked)
-                            return True
-                        path.pop()
-                        if forced or (self.king_dominates and len(removal) == 1):
-                            dominated = True
-                            break
+                    won, dominated = self._open_removals(pm, live, q, r, uncovered)
+                    if won:
+                        self._unmark(walked)
+                        return True
                     if dominated:
                         break
                 if q < m:
@@ -149,12 +162,25 @@ class VerdictSearch:
                         r -= 1
                     path.append(REDEAL)
                     continue
-                break
+                return False
         except BudgetExceeded:
             self._unmark(walked)  # a mark is a proof only once its position's moves were all tried
             raise
-        del path[depth:]
         return False
+
+    def _open_removals(self, pm: int, live: int, q: int, r: int, uncovered: int) -> tuple[bool, bool]:
+        """Try the removals with the open stock and waste cards here: (won, the rest of the walk is
+        dominated by a removal tried)."""
+        pos, path = self.pos, self.path
+        forced = pos.forced_open_removal(pm, uncovered, live, q) if self.king_dominates else None
+        for removal in [forced] if forced else pos.open_removals(uncovered, live, q):
+            path.append(removal)
+            if self.search(*pos.apply_removal(pm, live, q, r, removal), r):
+                return True, False
+            path.pop()
+            if forced or (self.king_dominates and len(removal) == 1):
+                return False, True
+        return False, False
 
     def _unmark(self, walked: dict[int, int]) -> None:
         """Take back the marks of a walk that did not end in a loss (see ``search``)."""
