@@ -84,7 +84,7 @@ class ShortestSearch:
         return self.pos.pyramid_facts(pm)[0]
 
     def run(self) -> list[int | tuple[int, ...]] | None:
-        pos, lost, budget, relaxation = self.pos, self.lost, self.budget, self.relaxation
+        pos, budget = self.pos, self.budget
         start_q = pos.next_live(pos.start_live, pos.start_q)
         start = (pos.start_pm, pos.start_live, start_q, pos.start_r)
         start_state = self._state(*start)
@@ -92,7 +92,6 @@ class ShortestSearch:
         f = self.bound(pos.start_pm, pos.start_live)
         buckets: dict[int, list[int]] = {f: [self._key(*start) | (start_state << _ENTRY_STATE_SHIFT)]}
         sequence_cache, facts_cache, goal_all = pos.sequence_cache, pos.facts_cache, pos.goal_all
-        counts_cache, asked = relaxation.counts_cache, relaxation.asked
         pm_mask, live_mask = (1 << PYRAMID_BITS) - 1, (1 << (Q_SHIFT - LIVE_SHIFT)) - 1
         while buckets:
             f = min(buckets)
@@ -121,24 +120,8 @@ class ShortestSearch:
                     if known is not None:
                         if known & _DISTANCE_MASK <= child_g:
                             continue
-                    else:  # a new state: is it lost? (One met before passed these tests then.)
-                        if token != DRAW and token != REDEAL and pos.is_lost(new_pm, new_live):
-                            continue
-                        lost_key = (new_state & _STATE_WITHOUT_R if new_r != UNLIMITED
-                                    else pos.lost_key(new_pm, new_live, new_q, new_r))
-                        if lost.get(lost_key, -1) >= new_r:
-                            continue
-                        if new_r:  # relaxation.can_win, its answers looked up inline first
-                            counts = counts_cache.get(new_live)
-                            if counts is None:
-                                counts = relaxation.counts(new_live)
-                            won = asked.get(new_pm | (counts << PYRAMID_BITS))
-                            if won is None:
-                                won = relaxation.relaxed_win(new_pm, counts, 0)
-                            if not won:
-                                continue
-                        elif not relaxation.can_win(new_pm, new_live, new_q, new_r):
-                            continue
+                    elif self._new_state_lost(token, new_pm, new_live, new_q, new_r, new_state):
+                        continue  # (a state met before passed these tests then)
                     record[new_state] = parent_link
                     facts = None if goal_all else facts_cache.get(new_pm)
                     new_f = child_g + (facts[0] if facts is not None else self.bound(new_pm, new_live))
@@ -152,6 +135,25 @@ class ShortestSearch:
                         buckets.setdefault(new_f, []).append(new_entry)
             del buckets[f]
         return None
+
+    def _new_state_lost(self, token: int | tuple[int, ...], pm: int, live: int, q: int, r: int, state: int) -> bool:
+        """Whether a state A* meets for the first time is known lost (hopeless, in the loss table with
+        as many redeals, or lost in its relaxed game), reached by ``token``."""
+        pos, relaxation = self.pos, self.relaxation
+        if token != DRAW and token != REDEAL and pos.is_lost(pm, live):
+            return True
+        lost_key = state & _STATE_WITHOUT_R if r != UNLIMITED else pos.lost_key(pm, live, q, r)
+        if self.lost.get(lost_key, -1) >= r:
+            return True
+        if not r:
+            return not relaxation.can_win(pm, live, q, r)
+        counts = relaxation.counts_cache.get(live)  # relaxation.can_win, its answers looked up first
+        if counts is None:
+            counts = relaxation.counts(live)
+        won = relaxation.asked.get(pm | (counts << PYRAMID_BITS))
+        if won is None:
+            won = relaxation.relaxed_win(pm, counts, 0)
+        return not won
 
     def _successors(self, pm: int, live: int, q: int, r: int,
                     drew: bool) -> list[tuple[int | tuple[int, ...], int, int, int, int]]:
