@@ -99,9 +99,9 @@ def off_line_hints(deal: Deal, rules: Rules, hints: int, keep: bool) -> OffLineH
     budget = SOLVER_SECONDS / PI_ZERO_2_FACTOR
     if keep:
         deal_solver = DealSolver(Board(deal, rules))
-        verdicts = GameVerdicts(lambda position: deal_solver.solve(position, max_seconds=budget))
+        verdicts = GameVerdicts(lambda position, cancelled=None: deal_solver.solve(position, max_seconds=budget))
     else:
-        verdicts = GameVerdicts(lambda position: solve(position, max_seconds=budget))
+        verdicts = GameVerdicts(lambda position, cancelled=None: solve(position, max_seconds=budget))
     times: list[float] = []
     unknown = 0
     while len(times) < hints:

@@ -28,6 +28,7 @@ from pyramid.system.sdnotify import Notifier
 from pyramid.console.menus import open_console
 from pyramid.console.screen import DealChoice, PressSeen
 from pyramid.console.net.service import TableService
+from pyramid.console.thinking import Thinker
 from pyramid.console.session import Session
 from pyramid.view import Hit, View
 
@@ -263,7 +264,11 @@ def build_session(options: Options, settings: "HardwareSettings", sink: EventSin
     port = network_port(settings)
     tables = TableService(network_opener(sink), port if options.table_port is None else options.table_port,
                           options.table_address or "", options.name)
-    session = Session(rules, DealChoice(cards=options.deal, number=options.deal_number), store=store, tables=tables)
+    # Hints search on a worker thread, their answers posted like the network's events; the scripted
+    # mode answers at once, so that its traces do not depend on timing.
+    thinker = Thinker.inline() if options.scripted else Thinker(sink)
+    session = Session(rules, DealChoice(cards=options.deal, number=options.deal_number), store=store, tables=tables,
+                      thinker=thinker)
     session.device_language = device_language(settings)
     session.speak(options.language)
     if options.power_off == "logind":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -24,9 +25,9 @@ class CountingSolver:
     def __init__(self) -> None:
         self.asked: list[tuple[Move, ...]] = []
 
-    def __call__(self, board: Board) -> Solution:
+    def __call__(self, board: Board, *, cancelled: Callable[[], bool] | None = None) -> Solution:
         self.asked.append(tuple(board.move_stack))
-        return solve(board, max_seconds=60)
+        return solve(board, max_seconds=60, cancelled=cancelled)
 
 
 def winnable_board() -> Board:
@@ -97,7 +98,7 @@ def test_an_unknown_answer_is_not_remembered() -> None:
     board = winnable_board()
     asked: list[int] = []
 
-    def out_of_time(position: Board) -> Solution:
+    def out_of_time(position: Board, *, cancelled: Callable[[], bool] | None = None) -> Solution:
         asked.append(len(position.move_stack))
         return solve(position, max_nodes=1)
 

@@ -26,13 +26,14 @@ from pyramid.engine.cards import Card, format_cards
 from pyramid.engine.deal import MAX_DEAL_NUMBER, numbered_deal
 from pyramid.engine.difficulty import GRADES, Grade
 from pyramid.engine.rules import REDEAL_CHOICES, Rules, preset
-from pyramid.engine.verdicts import GameVerdicts
+from pyramid.engine.verdicts import GameVerdicts, Solve
 from pyramid.engine.errors import ReplayError
 from pyramid.saved.progress import Progress, replay
 from pyramid.saved.stats import GameResult, PyramidVariant, daily_streaks
 from pyramid.view import Hit, MenuHit, PanelView, Target, View
 
 if TYPE_CHECKING:
+    from pyramid.engine.advice import Advice
     from pyramid.engine.solver import DealSolver, Solution
     from pyramid.saved.store import Store
 
@@ -44,6 +45,8 @@ PLAY_AGAIN, RETRY, UNDO_LAST, WATCH, TO_MENU = (
     "end.play_again", "end.retry", "end.undo_last", "end.watch", "end.to_menu")
 #: Seconds the search for the best move on a deal that cannot be won may take (after the solver).
 ADVICE_SECONDS = 1.0
+#: Seconds a hint may take before the status line says "Thinking…" (a quick one shows no cue).
+THINKING_CUE = 0.15
 #: How long "winnable deals only" may search when a preset has no precomputed list.
 WINNABLE_SEARCH_SECONDS = 5.0
 #: How long "winnable deals only" first searches random deals live (about 3 wins a second here under
@@ -71,7 +74,7 @@ class Dealt(NamedTuple):
     grade: Grade | None
 
 
-def game_solver() -> Callable[[Board], "Solution"]:
+def game_solver() -> Solve:
     """The solver for the positions of one game, within the console's time budget.
 
     A :class:`~pyramid.engine.solver.DealSolver` of the deal, made at the first
@@ -80,14 +83,33 @@ def game_solver() -> Callable[[Board], "Solution"]:
     """
     solvers: list[DealSolver] = []
 
-    def solve(board: Board) -> "Solution":
+    def solve(board: Board, *, cancelled: Callable[[], bool] | None = None) -> "Solution":
         from pyramid.engine.solver import DealSolver
 
         if not solvers:
             solvers.append(DealSolver(Board(board.deal, board.rules)))
-        return solvers[0].solve(board, max_seconds=SOLVER_SECONDS)
+        return solvers[0].solve(board, max_seconds=SOLVER_SECONDS, cancelled=cancelled)
 
     return solve
+
+
+class HintAnswer(NamedTuple):
+    """What a hint found: the solver's answer, and for a deal it could not win from here, the move
+    that removes the most pyramid cards (``None`` when it won, or when no move is left)."""
+
+    solution: "Solution"
+    advice: "Advice | None"
+
+
+def think_of_hint(verdicts: GameVerdicts, board: Board, cancelled: Callable[[], bool]) -> HintAnswer:
+    """The search behind a hint, run on the session's thinker (a worker thread): it reads ``board``,
+    a copy of the position, and this game's solver, nothing of the screen."""
+    from pyramid.engine.advice import best_move  # loaded on the first hint, with the solver
+
+    solution = verdicts.solve(board, cancelled)
+    if solution.verdict == "win" or cancelled():
+        return HintAnswer(solution, None)
+    return HintAnswer(solution, best_move(board, ADVICE_SECONDS))
 
 
 def variant_of(board: Board) -> PyramidVariant:
@@ -288,6 +310,8 @@ class GameScreen(Screen):
         self.from_start: Solution | None = None
         #: The solver for this game: a hint along the line it found, or after a proven loss, comes at once.
         self.verdicts = GameVerdicts(game_solver())
+        #: When the hint being searched for was asked (the session's clock), or ``None``.
+        self.thinking_since: float | None = None
         self.end_selected = 0
         self._check_end()
 
@@ -305,6 +329,10 @@ class GameScreen(Screen):
             self._handle_end(action, hit)
             return
         self.message, self.hint = "", ()
+        if self.thinking_since is not None and action.name not in ("up", "down", "left", "right", "hint"):
+            self.stop_thinking()  # Back, a pick or an undo: the hint asked for is no longer wanted
+            if action.name == "back":
+                return  # Back calls the search off, and does nothing more
         if action.name in ("up", "down", "left", "right"):
             self.table.move_cursor(action.name)
         elif action.name == "ok" and self.table.cursor is not None:
@@ -364,22 +392,44 @@ class GameScreen(Screen):
         self.recorded = True
         self.session.store.record_result(result_of(self.progress, self.board), daily=daily_of(self.progress))
         if status != "cleared":
+            self.thinking_since = None  # the worker may be in this game's solver, even called off: it stops first
+            self.session.thinker.cancel(wait=True)
             self.from_start = self.verdicts.solve(Board(self.board.deal, self.board.rules))
 
     # -- assists ------------------------------------------------------------
     def give_hint(self) -> None:
+        """Ask for a hint: searched for on the session's thinker, so the screen keeps drawing (and says
+        "Thinking…" after :data:`THINKING_CUE` seconds); Back calls it off. Shown by :meth:`show_hint`."""
+        if self.thinking_since is not None:
+            return  # already searching from this very position
+        verdicts, board = self.verdicts, self.board.copy()
+        self.thinking_since = self.session.clock()
+        self.session.thinker.ask(lambda cancelled: think_of_hint(verdicts, board, cancelled), self.show_hint)
+
+    def stop_thinking(self) -> None:
+        """Call off the hint being searched for, if any."""
+        if self.thinking_since is not None:
+            self.thinking_since = None
+            self.session.thinker.cancel()
+
+    def due(self) -> float | None:
+        """While a hint is searched for: when "Thinking…" is due on the status line."""
+        since = self.thinking_since
+        if since is None or self.session.clock() >= since + THINKING_CUE:
+            return None
+        return since + THINKING_CUE
+
+    def show_hint(self, answer: "HintAnswer") -> None:
         """The next move of a winning line; when there is none, the move that removes the most
         pyramid cards, saying plainly that the deal cannot be cleared. Only a hint that
         suggests a move makes the game assisted."""
-        from pyramid.engine.advice import best_move  # loaded on the first hint, with the solver
-
-        solution = self.verdicts.solve(self.board)
+        self.thinking_since = None
+        solution, advice = answer
         letters = self.session.settings.card_letters
         if solution.verdict == "win":
             move = solution.moves[0]
             self.message = say("hint.move", move=describe_move(move, letters))
         else:
-            advice = best_move(self.board, ADVICE_SECONDS)
             if advice is None:
                 self.message = say("hint.no_move")
                 return
@@ -494,7 +544,10 @@ class GameScreen(Screen):
 
     def view(self) -> View:
         table = self.table.view(self.title())._replace(detail=self.detail())
-        if self.message or self.hint or self.progress.assisted:
+        since = self.thinking_since
+        if since is not None and self.session.clock() >= since + THINKING_CUE:
+            table = table._replace(status_line=say("hint.thinking"))
+        elif self.message or self.hint or self.progress.assisted:
             status = self.message or (say("game.assisted") if self.progress.assisted else "")
             table = table._replace(status_line=status, hint=self.hint)
         panel = self.end_panel()

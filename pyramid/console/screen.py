@@ -30,6 +30,7 @@ from pyramid.view import Cue, Hit, MenuHit, MenuView, PanelView, Target, TextVie
 
 if TYPE_CHECKING:
     from pyramid.console.net.service import TableService
+    from pyramid.console.thinking import Thinker
     from pyramid.saved.settings import PlayerSettings
     from pyramid.saved.store import Store
 
@@ -69,6 +70,8 @@ class Console(Protocol):
     input_devices: Callable[[], Sequence[str]]
     #: The network tables: the tables seen, invites, the match at a table (made by the app).
     tables: TableService
+    #: Where long searches run without freezing the screen (a worker thread, or at once in the scripted mode).
+    thinker: Thinker
 
     @property
     def screen(self) -> Screen:

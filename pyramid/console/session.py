@@ -21,6 +21,7 @@ from pyramid.console.catalogue import say, use_language
 from pyramid.actions import Action
 from pyramid.console.net.service import TableService
 from pyramid.console.screen import DealChoice, NoticeScreen, PressSeen, Screen
+from pyramid.console.thinking import Thinker, Thought
 from pyramid.console.wording import describe_notice, describe_notices
 from pyramid.engine.rules import Rules, preset
 from pyramid.saved.settings import PlayerSettings
@@ -40,7 +41,8 @@ class Session:
 
     def __init__(self, rules: Rules | None = None, deal: DealChoice | None = None,
                  rng: random.Random | None = None, store: Store | None = None,
-                 today: Callable[[], datetime.date] = datetime.date.today, tables: TableService | None = None) -> None:
+                 today: Callable[[], datetime.date] = datetime.date.today, tables: TableService | None = None,
+                 thinker: Thinker | None = None) -> None:
         self.store = store or Store.in_memory()
         self.settings: PlayerSettings = self.store.settings()
         self.rules = rules or preset(self.settings.rules_preset)
@@ -63,6 +65,8 @@ class Session:
         self.feedback: Feedback | None = None
         #: The network tables; without ``tables`` the console has no network (a self-test, most tests).
         self.tables = tables or TableService()
+        #: Where long searches run (hints): a worker thread the app gives, else at once on the main loop.
+        self.thinker = thinker or Thinker.inline()
         #: The language of the device when the player chose none (the settings file's ``[console] language``).
         self.device_language = "en"
         self.speak()
@@ -181,6 +185,9 @@ class Session:
         a seat is granted); an invite is shown at once over a menu screen, and
         held while a game is being played (:meth:`offer_invites`).
         """
+        if isinstance(event, Thought):  # an answer of the worker thread (a hint)
+            self._guarded("taking an answer of the solver", lambda: self.thinker.take(event))
+            return
         self._guarded(f"taking the network's {type(event).__name__}", lambda: self._take_event(event))
 
     def _take_event(self, event: object) -> None:

@@ -14,12 +14,18 @@ of the same game extends; an undo that leaves them simply asks again.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from pyramid.engine.board import Board, Move
 
 if TYPE_CHECKING:
     from pyramid.engine.solver import Solution
+
+
+class Solve(Protocol):
+    """The search :class:`GameVerdicts` asks: :func:`~pyramid.engine.solver.solve`, or one with the console's budget."""
+
+    def __call__(self, board: Board, *, cancelled: Callable[[], bool] | None = None) -> "Solution": ...
 
 
 class GameVerdicts:
@@ -30,15 +36,16 @@ class GameVerdicts:
     the position last proven lost. An "unknown" answer is not remembered.
     """
 
-    def __init__(self, solve: Callable[[Board], "Solution"]) -> None:
+    def __init__(self, solve: "Solve") -> None:
         self._solve = solve
         #: A won game from the deal's start: the moves played when a winning line was found, then that line.
         self._won: tuple[Move, ...] = ()
         #: The moves from the deal's start to the last position proven lost.
         self._lost: tuple[Move, ...] | None = None
 
-    def solve(self, board: Board) -> "Solution":
-        """The verdict from ``board``'s position (a position of this game) and, when won, a line."""
+    def solve(self, board: Board, cancelled: Callable[[], bool] | None = None) -> "Solution":
+        """The verdict from ``board``'s position (a position of this game) and, when won, a line.
+        ``cancelled`` calls the search off (the answer is then "unknown"), see :func:`~pyramid.engine.solver.solve`."""
         from pyramid.engine.solver import Solution  # the solver loads with the first search
 
         played = tuple(board.move_stack)
@@ -47,7 +54,7 @@ class GameVerdicts:
             return Solution("win", list(won[len(played):]))
         if lost is not None and played[: len(lost)] == lost:
             return Solution("lose")
-        solution = self._solve(board)
+        solution = self._solve(board, cancelled=cancelled)
         if solution.verdict == "win":
             self._won = played + tuple(solution.moves)
         elif solution.verdict == "lose":

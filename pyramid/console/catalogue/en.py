@@ -184,6 +184,7 @@ MESSAGES: dict[str, str] = {
     "redeal.unlimited": "Unlimited redeals",
 
     "hint.move": "Hint: {move}",
+    "hint.thinking": "Thinking… (Back stops)",
     "hint.no_move": "No move is left.",
     "hint.unknown_best": "No winning line found in time. Best move: {move}",
     "hint.lost_best": "This deal cannot be cleared. Best move: {move}",

@@ -184,6 +184,7 @@ MESSAGES: dict[str, str] = {
     "redeal.unlimited": "Redonnes illimitées",
 
     "hint.move": "Indice : {move}",
+    "hint.thinking": "Réflexion… (Retour arrête)",
     "hint.no_move": "Plus aucun coup.",
     "hint.unknown_best": "Pas de solution trouvée à temps. Meilleur coup : {move}",
     "hint.lost_best": "Cette donne ne peut pas être gagnée. Meilleur coup : {move}",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -47,15 +48,17 @@ def solve(
     optimal: bool = False,
     max_nodes: int | None = None,
     max_seconds: float | None = None,
+    cancelled: Callable[[], bool] | None = None,
 ) -> Solution:
     """Solve ``board`` from its current position under its own rules.
 
     ``optimal`` asks for a shortest solution (verdict first: a lost position
     costs no more than in verdict mode). ``max_nodes`` / ``max_seconds`` bound
-    the effort; when either runs out the verdict is ``"unknown"``.
+    the effort, and ``cancelled`` (asked every 256 nodes, from the searching
+    thread) calls it off; when any of them says stop, the verdict is ``"unknown"``.
     """
     pos = Position(board)
-    return _solve(board, pos, Memory(pos), optimal, Budget(max_nodes, max_seconds))
+    return _solve(board, pos, Memory(pos), optimal, Budget(max_nodes, max_seconds, cancelled))
 
 
 class DealSolver:
@@ -82,14 +85,14 @@ class DealSolver:
         self._redeals = self._pos.start_r
 
     def solve(self, board: Board, *, optimal: bool = False, max_nodes: int | None = None,
-              max_seconds: float | None = None) -> Solution:
+              max_seconds: float | None = None, cancelled: Callable[[], bool] | None = None) -> Solution:
         """:func:`solve` for ``board``, a position reached by play from this solver's first one."""
         self._check_reached(board)
         if self.memory.entries() > KEPT_ENTRIES:  # a long game of hard questions: start again
             self._pos = Position(self._start)
             self.memory = Memory(self._pos)
         self._pos.aim(board)
-        return _solve(board, self._pos, self.memory, optimal, Budget(max_nodes, max_seconds))
+        return _solve(board, self._pos, self.memory, optimal, Budget(max_nodes, max_seconds, cancelled))
 
     def _check_reached(self, board: Board) -> None:
         """Raise :class:`OtherDealError` unless play could lead to ``board``: the same rules, each
