@@ -6,12 +6,30 @@ See docs/solver.md ("Two passes by families of second passes").
 from __future__ import annotations
 
 import heapq
+from collections.abc import Iterator
 from typing import NamedTuple
 
 from pyramid.engine.solver.budget import Budget
 from pyramid.engine.solver.last_pass import CONSUMED_SHIFT, LastPass, PyramidCleared
 from pyramid.engine.solver.position import DRAW, PYRAMID_BITS, Position, STOCK_ID, ranks_in_stock, set_bits
 from pyramid.engine.solver.relaxation import Relaxation
+
+
+#: A state of :meth:`TwoPasses.first_pass_line`: (stock cards consumed, pyramid, start-waste cards taken).
+_LineState = tuple[int, int, int]
+
+
+class _LineGoal(NamedTuple):
+    """What :meth:`TwoPasses.first_pass_line` plays toward: the redeal's pyramid and cards left,
+    how many cards of the start's waste leave, and the pass's cards (``drawn[k]``: the first k of the stock)."""
+
+    end_pm: int
+    end_live: int
+    keep_waste: int
+    drawn: list[int]
+    stock_bits: list[int]
+    waste_bits: list[int]
+    stock_ranks: int
 
 
 class RedealTo(NamedTuple):
@@ -269,71 +287,26 @@ class TwoPasses:
         step that reached it, and excursions are played out by
         :meth:`_excursion_line` from the outcomes already remembered.
         """
-        pos, last_pass = self.pos, self.last_pass
-        target, rank_mask, stock_rank, stock_top_playable = pos.target, pos.rank_mask, pos.stock_rank, pos.stock_top_playable
-        stock_bits, waste_bits, stock_ranks = pos.pass_cards(live, q)
-        length = len(stock_bits)
+        stock_bits, waste_bits, stock_ranks = self.pos.pass_cards(live, q)
         end_pm, end_live = redeal
-        keep_waste = sum(1 for j in waste_bits if not end_live >> j & 1)  # start-waste cards that leave
-        drawn = [0] * (length + 1)  # the stock cards among the first ``consumed``
+        drawn = [0] * (len(stock_bits) + 1)  # the stock cards among the first ``consumed``
         for place, j in enumerate(stock_bits):
             drawn[place + 1] = drawn[place] | (1 << j)
+        goal = _LineGoal(end_pm, end_live, sum(1 for j in waste_bits if not end_live >> j & 1),
+                         drawn, stock_bits, waste_bits, stock_ranks)
         # step: (previous state, tokens); a state is (consumed, pyramid, taken).
-        came: dict[tuple[int, int, int], tuple[tuple[int, int, int], list[int | tuple[int, ...]]]] = {}
-        start = (0, pm, 0)
-        todo = [start]
-        seen = {start}
-
-        def reach(state: tuple[int, int, int], before: tuple[int, int, int], tokens: list[int | tuple[int, ...]]) -> None:
-            if state not in seen and state[1] & end_pm == end_pm:
-                seen.add(state)
-                came[state] = (before, tokens)
-                todo.append(state)
-
+        came: dict[_LineState, tuple[_LineState, list[int | tuple[int, ...]]]] = {}
+        start: _LineState = (0, pm, 0)
+        todo, seen = [start], {start}
         while todo:
             state = todo.pop()
-            consumed, here, taken = state
-            if consumed == length and here == end_pm and taken == keep_waste:
+            if state == (len(stock_bits), end_pm, goal.keep_waste):
                 break
-            entry = last_pass.moves.get(here)
-            uncovered, smaller = entry if entry is not None else last_pass._pyramid_moves(here)
-            for after in smaller:
-                reach((consumed, after, taken), state, [tuple(set_bits(here ^ after))])
-            stayed = end_live & drawn[consumed]
-            top_id = stock_bits[consumed] if consumed < length else -1
-            if not stayed and taken < keep_waste:
-                card_id = waste_bits[taken]
-                card = stock_rank[card_id]
-                if card == target:
-                    reach((consumed, here, taken + 1), state, [(STOCK_ID + card_id,)])
-                else:
-                    for partner in set_bits(uncovered & rank_mask[target - card]):
-                        reach((consumed, here & ~(1 << partner), taken + 1), state, [(partner, STOCK_ID + card_id)])
-                    if (stock_top_playable and top_id >= 0 and not end_live >> top_id & 1
-                            and stock_rank[top_id] + card == target):
-                        reach((consumed + 1, here, taken + 1), state, [(STOCK_ID + top_id, STOCK_ID + card_id)])
-            if top_id < 0:
-                continue
-            top = stock_rank[top_id]
-            if end_live >> top_id & 1:
-                reach((consumed + 1, here, taken), state, [DRAW])  # it stays
-                continue
-            if top == target:
-                king: list[int | tuple[int, ...]] = [(STOCK_ID + top_id,)]
-                reach((consumed + 1, here, taken), state, king if stock_top_playable else [DRAW, *king])
-                continue
-            if stock_top_playable:
-                for partner in set_bits(uncovered & rank_mask[target - top]):
-                    reach((consumed + 1, here & ~(1 << partner), taken), state, [(partner, STOCK_ID + top_id)])
-            rest = stock_bits[consumed + 1:]
-            for outcome in last_pass.excursion(here, top, stock_ranks >> (4 * (consumed + 1))):
-                used = outcome >> CONSUMED_SHIFT
-                if end_live & (drawn[consumed + 1 + used] ^ drawn[consumed + 1]):
-                    continue  # a card that must stay would leave
-                after = outcome & ((1 << CONSUMED_SHIFT) - 1)
-                state_after = (consumed + 1 + used, after, taken)
-                if state_after not in seen:
-                    reach(state_after, state, [DRAW, *self._excursion_line(here, top_id, rest, outcome)])
+            for after, tokens in self._line_steps(state, goal, seen):
+                if after not in seen and after[1] & end_pm == end_pm:
+                    seen.add(after)
+                    came[after] = (state, tokens)
+                    todo.append(after)
         else:
             raise AssertionError("the redeal found by the first pass must be reachable")
         line: list[int | tuple[int, ...]] = []
@@ -341,6 +314,61 @@ class TwoPasses:
             state, tokens = came[state]
             line[:0] = tokens
         return line
+
+    def _line_steps(self, state: _LineState, goal: "_LineGoal",
+                    seen: set[_LineState]) -> Iterator[tuple[_LineState, list[int | tuple[int, ...]]]]:
+        """The states one step on from ``state`` in :meth:`first_pass_line`, each with its moves:
+        a pyramid removal, the next card of the start's waste leaving, the stock's top staying or
+        leaving (an excursion of its own is played out only toward a state not ``seen`` yet)."""
+        pos, last_pass = self.pos, self.last_pass
+        target, rank_mask, stock_rank = pos.target, pos.rank_mask, pos.stock_rank
+        consumed, here, taken = state
+        entry = last_pass.moves.get(here)
+        uncovered, smaller = entry if entry is not None else last_pass._pyramid_moves(here)
+        for after in smaller:
+            yield (consumed, after, taken), [tuple(set_bits(here ^ after))]
+        end_live, stock_bits = goal.end_live, goal.stock_bits
+        top_id = stock_bits[consumed] if consumed < len(stock_bits) else -1
+        if not end_live & goal.drawn[consumed] and taken < goal.keep_waste:
+            yield from self._waste_card_leaves(state, goal, uncovered, top_id)
+        if top_id < 0:
+            return
+        top = stock_rank[top_id]
+        if end_live >> top_id & 1:
+            yield (consumed + 1, here, taken), [DRAW]  # it stays
+            return
+        if top == target:
+            king: list[int | tuple[int, ...]] = [(STOCK_ID + top_id,)]
+            yield (consumed + 1, here, taken), king if pos.stock_top_playable else [DRAW, *king]
+            return
+        if pos.stock_top_playable:
+            for partner in set_bits(uncovered & rank_mask[target - top]):
+                yield (consumed + 1, here & ~(1 << partner), taken), [(partner, STOCK_ID + top_id)]
+        rest = stock_bits[consumed + 1:]
+        for outcome in last_pass.excursion(here, top, goal.stock_ranks >> (4 * (consumed + 1))):
+            used = outcome >> CONSUMED_SHIFT
+            if end_live & (goal.drawn[consumed + 1 + used] ^ goal.drawn[consumed + 1]):
+                continue  # a card that must stay would leave
+            after_state = (consumed + 1 + used, outcome & ((1 << CONSUMED_SHIFT) - 1), taken)
+            if after_state not in seen:
+                yield after_state, [DRAW, *self._excursion_line(here, top_id, rest, outcome)]
+
+    def _waste_card_leaves(self, state: _LineState, goal: "_LineGoal", uncovered: int,
+                           top_id: int) -> Iterator[tuple[_LineState, list[int | tuple[int, ...]]]]:
+        """The ways the next card of the start's waste (one that must leave) leaves: a king alone,
+        with an uncovered pyramid card, or with the stock's top when it plays."""
+        pos = self.pos
+        consumed, here, taken = state
+        card_id = goal.waste_bits[taken]
+        card = pos.stock_rank[card_id]
+        if card == pos.target:
+            yield (consumed, here, taken + 1), [(STOCK_ID + card_id,)]
+            return
+        for partner in set_bits(uncovered & pos.rank_mask[pos.target - card]):
+            yield (consumed, here & ~(1 << partner), taken + 1), [(partner, STOCK_ID + card_id)]
+        if (pos.stock_top_playable and top_id >= 0 and not goal.end_live >> top_id & 1
+                and pos.stock_rank[top_id] + card == pos.target):
+            yield (consumed + 1, here, taken + 1), [(STOCK_ID + top_id, STOCK_ID + card_id)]
 
     def _excursion_line(self, pm: int, card_id: int, stock: list[int], outcome: int) -> list[int | tuple[int, ...]]:
         """The moves of an excursion of the card ``card_id`` (on the waste top, ``stock`` after it) that end
