@@ -147,3 +147,36 @@ def test_a_hint_searched_on_the_worker_is_the_hint_searched_at_once(tmp_path: Pa
     inline = game_screen.think_of_hint(GameVerdicts(solve), board.copy(), lambda: False)
     assert isinstance(inline, HintAnswer) and inline.solution.verdict == "win"
     assert session.screen.hint and not session.thinker.thinking  # type: ignore[attr-defined]
+
+
+def test_the_end_panel_comes_at_once_and_watch_the_solution_joins_it_when_the_deal_is_judged(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The deal is judged from its start on the worker (up to the solver's budget): the panel does not
+    wait for it, and the line highlighted stays highlighted when "Watch the solution" comes in."""
+    session, events, clock = threaded_game(tmp_path)
+    screen = session.screen
+    verdicts, gate = screen.verdicts, threading.Event()  # type: ignore[attr-defined]
+    judge = verdicts.solve
+
+    def slow(board: Board, cancelled: Callable[[], bool] | None = None) -> object:
+        assert gate.wait(GUARD)
+        return judge(board, cancelled)
+
+    monkeypatch.setattr(verdicts, "solve", slow)
+    board = screen.board  # type: ignore[attr-defined]
+    while board.status() == "playing":  # a poor player: draws first, removes last
+        draws = [move for move in board.legal_moves if move.kind != "remove"]
+        board.push(draws[0] if draws else board.legal_moves[-1])
+    screen._check_end()  # type: ignore[attr-defined]
+    state = session.state()
+    assert state["menu"]["items"] == ["Back to the menu", "Undo the last move", "Play again", "Retry this deal"]
+    assert session.view().panel.lines[-1] == "Judging this deal…"
+    state = play(session, "down down down")
+    assert state["menu"]["items"][state["menu"]["selected"]] == "Retry this deal"
+    gate.set()
+    session.post_event(wait_for(events))
+    state = session.state()
+    assert state["menu"]["items"] == ["Back to the menu", "Watch the solution", "Undo the last move", "Play again",
+                                      "Retry this deal"]
+    assert state["menu"]["items"][state["menu"]["selected"]] == "Retry this deal", "the highlight kept its line"
+    assert session.view().panel.lines[-1] == "This deal could be won from the start."

@@ -312,7 +312,11 @@ class GameScreen(Screen):
         self.verdicts = GameVerdicts(game_solver())
         #: When the hint being searched for was asked (the session's clock), or ``None``.
         self.thinking_since: float | None = None
-        self.end_selected = 0
+        #: The end panel's line highlighted, by its catalogue key: it stays on its line when "Watch the
+        #: solution" comes in once the deal is judged (see :attr:`end_selected`).
+        self.end_key = TO_MENU
+        #: The deal is being judged from its start (on the session's thinker) for the end panel.
+        self.judging = False
         self._check_end()
 
     @property
@@ -392,9 +396,26 @@ class GameScreen(Screen):
         self.recorded = True
         self.session.store.record_result(result_of(self.progress, self.board), daily=daily_of(self.progress))
         if status != "cleared":
-            self.thinking_since = None  # the worker may be in this game's solver, even called off: it stops first
+            self.thinking_since = None  # a hint's search, even called off, leaves this game's solver first
             self.session.thinker.cancel(wait=True)
-            self.from_start = self.verdicts.solve(Board(self.board.deal, self.board.rules))
+            verdicts, start = self.verdicts, Board(self.board.deal, self.board.rules)
+            self.judging = True
+            self.session.thinker.ask(lambda cancelled: verdicts.solve(start, cancelled), self.judged)
+
+    def judged(self, solution: "Solution") -> None:
+        """The deal's verdict from its start (for the end panel: "Watch the solution" when it was won)."""
+        self.judging = False
+        self.from_start = solution
+
+    @property
+    def end_selected(self) -> int:
+        """The end panel's highlighted line, by number (the first when its line has gone)."""
+        items = self.end_items()
+        return items.index(self.end_key) if self.end_key in items else 0
+
+    @end_selected.setter
+    def end_selected(self, index: int) -> None:
+        self.end_key = self.end_items()[index]
 
     # -- assists ------------------------------------------------------------
     def give_hint(self) -> None:
@@ -487,7 +508,7 @@ class GameScreen(Screen):
             self.session.push(ReplayScreen(self.session, Table(Board(self.board.deal, self.board.rules)),
                                            self.from_start.moves, say("end.solution")))
         elif items[self.end_selected] == UNDO_LAST:
-            self.end_selected = 0
+            self.end_key = TO_MENU
             self.undo()
         elif items[self.end_selected] == PLAY_AGAIN:
             start_pyramid(self.session, self.progress.redeals, DealRequest(), replace=self)
@@ -521,7 +542,7 @@ class GameScreen(Screen):
                              self.end_selected)
         if status == "no_moves":
             lines = [self.table.view().score_label, *self.daily_line()]
-            verdict = self.from_start.verdict if self.from_start else "unknown"
+            verdict = "judging" if self.judging else self.from_start.verdict if self.from_start else "unknown"
             lines.append(say(f"end.verdict_{verdict}"))
             return PanelView(say("end.no_move"), tuple(lines), self.end_lines(), self.end_selected)
         return None

@@ -207,6 +207,7 @@ MESSAGES: dict[str, str] = {
     "end.verdict_win": "This deal could be won from the start.",
     "end.verdict_lose": "This deal could not be won.",
     "end.verdict_unknown": "The solver could not judge this deal in time.",
+    "end.verdict_judging": "Judging this deal…",
     "end.no_move": "No move left",
 
     "notice.saved_data": "About your saved data",

@@ -207,6 +207,7 @@ MESSAGES: dict[str, str] = {
     "end.verdict_win": "Cette donne pouvait être gagnée dès le départ.",
     "end.verdict_lose": "Cette donne ne pouvait pas être gagnée.",
     "end.verdict_unknown": "Le solveur n'a pas pu juger cette donne à temps.",
+    "end.verdict_judging": "Analyse de la donne…",
     "end.no_move": "Plus aucun coup",
 
     "notice.saved_data": "À propos de vos données",
