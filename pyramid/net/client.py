@@ -87,10 +87,9 @@ async def run_guest(
             else:
                 busy = isinstance(answer, Refuse) and answer.reason == "busy"
                 if busy and link is None and loop.time() - asked_at < limits.busy_patience:
-                    wire.close()  # more connections at once than the host serves: ask again shortly
-                    log.info("%s:%s is busy; asking again", host, port)
-                    await asyncio.sleep(pause)
-                    pause = min(pause * 2, limits.retry_longest)
+                    wire.close()  # more connections at once than the host serves: ask again shortly, and
+                    log.info("%s:%s is busy; asking again", host, port)  # often (the slots turn over fast)
+                    await asyncio.sleep(limits.retry_first)
                     continue
                 if busy and link is not None:
                     wire.close()  # the seat is still ours: try again as after a drop

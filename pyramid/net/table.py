@@ -10,7 +10,9 @@ Admission is fair rather than first come (issue 26: four idle connections from
 each of two addresses, reopened as they closed, kept every real console out).
 One address may hold at most ``max_pending_per_address`` slots; one more from
 it is turned away. When every slot is taken, the newcomer is let in and the
-oldest connection of the address holding the most slots gives way. Whoever is
+oldest connection of the address holding the most slots gives way, unless one
+of the newcomer's address was turned away in the last second (then it is turned
+away itself: see :data:`EVICTION_PAUSE`). Whoever is
 turned away is told ``busy`` (hello, refuse) and read on until it closes, so
 the refusal is not lost to a reset; a console told ``busy`` tries again for a
 few seconds (``busy_patience``). A real console speaks at once and is served
@@ -46,6 +48,11 @@ BACKLOG = 64
 CLOSED_WIRE_GRACE = 1.0
 #: Seconds without turning a connection away before the host no longer says it is crowded.
 CROWDED_QUIET = 10.0
+#: Seconds after one of its connections was turned away during which an address may push nobody
+#: out: strangers reconnecting as fast as they can would otherwise push each other out thousands
+#: of times a second, and a real console with them before it is served (1 run in 5 of the
+#: admission test under a loaded CI). Now each address pushes out at most one a second.
+EVICTION_PAUSE = 1.0
 
 
 class TableHost:
@@ -60,6 +67,7 @@ class TableHost:
         self._pending: dict[Wire, None] = {}
         #: Connections told ``busy``: read on until they close (see the module note).
         self._turned_away: set[Wire] = set()
+        self._turned_from: dict[str, float] = {}  # address → when a connection of it was last turned away
         self._crowded: asyncio.TimerHandle | None = None
         self._hold: asyncio.TimerHandle | None = None
         self._connections: set[Wire] = set()
@@ -181,6 +189,10 @@ class TableHost:
             self._turn_away(wire, "its address holds every slot it may")
             return False
         if len(self._pending) >= limits.max_pending:
+            now = asyncio.get_running_loop().time()
+            if now - self._turned_from.get(wire.peer, -EVICTION_PAUSE) < EVICTION_PAUSE:
+                self._turn_away(wire, "its address was turned away a moment ago: it may push nobody out yet")
+                return False
             counts = Counter(other.peer for other in self._pending)
             busiest = max(counts.values())
             oldest = next(other for other in self._pending if counts[other.peer] == busiest)
@@ -192,6 +204,10 @@ class TableHost:
     def _turn_away(self, wire: Wire, why: str) -> None:
         """Tell ``wire`` the host is ``busy`` and say nothing more; its task reads on until it closes."""
         self._turned_away.add(wire)
+        now = asyncio.get_running_loop().time()
+        if len(self._turned_from) >= 256:  # bounded: forget the addresses whose pause is over
+            self._turned_from = {peer: at for peer, at in self._turned_from.items() if now - at < EVICTION_PAUSE}
+        self._turned_from[wire.peer] = now
         self.context.log_drop(wire.peer, "busy", f"turned away: {why}")
         try:
             wire.send(Hello(PROTOCOL_VERSION, self.context.name))
