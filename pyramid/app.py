@@ -570,7 +570,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"pyramid: error: {error}", file=sys.stderr)
         return 2
     if show_version:
+        from pyramid.engine.solver.compiled import core_name
+
         print(device_info.software_version())
+        print(f"solver core: {core_name()}")
         return 0
     from display.errors import DisplayError
     from input.errors import InputSettingsError, SourceUnavailableError

@@ -4,7 +4,7 @@ Usage::
 
     pyramid solve [--rules PRESET] [--redeals none|one|two|unlimited]
                   [--optimal] [--jobs N] [--budget SECONDS] [--max-memory SIZE]
-                  [--moves] FILE
+                  [--core compiled|python] [--moves] FILE
 
 ``FILE`` holds one deal per line (the notation of docs/rules.md, "Cards and deals"; ``-`` reads stdin; blank
 lines are skipped). For each deal one line is printed, ``N win|lose|unknown STEPS MS``:
@@ -22,6 +22,9 @@ worker (e.g. ``512M``, ``2G``); a deal that runs out of either gets the verdict
 than read for ever. At most ``--jobs`` workers run, never more than there are
 deals or usable cores: more would only share the same cores and multiply the
 memory.
+
+``--core`` chooses the search: the compiled core (the default where it loads) or the
+pure-Python reference; ``--core compiled`` where it does not load stops with the reason.
 """
 
 from __future__ import annotations
@@ -37,13 +40,14 @@ import sys
 import time
 from collections.abc import Iterable, Iterator
 from concurrent.futures.process import BrokenProcessPool
-from typing import NoReturn, TextIO
+from typing import NamedTuple, NoReturn, TextIO
 
 from pyramid.engine.board import Board
 from pyramid.engine.cards import parse_deal
 from pyramid.errors import PyramidError
 from pyramid.engine.rules import PRESETS, REDEAL_CHOICES, Rules, preset
-from pyramid.engine.solver import solve
+from pyramid.engine.solver import Core, solve
+from pyramid.engine.solver.compiled import CoreUnavailable, open_library, library_path
 
 #: (deal number, verdict, steps, milliseconds, moves in notation)
 SolveLine = tuple[int, str, int, int, str]
@@ -97,6 +101,8 @@ def _build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--budget", type=_budget, metavar="SECONDS", help="give up on a deal after SECONDS: unknown")
     parser.add_argument("--max-memory", type=parse_memory, metavar="SIZE",
                         help="memory per worker, e.g. 512M; a deal that needs more: unknown")
+    parser.add_argument("--core", choices=["compiled", "python"],
+                        help="the solver's core (default: compiled where it loads, else python)")
     parser.add_argument("--moves", action="store_true", help="print each solution's moves")
     return parser
 
@@ -136,12 +142,23 @@ def _read_deals(text: str, rules: Rules) -> list[str]:
     return deals
 
 
-def _solve_one(job: tuple[int, str, Rules, bool, float | None]) -> SolveLine:
+class Job(NamedTuple):
+    """One deal to solve, and how."""
+
+    number: int
+    deal: str
+    rules: Rules
+    optimal: bool
+    budget: float | None
+    core: Core | None
+
+
+def _solve_one(job: Job) -> SolveLine:
     """One deal; running out of memory (``--max-memory``) is the verdict ``unknown``, like the time budget."""
-    number, deal, rules, optimal, budget = job
+    number, deal, rules, optimal, budget, core = job
     started = time.perf_counter()
     try:
-        solution = solve(Board(deal, rules), optimal=optimal, max_seconds=budget)
+        solution = solve(Board(deal, rules), optimal=optimal, max_seconds=budget, core=core)
         verdict, steps, moves = solution.verdict, solution.steps, " ".join(str(move) for move in solution.moves)
     except MemoryError:
         verdict, steps, moves = "unknown", 0, ""
@@ -165,13 +182,14 @@ def worker_count(jobs: int, deals: int) -> int:
 
 
 def solve_lines(deals: list[str], rules: Rules, optimal: bool = False, jobs: int = 1,
-                budget: float | None = None, max_memory: int | None = None) -> Iterable[SolveLine]:
+                budget: float | None = None, max_memory: int | None = None,
+                core: Core | None = None) -> Iterable[SolveLine]:
     """Solve ``deals`` in order, ``jobs`` at a time, yielding one result per deal.
 
     A memory limit needs worker processes even for one job: the limit is set
     on the worker, and this process must not run out.
     """
-    work = [(number, deal, rules, optimal, budget) for number, deal in enumerate(deals, start=1)]
+    work = [Job(number, deal, rules, optimal, budget, core) for number, deal in enumerate(deals, start=1)]
     workers = worker_count(jobs, len(deals))
     if workers == 1 and max_memory is None:
         yield from map(_solve_one, work)
@@ -179,7 +197,7 @@ def solve_lines(deals: list[str], rules: Rules, optimal: bool = False, jobs: int
     yield from _in_workers(work, workers, max_memory)
 
 
-def _in_workers(work: list[tuple[int, str, Rules, bool, float | None]], workers: int,
+def _in_workers(work: list[Job], workers: int,
                 max_memory: int | None) -> Iterator[SolveLine]:
     # "spawn", not fork: forking a process that has other threads (a GUI, input readers,
     # a test run) can copy a lock held by one of them and hang the worker forever.
@@ -216,6 +234,12 @@ def main(argv: list[str]) -> int:
     if args.jobs < 1:
         print(f"pyramid solve: --jobs must be at least 1, got {args.jobs}", file=sys.stderr)
         return 2
+    if args.core == "compiled":
+        try:
+            open_library(library_path())
+        except CoreUnavailable as why:
+            print(f"pyramid solve: --core compiled: {why}", file=sys.stderr)
+            return 2
     try:
         deals = _read_deals(read_input(args.file), rules)
     except OSError as error:
@@ -227,7 +251,7 @@ def main(argv: list[str]) -> int:
     show_progress = sys.stderr.isatty()
     try:
         for done, (number, verdict, steps, milliseconds, moves) in enumerate(
-            solve_lines(deals, rules, args.optimal, args.jobs, args.budget, args.max_memory), start=1
+            solve_lines(deals, rules, args.optimal, args.jobs, args.budget, args.max_memory, args.core), start=1
         ):
             line = f"{number} {verdict} {steps} {milliseconds}"
             print(f"{line} {moves}" if args.moves and moves else line, flush=show_progress)

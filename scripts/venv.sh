@@ -19,3 +19,11 @@ if [ ! -f "$stamp" ] || [ "$root/pyproject.toml" -nt "$stamp" ]; then
     "$venv/bin/python" -m pip install -q -e "$root[$extras]"
     touch "$stamp"
 fi
+# The compiled solver core (pyramid/engine/solver/core.c): rebuilt when core.c changed. Without
+# a C compiler the pure-Python solver runs; the build says so in one line.
+if ! command -v cc >/dev/null 2>&1; then
+    echo "no C compiler for the solver core; installing gcc with apt-get" >&2
+    if [ "$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq gcc libc6-dev || true
+    else sudo apt-get update -qq && sudo apt-get install -y -qq gcc libc6-dev || true; fi
+fi
+"$venv/bin/python" -m pyramid.engine.solver.build_core

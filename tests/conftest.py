@@ -30,3 +30,16 @@ def data_directory(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest
     monkeypatch.setenv("PYRAMID_DATA_DIR", str(directory))
     monkeypatch.delenv("STATE_DIRECTORY", raising=False)
     return directory
+
+
+@pytest.fixture(params=["python", "compiled"])
+def each_solver_core(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Run the test once with each solver core answering ``solve`` and ``DealSolver`` by default:
+    the pure-Python reference (as where the compiled core does not load) and the compiled one."""
+    from pyramid.engine.solver import answers, compiled
+
+    if request.param == "python":
+        monkeypatch.setattr(answers, "load", lambda: None)
+    elif compiled.load() is None:
+        pytest.fail("the compiled solver core does not load (./test.sh builds it; the log says why)")
+    return str(request.param)

@@ -119,7 +119,7 @@ def test_the_console_asks_one_deal_solver_per_game(monkeypatch: pytest.MonkeyPat
 def test_a_solver_full_of_answers_starts_again_and_still_answers_right(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(answers, "KEPT_ENTRIES", 50)
     board = Board(numbered_deal(14), RETROHUB.with_redeals(1))
-    deal_solver = DealSolver(board)
+    deal_solver = DealSolver(board, core="python")
     assert deal_solver.solve(board).verdict == "lose"
     full = deal_solver.memory
     assert full.entries() > 50
@@ -127,3 +127,16 @@ def test_a_solver_full_of_answers_starts_again_and_still_answers_right(monkeypat
     later.push(later.legal_moves[0])
     assert deal_solver.solve(later).verdict == solve(later).verdict
     assert deal_solver.memory is not full
+
+
+def test_a_compiled_core_full_of_answers_starts_again_and_still_answers_right(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(answers, "KEPT_BYTES", 1)
+    board = Board(numbered_deal(14), RETROHUB.with_redeals(1))
+    deal_solver = DealSolver(board, core="compiled")
+    assert deal_solver.solve(board).verdict == "lose"
+    full = deal_solver.compiled
+    later = board.copy()
+    later.push(later.legal_moves[0])
+    assert deal_solver.solve(later).verdict == solve(later, core="python").verdict
+    assert deal_solver.compiled is not full and deal_solver.compiled is not None

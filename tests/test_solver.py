@@ -21,6 +21,9 @@ from pyramid.engine.rules import PRESETS, Rules, preset
 from pyramid.engine.solver import Solution, solve
 from pyramid.engine.winnable import winnable_deal_numbers
 
+#: Each test runs with each solver core: the compiled one and the Python reference it must equal.
+pytestmark = pytest.mark.usefixtures("each_solver_core")
+
 MSC_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "msc-1500"
 needs_msc = pytest.mark.skipif(not MSC_DATA.is_dir(), reason=f"reference data not found at {MSC_DATA}")
 slow = pytest.mark.skipif(os.environ.get("PYRAMID_SLOW") != "1", reason="long run: set PYRAMID_SLOW=1")

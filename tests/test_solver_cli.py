@@ -122,3 +122,38 @@ def test_progress_bar_fills_up_and_ends_the_line() -> None:
     first, last = stream.getvalue().split("\r")[1:]
     assert first.endswith("1/4") and "#" * 7 in first and "#" * 8 not in first
     assert last == "[" + "#" * 30 + "] 4/4\n"
+
+
+def test_both_cores_give_the_same_verdicts_and_lines_that_replay(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    deals = [format_cards(numbered_deal(n)) for n in range(1, 9)]
+    path = deals_file(tmp_path, deals)
+    verdicts = {}
+    for core in ("python", "compiled"):
+        assert main(["--rules", "classic", "--redeals", "one", "--core", core, "--moves", str(path)]) == 0
+        lines = parsed(capsys.readouterr().out)
+        verdicts[core] = [line[1] for line in lines]
+        for line, deal in zip(lines, deals):
+            board = Board(deal, preset("classic").with_redeals(1))
+            for text in line[4:]:
+                board.push(board.parse_move(text))
+            assert line[1] == "lose" or board.status() == "cleared"
+    assert verdicts["python"] == verdicts["compiled"] and set(verdicts["python"]) == {"win", "lose"}
+
+
+def test_asking_for_a_compiled_core_that_does_not_load_stops_with_the_reason(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import pyramid.solve_cli
+
+    monkeypatch.setattr(pyramid.solve_cli, "library_path", lambda: tmp_path / "missing.so")
+    path = deals_file(tmp_path, [format_cards(numbered_deal(1))])
+    assert main(["--core", "compiled", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("pyramid solve: --core compiled: ") and "not built" in err
+
+
+def test_the_version_names_the_solver_core() -> None:
+    run = subprocess.run([sys.executable, "-m", "pyramid", "--version"], capture_output=True, text=True, cwd=REPO,
+                         check=True)
+    version, core = run.stdout.splitlines()
+    assert version and core == "solver core: compiled"

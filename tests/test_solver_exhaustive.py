@@ -28,6 +28,10 @@ from pyramid.engine.solver.memory import Memory
 from pyramid.engine.solver.position import Position
 from pyramid.engine.solver.relaxation import Relaxation
 from pyramid.engine.solver.verdict import two_passes_verdict
+import pytest
+
+#: Each test runs with each solver core: the compiled one and the Python reference it must equal.
+pytestmark = pytest.mark.usefixtures("each_solver_core")
 
 #: What the property tests draw from: every preset, every redeal setting, a seed for the position.
 ANY_PRESET = st.sampled_from(list(PRESETS))

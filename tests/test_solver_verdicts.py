@@ -20,6 +20,9 @@ from pyramid.engine.deal import numbered_deal
 from pyramid.engine.rules import REDEAL_CHOICES, preset
 from pyramid.engine.solver import solve
 
+#: Each test runs with each solver core: the compiled one and the Python reference it must equal.
+pytestmark = pytest.mark.usefixtures("each_solver_core")
+
 REFERENCE = Path(__file__).parent / "data" / "retrohub_verdicts.txt"
 ALL_DEALS = os.environ.get("PYRAMID_SLOW") == "1"
 

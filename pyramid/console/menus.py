@@ -20,6 +20,7 @@ from pyramid.console.screen import Console, HelpScreen, MenuScreen, NoticeScreen
 from pyramid.console.widgets import ConfirmScreen, NumberEntryScreen
 from pyramid.console.wording import describe_variant, variant_line, variant_title
 from pyramid.engine.rules import PRESETS, Redeals
+from pyramid.engine.solver.compiled import core_name
 from pyramid.system import device_info
 from pyramid.view import Hit, TextView, View
 
@@ -359,7 +360,8 @@ class SystemScreen(Screen):
         ssh = tuple(f"ssh pyramid@{address}" if ":" not in address else f"ssh pyramid@[{address}]"
                     for address in addresses) or (say("system.no_network"),)
         sections = (
-            (say("system.software"), (say("system.version", version=device_info.software_version()),)),
+            (say("system.software"), (say("system.version", version=device_info.software_version()),
+                                      say(f"system.core.{core_name()}"))),
             (say("system.network"), ssh),
             (say("system.data"), (str(self.session.store.location or say("system.not_saved")),)),
             (say("system.hardware"), tuple(self.session.hardware) or (say("system.unknown"),)),

@@ -43,7 +43,7 @@ from pyramid.engine.board import Board
 from pyramid.engine.deal import numbered_deal
 from pyramid.engine.difficulty import GRADES, Grade
 from pyramid.engine.rules import PRESETS, Rules
-from pyramid.engine.solver import solve
+from pyramid.engine.solver import Core, solve
 from pyramid.engine.winnable import find_winnable_number, read_list
 
 #: The first bytes of a grade file (and its format version).
@@ -55,6 +55,9 @@ LINE_NODES = 100_000
 BRANCH_NODES = 20_000
 #: Node budget for grading one deal in all: past it the deal gets no grade.
 GRADE_NODES = 400_000
+#: The search grades are measured with: its nodes and its line are the measure, and the shipped
+#: lists were made with the pure-Python one (the compiled core finds other lines, in other nodes).
+GRADING_CORE: Core = "python"
 #: In a grade file, a listed deal that got no grade; more traps than that are stored as one less.
 UNGRADED = 255
 _HEADER = struct.Struct("<HHH")
@@ -100,7 +103,7 @@ def measure(board: Board, max_seconds: float | None = None) -> Difficulty | None
     and the whole measure fits in :data:`GRADE_NODES` (and ``max_seconds``, for a live search
     that must not keep a player waiting; the grade is then no longer the same on every console)."""
     deadline = None if max_seconds is None else time.monotonic() + max_seconds
-    solution = solve(board, max_nodes=LINE_NODES, max_seconds=max_seconds)
+    solution = solve(board, max_nodes=LINE_NODES, max_seconds=max_seconds, core=GRADING_CORE)
     if solution.verdict != "win":
         return None
     game, nodes, traps, choices = board.copy(), solution.nodes, 0, 0
@@ -109,7 +112,7 @@ def measure(board: Board, max_seconds: float | None = None) -> Difficulty | None
             if other == move:
                 continue
             game.push(other)
-            branch = solve(game, max_nodes=min(BRANCH_NODES, GRADE_NODES - nodes))
+            branch = solve(game, max_nodes=min(BRANCH_NODES, GRADE_NODES - nodes), core=GRADING_CORE)
             game.pop()
             nodes += branch.nodes
             if nodes >= GRADE_NODES or (deadline is not None and time.monotonic() > deadline):

@@ -102,6 +102,8 @@ MESSAGES: dict[str, str] = {
     "system.title": "System",
     "system.software": "Software",
     "system.version": "Pyramid console {version}",
+    "system.core.compiled": "Solver: compiled core",
+    "system.core.python": "Solver: Python core (the compiled one did not load)",
     "system.network": "Network",
     "system.no_network": "no network",
     "system.data": "Data",

@@ -102,6 +102,8 @@ MESSAGES: dict[str, str] = {
     "system.title": "Système",
     "system.software": "Logiciel",
     "system.version": "Console Pyramide {version}",
+    "system.core.compiled": "Solveur : cœur compilé",
+    "system.core.python": "Solveur : cœur Python (le cœur compilé n'a pas pu être chargé)",
     "system.network": "Réseau",
     "system.no_network": "pas de réseau",
     "system.data": "Données",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -10,16 +11,25 @@ from typing import Literal
 from pyramid.engine.board import Board, Move
 from pyramid.engine.errors import OtherDealError
 from pyramid.engine.solver.budget import Budget, BudgetExceeded
+from pyramid.engine.solver.compiled import FULL, LOSE, WIN, CompiledCore, CoreUnavailable, load
 from pyramid.engine.solver.memory import Memory
 from pyramid.engine.solver.position import Position, UNLIMITED
 from pyramid.engine.solver.shortest import ShortestSearch
 from pyramid.engine.solver.verdict import run_verdict
 
 
+log = logging.getLogger(__name__)
+
 Verdict = Literal["win", "lose", "unknown"]
+#: Which search answers: the compiled core (``core.c``) or the pure-Python reference. ``None``
+#: asks for the compiled core when it loads (see :func:`compiled.load`), else the Python one.
+Core = Literal["compiled", "python"]
 #: 80 MB. Hints along a greedy player's whole game on the slowest deals of the first 300 kept at
 #: most 610,000 (King Tut's deal 177, 31 questions), its peak memory no higher than one new search's.
 KEPT_ENTRIES = 1_000_000
+#: What a :class:`DealSolver`'s compiled core keeps between questions, in bytes, before it starts
+#: again (a question itself may take up to :data:`compiled.BYTE_BOUND`).
+KEPT_BYTES = 64 * 1024 * 1024
 
 @dataclass(frozen=True)
 class Solution:
@@ -49,6 +59,7 @@ def solve(
     max_nodes: int | None = None,
     max_seconds: float | None = None,
     cancelled: Callable[[], bool] | None = None,
+    core: Core | None = None,
 ) -> Solution:
     """Solve ``board`` from its current position under its own rules.
 
@@ -56,9 +67,27 @@ def solve(
     costs no more than in verdict mode). ``max_nodes`` / ``max_seconds`` bound
     the effort, and ``cancelled`` (asked every 256 nodes, from the searching
     thread) calls it off; when any of them says stop, the verdict is ``"unknown"``.
+    ``core`` chooses the search (see :data:`Core`; asking for ``"compiled"`` where it does not
+    load raises :class:`CoreUnavailable`). The compiled core answers verdicts; the shortest
+    line is the Python search's for now.
     """
     pos = Position(board)
+    compiled = _compiled(pos, core) if not optimal else None
+    if compiled is not None:
+        return _solve_compiled(board, compiled, Budget(max_nodes, max_seconds, cancelled))
     return _solve(board, pos, Memory(pos), optimal, Budget(max_nodes, max_seconds, cancelled))
+
+
+def _compiled(pos: Position, core: Core | None) -> CompiledCore | None:
+    """The compiled core for ``pos`` if ``core`` asks for it (or leaves it to what loads)."""
+    if core == "python":
+        return None
+    library = load()
+    if library is None:
+        if core == "compiled":
+            raise CoreUnavailable("the compiled solver core does not load here (the log says why)")
+        return None
+    return CompiledCore(pos, library)
 
 
 class DealSolver:
@@ -74,15 +103,18 @@ class DealSolver:
     differ, as any line found first may).
     """
 
-    def __init__(self, board: Board) -> None:
+    def __init__(self, board: Board, core: Core | None = None) -> None:
         """The solver of ``board``'s position and of every position play reaches from it (for a
-        game, the deal's start)."""
+        game, the deal's start), by the search ``core`` chooses (see :func:`solve`)."""
         self.rules = board.rules
         self._start = board.copy()
         self._pos = Position(board)
         #: What the searches proved about this deal so far (started again past :data:`KEPT_ENTRIES`).
         self.memory = Memory(self._pos)
         self._redeals = self._pos.start_r
+        self._core = core
+        #: The compiled core's tables for this deal (started again past :data:`KEPT_BYTES`).
+        self.compiled = _compiled(self._pos, core)
 
     def solve(self, board: Board, *, optimal: bool = False, max_nodes: int | None = None,
               max_seconds: float | None = None, cancelled: Callable[[], bool] | None = None) -> Solution:
@@ -91,8 +123,19 @@ class DealSolver:
         if self.memory.entries() > KEPT_ENTRIES:  # a long game of hard questions: start again
             self._pos = Position(self._start)
             self.memory = Memory(self._pos)
+            self.compiled = _compiled(self._pos, self._core)
+        budget = Budget(max_nodes, max_seconds, cancelled)
+        if self.compiled is not None and not optimal:
+            if self.compiled.bytes() > KEPT_BYTES:
+                self.compiled = _compiled(self._pos, self._core)
+            assert self.compiled is not None
+            self.compiled.pos.aim(board)
+            solution = _solve_compiled(board, self.compiled, budget)
+            if solution.verdict == "unknown" and self.compiled.full():
+                self.compiled = _compiled(self._pos, self._core)  # past its bound: the next question starts again
+            return solution
         self._pos.aim(board)
-        return _solve(board, self._pos, self.memory, optimal, Budget(max_nodes, max_seconds, cancelled))
+        return _solve(board, self._pos, self.memory, optimal, budget)
 
     def _check_reached(self, board: Board) -> None:
         """Raise :class:`OtherDealError` unless play could lead to ``board``: the same rules, each
@@ -105,6 +148,23 @@ class DealSolver:
                 or any(pos.pyramid_card.get(bit) != card for bit, card in zip(places, filter(None, board.pyramid)))
                 or -1 in order or order != sorted(order) or redeals > self._redeals):
             raise OtherDealError(f"play cannot reach this position from the solver's own: {board.fen()!r}")
+
+
+def _solve_compiled(board: Board, core: CompiledCore, budget: Budget) -> Solution:
+    """:func:`solve`'s verdict for ``board`` (``core.pos`` aimed at it) by the compiled core."""
+    started = time.perf_counter()
+    pos = core.pos
+    status = board.status()
+    if status in ("cleared", "no_moves"):
+        return Solution("win" if status == "cleared" else "lose", [], False, 0, time.perf_counter() - started)
+    seconds = None if budget.deadline is None else max(0.0, budget.deadline - time.perf_counter())
+    answer = core.verdict(pos.start_pm, pos.start_live, pos.start_q, pos.start_r, budget.max_nodes, seconds,
+                          budget.cancelled)
+    verdict: Verdict = "win" if answer.result == WIN else "lose" if answer.result == LOSE else "unknown"
+    if answer.result == FULL:
+        log.info("solver core: a question went past the core's memory bound; answered unknown")
+    moves = [pos.move_of(token) for token in answer.tokens]
+    return Solution(verdict, moves, False, answer.nodes, time.perf_counter() - started)
 
 
 def _solve(board: Board, pos: Position, memory: Memory, optimal: bool, budget: Budget) -> Solution:

@@ -1,0 +1,74 @@
+"""Build the compiled solver core (``core.c``) for this machine, or for another one.
+
+``python -m pyramid.engine.solver.build_core`` puts ``_core-<machine>.so`` beside ``core.c``;
+``./run.sh`` and ``./test.sh`` run it (through scripts/venv.sh) whenever ``core.c`` changed. With
+no C compiler it says so in one line and exits 0: the pure-Python solver then runs (see
+:func:`pyramid.engine.solver.compiled.load`).
+
+``--cc aarch64-linux-gnu-gcc --machine aarch64`` builds the Pi's core on a desktop (the release
+bundle does); ``--sanitize`` builds with AddressSanitizer and UndefinedBehaviorSanitizer for the
+tests (tests/test_solver_core.py), which load it with the sanitizer's runtime preloaded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from pyramid.engine.solver.compiled import source_digest
+
+SOURCE = Path(__file__).with_name("core.c")
+FLAGS = ["-std=gnu99", "-O2", "-Wall", "-Wextra", "-Werror", "-shared", "-fPIC", "-fvisibility=default"]
+SANITIZE_FLAGS = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer", "-g"]
+
+
+def output_for(machine: str) -> Path:
+    return SOURCE.with_name(f"_core-{machine}.so")
+
+
+def build(output: Path, cc: str = "cc", sanitize: bool = False) -> None:
+    """Compile ``core.c`` into ``output`` (atomically: a half-written library is never loaded)."""
+    source = SOURCE.read_bytes()
+    flags = FLAGS + (SANITIZE_FLAGS if sanitize else [])
+    with tempfile.TemporaryDirectory(dir=output.parent) as scratch:
+        built = Path(scratch) / output.name
+        subprocess.run([cc, *flags, f'-DCORE_SOURCE="{source_digest(source)}"', "-o", str(built), str(SOURCE)],
+                       check=True)
+        os.replace(built, output)
+
+
+def up_to_date(output: Path) -> bool:
+    return output.exists() and output.stat().st_mtime >= SOURCE.stat().st_mtime
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m pyramid.engine.solver.build_core", description=__doc__.split("\n")[0])
+    parser.add_argument("--cc", default=os.environ.get("CC", "cc"), help="the C compiler (default: $CC or cc)")
+    parser.add_argument("--machine", default=platform.machine(), help="the machine built for (names the file)")
+    parser.add_argument("--output", type=Path, help="where to put the library (default: beside core.c)")
+    parser.add_argument("--sanitize", action="store_true", help="build with ASan and UBSan")
+    parser.add_argument("--force", action="store_true", help="build even when the library is newer than core.c")
+    args = parser.parse_args(argv)
+    output = args.output or output_for(args.machine)
+    if not args.force and not args.sanitize and up_to_date(output):
+        return 0
+    if shutil.which(args.cc) is None:
+        print(f"solver core: no C compiler ({args.cc}); the pure-Python solver will run "
+              f"(apt-get install gcc, then ./test.sh builds it)", file=sys.stderr)
+        return 0
+    try:
+        build(output, args.cc, args.sanitize)
+    except subprocess.CalledProcessError as error:
+        print(f"solver core: the build failed ({error}); the pure-Python solver will run", file=sys.stderr)
+        return 0 if not args.sanitize else 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

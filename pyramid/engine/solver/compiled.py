@@ -1,0 +1,221 @@
+"""The compiled search core (``core.c``), loaded with ctypes: the verdict search in C.
+
+Why ctypes: it needs nothing but a C compiler at build time and the standard library at run
+time, and it releases the GIL for the whole call, so a hint searched on the console's worker
+thread leaves the main loop free to draw (docs/architecture.md, "The compiled solver core",
+says what else was measured). The library is built by ``build_core.py`` (``./run.sh`` and
+``./test.sh`` do it) next to this file; :func:`load` finds it, checks that it was built from the
+``core.c`` beside it, and otherwise says in one log line why the pure-Python solver runs.
+
+The pure-Python searches stay the reference: tests/test_solver_core.py holds the two equal.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import hashlib
+import logging
+import platform
+from collections.abc import Callable
+from importlib import resources
+from pathlib import Path
+from typing import NamedTuple
+
+from pyramid.engine.solver.position import DRAW, PYRAMID_BITS, Position, REDEAL
+
+log = logging.getLogger(__name__)
+
+#: What the core may keep about one deal, in bytes: a question that needs more is answered
+#: "unknown" and the core starts again empty (the pure-Python solver keeps ``KEPT_ENTRIES``).
+BYTE_BOUND = 256 * 1024 * 1024
+#: The core's results (``enum`` in core.c).
+WIN, LOSE, OVER, FULL, BAD = 1, 0, -1, -2, -3
+#: A removal token's second card when there is none (``NO_CARD`` in core.c).
+NO_CARD = 255
+MAX_CARDS = 32
+MAX_RANK = 15
+
+#: The "called off?" callback the core asks (``cancelled_fn`` in core.c); ``Cancelled(0)`` is none.
+Cancelled = ctypes.CFUNCTYPE(ctypes.c_int)
+
+
+class CoreUnavailable(Exception):
+    """The compiled core cannot be used here; the message says why (and what to do)."""
+
+
+class DealRecord(ctypes.Structure):
+    """``deal_t`` in core.c."""
+
+    _fields_ = [
+        ("target", ctypes.c_int32),
+        ("draw_count", ctypes.c_int32),
+        ("stock_top_playable", ctypes.c_int32),
+        ("waste_playable", ctypes.c_int32),
+        ("overlap", ctypes.c_int32),
+        ("goal_all", ctypes.c_int32),
+        ("m", ctypes.c_int32),
+        ("rank", ctypes.c_uint8 * PYRAMID_BITS),
+        ("rank_mask", ctypes.c_uint64 * (MAX_RANK + 1)),
+        ("stock_rank", ctypes.c_uint8 * MAX_CARDS),
+        ("stock_rank_mask", ctypes.c_uint64 * (MAX_RANK + 1)),
+        ("pyramid_partners", ctypes.c_uint64 * PYRAMID_BITS),
+    ]
+
+
+def library_name() -> str:
+    """The file name of the core built for this machine (the release bundle carries one per machine)."""
+    return f"_core-{platform.machine()}.so"
+
+
+def core_source_text() -> str:
+    """The text of the ``core.c`` beside this module."""
+    return resources.files(__package__).joinpath("core.c").read_text(encoding="utf-8")
+
+
+def source_digest(source: bytes) -> str:
+    """The digest a build of ``source`` carries (``core_source`` in the library), first 16 hex digits."""
+    return hashlib.sha256(source).hexdigest()[:16]
+
+
+class CoreAnswer(NamedTuple):
+    """One verdict from the core: the result (:data:`WIN` …), its line as tokens, the nodes searched."""
+
+    result: int
+    tokens: list[int | tuple[int, ...]]
+    nodes: int
+
+
+def _bind(library: ctypes.CDLL) -> ctypes.CDLL:
+    library.core_new.restype = ctypes.c_void_p
+    library.core_new.argtypes = [ctypes.POINTER(DealRecord), ctypes.c_int64]
+    library.core_free.restype = None
+    library.core_free.argtypes = [ctypes.c_void_p]
+    library.core_bytes.restype = ctypes.c_int64
+    library.core_bytes.argtypes = [ctypes.c_void_p]
+    library.core_verdict.restype = ctypes.c_int
+    library.core_verdict.argtypes = [
+        ctypes.c_void_p, ctypes.c_uint64, ctypes.c_uint64, ctypes.c_int32, ctypes.c_int32,
+        ctypes.c_int64, ctypes.c_double, Cancelled, ctypes.POINTER(ctypes.c_int64),
+    ]
+    library.core_line.restype = ctypes.c_int64
+    library.core_line.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_int32), ctypes.c_int64]
+    library.core_source.restype = ctypes.c_char_p
+    library.core_source.argtypes = []
+    return library
+
+
+def open_library(path: Path) -> ctypes.CDLL:
+    """The core at ``path``, checked against the ``core.c`` beside this module; raises
+    :class:`CoreUnavailable` saying why it cannot be used."""
+    if not path.exists():
+        raise CoreUnavailable(f"{path} is not built (./run.sh and ./test.sh build it; they need a C compiler)")
+    try:
+        library = _bind(ctypes.CDLL(str(path)))
+    except (OSError, AttributeError) as error:
+        raise CoreUnavailable(f"{path} does not load: {error}") from error
+    source = resources.files(__package__).joinpath("core.c").read_bytes()
+    built = library.core_source().decode("ascii", "replace")
+    if built != source_digest(source):
+        raise CoreUnavailable(f"{path} was built from another core.c (rebuild: ./test.sh or ./run.sh does it)")
+    return library
+
+
+def library_path() -> Path:
+    """Where the core built for this machine is (beside core.c)."""
+    return Path(str(resources.files(__package__).joinpath(library_name())))
+
+
+@functools.cache
+def load() -> ctypes.CDLL | None:
+    """The compiled core built for this machine, or ``None`` (said once in the log, with why)."""
+    path = library_path()
+    try:
+        library = open_library(path)
+    except CoreUnavailable as why:
+        log.info("solver core: pure Python (%s)", why)
+        return None
+    log.info("solver core: compiled (%s)", path.name)
+    return library
+
+
+def core_name() -> str:
+    """Which core answers by default: ``"compiled"`` or ``"python"`` (for the System page and ``--version``)."""
+    return "compiled" if load() is not None else "python"
+
+
+class CompiledCore:
+    """The compiled core's tables for one deal (compiled as ``pos``), kept from one question to the next.
+
+    Like :class:`~pyramid.engine.solver.memory.Memory`, what it proved holds for every position
+    play reaches from ``pos``'s (see :meth:`Position.aim`). Freed with the object.
+    """
+
+    def __init__(self, pos: Position, library: ctypes.CDLL, byte_bound: int = BYTE_BOUND) -> None:
+        self.pos = pos
+        self._library = library
+        handle = library.core_new(ctypes.byref(_deal_of(pos)), byte_bound)
+        if not handle:
+            raise CoreUnavailable("the core cannot hold this deal")
+        self._handle: int = handle
+        self._full = False
+
+    def __del__(self) -> None:
+        handle = getattr(self, "_handle", None)
+        if handle:
+            self._library.core_free(handle)
+            self._handle = 0
+
+    def full(self) -> bool:
+        """Did the last question go past the byte bound? (Then start again with a new core.)"""
+        return self._full
+
+    def bytes(self) -> int:
+        """What the core's tables hold now, in bytes."""
+        return int(self._library.core_bytes(self._handle))
+
+    def verdict(self, pm: int, live: int, q: int, r: int, max_nodes: int | None, max_seconds: float | None,
+                cancelled: Callable[[], bool] | None) -> CoreAnswer:
+        """The verdict from a position (the core's own GIL-free search), and its line when won."""
+        nodes = ctypes.c_int64(0)
+        asked = Cancelled(lambda: 1 if cancelled is not None and cancelled() else 0)
+        result = self._library.core_verdict(
+            self._handle, pm, live, q, r, -1 if max_nodes is None else max_nodes,
+            -1.0 if max_seconds is None else max_seconds, asked if cancelled is not None else Cancelled(0),
+            ctypes.byref(nodes))
+        self._full = result == FULL
+        if result == BAD:
+            raise ValueError(f"the compiled core cannot hold the position {(pm, live, q, r)!r}")
+        tokens: list[int | tuple[int, ...]] = []
+        if result == WIN:
+            length = self._library.core_line(self._handle, None, 0)
+            raw = (ctypes.c_int32 * length)()
+            self._library.core_line(self._handle, raw, length)
+            tokens = [_token(value) for value in raw]
+        return CoreAnswer(result, tokens, nodes.value)
+
+
+def _token(value: int) -> int | tuple[int, ...]:
+    """A path token of :mod:`position` from the core's (see ``core_line`` in core.c)."""
+    if value in (DRAW, REDEAL):
+        return value
+    first, second = value >> 8, value & 0xFF
+    return (first,) if second == NO_CARD else (first, second)
+
+
+def _deal_of(pos: Position) -> DealRecord:
+    """``deal_t`` for ``pos``."""
+    deal = DealRecord()
+    deal.target, deal.draw_count, deal.m = pos.target, pos.draw_count, pos.m
+    deal.stock_top_playable, deal.waste_playable = int(pos.stock_top_playable), int(pos.waste_playable)
+    deal.overlap, deal.goal_all = int(pos.overlap), int(pos.goal_all)
+    all_bits = (1 << 64) - 1
+    for bit in range(PYRAMID_BITS):
+        deal.rank[bit] = pos.rank[bit]
+        deal.pyramid_partners[bit] = pos.pyramid_partners[bit] & all_bits
+    for rank in range(pos.target + 1):
+        deal.rank_mask[rank] = pos.rank_mask[rank]
+        deal.stock_rank_mask[rank] = pos.stock_rank_mask[rank]
+    for j, rank in enumerate(pos.stock_rank):
+        deal.stock_rank[j] = rank
+    return deal

@@ -1,0 +1,974 @@
+/* The compiled search core: the verdict search of verdict.py and the relaxed games of
+ * relaxation.py, in C99 (with gcc's and clang's unsigned __int128), on the same compact
+ * encoding as position.py.
+ *
+ * Why: pure Python is at its ceiling (issue 27), and a Pi Zero 2 is ten times slower per core
+ * than a desktop. The Python solver stays the reference; tests/test_solver_core.py holds the two
+ * equal (verdicts, lines that replay through the engine), on a plain and a sanitized build.
+ *
+ * compiled.py loads this file's build with ctypes, which releases the GIL for the whole call:
+ * the console's main loop goes on drawing while a hint is searched. Nothing here touches
+ * Python. A search reads its clock every 256 nodes and asks the caller's "called off?"
+ * callback at most every CANCEL_INTERVAL seconds (the callback takes the GIL back).
+ *
+ * Everything a search proves is about positions of one deal (see Position.aim in
+ * position.py), so a core_t keeps its tables from one question to the next, like Memory in
+ * memory.py. Memory is bounded: a table that would grow past the caller's byte bound ends the
+ * question with CORE_FULL ("unknown"), and the caller starts again with an empty core.
+ *
+ * Each function below names the Python function it mirrors; the docstrings there say why each
+ * step is sound.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef unsigned __int128 u128;
+
+#define ROW_STRIDE 8
+#define PYRAMID_BITS 56
+#define UNLIMITED 63
+#define MAX_CARDS 32
+#define MAX_RANK 15
+#define STOCK_ID 64
+#define DRAW_TOKEN (-1)
+#define REDEAL_TOKEN (-2)
+#define NO_CARD 255
+/* Loss-table keys of unlimited redeals carry this in the waste-size byte (sizes are < 64). */
+#define COUNTS_MARK 254ULL
+#define ANY_WASTE 255ULL
+#define CANCEL_INTERVAL 0.01
+
+/* Results of a question. */
+enum { CORE_LOSE = 0, CORE_WIN = 1, CORE_OVER = -1, CORE_FULL = -2, CORE_BAD = -3 };
+
+/* The deal, as Position compiles it (compiled.py fills it from a Position). */
+typedef struct {
+    int32_t target, draw_count, stock_top_playable, waste_playable, overlap, goal_all, m;
+    uint8_t rank[PYRAMID_BITS];            /* Position.rank */
+    uint64_t rank_mask[MAX_RANK + 1];      /* Position.rank_mask */
+    uint8_t stock_rank[MAX_CARDS];         /* Position.stock_rank */
+    uint64_t stock_rank_mask[MAX_RANK + 1];/* Position.stock_rank_mask */
+    uint64_t pyramid_partners[PYRAMID_BITS]; /* Position.pyramid_partners, kings all ones */
+} deal_t;
+
+/* The budget of one question (Budget in budget.py). */
+typedef int (*cancelled_fn)(void);
+typedef struct {
+    int64_t nodes, max_nodes;  /* max_nodes < 0: none */
+    double deadline;           /* < 0: none */
+    cancelled_fn cancelled;
+    double next_ask;
+} budget_t;
+
+/* One open-addressing table: keys of up to four words, an int32 value each. */
+typedef struct {
+    uint64_t *keys;   /* words * capacity */
+    int32_t *values;
+    uint8_t *used;
+    size_t capacity, count;
+    int words;
+} table_t;
+
+/* Per pyramid and waste: the counts lost and won, kept for dominance (Relaxation._remember). */
+typedef struct {
+    uint64_t counts;
+    int32_t next;
+} count_node_t;
+
+/* A loss-table key marked lost by a walk, and what the table held before. */
+typedef struct {
+    uint64_t key[3];
+    int32_t before;
+} mark_t;
+
+typedef struct core {
+    deal_t deal;
+    int rank_pairs[MAX_RANK][2];
+    int pair_count;
+    size_t byte_bound, bytes;
+    table_t lost;      /* loss-table key -> most redeals left it was lost with */
+    table_t asked;     /* relaxed questions as asked -> won */
+    table_t won;       /* relaxed questions with the useless cards dropped -> won */
+    table_t shapes;    /* pyramid and waste -> index of its heads in `heads` */
+    int32_t *heads;    /* two per shape: lost list, won list */
+    size_t head_count, head_capacity;
+    count_node_t *nodes;
+    size_t node_count, node_capacity;
+    /* The marks of VerdictSearch._walk, to take back. */
+    mark_t *marks;
+    size_t mark_count, mark_capacity;
+    int32_t *path;
+    size_t path_len, path_capacity;
+    budget_t budget;
+    int full;
+} core_t;
+
+/* ---------------------------------------------------------------- small helpers */
+
+static inline uint64_t low_bit(uint64_t x) { return x & (~x + 1); }
+static inline int bit_index(uint64_t x) { return __builtin_ctzll(x); }
+static inline int popcount(uint64_t x) { return __builtin_popcountll(x); }
+static inline uint64_t uncovered_mask(uint64_t pm) { return pm & ~((pm >> ROW_STRIDE) | (pm >> (ROW_STRIDE + 1))); }
+static inline uint64_t below(int q) { return q >= 64 ? ~0ULL : (1ULL << q) - 1; }
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Budget.tick: 0 to go on, CORE_OVER past the budget, CORE_FULL once a table is full. */
+static int tick(core_t *core) {
+    budget_t *b = &core->budget;
+    if (core->full) return CORE_FULL;
+    b->nodes++;
+    if (b->max_nodes >= 0 && b->nodes > b->max_nodes) return CORE_OVER;
+    if (!(b->nodes & 255) && (b->deadline >= 0 || b->cancelled)) {
+        double t = now();
+        if (b->deadline >= 0 && t > b->deadline) return CORE_OVER;
+        if (b->cancelled && t >= b->next_ask) {
+            b->next_ask = t + CANCEL_INTERVAL;
+            if (b->cancelled()) return CORE_OVER;
+        }
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- tables */
+
+static uint64_t mix(uint64_t x) {
+    x ^= x >> 30; x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 27; x *= 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+static size_t table_bytes(const table_t *t, size_t capacity) {
+    return capacity * (t->words * sizeof(uint64_t) + sizeof(int32_t) + 1);
+}
+
+static int table_init(core_t *core, table_t *t, int words) {
+    t->words = words;
+    t->capacity = 1024;
+    t->count = 0;
+    t->keys = calloc(t->capacity * words, sizeof(uint64_t));
+    t->values = calloc(t->capacity, sizeof(int32_t));
+    t->used = calloc(t->capacity, 1);
+    core->bytes += table_bytes(t, t->capacity);
+    return t->keys && t->values && t->used;
+}
+
+static void table_free(table_t *t) {
+    free(t->keys); free(t->values); free(t->used);
+    t->keys = NULL; t->values = NULL; t->used = NULL;
+}
+
+static size_t slot_of(const table_t *t, const uint64_t *key) {
+    uint64_t h = 0;
+    for (int w = 0; w < t->words; w++) h = mix(h ^ key[w]) + w;
+    size_t mask = t->capacity - 1, i = (size_t)h & mask;
+    while (t->used[i]) {
+        if (!memcmp(t->keys + i * t->words, key, t->words * sizeof(uint64_t))) return i;
+        i = (i + 1) & mask;
+    }
+    return i;
+}
+
+/* The value under key, or -1. */
+static int table_get(const table_t *t, const uint64_t *key) {
+    size_t i = slot_of(t, key);
+    return t->used[i] ? t->values[i] : -1;
+}
+
+static int table_grow(core_t *core, table_t *t) {
+    size_t old_capacity = t->capacity, capacity = old_capacity * 2;
+    size_t added = table_bytes(t, capacity) - table_bytes(t, old_capacity);
+    if (core->bytes + added > core->byte_bound) { core->full = 1; return 0; }
+    uint64_t *keys = t->keys; int32_t *values = t->values; uint8_t *used = t->used;
+    t->keys = calloc(capacity * t->words, sizeof(uint64_t));
+    t->values = calloc(capacity, sizeof(int32_t));
+    t->used = calloc(capacity, 1);
+    if (!t->keys || !t->values || !t->used) {
+        free(t->keys); free(t->values); free(t->used);
+        t->keys = keys; t->values = values; t->used = used;
+        core->full = 1;
+        return 0;
+    }
+    t->capacity = capacity;
+    core->bytes += added;
+    for (size_t i = 0; i < old_capacity; i++) {
+        if (!used[i]) continue;
+        size_t j = slot_of(t, keys + i * t->words);
+        memcpy(t->keys + j * t->words, keys + i * t->words, t->words * sizeof(uint64_t));
+        t->values[j] = values[i];
+        t->used[j] = 1;
+    }
+    free(keys); free(values); free(used);
+    return 1;
+}
+
+/* Set key to value; 0 (and core->full) when the byte bound forbids it. */
+static int table_put(core_t *core, table_t *t, const uint64_t *key, int value) {
+    if (2 * (t->count + 1) > t->capacity && !table_grow(core, t)) return 0;
+    size_t i = slot_of(t, key);
+    if (!t->used[i]) {
+        memcpy(t->keys + i * t->words, key, t->words * sizeof(uint64_t));
+        t->used[i] = 1;
+        t->count++;
+    }
+    t->values[i] = value;
+    return 1;
+}
+
+/* Grow an array of `size`-byte items to hold one more; 0 (and core->full) when it cannot. */
+static int reserve(core_t *core, void **items, size_t *capacity, size_t count, size_t size) {
+    if (count < *capacity) return 1;
+    size_t grown = *capacity ? *capacity * 2 : 256;
+    if (core->bytes + (grown - *capacity) * size > core->byte_bound) { core->full = 1; return 0; }
+    void *more = realloc(*items, grown * size);
+    if (!more) { core->full = 1; return 0; }
+    core->bytes += (grown - *capacity) * size;
+    *items = more;
+    *capacity = grown;
+    return 1;
+}
+
+/* ---------------------------------------------------------------- the rules (position.py) */
+
+/* Position.next_live */
+static int next_live(const deal_t *d, uint64_t live, int q) {
+    uint64_t rest = q >= 64 ? 0 : live >> q;
+    return rest ? q + bit_index(rest) : d->m;
+}
+
+/* Position.after_draw */
+static int after_draw(const deal_t *d, uint64_t live, int q) {
+    for (int i = 0; i < d->draw_count - 1; i++) {
+        q = next_live(d, live, q + 1);
+        if (q >= d->m) return d->m;
+    }
+    return next_live(d, live, q + 1);
+}
+
+/* max_matching in position.py, by augmenting paths. */
+static int augment(const deal_t *d, int low, uint64_t highs, uint64_t *seen, int owner[PYRAMID_BITS]) {
+    uint64_t options = d->pyramid_partners[low] & highs & ~*seen;
+    while (options) {
+        uint64_t high = low_bit(options);
+        int h = bit_index(high);
+        *seen |= high;
+        if (owner[h] < 0 || augment(d, owner[h], highs, seen, owner)) {
+            owner[h] = low;
+            return 1;
+        }
+        options ^= high;
+    }
+    return 0;
+}
+
+static int max_matching(const deal_t *d, uint64_t lows, uint64_t highs) {
+    int owner[PYRAMID_BITS];
+    for (int i = 0; i < PYRAMID_BITS; i++) owner[i] = -1;
+    int matched = 0;
+    while (lows) {
+        uint64_t bit = low_bit(lows);
+        lows ^= bit;
+        uint64_t seen = 0;
+        if (augment(d, bit_index(bit), highs, &seen, owner)) matched++;
+    }
+    return matched;
+}
+
+/* Position.pyramid_facts, its needs only: how many cards of each rank the pyramid needs at least. */
+static void pyramid_needs(const core_t *core, uint64_t pm, int needs[MAX_RANK + 1]) {
+    const deal_t *d = &core->deal;
+    memset(needs, 0, sizeof(int) * (MAX_RANK + 1));
+    for (int p = 0; p < core->pair_count; p++) {
+        int low = core->rank_pairs[p][0], high = core->rank_pairs[p][1];
+        uint64_t lows = d->rank_mask[low] & pm, highs = d->rank_mask[high] & pm;
+        int low_count = popcount(lows), high_count = popcount(highs);
+        if (low == high) {
+            int matched = low_count / 2;
+            if (low_count > 2 * matched) needs[low] += low_count - 2 * matched;
+            continue;
+        }
+        int matched = low_count && high_count ? max_matching(d, lows, highs) : 0;
+        if (low_count > matched) needs[high] += low_count - matched;
+        if (high_count > matched) needs[low] += high_count - matched;
+    }
+}
+
+/* Position.needs_more */
+static int needs_more(const core_t *core, uint64_t pm, uint64_t live) {
+    int needs[MAX_RANK + 1];
+    pyramid_needs(core, pm, needs);
+    for (int rank = 1; rank <= core->deal.target; rank++)
+        if (needs[rank] && popcount(core->deal.stock_rank_mask[rank] & live) < needs[rank]) return 1;
+    return 0;
+}
+
+/* Position.is_lost */
+static int is_lost(const core_t *core, uint64_t pm, uint64_t live) {
+    const deal_t *d = &core->deal;
+    if (needs_more(core, pm, live)) return 1;
+    if (d->goal_all) {
+        for (uint64_t rest = live; rest; rest &= rest - 1) {
+            int j = bit_index(rest);
+            int rank = d->stock_rank[j];
+            if (rank >= d->target) continue;
+            int need = d->target - rank;
+            if (!((d->rank_mask[need] & pm) || (d->stock_rank_mask[need] & live & ~(1ULL << j)))) return 1;
+        }
+    }
+    return 0;
+}
+
+/* Position.waste_stranded */
+static int waste_stranded(const deal_t *d, uint64_t pm, uint64_t live, int q) {
+    uint64_t waste = live & below(q), stock = live & ~below(q);
+    if (!waste) return 0;
+    for (int rank = 1; rank < d->target; rank++) {
+        if (d->stock_rank_mask[rank] & waste) {
+            int need = d->target - rank;
+            if (!((d->rank_mask[need] & pm) || (d->stock_rank_mask[need] & stock))) return 1;
+        }
+    }
+    return 0;
+}
+
+/* Position.rank_sequence: the last card to be drawn lowest. */
+static u128 rank_sequence(const deal_t *d, uint64_t live) {
+    u128 sequence = 0;
+    for (uint64_t rest = live; rest; rest &= rest - 1) sequence = (sequence << 4) | d->stock_rank[bit_index(rest)];
+    return sequence;
+}
+
+/* Position.lost_key, as three words. */
+static void lost_key(const deal_t *d, uint64_t pm, uint64_t live, int q, int r, uint64_t key[3]) {
+    u128 sequence;
+    uint64_t size;
+    if (r != UNLIMITED || d->draw_count != 1 || !d->waste_playable) {
+        size = (uint64_t)popcount(live & below(q));
+        sequence = rank_sequence(d, live);
+    } else if (d->goal_all) {
+        size = ANY_WASTE;
+        sequence = rank_sequence(d, live);
+    } else {
+        size = COUNTS_MARK;
+        sequence = 0;
+        for (int rank = 1; rank <= d->target; rank++)
+            sequence |= (u128)popcount(d->stock_rank_mask[rank] & live) << (3 * rank);
+    }
+    key[0] = pm | (size << PYRAMID_BITS);
+    key[1] = (uint64_t)sequence;
+    key[2] = (uint64_t)(sequence >> 64);
+}
+
+/* Position.stuck_in_waste */
+static uint64_t stuck_in_waste(const deal_t *d, uint64_t pm, uint64_t live, int q) {
+    uint64_t stuck = 0, stock = live & ~below(q);
+    for (int rank = 1; rank < d->target; rank++) {
+        if (d->rank_mask[d->target - rank] & pm) continue;
+        if (!(d->stock_top_playable && (d->stock_rank_mask[d->target - rank] & stock))) stuck |= d->stock_rank_mask[rank];
+    }
+    return stuck;
+}
+
+/* Position.forget_buried */
+static uint64_t forget_buried(const deal_t *d, uint64_t pm, uint64_t live, int q, int r) {
+    if (r || d->goal_all) return live;
+    uint64_t waste = live & below(q);
+    if (!waste) return live;
+    uint64_t stuck = stuck_in_waste(d, pm, live, q) & waste;
+    if (!stuck) return live;
+    int top = 63 - __builtin_clzll(stuck);
+    return live & ~below(top + 1);
+}
+
+/* A removal: one or two card ids (pyramid bits, or STOCK_ID + index). */
+typedef struct { uint8_t a, b; } removal_t;
+
+static inline int32_t token_of(removal_t removal) { return (int32_t)removal.a << 8 | removal.b; }
+
+/* Position.forced_removal */
+static int forced_removal(const deal_t *d, uint64_t pm, uint64_t uncovered, uint64_t live, removal_t *out) {
+    uint64_t kings = uncovered & d->rank_mask[d->target];
+    if (kings) {
+        out->a = (uint8_t)bit_index(kings);
+        out->b = NO_CARD;
+        return 1;
+    }
+    for (uint64_t rest = uncovered; rest; rest &= rest - 1) {
+        int bit = bit_index(rest);
+        uint64_t options = d->pyramid_partners[bit] & pm & ~(1ULL << bit);
+        if ((options & uncovered) && !(options & (options - 1))) {
+            int need = d->target - d->rank[bit];
+            if (need && (d->stock_rank_mask[need] & live)) continue;
+            int other = bit_index(options);
+            out->a = (uint8_t)(bit < other ? bit : other);
+            out->b = (uint8_t)(bit < other ? other : bit);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Position.pyramid_removals; at most 21 pairs and 21 overlap pairs. */
+static int pyramid_removals(const deal_t *d, uint64_t pm, uint64_t uncovered, removal_t out[64]) {
+    int count = 0;
+    for (uint64_t rest = uncovered; rest; rest &= rest - 1) {
+        int bit = bit_index(rest);
+        int need = d->target - d->rank[bit];
+        if (need <= 0) continue;
+        uint64_t above = bit >= 62 ? 0 : ~((2ULL << bit) - 1);
+        for (uint64_t others = uncovered & d->rank_mask[need] & above; others; others &= others - 1) {
+            out[count].a = (uint8_t)bit;
+            out[count].b = (uint8_t)bit_index(others);
+            count++;
+        }
+    }
+    if (d->overlap) {
+        for (uint64_t rest = pm & ~uncovered; rest; rest &= rest - 1) {
+            int bit = bit_index(rest);
+            uint64_t present = pm & (3ULL << (bit + ROW_STRIDE));
+            if (!(present & (present - 1)) && (present & uncovered)) {
+                int other = 63 - __builtin_clzll(present);
+                if (d->rank[bit] + d->rank[other] == d->target) {
+                    out[count].a = (uint8_t)bit;
+                    out[count].b = (uint8_t)other;
+                    count++;
+                }
+            }
+        }
+    }
+    return count;
+}
+
+/* Position.open_removals: open kings first. At most 2 kings, 2 * 4 pairs with the pyramid, 1 pair. */
+static int open_removals(const deal_t *d, uint64_t uncovered, uint64_t live, int q, removal_t out[16]) {
+    int count = 0, t = d->target;
+    int stock = d->stock_top_playable && q < d->m ? q : -1;
+    int waste = -1;
+    if (d->waste_playable) {
+        uint64_t w = live & below(q);
+        waste = w ? 63 - __builtin_clzll(w) : -1;
+    }
+    if (stock >= 0 && d->stock_rank[stock] == t) { out[count].a = (uint8_t)(STOCK_ID + stock); out[count++].b = NO_CARD; }
+    if (waste >= 0 && d->stock_rank[waste] == t) { out[count].a = (uint8_t)(STOCK_ID + waste); out[count++].b = NO_CARD; }
+    int open[2] = {stock, waste};
+    for (int i = 0; i < 2; i++) {
+        int j = open[i];
+        if (j < 0 || d->stock_rank[j] >= t) continue;
+        for (uint64_t partners = uncovered & d->rank_mask[t - d->stock_rank[j]]; partners; partners &= partners - 1) {
+            out[count].a = (uint8_t)bit_index(partners);
+            out[count++].b = (uint8_t)(STOCK_ID + j);
+        }
+    }
+    if (stock >= 0 && waste >= 0 && d->stock_rank[stock] + d->stock_rank[waste] == t) {
+        out[count].a = (uint8_t)(STOCK_ID + stock);
+        out[count++].b = (uint8_t)(STOCK_ID + waste);
+    }
+    return count;
+}
+
+/* Position.open_removal_possible */
+static int open_removal_possible(const deal_t *d, uint64_t uncovered, uint64_t live, int q) {
+    if (!d->stock_top_playable) {
+        uint64_t w = live & below(q);
+        if (!w || !d->waste_playable) return 0;
+        int rank = d->stock_rank[63 - __builtin_clzll(w)];
+        return rank == d->target || (uncovered & d->rank_mask[d->target - rank]) != 0;
+    }
+    removal_t removals[16];
+    return open_removals(d, uncovered, live, q, removals) > 0;
+}
+
+/* Position.forced_open_removal (open_cards unrolled). */
+static int forced_open_removal(const deal_t *d, uint64_t pm, uint64_t uncovered, uint64_t live, int q, removal_t *out) {
+    int open[2] = {-1, -1};
+    if (d->stock_top_playable && q < d->m) open[0] = q;
+    if (d->waste_playable) {
+        uint64_t w = live & below(q);
+        if (w) open[1] = 63 - __builtin_clzll(w);
+    }
+    for (int i = 0; i < 2; i++) {
+        int j = open[i];
+        if (j < 0) continue;
+        int rank = d->stock_rank[j];
+        if (rank >= d->target || (d->stock_rank_mask[rank] & live) != 1ULL << j) continue;
+        for (uint64_t rest = uncovered & d->rank_mask[d->target - rank]; rest; rest &= rest - 1) {
+            int bit = bit_index(rest);
+            if (!(d->pyramid_partners[bit] & pm & ~(1ULL << bit))) {
+                out->a = (uint8_t)bit;
+                out->b = (uint8_t)(STOCK_ID + j);
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+typedef struct { uint64_t pm, live; int q; } state_t;
+
+/* Position.apply_removal */
+static state_t apply_removal(const deal_t *d, uint64_t pm, uint64_t live, int q, int r, removal_t removal) {
+    uint8_t ids[2] = {removal.a, removal.b};
+    for (int i = 0; i < 2; i++) {
+        if (ids[i] == NO_CARD) continue;
+        if (ids[i] >= STOCK_ID) live &= ~(1ULL << (ids[i] - STOCK_ID));
+        else pm &= ~(1ULL << ids[i]);
+    }
+    state_t after;
+    after.q = next_live(d, live, q);
+    after.pm = pm;
+    after.live = forget_buried(d, pm, live, after.q, r);
+    return after;
+}
+
+/* ---------------------------------------------------------------- relaxed games (relaxation.py) */
+
+#define COUNT_GUARDS 0x0888888888888888ULL
+
+/* Relaxation.counts: four bits per rank, kings left out. */
+static uint64_t counts_of(const deal_t *d, uint64_t live) {
+    uint64_t counts = 0;
+    for (int rank = 1; rank < d->target; rank++)
+        counts |= (uint64_t)popcount(d->stock_rank_mask[rank] & live) << (4 * rank);
+    return counts;
+}
+
+/* Relaxation.waste_counts */
+static uint64_t waste_counts(const deal_t *d, u128 waste) {
+    uint64_t counts = 0;
+    for (; waste; waste >>= 4) {
+        int rank = (int)(waste & 15);
+        if (rank < d->target) counts += 1ULL << (4 * rank);
+    }
+    return counts;
+}
+
+/* Relaxation.waste_complements */
+static uint64_t waste_complements(const deal_t *d, u128 waste) {
+    uint64_t mask = 0;
+    for (; waste; waste >>= 4) {
+        int rank = (int)(waste & 15);
+        if (rank < d->target) mask |= 15ULL << (4 * (d->target - rank));
+    }
+    return mask;
+}
+
+static int relaxed_win(core_t *core, uint64_t pm, uint64_t counts, u128 waste);
+
+static void relaxed_key(uint64_t pm, uint64_t counts, u128 waste, uint64_t key[4]) {
+    key[0] = pm; key[1] = counts; key[2] = (uint64_t)waste; key[3] = (uint64_t)(waste >> 64);
+}
+
+/* Relaxation._branch */
+static int relaxed_branch(core_t *core, uint64_t pm, uint64_t uncovered, uint64_t counts, u128 waste) {
+    const deal_t *d = &core->deal;
+    removal_t removals[64];
+    int n = pyramid_removals(d, pm, uncovered, removals);
+    for (int i = 0; i < n; i++) {
+        int won = relaxed_win(core, pm & ~(1ULL << removals[i].a) & ~(1ULL << removals[i].b), counts, waste);
+        if (won) return won;
+    }
+    int top = (int)(waste & 15);
+    for (uint64_t rest = uncovered; rest; rest &= rest - 1) {
+        int bit = bit_index(rest);
+        int need = d->target - d->rank[bit];
+        if (need == top) {
+            int won = relaxed_win(core, pm & ~(1ULL << bit), counts, waste >> 4);
+            if (won) return won;
+        }
+        int shift = 4 * need;
+        if (need > 0 && (counts >> shift) & 15) {
+            int won = relaxed_win(core, pm & ~(1ULL << bit), counts - (1ULL << shift), waste);
+            if (won) return won;
+        }
+    }
+    if (top && d->stock_top_playable) {
+        int shift = 4 * (d->target - top);
+        if (top < d->target && (counts >> shift) & 15) {
+            int won = relaxed_win(core, pm, counts - (1ULL << shift), waste >> 4);
+            if (won) return won;
+        }
+    }
+    return CORE_LOSE;
+}
+
+/* Relaxation._solve_relaxed */
+static int solve_relaxed(core_t *core, uint64_t pm, uint64_t counts, u128 waste) {
+    const deal_t *d = &core->deal;
+    int over = tick(core);
+    if (over) return over;
+    int target = d->target;
+    uint64_t uncovered = 0;
+    int hopeless = 0;
+    for (;;) {
+        if (!pm) return CORE_WIN;
+        uncovered = uncovered_mask(pm);
+        uint64_t kings = uncovered & d->rank_mask[target];
+        if (kings) { pm &= ~kings; continue; }
+        if ((int)(waste & 15) == target) { waste >>= 4; continue; }
+        uint64_t forced = 0;
+        for (uint64_t rest = uncovered; rest; rest &= rest - 1) {
+            int bit = bit_index(rest);
+            if (d->pyramid_partners[bit] & pm & ~(1ULL << bit)) continue;
+            int shift = 4 * (target - d->rank[bit]);
+            uint64_t in_stock = (counts >> shift) & 15;
+            uint64_t in_waste = waste ? (waste_counts(d, waste) >> shift) & 15 : 0;
+            if (!in_waste) {
+                if (!in_stock) { hopeless = 1; break; }
+                counts -= 1ULL << shift;
+            } else if (in_waste == 1 && !in_stock && (int)(waste & 15) == target - d->rank[bit]) {
+                waste >>= 4;
+            } else {
+                continue;
+            }
+            forced |= 1ULL << bit;
+        }
+        if (hopeless || !forced) break;
+        pm &= ~forced;
+    }
+    if (hopeless) return CORE_LOSE;
+    uint64_t supply = waste ? counts + waste_counts(d, waste) : counts;
+    int needs[MAX_RANK + 1];
+    pyramid_needs(core, pm, needs);
+    for (int rank = 1; rank <= target; rank++)
+        if (needs[rank] && (int)((supply >> (4 * rank)) & 15) < needs[rank]) return CORE_LOSE;
+    return relaxed_branch(core, pm, uncovered, counts, waste);
+}
+
+/* The heads of a shape's two lists (Relaxation.lost_counts / won_counts): an index into
+ * core->heads, made when first asked; -1 once the byte bound is reached. */
+static int32_t shape_heads(core_t *core, uint64_t pm, u128 waste) {
+    uint64_t key[3] = {pm, (uint64_t)waste, (uint64_t)(waste >> 64)};
+    int index = table_get(&core->shapes, key);
+    if (index >= 0) return index;
+    if (!reserve(core, (void **)&core->heads, &core->head_capacity, core->head_count + 1, sizeof(int32_t)))
+        return -1;
+    index = (int)(core->head_count / 2);
+    if (!table_put(core, &core->shapes, key, index)) return -1;
+    core->heads[core->head_count++] = -1;
+    core->heads[core->head_count++] = -1;
+    return index;
+}
+
+/* Relaxation._remember: keep, per pyramid and waste, the most counts lost and the fewest won. */
+static void remember(core_t *core, int32_t shape, uint64_t counts, int won) {
+    if (!reserve(core, (void **)&core->nodes, &core->node_capacity, core->node_count, sizeof(count_node_t))) return;
+    int32_t *head = &core->heads[2 * shape + (won ? 1 : 0)];
+    int32_t *link = head;
+    while (*link >= 0) {
+        count_node_t *node = &core->nodes[*link];
+        int dominated = won ? ((((node->counts | COUNT_GUARDS) - counts) & COUNT_GUARDS) == COUNT_GUARDS)
+                            : ((((counts | COUNT_GUARDS) - node->counts) & COUNT_GUARDS) == COUNT_GUARDS);
+        if (dominated) *link = node->next;
+        else link = &node->next;
+    }
+    core->nodes[core->node_count].counts = counts;
+    core->nodes[core->node_count].next = *head;
+    *head = (int32_t)core->node_count++;
+}
+
+/* Relaxation._relaxed_win: drop the cards that cannot pair, then the stored answers, then the game. */
+static int relaxed_win_new(core_t *core, uint64_t pm, uint64_t counts, u128 waste) {
+    const deal_t *d = &core->deal;
+    int target = d->target;
+    uint64_t useful = 15ULL << (4 * target), partners_left = 15ULL << (4 * target);
+    for (int rank = 1; rank < target; rank++) {
+        int partners = popcount(d->rank_mask[target - rank] & pm);
+        if (partners) {
+            useful |= 15ULL << (4 * rank);
+            partners_left |= (uint64_t)partners << (4 * rank);
+        }
+    }
+    if (waste) {
+        u128 rest = waste;
+        int depth = 0;
+        uint64_t dug = 0;
+        while (rest) {
+            int rank = (int)(rest & 15), shift = 4 * rank;
+            uint64_t partners_here = (partners_left >> shift) & 15;
+            if (d->stock_top_playable && rank < target) partners_here += (counts >> (4 * (target - rank))) & 15;
+            if (((dug >> shift) & 15) >= partners_here) {
+                waste &= ((u128)1 << depth) - 1;
+                break;
+            }
+            dug += 1ULL << shift;
+            rest >>= 4;
+            depth += 4;
+        }
+        if (d->stock_top_playable && waste) useful |= waste_complements(d, waste);
+    }
+    counts &= useful;
+    uint64_t key[4];
+    relaxed_key(pm, counts, waste, key);
+    int known = table_get(&core->won, key);
+    if (known >= 0) return known;
+    int32_t shape = shape_heads(core, pm, waste);
+    if (shape < 0) return CORE_FULL;
+    for (int32_t at = core->heads[2 * shape]; at >= 0; at = core->nodes[at].next)
+        if ((((core->nodes[at].counts | COUNT_GUARDS) - counts) & COUNT_GUARDS) == COUNT_GUARDS) return CORE_LOSE;
+    for (int32_t at = core->heads[2 * shape + 1]; at >= 0; at = core->nodes[at].next)
+        if ((((counts | COUNT_GUARDS) - core->nodes[at].counts) & COUNT_GUARDS) == COUNT_GUARDS) return CORE_WIN;
+    int won = solve_relaxed(core, pm, counts, waste);
+    if (won < 0) return won;
+    if (!table_put(core, &core->won, key, won)) return CORE_FULL;
+    remember(core, shape, counts, won);
+    return core->full ? CORE_FULL : won;
+}
+
+/* Relaxation.relaxed_win: the answers kept by the question as asked. */
+static int relaxed_win(core_t *core, uint64_t pm, uint64_t counts, u128 waste) {
+    uint64_t key[4];
+    relaxed_key(pm, counts, waste, key);
+    int known = table_get(&core->asked, key);
+    if (known >= 0) return known;
+    int won = relaxed_win_new(core, pm, counts, waste);
+    if (won < 0) return won;
+    return table_put(core, &core->asked, key, won) ? won : CORE_FULL;
+}
+
+/* Relaxation.can_win */
+static int relaxed_can_win(core_t *core, uint64_t pm, uint64_t live, int q, int r) {
+    const deal_t *d = &core->deal;
+    if (r) return relaxed_win(core, pm, counts_of(d, live), 0);
+    return relaxed_win(core, pm, counts_of(d, live & ~below(q)), rank_sequence(d, live & below(q)));
+}
+
+/* ---------------------------------------------------------------- the verdict search (verdict.py) */
+
+static int push_token(core_t *core, int32_t token) {
+    if (!reserve(core, (void **)&core->path, &core->path_capacity, core->path_len, sizeof(int32_t))) return 0;
+    core->path[core->path_len++] = token;
+    return 1;
+}
+
+/* A mark of a walk (VerdictSearch._walk): the key and what the table held before. */
+static int mark(core_t *core, const uint64_t key[3], int r) {
+    if (!reserve(core, (void **)&core->marks, &core->mark_capacity, core->mark_count, sizeof(mark_t))) return 0;
+    mark_t *marked = &core->marks[core->mark_count++];
+    memcpy(marked->key, key, sizeof(marked->key));
+    marked->before = table_get(&core->lost, key);
+    return table_put(core, &core->lost, key, r);
+}
+
+/* VerdictSearch._unmark: take back the marks from `start` on, the last first. */
+static void unmark(core_t *core, size_t start) {
+    while (core->mark_count > start) {
+        const mark_t *marked = &core->marks[--core->mark_count];
+        size_t i = slot_of(&core->lost, marked->key);
+        if (core->lost.used[i]) core->lost.values[i] = marked->before;
+    }
+}
+
+static int search(core_t *core, uint64_t pm, uint64_t live, int q, int r);
+
+/* VerdictSearch._settled_lost: 1 lost, 0 not known, < 0 stop. */
+static int settled_lost(core_t *core, uint64_t pm, uint64_t live, int q, int r) {
+    const deal_t *d = &core->deal;
+    if (is_lost(core, pm, live)) return 1;
+    if (!r && d->goal_all && waste_stranded(d, pm, live, q)) return 1;
+    uint64_t key[3];
+    lost_key(d, pm, live, q, r, key);
+    if (table_get(&core->lost, key) >= r) return 1;
+    int won = relaxed_can_win(core, pm, live, q, r);
+    if (won < 0) return won;
+    return !won;
+}
+
+/* VerdictSearch._open_removals: the result, and *dominated when the rest of the walk is. */
+static int try_open_removals(core_t *core, uint64_t pm, uint64_t live, int q, int r, uint64_t uncovered,
+                             int *dominated) {
+    const deal_t *d = &core->deal;
+    removal_t removals[16];
+    int king_dominates = d->draw_count == 1, n, forced = 0;
+    if (king_dominates && forced_open_removal(d, pm, uncovered, live, q, removals)) {
+        n = 1;
+        forced = 1;
+    } else {
+        n = open_removals(d, uncovered, live, q, removals);
+    }
+    *dominated = 0;
+    for (int i = 0; i < n; i++) {
+        if (!push_token(core, token_of(removals[i]))) return CORE_FULL;
+        state_t after = apply_removal(d, pm, live, q, r, removals[i]);
+        int won = search(core, after.pm, after.live, after.q, r);
+        if (won) return won;
+        core->path_len--;
+        if (forced || (king_dominates && removals[i].b == NO_CARD)) {
+            *dominated = 1;
+            return CORE_LOSE;
+        }
+    }
+    return CORE_LOSE;
+}
+
+/* VerdictSearch._walk: the one draw/redeal path, the open removals tried at each place. */
+static int walk(core_t *core, uint64_t pm, uint64_t live, int q, int r, uint64_t uncovered) {
+    const deal_t *d = &core->deal;
+    int cycle_free = r == UNLIMITED && d->draw_count == 1 && d->waste_playable;
+    uint64_t seen_q = 0;
+    size_t marks = core->mark_count;
+    int result = CORE_LOSE;
+    for (;;) {
+        if (seen_q >> q & 1) break;
+        seen_q |= 1ULL << q;
+        uint64_t key[3];
+        lost_key(d, pm, live, q, r, key);
+        if (!cycle_free && table_get(&core->lost, key) >= r) break;
+        if (!mark(core, key, r)) { result = CORE_FULL; break; }
+        if (!r && d->goal_all && waste_stranded(d, pm, live, q)) break;
+        if (open_removal_possible(d, uncovered, live, q)) {
+            if (!r) {
+                int won = relaxed_can_win(core, pm, live, q, r);
+                if (won < 0) { result = won; break; }
+                if (!won) break;
+            }
+            int dominated;
+            result = try_open_removals(core, pm, live, q, r, uncovered, &dominated);
+            if (result) break;
+            if (dominated) break;
+        }
+        if (q < d->m) {
+            q = after_draw(d, live, q);
+            live = forget_buried(d, pm, live, q, r);
+            if (!push_token(core, DRAW_TOKEN)) { result = CORE_FULL; break; }
+            continue;
+        }
+        if (live && r) {
+            q = next_live(d, live, 0);
+            if (r != UNLIMITED) r--;
+            if (!push_token(core, REDEAL_TOKEN)) { result = CORE_FULL; break; }
+            continue;
+        }
+        break;
+    }
+    if (result) unmark(core, marks);  /* a win, or no answer: the marks are no proofs */
+    else core->mark_count = marks;    /* a loss: they are */
+    return result;
+}
+
+/* VerdictSearch.search (with VerdictSearch._play_forced): 1 won (its line on core->path), 0 lost. */
+static int search(core_t *core, uint64_t pm, uint64_t live, int q, int r) {
+    const deal_t *d = &core->deal;
+    int over = tick(core);
+    if (over) return over;
+    size_t depth = core->path_len;
+    removal_t forced;
+    if (forced_removal(d, pm, uncovered_mask(pm), live, &forced)) {
+        do {
+            if (!push_token(core, token_of(forced))) return CORE_FULL;
+            pm &= ~(1ULL << forced.a);
+            if (forced.b != NO_CARD) pm &= ~(1ULL << forced.b);
+        } while (forced_removal(d, pm, uncovered_mask(pm), live, &forced));
+        live = forget_buried(d, pm, live, q, r);
+    }
+    if (!pm && !(d->goal_all && live)) return CORE_WIN;
+    int lost = settled_lost(core, pm, live, q, r);
+    if (lost < 0) return lost;
+    if (!lost) {
+        uint64_t uncovered = uncovered_mask(pm);
+        removal_t removals[64];
+        int n = pyramid_removals(d, pm, uncovered, removals);
+        for (int i = 0; i < n; i++) {
+            if (!push_token(core, token_of(removals[i]))) return CORE_FULL;
+            state_t after = apply_removal(d, pm, live, q, r, removals[i]);
+            int won = search(core, after.pm, after.live, after.q, r);
+            if (won) return won;
+            core->path_len--;
+        }
+        int won = walk(core, pm, live, q, r, uncovered);
+        if (won) return won;
+    }
+    core->path_len = depth;
+    return CORE_LOSE;
+}
+
+/* ---------------------------------------------------------------- the entry points (compiled.py) */
+
+/* A core for one deal, or NULL when the deal is not one this core can hold or memory is short. */
+core_t *core_new(const deal_t *deal, int64_t byte_bound) {
+    if (deal->m < 0 || deal->m > MAX_CARDS - 1 || deal->target < 2 || deal->target > MAX_RANK - 2
+        || deal->draw_count < 1 || deal->draw_count > MAX_CARDS || byte_bound <= 0)
+        return NULL;
+    for (int bit = 0; bit < PYRAMID_BITS; bit++)
+        if (deal->rank[bit] > deal->target) return NULL;
+    for (int j = 0; j < deal->m; j++)
+        if (deal->stock_rank[j] < 1 || deal->stock_rank[j] > deal->target) return NULL;
+    core_t *core = calloc(1, sizeof(core_t));
+    if (!core) return NULL;
+    core->deal = *deal;
+    core->byte_bound = (size_t)byte_bound;
+    for (int low = 1; low < (deal->target + 1) / 2; low++) {
+        core->rank_pairs[core->pair_count][0] = low;
+        core->rank_pairs[core->pair_count++][1] = deal->target - low;
+    }
+    if (deal->target % 2 == 0) {
+        core->rank_pairs[core->pair_count][0] = deal->target / 2;
+        core->rank_pairs[core->pair_count++][1] = deal->target / 2;
+    }
+    int ok = table_init(core, &core->lost, 3) && table_init(core, &core->asked, 4)
+             && table_init(core, &core->won, 4) && table_init(core, &core->shapes, 3);
+    if (!ok) {
+        table_free(&core->lost); table_free(&core->asked); table_free(&core->won); table_free(&core->shapes);
+        free(core);
+        return NULL;
+    }
+    return core;
+}
+
+void core_free(core_t *core) {
+    if (!core) return;
+    table_free(&core->lost); table_free(&core->asked); table_free(&core->won); table_free(&core->shapes);
+    free(core->heads); free(core->nodes); free(core->marks); free(core->path);
+    free(core);
+}
+
+/* What the core's tables hold, in bytes. */
+int64_t core_bytes(const core_t *core) { return (int64_t)core->bytes; }
+
+/* The verdict from (pm, live, q, r): CORE_WIN (the line in core_line), CORE_LOSE, CORE_OVER
+ * (budget spent or called off), CORE_FULL (the byte bound reached: start again with a new core)
+ * or CORE_BAD (a position this deal cannot hold). max_nodes < 0 and max_seconds < 0 mean none.
+ * *nodes gets the nodes searched. */
+int core_verdict(core_t *core, uint64_t pm, uint64_t live, int32_t q, int32_t r, int64_t max_nodes,
+                 double max_seconds, cancelled_fn cancelled, int64_t *nodes) {
+    const deal_t *d = &core->deal;
+    *nodes = 0;
+    if (core->full) return CORE_FULL;
+    if ((pm & ~((1ULL << PYRAMID_BITS) - 1)) || (d->m < 64 && (live >> d->m)) || q < 0 || q > d->m
+        || r < 0 || r > UNLIMITED)
+        return CORE_BAD;
+    for (uint64_t rest = pm; rest; rest &= rest - 1)
+        if (!d->rank[bit_index(rest)]) return CORE_BAD;
+    core->budget.nodes = 0;
+    core->budget.max_nodes = max_nodes;
+    core->budget.deadline = max_seconds < 0 ? -1.0 : now() + max_seconds;
+    core->budget.cancelled = cancelled;
+    core->budget.next_ask = 0;
+    core->path_len = 0;
+    core->mark_count = 0;
+    int result = search(core, pm, live, next_live(d, live, q), r);
+    *nodes = core->budget.nodes;
+    core->budget.cancelled = NULL;
+    if (result != CORE_WIN) core->path_len = 0;
+    return result;
+}
+
+/* The line of the last won verdict: its length, and up to `capacity` tokens copied to `out`
+ * (DRAW_TOKEN, REDEAL_TOKEN, or a removal as first << 8 | second, second NO_CARD for one card). */
+int64_t core_line(const core_t *core, int32_t *out, int64_t capacity) {
+    int64_t n = (int64_t)core->path_len;
+    if (out) memcpy(out, core->path, (size_t)(n < capacity ? n : capacity) * sizeof(int32_t));
+    return n;
+}
+
+#ifndef CORE_SOURCE
+#define CORE_SOURCE "unknown"
+#endif
+
+/* The digest of the core.c this library was built from (build_core.py passes it). */
+const char *core_source(void) { return CORE_SOURCE; }

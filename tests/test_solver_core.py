@@ -1,0 +1,249 @@
+"""The compiled solver core against the pure-Python reference (issue 27).
+
+The Python searches are the reference: on every preset and redeal setting, from whole deals
+and from random positions of random games, the core must give the same verdicts, and every
+line it finds must replay through the engine to a won table. Budgets cut a search short at
+every depth: the core then answers "unknown" or the true verdict, and what it kept from the
+cut search must never change a later answer (the marks of an unfinished walk are taken back).
+The 1,500 reference deals' verdicts (three passes) must agree. A fuzz target feeds the entry
+points random bytes: a deal and a position, or a clean refusal.
+
+``PYRAMID_TEST_CORE_LIBRARY=PATH`` tests another build of the core (the sanitized one:
+``test_the_sanitized_core_passes_the_differential_test`` runs this module that way).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pyramid.engine.board import Board
+from pyramid.engine.deal import numbered_deal
+from pyramid.engine.rules import PRESETS, REDEAL_CHOICES, Rules, preset
+from pyramid.engine.solver import DealSolver, solve
+from pyramid.engine.solver import compiled
+from pyramid.engine.solver.compiled import CompiledCore, CoreUnavailable, open_library
+from pyramid.engine.solver.position import Position
+
+ROOT = Path(__file__).resolve().parents[1]
+MSC_DATA = ROOT.parent / "shared" / "data" / "msc-1500"
+SANITIZED = os.environ.get("PYRAMID_TEST_CORE_LIBRARY")
+VERDICTS = {compiled.WIN: "win", compiled.LOSE: "lose"}
+#: Deal 35 of these rules takes the core some 320,000 nodes (0.25 s here).
+HARD = preset("six-rows").with_redeals(1)
+
+
+@pytest.fixture(scope="module")
+def library() -> ctypes.CDLL:
+    """The core under test: the one built for this machine, or ``PYRAMID_TEST_CORE_LIBRARY``'s."""
+    if SANITIZED:
+        return open_library(Path(SANITIZED))
+    if shutil.which("cc") is None:
+        pytest.skip("no C compiler here: the pure-Python solver runs (scripts/venv.sh installs gcc)")
+    built = compiled.load()
+    if built is None:
+        pytest.fail("the compiled core does not load (./test.sh builds it; the log says why)")
+    return built
+
+
+def random_position(rules: Rules, number: int, plies: int, seed: int) -> Board:
+    """Deal ``number`` after up to ``plies`` random legal moves (fewer when the game ends first)."""
+    board = Board(numbered_deal(number, rules.deck), rules)
+    chooser = random.Random(seed)
+    for _ in range(plies):
+        moves = board.legal_moves
+        if not moves or board.status() != "playing":
+            break
+        board.push(chooser.choice(moves))
+    return board
+
+
+def core_verdict(library: ctypes.CDLL, board: Board, max_nodes: int | None = None) -> tuple[str, Board]:
+    """The core's verdict on ``board``, and the board after its line (checked to replay)."""
+    pos = Position(board)
+    answer = CompiledCore(pos, library).verdict(pos.start_pm, pos.start_live, pos.start_q, pos.start_r,
+                                                max_nodes, None, None)
+    after = board.copy()
+    for token in answer.tokens:
+        after.push(pos.move_of(token))  # raises when a move is not legal
+    return VERDICTS.get(answer.result, "unknown"), after
+
+
+def rules_of(name: str, choice: str) -> Rules:
+    return preset(name).with_redeals(REDEAL_CHOICES[choice])
+
+
+every_rule = st.tuples(st.sampled_from(list(PRESETS)), st.sampled_from(list(REDEAL_CHOICES)))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rule=every_rule, number=st.integers(1, 100_000), plies=st.integers(0, 45), seed=st.integers(0, 2**32))
+def test_the_core_gives_the_reference_verdict_and_a_line_that_wins(
+        library: ctypes.CDLL, rule: tuple[str, str], number: int, plies: int, seed: int) -> None:
+    board = random_position(rules_of(*rule), number, plies, seed)
+    if board.status() != "playing":
+        return
+    verdict, after = core_verdict(library, board)
+    assert verdict == solve(board, core="python").verdict, board.fen()
+    if verdict == "win":
+        assert after.status() == "cleared", board.fen()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rule=every_rule, number=st.integers(1, 100_000), plies=st.integers(0, 20), seed=st.integers(0, 2**32),
+       cuts=st.lists(st.integers(1, 3_000), min_size=1, max_size=6))
+def test_a_search_cut_short_at_any_depth_never_changes_a_later_answer(
+        library: ctypes.CDLL, rule: tuple[str, str], number: int, plies: int, seed: int, cuts: list[int]) -> None:
+    board = random_position(rules_of(*rule), number, plies, seed)
+    if board.status() != "playing":
+        return
+    reference = solve(board, core="python").verdict
+    pos = Position(board)
+    core = CompiledCore(pos, library)
+    start = (pos.start_pm, pos.start_live, pos.start_q, pos.start_r)
+    for cut in sorted(cuts):
+        answer = core.verdict(*start, cut, None, None)
+        assert VERDICTS.get(answer.result, "unknown") in ("unknown", reference), board.fen()
+        assert answer.nodes <= cut + 1
+    assert VERDICTS[core.verdict(*start, None, None, None).result] == reference, board.fen()
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rule=every_rule, number=st.integers(1, 100_000), seed=st.integers(0, 2**32),
+       cut=st.integers(1, 2_000))
+def test_a_deal_solver_answers_every_position_of_a_game_as_the_reference(
+        library: ctypes.CDLL, rule: tuple[str, str], number: int, seed: int, cut: int) -> None:
+    """One core for the whole game, questions cut short in between: what it keeps is only proofs."""
+    rules = rules_of(*rule)
+    board = Board(numbered_deal(number, rules.deck), rules)
+    deal_solver = DealSolver(board, core="compiled")
+    chooser = random.Random(seed)
+    while board.status() == "playing" and len(board.move_stack) < 30:
+        deal_solver.solve(board, max_nodes=cut)
+        answer = deal_solver.solve(board)
+        assert answer.verdict == solve(board, core="python").verdict, board.fen()
+        replay = board.copy()
+        for move in answer.moves:
+            replay.push(move)
+        assert answer.verdict == "lose" or replay.status() == "cleared", board.fen()
+        board.push(chooser.choice(board.legal_moves))
+
+
+@pytest.mark.skipif(not MSC_DATA.is_dir(), reason="needs ../shared/data/msc-1500")
+def test_the_verdicts_of_the_1500_reference_deals_agree(library: ctypes.CDLL) -> None:
+    decks = (MSC_DATA / "decks.txt").read_text().splitlines()
+    lengths = [int(length) for length in (MSC_DATA / "solution-lengths.txt").read_text().split()]
+    assert len(decks) == len(lengths) == 1500
+    rules = preset("three-pass")
+    for number, (deal, length) in enumerate(zip(decks, lengths), start=1):
+        verdict, after = core_verdict(library, Board(deal, rules))
+        assert verdict == ("win" if length else "lose"), f"deal {number}"
+        assert verdict == "lose" or after.status() == "cleared", f"deal {number}"
+
+
+def test_past_its_memory_bound_a_question_is_unknown_and_the_next_core_answers(library: ctypes.CDLL) -> None:
+    board = Board(numbered_deal(35), HARD)  # 320,000 nodes and 48 MB
+    pos = Position(board)
+    small = CompiledCore(pos, library, byte_bound=4 << 20)
+    answer = small.verdict(pos.start_pm, pos.start_live, pos.start_q, pos.start_r, None, None, None)
+    assert answer.result == compiled.FULL and small.full() and small.bytes() <= 4 << 20
+    assert small.verdict(pos.start_pm, pos.start_live, pos.start_q, pos.start_r, None, None, None).result \
+        == compiled.FULL, "a full core stays full"
+    assert VERDICTS[CompiledCore(pos, library).verdict(
+        pos.start_pm, pos.start_live, pos.start_q, pos.start_r, None, None, None).result] \
+        == solve(board, core="python").verdict
+
+
+def test_a_search_called_off_stops_at_the_first_yes(library: ctypes.CDLL) -> None:
+    board = Board(numbered_deal(35), HARD)
+    pos = Position(board)
+    looks: list[int] = []
+
+    def cancelled() -> bool:
+        looks.append(1)
+        return len(looks) >= 2
+
+    answer = CompiledCore(pos, library).verdict(pos.start_pm, pos.start_live, pos.start_q, pos.start_r,
+                                                None, None, cancelled)
+    assert answer.result == compiled.OVER and len(looks) == 2
+
+
+def test_the_core_searches_without_the_gil(library: ctypes.CDLL) -> None:
+    """ctypes.CDLL (not PyDLL) lets go of the GIL for a call: the console draws while a hint is searched."""
+    assert isinstance(library, ctypes.CDLL) and not isinstance(library, ctypes.PyDLL)
+
+
+@settings(max_examples=400, deadline=None)
+@given(deal=st.binary(min_size=ctypes.sizeof(compiled.DealRecord), max_size=ctypes.sizeof(compiled.DealRecord)),
+       position=st.tuples(st.integers(0, 2**64 - 1), st.integers(0, 2**64 - 1), st.integers(-2**31, 2**31 - 1),
+                          st.integers(-2**31, 2**31 - 1)))
+def test_random_bytes_make_a_deal_and_a_position_or_a_clean_refusal(
+        library: ctypes.CDLL, deal: bytes, position: tuple[int, int, int, int]) -> None:
+    """The fuzz target of the core's entry points: anything in, a bounded answer or a refusal out."""
+    record = compiled.DealRecord.from_buffer_copy(deal)
+    handle = library.core_new(ctypes.byref(record), 1 << 22)
+    if not handle:
+        return  # refused: not a deal the core can hold
+    try:
+        nodes = ctypes.c_int64(0)
+        result = library.core_verdict(handle, *position, 2_000, -1.0, compiled.Cancelled(0), ctypes.byref(nodes))
+        assert result in (compiled.WIN, compiled.LOSE, compiled.OVER, compiled.FULL, compiled.BAD)
+        assert 0 <= nodes.value <= 2_001
+        assert 0 <= library.core_line(handle, None, 0) <= 100_000
+    finally:
+        library.core_free(handle)
+
+
+def test_asking_for_the_compiled_core_where_it_does_not_load_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pyramid.engine.solver import answers
+
+    monkeypatch.setattr(answers, "load", lambda: None)
+    board = Board(numbered_deal(1), preset("retrohub"))
+    with pytest.raises(CoreUnavailable):
+        solve(board, core="compiled")
+    assert solve(board).verdict == solve(board, core="python").verdict  # the default falls to Python, logged
+
+
+def test_a_core_built_from_another_source_is_refused(tmp_path: Path) -> None:
+    if shutil.which("cc") is None:
+        pytest.skip("no C compiler here")
+    source = tmp_path / "core.c"
+    source.write_text(compiled.core_source_text() + "\n/* changed */\n")
+    library = tmp_path / "core.so"
+    subprocess.run(["cc", "-shared", "-fPIC", '-DCORE_SOURCE="0000000000000000"', "-o", str(library), str(source)],
+                   check=True)
+    with pytest.raises(CoreUnavailable, match="another core.c"):
+        open_library(library)
+    with pytest.raises(CoreUnavailable, match="not built"):
+        open_library(tmp_path / "missing.so")
+
+
+@pytest.mark.skipif(SANITIZED is not None, reason="this is the sanitized run")
+def test_the_sanitized_core_passes_the_differential_test(tmp_path: Path) -> None:
+    """The same tests on a build with AddressSanitizer and UndefinedBehaviorSanitizer (any report fails)."""
+    if shutil.which("cc") is None:
+        pytest.skip("no C compiler here")
+    runtime = subprocess.run(["cc", "-print-file-name=libasan.so"], capture_output=True, text=True).stdout.strip()
+    if not Path(runtime).is_file():
+        pytest.fail(f"no AddressSanitizer runtime ({runtime!r}): apt-get install libasan8 (.ci/run does)")
+    library = tmp_path / "core-sanitized.so"
+    subprocess.run([sys.executable, "-m", "pyramid.engine.solver.build_core", "--sanitize", "--output", str(library)],
+                   check=True)
+    env = dict(os.environ, PYRAMID_TEST_CORE_LIBRARY=str(library), LD_PRELOAD=runtime,
+               ASAN_OPTIONS="detect_leaks=0:abort_on_error=1", UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1",
+               HYPOTHESIS_PROFILE=os.environ.get("HYPOTHESIS_PROFILE", "default"))
+    run = subprocess.run([sys.executable, "-m", "pytest", "-o", "addopts=", "-q", "-p", "no:cacheprovider", __file__,
+                          "-k", "not sanitized and not 1500"],
+                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    assert " passed" in run.stdout and " skipped" not in run.stdout, run.stdout[-3000:]
+    assert "Sanitizer" not in run.stderr + run.stdout
