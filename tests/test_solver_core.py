@@ -67,11 +67,11 @@ def random_position(rules: Rules, number: int, plies: int, seed: int) -> Board:
     return board
 
 
-def core_verdict(library: ctypes.CDLL, board: Board, max_nodes: int | None = None) -> tuple[str, Board]:
+def core_verdict(library: ctypes.CDLL, board: Board, probe: int | None) -> tuple[str, Board]:
     """The core's verdict on ``board``, and the board after its line (checked to replay)."""
     pos = Position(board)
     answer = CompiledCore(pos, library).verdict(pos.start_pm, pos.start_live, pos.start_q, pos.start_r,
-                                                max_nodes, None, None)
+                                                None, None, None, probe)
     after = board.copy()
     for token in answer.tokens:
         after.push(pos.move_of(token))  # raises when a move is not legal
@@ -86,13 +86,15 @@ every_rule = st.tuples(st.sampled_from(list(PRESETS)), st.sampled_from(list(REDE
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(rule=every_rule, number=st.integers(1, 100_000), plies=st.integers(0, 45), seed=st.integers(0, 2**32))
+@given(rule=every_rule, number=st.integers(1, 100_000), plies=st.integers(0, 45), seed=st.integers(0, 2**32),
+       probe=st.one_of(st.none(), st.integers(0, 2_000)))
 def test_the_core_gives_the_reference_verdict_and_a_line_that_wins(
-        library: ctypes.CDLL, rule: tuple[str, str], number: int, plies: int, seed: int) -> None:
+        library: ctypes.CDLL, rule: tuple[str, str], number: int, plies: int, seed: int, probe: int | None) -> None:
+    """With the last pass joining after any probe (one-card draws), or the plain search alone."""
     board = random_position(rules_of(*rule), number, plies, seed)
     if board.status() != "playing":
         return
-    verdict, after = core_verdict(library, board)
+    verdict, after = core_verdict(library, board, probe)
     assert verdict == solve(board, core="python").verdict, board.fen()
     if verdict == "win":
         assert after.status() == "cleared", board.fen()
@@ -100,9 +102,10 @@ def test_the_core_gives_the_reference_verdict_and_a_line_that_wins(
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rule=every_rule, number=st.integers(1, 100_000), plies=st.integers(0, 20), seed=st.integers(0, 2**32),
-       cuts=st.lists(st.integers(1, 3_000), min_size=1, max_size=6))
+       cuts=st.lists(st.integers(1, 3_000), min_size=1, max_size=6), probe=st.one_of(st.none(), st.integers(0, 500)))
 def test_a_search_cut_short_at_any_depth_never_changes_a_later_answer(
-        library: ctypes.CDLL, rule: tuple[str, str], number: int, plies: int, seed: int, cuts: list[int]) -> None:
+        library: ctypes.CDLL, rule: tuple[str, str], number: int, plies: int, seed: int, cuts: list[int],
+        probe: int | None) -> None:
     board = random_position(rules_of(*rule), number, plies, seed)
     if board.status() != "playing":
         return
@@ -111,10 +114,10 @@ def test_a_search_cut_short_at_any_depth_never_changes_a_later_answer(
     core = CompiledCore(pos, library)
     start = (pos.start_pm, pos.start_live, pos.start_q, pos.start_r)
     for cut in sorted(cuts):
-        answer = core.verdict(*start, cut, None, None)
+        answer = core.verdict(*start, cut, None, None, probe)
         assert VERDICTS.get(answer.result, "unknown") in ("unknown", reference), board.fen()
         assert answer.nodes <= cut + 1
-    assert VERDICTS[core.verdict(*start, None, None, None).result] == reference, board.fen()
+    assert VERDICTS[core.verdict(*start, None, None, None, probe).result] == reference, board.fen()
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -145,7 +148,7 @@ def test_the_verdicts_of_the_1500_reference_deals_agree(library: ctypes.CDLL) ->
     assert len(decks) == len(lengths) == 1500
     rules = preset("three-pass")
     for number, (deal, length) in enumerate(zip(decks, lengths), start=1):
-        verdict, after = core_verdict(library, Board(deal, rules))
+        verdict, after = core_verdict(library, Board(deal, rules), None)
         assert verdict == ("win" if length else "lose"), f"deal {number}"
         assert verdict == "lose" or after.status() == "cleared", f"deal {number}"
 
@@ -185,9 +188,9 @@ def test_the_core_searches_without_the_gil(library: ctypes.CDLL) -> None:
 @settings(max_examples=400, deadline=None)
 @given(deal=st.binary(min_size=ctypes.sizeof(compiled.DealRecord), max_size=ctypes.sizeof(compiled.DealRecord)),
        position=st.tuples(st.integers(0, 2**64 - 1), st.integers(0, 2**64 - 1), st.integers(-2**31, 2**31 - 1),
-                          st.integers(-2**31, 2**31 - 1)))
+                          st.integers(-2**31, 2**31 - 1)), probe=st.integers(-2**63, 2**63 - 1))
 def test_random_bytes_make_a_deal_and_a_position_or_a_clean_refusal(
-        library: ctypes.CDLL, deal: bytes, position: tuple[int, int, int, int]) -> None:
+        library: ctypes.CDLL, deal: bytes, position: tuple[int, int, int, int], probe: int) -> None:
     """The fuzz target of the core's entry points: anything in, a bounded answer or a refusal out."""
     record = compiled.DealRecord.from_buffer_copy(deal)
     handle = library.core_new(ctypes.byref(record), 1 << 22)
@@ -195,7 +198,7 @@ def test_random_bytes_make_a_deal_and_a_position_or_a_clean_refusal(
         return  # refused: not a deal the core can hold
     try:
         nodes = ctypes.c_int64(0)
-        result = library.core_verdict(handle, *position, 2_000, -1.0, compiled.Cancelled(0), ctypes.byref(nodes))
+        result = library.core_verdict(handle, *position, probe, 2_000, -1.0, compiled.Cancelled(0), ctypes.byref(nodes))
         assert result in (compiled.WIN, compiled.LOSE, compiled.OVER, compiled.FULL, compiled.BAD)
         assert 0 <= nodes.value <= 2_001
         assert 0 <= library.core_line(handle, None, 0) <= 100_000
@@ -241,7 +244,8 @@ def test_the_sanitized_core_passes_the_differential_test(tmp_path: Path) -> None
     env = dict(os.environ, PYRAMID_TEST_CORE_LIBRARY=str(library), LD_PRELOAD=runtime,
                ASAN_OPTIONS="detect_leaks=0:abort_on_error=1", UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1",
                HYPOTHESIS_PROFILE=os.environ.get("HYPOTHESIS_PROFILE", "default"))
-    run = subprocess.run([sys.executable, "-m", "pytest", "-o", "addopts=", "-q", "-p", "no:cacheprovider", __file__,
+    # -s: a sanitizer's report goes straight to stderr before it stops the process.
+    run = subprocess.run([sys.executable, "-m", "pytest", "-o", "addopts=", "-q", "-s", "-p", "no:cacheprovider", __file__,
                           "-k", "not sanitized and not 1500"],
                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]

@@ -15,7 +15,8 @@ from pyramid.engine.solver.compiled import FULL, LOSE, WIN, CompiledCore, CoreUn
 from pyramid.engine.solver.memory import Memory
 from pyramid.engine.solver.position import Position, UNLIMITED
 from pyramid.engine.solver.shortest import ShortestSearch
-from pyramid.engine.solver.verdict import run_verdict
+from pyramid.engine.solver.verdict import (PROBE_NODES, TWO_PASSES_PROBE_NODES, last_pass_applies, run_verdict,
+                                           two_passes_apply)
 
 
 log = logging.getLogger(__name__)
@@ -159,12 +160,28 @@ def _solve_compiled(board: Board, core: CompiledCore, budget: Budget) -> Solutio
         return Solution("win" if status == "cleared" else "lose", [], False, 0, time.perf_counter() - started)
     seconds = None if budget.deadline is None else max(0.0, budget.deadline - time.perf_counter())
     answer = core.verdict(pos.start_pm, pos.start_live, pos.start_q, pos.start_r, budget.max_nodes, seconds,
-                          budget.cancelled)
+                          budget.cancelled, compiled_probe(pos))
     verdict: Verdict = "win" if answer.result == WIN else "lose" if answer.result == LOSE else "unknown"
     if answer.result == FULL:
         log.info("solver core: a question went past the core's memory bound; answered unknown")
     moves = [pos.move_of(token) for token in answer.tokens]
     return Solution(verdict, moves, False, answer.nodes, time.perf_counter() - started)
+
+
+def compiled_probe(pos: Position) -> int | None:
+    """The compiled core's probe before its last pass joins in (as :func:`run_verdict`'s), or ``None``
+    where the plain search goes on alone.
+
+    The core has no two-pass search yet: with one redeal left it asks the last pass about the
+    positions after the redeal. Measured on the first 100 reference deals, that took the slowest
+    deal of Classic from 248 to 195 ms and of Six rows from 921 to 746 ms (RetroHub's from 53 to
+    66 ms, about as much slower in all).
+    """
+    if last_pass_applies(pos):
+        return PROBE_NODES
+    if two_passes_apply(pos):
+        return TWO_PASSES_PROBE_NODES
+    return None
 
 
 def _solve(board: Board, pos: Position, memory: Memory, optimal: bool, budget: Budget) -> Solution:

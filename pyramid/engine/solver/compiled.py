@@ -60,6 +60,8 @@ class DealRecord(ctypes.Structure):
         ("stock_rank", ctypes.c_uint8 * MAX_CARDS),
         ("stock_rank_mask", ctypes.c_uint64 * (MAX_RANK + 1)),
         ("pyramid_partners", ctypes.c_uint64 * PYRAMID_BITS),
+        ("covering", ctypes.c_uint64 * PYRAMID_BITS),
+        ("start_live", ctypes.c_uint64),
     ]
 
 
@@ -96,7 +98,7 @@ def _bind(library: ctypes.CDLL) -> ctypes.CDLL:
     library.core_verdict.restype = ctypes.c_int
     library.core_verdict.argtypes = [
         ctypes.c_void_p, ctypes.c_uint64, ctypes.c_uint64, ctypes.c_int32, ctypes.c_int32,
-        ctypes.c_int64, ctypes.c_double, Cancelled, ctypes.POINTER(ctypes.c_int64),
+        ctypes.c_int64, ctypes.c_int64, ctypes.c_double, Cancelled, ctypes.POINTER(ctypes.c_int64),
     ]
     library.core_line.restype = ctypes.c_int64
     library.core_line.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_int32), ctypes.c_int64]
@@ -175,12 +177,17 @@ class CompiledCore:
         return int(self._library.core_bytes(self._handle))
 
     def verdict(self, pm: int, live: int, q: int, r: int, max_nodes: int | None, max_seconds: float | None,
-                cancelled: Callable[[], bool] | None) -> CoreAnswer:
-        """The verdict from a position (the core's own GIL-free search), and its line when won."""
+                cancelled: Callable[[], bool] | None, probe_nodes: int | None = None) -> CoreAnswer:
+        """The verdict from a position (the core's own GIL-free search), and its line when won.
+
+        With ``probe_nodes``, the plain search has that many nodes first, then the search goes
+        on with the last pass by excursions (one-card draws; see ``verdict.run_verdict``).
+        """
         nodes = ctypes.c_int64(0)
         asked = Cancelled(lambda: 1 if cancelled is not None and cancelled() else 0)
         result = self._library.core_verdict(
-            self._handle, pm, live, q, r, -1 if max_nodes is None else max_nodes,
+            self._handle, pm, live, q, r, -1 if probe_nodes is None else probe_nodes,
+            -1 if max_nodes is None else max_nodes,
             -1.0 if max_seconds is None else max_seconds, asked if cancelled is not None else Cancelled(0),
             ctypes.byref(nodes))
         self._full = result == FULL
@@ -213,9 +220,11 @@ def _deal_of(pos: Position) -> DealRecord:
     for bit in range(PYRAMID_BITS):
         deal.rank[bit] = pos.rank[bit]
         deal.pyramid_partners[bit] = pos.pyramid_partners[bit] & all_bits
+        deal.covering[bit] = pos.covering[bit]
     for rank in range(pos.target + 1):
         deal.rank_mask[rank] = pos.rank_mask[rank]
         deal.stock_rank_mask[rank] = pos.stock_rank_mask[rank]
     for j, rank in enumerate(pos.stock_rank):
         deal.stock_rank[j] = rank
+    deal.start_live = pos.start_live
     return deal
