@@ -1,6 +1,7 @@
 #!/bin/sh
-# Build a release bundle for the console: the project's wheel plus the binary wheels
-# of its dependencies for the device's platform, a VERSION file and SHA256SUMS.
+# Build a release bundle for the console: the project's wheel (with the solver's compiled
+# core built for the device) plus the binary wheels of its dependencies for the device's
+# platform, a VERSION file and SHA256SUMS.
 #
 #   firmware/build-release.sh [--arch aarch64|armv7l] [--python-version 3.11] [--sign KEY] [OUTDIR]
 #
@@ -10,7 +11,8 @@
 # and access to PyPI on the computer that builds. The `pi` extras (gpiozero, lgpio,
 # evdev) are not bundled: the device gets them from Debian (install.sh): evdev publishes
 # no wheels (it compiles against the kernel headers), and Debian's builds of all three
-# match the Pi's system.
+# match the Pi's system. The solver core is compiled with $CC, else cc for this machine's
+# own architecture, else Debian's cross compiler (apt-get install gcc-aarch64-linux-gnu).
 set -eu
 
 arch=aarch64
@@ -43,6 +45,19 @@ rm -rf "$bundle"
 mkdir -p "$bundle/wheels"
 
 echo "Building pyramid-console $version for linux-$arch, Python $python_version" >&2
+# The solver's compiled core, for the device: a release without it would leave the Pi with the
+# ten times slower Python solver, so a missing compiler stops the build.
+case "$arch" in
+    "$(uname -m)") cc=${CC:-cc} ;;
+    aarch64) cc=${CC:-aarch64-linux-gnu-gcc} ;;
+    armv7l) cc=${CC:-arm-linux-gnueabihf-gcc} ;;
+    *) cc=${CC:-$arch-linux-gnu-gcc} ;;
+esac
+if ! command -v "$cc" > /dev/null 2>&1; then
+    echo "build-release.sh: no C compiler for $arch ($cc): apt-get install gcc-aarch64-linux-gnu (or set CC)" >&2
+    exit 1
+fi
+PYTHONPATH="$project" "$python" -m pyramid.engine.solver.build_core --force --cc "$cc" --machine "$arch" >&2
 "$python" -m pip wheel --quiet --no-deps --wheel-dir "$bundle/wheels" "$project" >&2
 if [ -n "$dependencies" ]; then
     # Word splitting is wanted: one requirement per line, none contains spaces after pip's parsing.

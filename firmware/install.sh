@@ -139,12 +139,13 @@ if ! skipping packages; then
     # libraries). libgbm1, libegl1, libgles2: SDL's KMS/DRM video driver;
     # libgl1-mesa-dri: its GPU drivers (vc4, v3d; kms_swrast without a GPU), without
     # which set_mode fails with "EGL not initialized". rsync: updates over SSH. polkitd:
-    # lets systemd-logind power off for the console's user (the rule below).
+    # lets systemd-logind power off for the console's user (the rule below). gcc, libc6-dev:
+    # the solver's compiled core, when the first release is built here.
     lgpio=
     if apt-cache show python3-lgpio > /dev/null 2>&1; then lgpio=python3-lgpio; fi
     apt-get install -y -qq --no-install-recommends \
         python3 python3-venv python3-evdev python3-gpiozero $lgpio \
-        libgbm1 libegl1 libgles2 libgl1-mesa-dri libdrm2 rsync polkitd
+        libgbm1 libegl1 libgles2 libgl1-mesa-dri libdrm2 rsync polkitd gcc libc6-dev
 fi
 
 if ! skipping accounts; then

@@ -13,6 +13,7 @@ import platform
 import subprocess
 import sys
 import tomllib
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,8 @@ from update_fakes import REPOSITORY, current_version, run_release_tool
 from test_update_release import load_release_tool
 
 BUILD = REPOSITORY / "firmware" / "build-release.sh"
+#: e_machine of an ELF file built for 64-bit ARM.
+ELF_AARCH64 = 183
 
 pytestmark = pytest.mark.skipif(os.environ.get("PYRAMID_RELEASE_BUILD") != "1",
                                 reason="builds the real release from PyPI: set PYRAMID_RELEASE_BUILD=1")
@@ -43,6 +46,10 @@ def test_bundle_for_a_pi_holds_the_console_and_its_aarch64_wheels(tmp_path: Path
     assert load_release_tool().verify_bundle(bundle).version == project_version()
     wheels = [path.name for path in (bundle / "wheels").iterdir()]
     assert any(name.startswith("pygame_ce-") and "aarch64" in name and "cp311" in name for name in wheels), wheels
+    console = next((bundle / "wheels").glob("pyramid_console-*.whl"))
+    with zipfile.ZipFile(console) as wheel:
+        core = wheel.read("pyramid/engine/solver/_core-aarch64.so")
+    assert core[:4] == b"\x7fELF" and int.from_bytes(core[18:20], "little") == ELF_AARCH64, "the Pi's solver core"
 
 
 def test_bundle_for_this_machine_installs_and_passes_its_self_test(tmp_path: Path) -> None:
@@ -51,3 +58,6 @@ def test_bundle_for_this_machine_installs_and_passes_its_self_test(tmp_path: Pat
     result = run_release_tool(root, None, "install", str(bundle))
     assert result.returncode == 0, result.stdout + result.stderr
     assert current_version(root) == project_version()
+    version = subprocess.run([str(root / "opt/pyramid/current/bin/pyramid"), "--version"], capture_output=True,
+                             text=True, check=True).stdout.splitlines()
+    assert version[1] == "solver core: compiled", version

@@ -41,6 +41,8 @@ from vm.appliance import PROJECT, PreparedImage, prepare, project_copy
 from vm.halted import DiskReport, inspect_disks
 from vm.machine import Boot, Machine, Screen
 from vm.rootfs import GUEST_USER, chosen_guest, missing_packages
+from pyramid.engine.cards import format_cards
+from pyramid.engine.deal import numbered_deal
 
 GUEST = chosen_guest()
 SEALED = os.environ.get("PYRAMID_VM_SEALED", "0") == "1"
@@ -143,6 +145,17 @@ def test_a_game_started_keeps_its_data_in_the_state_directory(guest: Guest) -> N
     listing = machine.ssh("sudo stat -c '%U %a %n' /var/lib/pyramid /var/lib/pyramid/pyramid.db").stdout
     assert listing.splitlines() == ["pyramid 700 /var/lib/pyramid", "pyramid 600 /var/lib/pyramid/pyramid.db"]
     assert saved_games(guest), "the game in progress is not in the store"
+
+
+def test_the_installed_console_searches_with_its_compiled_core(guest: Guest) -> None:
+    """The release carries the solver core built for the guest's machine (arm64 included), and it answers."""
+    machine = guest.machine
+    version = machine.ssh("/opt/pyramid/current/bin/pyramid --version").stdout.splitlines()
+    assert version[1:] == ["solver core: compiled"], version
+    deal = format_cards(numbered_deal(1))
+    answer = machine.ssh(f"echo '{deal}' | /opt/pyramid/current/bin/pyramid solve --core compiled --rules classic -")
+    number, verdict, *_ = answer.stdout.split()
+    assert number == "1" and verdict in ("win", "lose"), answer.stdout
 
 
 def test_security_exposure_of_the_loaded_unit(guest: Guest) -> None:

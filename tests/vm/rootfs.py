@@ -100,9 +100,12 @@ def check_foreign_binaries(architecture: Architecture) -> None:
 TOOLS = {"qemu-img": "qemu-utils", "mmdebstrap": "mmdebstrap", "mkfs.ext4": "e2fsprogs", "debugfs": "e2fsprogs",
          "unshare": "util-linux", "ssh": "openssh-client", "rsync": "rsync"}
 EMULATORS = {"amd64": {"qemu-system-x86_64": "qemu-system-x86"}, "arm64": {"qemu-system-aarch64": "qemu-system-arm"}}
-#: A foreign guest's programs in the chroot: qemu-user, registered with binfmt_misc.
-FOREIGN_TOOLS = {"arm64": {"qemu-aarch64-static": "qemu-user-static", "update-binfmts": "binfmt-support"},
-                 "amd64": {"qemu-x86_64-static": "qemu-user-static", "update-binfmts": "binfmt-support"}}
+#: A foreign guest's programs in the chroot: qemu-user, registered with binfmt_misc; and the cross
+#: compiler that builds the release's solver core for it (firmware/build-release.sh).
+FOREIGN_TOOLS = {"arm64": {"qemu-aarch64-static": "qemu-user-static", "update-binfmts": "binfmt-support",
+                           "aarch64-linux-gnu-gcc": "gcc-aarch64-linux-gnu"},
+                 "amd64": {"qemu-x86_64-static": "qemu-user-static", "update-binfmts": "binfmt-support",
+                           "x86_64-linux-gnu-gcc": "gcc-x86-64-linux-gnu"}}
 
 
 def missing_packages(architecture: Architecture) -> list[str]:
