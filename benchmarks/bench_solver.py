@@ -4,17 +4,19 @@ Command (from the repository root)::
 
     nice -n 10 .venv/bin/python benchmarks/bench_solver.py [--deals 300] [--optimal-deals 100]
         [--memory-deals 100] [--presets NAME ...] [--redeals CHOICE ...] [--cap SECONDS]
-        [--skip-optimal] [--skip-peer]
+        [--cores compiled python] [--skip-optimal] [--skip-peer]
 
 1. Verdicts: for every preset of :data:`PRESETS` and every redeal choice, the
    first ``--deals`` reference deals (``data/msc-1500``; the Spanish deck cannot
-   use them, so it takes numbered deals 1, 2, …). Per row: total, median, p90,
-   p99 and max per deal, and the total as a ratio of the same preset's
-   unlimited-redeals run in this run (the goal is at most 3×). ``--cap`` gives
+   use them, so it takes numbered deals 1, 2, …), by each core of ``--cores``
+   (``solve(core=…)``) in the same run. Per row: total, median, p90, p99 and max
+   per deal; for the compiled core, how many times faster than the Python core on
+   the same deals, and the bars of issue 27 (no deal over 100 ms, p99 at most
+   30 ms, at least 20× the Python core): ``ok`` or what misses. ``--cap`` gives
    each deal a time budget so that a slow old solver still finishes; a deal over
    it counts as "unknown" at the cap's time. Three-pass verdicts are checked
-   against ``solution-lengths.txt``; every solution replays through
-   :meth:`Board.push`.
+   against ``solution-lengths.txt``, and the two cores' verdicts against each
+   other; every solution replays through :meth:`Board.push`.
 2. Optimal mode, three-pass rules, the first ``--optimal-deals`` deals: every
    length checked, and (with sbcl installed) the peer solver on the same deals
    in the same run (``../shared/peer/peer-solve.sh``), the ratio of the totals.
@@ -55,7 +57,7 @@ from pyramid.engine.board import Board  # noqa: E402
 from pyramid.engine.cards import Card  # noqa: E402
 from pyramid.engine.deal import numbered_deal  # noqa: E402
 from pyramid.engine.rules import PRESETS, REDEAL_CHOICES, Rules, preset  # noqa: E402
-from pyramid.engine.solver import solve  # noqa: E402
+from pyramid.engine.solver import Core, solve  # noqa: E402
 
 MSC_DATA = REPOSITORY.parent / "shared" / "data" / "msc-1500"
 PEER = REPOSITORY.parent / "shared" / "peer" / "peer-solve.sh"
@@ -78,11 +80,15 @@ class MemoryOutcome(NamedTuple):
     peak_bytes: int
 
 
-def timed_solve(deal: Deal, rules: Rules, optimal: bool, cap: float | None) -> Outcome:
+#: Issue 27's bars for the compiled core: the slowest deal, the 99th percentile (seconds), the speed-up.
+MAX_BAR, P99_BAR, SPEEDUP_BAR = 0.100, 0.030, 20.0
+
+
+def timed_solve(deal: Deal, rules: Rules, optimal: bool, cap: float | None, core: Core | None = None) -> Outcome:
     """Solve one deal and replay its solution, which must clear the table."""
     board = Board(deal, rules)
     started = time.process_time()
-    solution = solve(board, optimal=optimal, max_seconds=cap)
+    solution = solve(board, optimal=optimal, max_seconds=cap, core=core)
     seconds = time.process_time() - started
     for move in solution.moves:
         board.push(move)
@@ -135,42 +141,61 @@ class VerdictRow(NamedTuple):
     unknown: int
     wrong: int
     slowest: list[int]
+    verdicts: list[str]
 
 
-def verdict_row(name: str, redeals: str, count: int, cap: float | None) -> VerdictRow:
+def verdict_row(name: str, redeals: str, count: int, cap: float | None, core: Core) -> VerdictRow:
     rules = preset(name).with_redeals(REDEAL_CHOICES[redeals])
     deals = reference_deals(rules, count)
     check = name == "three-pass" and redeals == "two" and rules.deck_name == "standard" and MSC_DATA.is_dir()
     lengths = published_lengths(count) if check else []
     times: list[float] = []
+    verdicts: list[str] = []
     wins = unknown = wrong = 0
     for number, deal in enumerate(deals, start=1):
-        outcome = timed_solve(deal, rules, False, cap)
+        outcome = timed_solve(deal, rules, False, cap, core)
         times.append(outcome.seconds)
+        verdicts.append(outcome.verdict)
         wins += outcome.verdict == "win"
         unknown += outcome.verdict == "unknown"
         if check and outcome.verdict != "unknown" and (outcome.verdict == "win") != (lengths[number - 1] > 0):
             wrong += 1
             print(f"{name} deal {number}: {outcome.verdict}, published {lengths[number - 1]}", file=sys.stderr)
     slowest = sorted(range(len(times)), key=times.__getitem__)[-3:][::-1]
-    return VerdictRow(f"{name} / {redeals}", times, wins, unknown, wrong, [i + 1 for i in slowest])
+    return VerdictRow(f"{name} / {redeals} / {core}", times, wins, unknown, wrong, [i + 1 for i in slowest],
+                      verdicts)
 
 
-def format_row(row: VerdictRow, unlimited_total: float) -> str:
+def bars(row: VerdictRow, speedup: float | None) -> str:
+    """``ok``, or which of the compiled core's bars the row misses."""
+    missed = []
+    if max(row.times) > MAX_BAR:
+        missed.append(f"max > {MAX_BAR * 1000:.0f} ms")
+    if percentile(row.times, 0.99) > P99_BAR:
+        missed.append(f"p99 > {P99_BAR * 1000:.0f} ms")
+    if speedup is not None and speedup < SPEEDUP_BAR:
+        missed.append(f"< {SPEEDUP_BAR:.0f}x")
+    return ", ".join(missed) or "ok"
+
+
+def format_row(row: VerdictRow, python: VerdictRow | None) -> str:
+    """One row; a compiled core's row is compared with the Python core's on the same deals."""
     ms = [t * 1000 for t in row.times]
     total = sum(row.times)
-    ratio = total / unlimited_total if unlimited_total else float("nan")
+    speedup = sum(python.times) / total if python is not None and row is not python and total else None
+    compiled = row.label.endswith("/ compiled")
     note = f"{row.wins} won" + (f", {row.unknown} over cap" if row.unknown else "")
     note += ", slowest " + " ".join(map(str, row.slowest))
     return (
-        f"| {row.label:<24} | {total:>8.2f} | {statistics.median(ms):>7.1f} | {percentile(ms, 0.9):>7.1f} | "
-        f"{percentile(ms, 0.99):>7.1f} | {max(ms):>7.1f} | {ratio:>6.2f} | {note} |"
+        f"| {row.label:<33} | {total:>8.2f} | {statistics.median(ms):>7.1f} | {percentile(ms, 0.9):>7.1f} | "
+        f"{percentile(ms, 0.99):>7.1f} | {max(ms):>7.1f} | {f'{speedup:.1f}' if speedup else '':>7} | "
+        f"{bars(row, speedup) if compiled else '':<24} | {note} |"
     )
 
 
 VERDICT_HEADER = (
-    f"| {'preset / redeals':<24} | {'total s':>8} | {'median':>7} | {'p90 ms':>7} | {'p99 ms':>7} | "
-    f"{'max ms':>7} | {'×unlim':>6} | verdicts |\n|---|---|---|---|---|---|---|---|"
+    f"| {'preset / redeals / core':<33} | {'total s':>8} | {'median':>7} | {'p90 ms':>7} | {'p99 ms':>7} | "
+    f"{'max ms':>7} | {'×python':>7} | {'bars':<24} | verdicts |\n|---|---|---|---|---|---|---|---|---|"
 )
 
 
@@ -247,21 +272,29 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--presets", nargs="*", default=list(PRESETS))
     parser.add_argument("--redeals", nargs="*", default=list(REDEAL_CHOICES))
     parser.add_argument("--cap", type=float, default=None, help="seconds per deal before 'unknown'")
+    parser.add_argument("--cores", nargs="*", choices=["compiled", "python"], default=["compiled", "python"])
     parser.add_argument("--skip-optimal", action="store_true")
     parser.add_argument("--skip-peer", action="store_true")
     args = parser.parse_args(argv)
     wrong = 0
     memory = memory_line(args.memory_deals) if args.memory_deals and not args.skip_optimal and MSC_DATA.is_dir() else ""
-    print(f"verdicts, first {args.deals} reference deals (ms per deal; ×unlim = total / the unlimited run's)")
+    print(f"verdicts, first {args.deals} reference deals (CPU ms per deal; ×python = the Python core's total / "
+          "the compiled core's)")
     print(VERDICT_HEADER, flush=True)
     for name in args.presets:
-        choices = sorted(args.redeals, key=lambda choice: choice != "unlimited")
-        rows = {choice: verdict_row(name, choice, args.deals, args.cap) for choice in choices}
-        unlimited_total = sum(rows["unlimited"].times) if "unlimited" in rows else 0.0
         for choice in REDEAL_CHOICES:
-            if choice in rows:
-                wrong += rows[choice].wrong
-                print(format_row(rows[choice], unlimited_total), flush=True)
+            if choice not in args.redeals:
+                continue
+            rows = {core: verdict_row(name, choice, args.deals, args.cap, core) for core in args.cores}
+            python = rows.get("python")
+            for row in rows.values():
+                wrong += row.wrong
+                print(format_row(row, python), flush=True)
+            if python is not None and "compiled" in rows:
+                for number, (ours, theirs) in enumerate(zip(rows["compiled"].verdicts, python.verdicts), start=1):
+                    if "unknown" not in (ours, theirs) and ours != theirs:
+                        wrong += 1
+                        print(f"{name} / {choice} deal {number}: compiled {ours}, python {theirs}", file=sys.stderr)
     if not args.skip_optimal and MSC_DATA.is_dir():
         lines, bad = optimal_lines(args.optimal_deals, args.skip_peer)
         wrong += bad
