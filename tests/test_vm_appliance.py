@@ -150,8 +150,8 @@ def test_a_game_started_keeps_its_data_in_the_state_directory(guest: Guest) -> N
 def test_the_installed_console_searches_with_its_compiled_core(guest: Guest) -> None:
     """The release carries the solver core built for the guest's machine (arm64 included), and it answers."""
     machine = guest.machine
-    version = machine.ssh("/opt/pyramid/current/bin/pyramid --version").stdout.splitlines()
-    assert version[1:] == ["solver core: compiled"], version
+    version = machine.ssh("/opt/pyramid/current/bin/pyramid --version")
+    assert version.stdout.splitlines()[1:] == ["solver core: compiled"], version.stdout + version.stderr
     deal = format_cards(numbered_deal(1))
     answer = machine.ssh(f"echo '{deal}' | /opt/pyramid/current/bin/pyramid solve --core compiled --rules classic -")
     number, verdict, *_ = answer.stdout.split()

@@ -29,8 +29,9 @@ log = logging.getLogger(__name__)
 #: What the core may keep about one deal, in bytes: a question that needs more is answered
 #: "unknown" and the core starts again empty (the pure-Python solver keeps ``KEPT_ENTRIES``).
 BYTE_BOUND = 256 * 1024 * 1024
-#: The core's results (``enum`` in core.c).
-WIN, LOSE, OVER, FULL, BAD = 1, 0, -1, -2, -3
+#: The core's results (``enum`` in core.c). ``WIN_BY_REDEAL``: won, by a line that redeals where
+#: :meth:`CompiledCore.redeal` says (the two-pass search).
+WIN, WIN_BY_REDEAL, LOSE, OVER, FULL, BAD = 1, 2, 0, -1, -2, -3
 #: A removal token's second card when there is none (``NO_CARD`` in core.c).
 NO_CARD = 255
 MAX_CARDS = 32
@@ -102,6 +103,8 @@ def _bind(library: ctypes.CDLL) -> ctypes.CDLL:
     ]
     library.core_line.restype = ctypes.c_int64
     library.core_line.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_int32), ctypes.c_int64]
+    library.core_redeal.restype = None
+    library.core_redeal.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(ctypes.c_uint64)]
     library.core_source.restype = ctypes.c_char_p
     library.core_source.argtypes = []
     return library
@@ -135,7 +138,7 @@ def load() -> ctypes.CDLL | None:
     try:
         library = open_library(path)
     except CoreUnavailable as why:
-        log.info("solver core: pure Python (%s)", why)
+        log.warning("solver core: pure Python, ten times slower (%s)", why)
         return None
     log.info("solver core: compiled (%s)", path.name)
     return library
@@ -171,6 +174,12 @@ class CompiledCore:
     def full(self) -> bool:
         """Did the last question go past the byte bound? (Then start again with a new core.)"""
         return self._full
+
+    def redeal(self) -> tuple[int, int]:
+        """Where the winning line of the last :data:`WIN_BY_REDEAL` answer redeals: the pyramid and the cards left."""
+        pm, live = ctypes.c_uint64(0), ctypes.c_uint64(0)
+        self._library.core_redeal(self._handle, ctypes.byref(pm), ctypes.byref(live))
+        return pm.value, live.value
 
     def bytes(self) -> int:
         """What the core's tables hold now, in bytes."""

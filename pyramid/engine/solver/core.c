@@ -42,8 +42,8 @@ typedef unsigned __int128 u128;
 
 /* Results of a question; inside the searches also CORE_QUICK (a share of the budget spent, see
  * VerdictSearch.last_pass_lost) and CORE_CLEARED (LastPass's PyramidCleared). */
-enum { CORE_LOSE = 0, CORE_WIN = 1, CORE_OVER = -1, CORE_FULL = -2, CORE_BAD = -3, CORE_QUICK = -4,
-       CORE_CLEARED = -5 };
+enum { CORE_LOSE = 0, CORE_WIN = 1, CORE_REDEAL = 2, CORE_OVER = -1, CORE_FULL = -2, CORE_BAD = -3,
+       CORE_QUICK = -4, CORE_CLEARED = -5 };
 
 /* The deal, as Position compiles it (compiled.py fills it from a Position). */
 typedef struct {
@@ -91,7 +91,7 @@ typedef struct {
 typedef struct core {
     deal_t deal;
     int rank_pairs[MAX_RANK][2];
-    int pair_count;
+    int rank_pair_count;
     size_t byte_bound, bytes;
     table_t lost;      /* loss-table key -> most redeals left it was lost with */
     table_t asked;     /* relaxed questions as asked -> won */
@@ -116,6 +116,18 @@ typedef struct core {
     uint64_t *scratch;         /* the outcomes of the excursions being explored, one region each */
     size_t scratch_count, scratch_capacity;
     int last_pass_on;          /* VerdictSearch.last_pass is set */
+    /* Two passes by families of second passes (two_passes.py). */
+    struct dd_node *dd;        /* the decision diagram's nodes (TwoPasses.families ...) */
+    size_t dd_count, dd_capacity;
+    int32_t *node_index;       /* open addressing over the nodes, by their stocks */
+    size_t node_slots;
+    table_t node_excursions;   /* (pyramid | card << 56, node) -> index of its outcomes in `pairs` */
+    struct pair *pairs;        /* lists: a header whose pm is the count, then (pyramid, node) outcomes */
+    size_t pair_count, pair_capacity;
+    struct pair *pair_scratch;
+    size_t pair_scratch_count, pair_scratch_capacity;
+    table_t second_lost;       /* TwoPasses.lost: (pyramid, node) */
+    uint64_t redeal_pm, redeal_live;  /* where the last winning_redeal found a winning line redeals */
     int win_ahead;             /* VerdictSearch.win_ahead */
 } core_t;
 
@@ -299,7 +311,7 @@ static int max_matching(const deal_t *d, uint64_t lows, uint64_t highs) {
 static void pyramid_needs(const core_t *core, uint64_t pm, int needs[MAX_RANK + 1]) {
     const deal_t *d = &core->deal;
     memset(needs, 0, sizeof(int) * (MAX_RANK + 1));
-    for (int p = 0; p < core->pair_count; p++) {
+    for (int p = 0; p < core->rank_pair_count; p++) {
         int low = core->rank_pairs[p][0], high = core->rank_pairs[p][1];
         uint64_t lows = d->rank_mask[low] & pm, highs = d->rank_mask[high] & pm;
         int low_count = popcount(lows), high_count = popcount(highs);
@@ -1236,6 +1248,604 @@ static int search(core_t *core, uint64_t pm, uint64_t live, int q, int r) {
     return CORE_LOSE;
 }
 
+/* ---------------------------------------------------------------- two passes (two_passes.py) */
+
+/* The first pass: families of the cards that stayed, keyed by their ranks (TwoPasses._first_pass). */
+typedef struct { u128 ranks; uint32_t stayers; } stayer_t;
+typedef struct { int32_t refs; uint32_t count; stayer_t items[]; } family_t;
+
+static family_t *family_new(core_t *core, uint32_t count) {
+    size_t size = sizeof(family_t) + (size_t)count * sizeof(stayer_t);
+    if (core->bytes + size > core->byte_bound) { core->full = 1; return NULL; }
+    family_t *family = malloc(size);
+    if (!family) { core->full = 1; return NULL; }
+    core->bytes += size;
+    family->refs = 1;
+    family->count = count;
+    return family;
+}
+
+static void family_release(core_t *core, family_t *family) {
+    if (family && --family->refs == 0) {
+        core->bytes -= sizeof(family_t) + (size_t)family->count * sizeof(stayer_t);
+        free(family);
+    }
+}
+
+/* Both families (sorted by ranks) in one; for ranks in both, `b`'s cards ({**a, **b}). */
+static family_t *family_merge(core_t *core, const family_t *a, const family_t *b) {
+    family_t *merged = family_new(core, a->count + b->count);
+    if (!merged) return NULL;
+    uint32_t i = 0, j = 0, n = 0;
+    while (i < a->count || j < b->count) {
+        if (j == b->count || (i < a->count && a->items[i].ranks < b->items[j].ranks)) merged->items[n++] = a->items[i++];
+        else {
+            if (i < a->count && a->items[i].ranks == b->items[j].ranks) i++;
+            merged->items[n++] = b->items[j++];
+        }
+    }
+    merged->count = n;  /* the tail stays allocated; counted as allocated */
+    core->bytes -= (size_t)(a->count + b->count - n) * sizeof(stayer_t);
+    return merged;
+}
+
+/* A state of the first pass, in the order the pass takes them up (see TwoPasses._first_pass). */
+typedef struct { uint64_t order; uint32_t minor; int32_t own; family_t *family; } first_state_t;
+
+typedef struct {
+    first_state_t *states;
+    size_t count, capacity;
+    int32_t *heap;
+    size_t heap_count, heap_capacity;
+    table_t index;  /* (order, minor) -> state */
+} first_pass_t;
+
+static int state_before(const first_state_t *a, const first_state_t *b) {
+    return a->order < b->order || (a->order == b->order && a->minor < b->minor);
+}
+
+static void heap_up(first_pass_t *pass, size_t at) {
+    while (at) {
+        size_t parent = (at - 1) / 2;
+        if (!state_before(&pass->states[pass->heap[at]], &pass->states[pass->heap[parent]])) break;
+        int32_t swap = pass->heap[at]; pass->heap[at] = pass->heap[parent]; pass->heap[parent] = swap;
+        at = parent;
+    }
+}
+
+static int32_t heap_pop(first_pass_t *pass) {
+    int32_t top = pass->heap[0];
+    pass->heap[0] = pass->heap[--pass->heap_count];
+    size_t at = 0;
+    for (;;) {
+        size_t child = 2 * at + 1;
+        if (child >= pass->heap_count) break;
+        if (child + 1 < pass->heap_count && state_before(&pass->states[pass->heap[child + 1]], &pass->states[pass->heap[child]]))
+            child++;
+        if (!state_before(&pass->states[pass->heap[child]], &pass->states[pass->heap[at]])) break;
+        int32_t swap = pass->heap[at]; pass->heap[at] = pass->heap[child]; pass->heap[child] = swap;
+        at = child;
+    }
+    return top;
+}
+
+/* TwoPasses._first_pass's reach: `family` joins the state's (the caller keeps its own reference). */
+static int reach(core_t *core, first_pass_t *pass, int consumed, uint64_t after, int taken, int stayed,
+                 int waste_size, family_t *family) {
+    uint64_t key[2] = {(uint64_t)consumed << PYRAMID_BITS | (PYRAMID_MASK ^ after),
+                       (uint64_t)taken << 1 | (stayed && taken < waste_size)};
+    int known = table_get(&pass->index, key);
+    if (known < 0) {
+        if (!reserve(core, (void **)&pass->states, &pass->capacity, pass->count, sizeof(first_state_t))
+            || !reserve(core, (void **)&pass->heap, &pass->heap_capacity, pass->heap_count, sizeof(int32_t))
+            || !table_put(core, &pass->index, key, (int32_t)pass->count))
+            return CORE_FULL;
+        first_state_t *state = &pass->states[pass->count];
+        state->order = key[0];
+        state->minor = (uint32_t)key[1];
+        state->own = 0;
+        state->family = family;
+        family->refs++;
+        pass->heap[pass->heap_count++] = (int32_t)pass->count++;
+        heap_up(pass, pass->heap_count - 1);
+        return 0;
+    }
+    first_state_t *state = &pass->states[known];
+    if (state->family == family) return 0;
+    family_t *merged = family_merge(core, state->family, family);
+    if (!merged) return CORE_FULL;
+    family_release(core, state->family);
+    state->family = merged;
+    state->own = 1;
+    return 0;
+}
+
+/* The pyramids the first pass can redeal with, each with the stocks it can leave for the second. */
+typedef struct { uint64_t pm; stayer_t *stocks; size_t count, capacity; } end_t;
+
+typedef struct {
+    end_t *items;
+    size_t count, capacity;
+    table_t index;  /* pyramid -> end */
+} ends_t;
+
+static int add_end(core_t *core, ends_t *ends, uint64_t pm, u128 ranks, uint32_t stock) {
+    uint64_t key[1] = {pm};
+    int at = table_get(&ends->index, key);
+    if (at < 0) {
+        if (!reserve(core, (void **)&ends->items, &ends->capacity, ends->count, sizeof(end_t))
+            || !table_put(core, &ends->index, key, (int32_t)ends->count))
+            return 0;
+        at = (int)ends->count++;
+        memset(&ends->items[at], 0, sizeof(end_t));
+        ends->items[at].pm = pm;
+    }
+    end_t *end = &ends->items[at];
+    if (!reserve(core, (void **)&end->stocks, &end->capacity, end->count, sizeof(stayer_t))) return 0;
+    end->stocks[end->count].ranks = ranks;
+    end->stocks[end->count++].stayers = stock;
+    return 1;
+}
+
+static int nibbles(u128 x) {
+    int n = 0;
+    for (; x; x >>= 4) n++;
+    return n;
+}
+
+/* TwoPasses._first_pass: 0 (the ends filled), CORE_CLEARED, or < 0 to stop. */
+static int first_pass(core_t *core, uint64_t pm, uint64_t live, int q, first_pass_t *pass, ends_t *ends) {
+    const deal_t *d = &core->deal;
+    int target = d->target, stock_top_playable = d->stock_top_playable, goal_all = d->goal_all;
+    int stock_bits[MAX_CARDS], waste_bits[MAX_CARDS], length = 0, waste_size = 0;
+    for (uint64_t rest = live & ~below(q); rest; rest &= rest - 1) stock_bits[length++] = bit_index(rest);
+    for (uint64_t rest = live & below(q); rest; rest &= rest - 1) waste_bits[waste_size++] = bit_index(rest);
+    for (int i = 0; i < waste_size / 2; i++) {
+        int swap = waste_bits[i];
+        waste_bits[i] = waste_bits[waste_size - 1 - i];
+        waste_bits[waste_size - 1 - i] = swap;
+    }
+    u128 stock = 0;
+    for (int place = length - 1; place >= 0; place--) stock = (stock << 4) | d->stock_rank[stock_bits[place]];
+    uint64_t waste_left[MAX_CARDS + 1];
+    u128 waste_ranks[MAX_CARDS + 1];
+    waste_left[waste_size] = 0;
+    for (int taken = waste_size - 1; taken >= 0; taken--) waste_left[taken] = waste_left[taken + 1] | 1ULL << waste_bits[taken];
+    for (int taken = 0; taken <= waste_size; taken++) waste_ranks[taken] = rank_sequence(d, waste_left[taken]);
+    family_t *start = family_new(core, 1);
+    if (!start) return CORE_FULL;
+    start->items[0].ranks = 0;
+    start->items[0].stayers = 0;
+    int result = reach(core, pass, 0, pm, 0, 0, waste_size, start);
+    family_release(core, start);
+    while (!result && pass->heap_count) {
+        first_state_t *popped = &pass->states[heap_pop(pass)];
+        family_t *family = popped->family;
+        popped->family = NULL;
+        int consumed = (int)(popped->order >> PYRAMID_BITS), taken = (int)(popped->minor >> 1), stayed = popped->minor & 1;
+        uint64_t here = PYRAMID_MASK ^ (popped->order & PYRAMID_MASK);
+        result = tick(core);
+        if (!result && !here && !goal_all) result = CORE_CLEARED;
+        uint64_t uncovered = uncovered_mask(here), kings = uncovered & d->rank_mask[target];
+        if (!result && kings) result = reach(core, pass, consumed, here & ~low_bit(kings), taken, stayed, waste_size, family);
+        if (!result && !kings) {
+            removal_t removals[64];
+            int n = pyramid_removals(d, here, uncovered, removals);
+            for (int i = 0; !result && i < n; i++)
+                result = reach(core, pass, consumed, here & ~(1ULL << removals[i].a) & ~(1ULL << removals[i].b), taken,
+                               stayed, waste_size, family);
+        }
+        int top = (int)((stock >> (4 * consumed)) & 15);
+        if (!result && !stayed && taken < waste_size) {
+            int card = d->stock_rank[waste_bits[taken]];
+            if (card == target) {
+                result = reach(core, pass, consumed, here, taken + 1, 0, waste_size, family);
+            } else {
+                for (uint64_t partners = uncovered & d->rank_mask[target - card]; !result && partners; partners &= partners - 1)
+                    result = reach(core, pass, consumed, here & ~low_bit(partners), taken + 1, 0, waste_size, family);
+                if (!result && stock_top_playable && top && top + card == target)
+                    result = reach(core, pass, consumed + 1, here, taken + 1, 0, waste_size, family);
+            }
+        }
+        if (!result && consumed == length) {
+            uint64_t left = waste_left[taken];
+            u128 left_ranks = waste_ranks[taken];
+            for (uint32_t i = 0; !result && i < family->count; i++) {
+                u128 ranks = family->items[i].ranks;
+                if (!here && !left && !ranks) result = CORE_CLEARED;  /* goal "all": cleared without the redeal */
+                else if (!add_end(core, ends, here, (left_ranks << (4 * nibbles(ranks))) | ranks, family->items[i].stayers | (uint32_t)left))
+                    result = CORE_FULL;
+            }
+        } else if (!result && top == target) {
+            result = reach(core, pass, consumed + 1, here, taken, stayed, waste_size, family);
+        } else if (!result) {
+            if (stock_top_playable)
+                for (uint64_t partners = uncovered & d->rank_mask[target - top]; !result && partners; partners &= partners - 1)
+                    result = reach(core, pass, consumed + 1, here & ~low_bit(partners), taken, stayed, waste_size, family);
+            family_t *stays = result ? NULL : family_new(core, family->count);
+            if (!result && !stays) result = CORE_FULL;
+            if (!result) {
+                uint32_t bit = 1u << stock_bits[consumed];
+                for (uint32_t i = 0; i < family->count; i++) {
+                    stays->items[i].ranks = (family->items[i].ranks << 4) | (u128)top;
+                    stays->items[i].stayers = family->items[i].stayers | bit;
+                }
+                result = reach(core, pass, consumed + 1, here, taken, 1, waste_size, stays);
+                family_release(core, stays);
+            }
+            if (!result) {
+                int64_t found = excursion(core, here, top, stock >> (4 * consumed + 4));
+                if (found < 0) result = (int)found;
+                for (uint64_t i = 0; !result && i < (found < 0 ? 0 : core->outcomes[found]); i++) {
+                    uint64_t outcome = core->outcomes[found + 1 + i];
+                    result = reach(core, pass, consumed + 1 + (int)(outcome >> CONSUMED_SHIFT), outcome & PYRAMID_MASK,
+                                   taken, stayed, waste_size, family);
+                }
+            }
+        }
+        family_release(core, family);
+    }
+    return result;
+}
+
+/* The decision diagram of the second pass's stocks (TwoPasses._node, _split): node 0 the empty
+ * family, node 1 the family of the empty stock. */
+typedef struct dd_node {
+    uint32_t *stocks;  /* sorted */
+    uint32_t count, cards;
+    int32_t place, present, absent;
+} dd_node_t;
+
+static uint64_t family_hash(const uint32_t *stocks, uint32_t count) {
+    uint64_t h = count;
+    for (uint32_t i = 0; i < count; i++) h = mix(h ^ stocks[i]) + i;
+    return h;
+}
+
+static int node_grow_index(core_t *core);
+
+/* The node of a family (sorted stocks, taken over by the node when new): its index, or -1. */
+static int32_t node_of(core_t *core, uint32_t *stocks, uint32_t count) {
+    if (core->node_slots == 0 && !node_grow_index(core)) { free(stocks); return -1; }
+    uint64_t h = family_hash(stocks, count);
+    size_t mask = core->node_slots - 1, i = (size_t)h & mask;
+    while (core->node_index[i] >= 0) {
+        dd_node_t *node = &core->dd[core->node_index[i]];
+        if (node->count == count && !memcmp(node->stocks, stocks, count * sizeof(uint32_t))) {
+            free(stocks);
+            return core->node_index[i];
+        }
+        i = (i + 1) & mask;
+    }
+    if (!reserve(core, (void **)&core->dd, &core->dd_capacity, core->dd_count, sizeof(dd_node_t))
+        || core->bytes + count * sizeof(uint32_t) > core->byte_bound) {
+        core->full = 1;
+        free(stocks);
+        return -1;
+    }
+    core->bytes += count * sizeof(uint32_t);
+    dd_node_t *node = &core->dd[core->dd_count];
+    node->stocks = stocks;
+    node->count = count;
+    node->cards = 0;
+    for (uint32_t k = 0; k < count; k++) node->cards |= stocks[k];
+    node->place = node->cards ? bit_index(node->cards) : core->deal.m;
+    node->present = node->absent = -1;
+    core->node_index[i] = (int32_t)core->dd_count;
+    int32_t made = (int32_t)core->dd_count++;
+    if (2 * core->dd_count > core->node_slots && !node_grow_index(core)) return -1;
+    return made;
+}
+
+static int node_grow_index(core_t *core) {
+    size_t slots = core->node_slots ? core->node_slots * 2 : 1024;
+    if (core->bytes + (slots - core->node_slots) * sizeof(int32_t) > core->byte_bound) { core->full = 1; return 0; }
+    int32_t *index = malloc(slots * sizeof(int32_t));
+    if (!index) { core->full = 1; return 0; }
+    for (size_t i = 0; i < slots; i++) index[i] = -1;
+    for (size_t n = 0; n < core->dd_count; n++) {
+        size_t i = (size_t)family_hash(core->dd[n].stocks, core->dd[n].count) & (slots - 1);
+        while (index[i] >= 0) i = (i + 1) & (slots - 1);
+        index[i] = (int32_t)n;
+    }
+    core->bytes += (slots - core->node_slots) * sizeof(int32_t);
+    free(core->node_index);
+    core->node_index = index;
+    core->node_slots = slots;
+    return 1;
+}
+
+/* TwoPasses._split: the stocks holding the node's next card (without it), and the others. */
+static int split(core_t *core, int32_t at) {
+    uint32_t count = core->dd[at].count, bit = 1u << core->dd[at].place;
+    uint32_t *present = malloc((count ? count : 1) * sizeof(uint32_t)), *absent = malloc((count ? count : 1) * sizeof(uint32_t));
+    if (!present || !absent) { free(present); free(absent); core->full = 1; return 0; }
+    uint32_t with = 0, without = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t stock = core->dd[at].stocks[i];
+        if (stock & bit) present[with++] = stock ^ bit;
+        else absent[without++] = stock;
+    }
+    int32_t yes = node_of(core, present, with);
+    if (yes < 0) { free(absent); return 0; }
+    int32_t no = node_of(core, absent, without);
+    if (no < 0) return 0;
+    core->dd[at].present = yes;
+    core->dd[at].absent = no;
+    return 1;
+}
+
+/* Outcomes of excursions over nodes: (pyramid, node) pairs. */
+typedef struct pair { uint64_t pm; uint64_t node; } pair_t;
+
+static int push_pair(core_t *core, uint64_t pm, uint64_t node) {
+    if (!reserve(core, (void **)&core->pair_scratch, &core->pair_scratch_capacity, core->pair_scratch_count, sizeof(pair_t)))
+        return 0;
+    core->pair_scratch[core->pair_scratch_count].pm = pm;
+    core->pair_scratch[core->pair_scratch_count++].node = node;
+    return 1;
+}
+
+static int compare_pairs(const void *a, const void *b) {
+    const pair_t *x = a, *y = b;
+    if (x->pm != y->pm) return x->pm < y->pm ? -1 : 1;
+    return x->node < y->node ? -1 : x->node > y->node;
+}
+
+static int64_t keep_pairs(core_t *core, const uint64_t key[2], size_t start) {
+    pair_t *region = core->pair_scratch + start;
+    size_t n = core->pair_scratch_count - start, kept = 0;
+    if (n > 1) qsort(region, n, sizeof(pair_t), compare_pairs);
+    for (size_t i = 0; i < n; i++)
+        if (!kept || compare_pairs(&region[kept - 1], &region[i])) region[kept++] = region[i];
+    core->pair_scratch_count = start;
+    size_t index = 0;
+    if (kept) {
+        index = core->pair_count;
+        size_t needed = index + kept + 1;
+        if (needed > core->pair_capacity) {
+            size_t grown = core->pair_capacity ? core->pair_capacity : 1024;
+            while (grown < needed) grown *= 2;
+            if (core->bytes + (grown - core->pair_capacity) * sizeof(pair_t) > core->byte_bound) { core->full = 1; return CORE_FULL; }
+            pair_t *more = realloc(core->pairs, grown * sizeof(pair_t));
+            if (!more) { core->full = 1; return CORE_FULL; }
+            core->bytes += (grown - core->pair_capacity) * sizeof(pair_t);
+            core->pairs = more;
+            core->pair_capacity = grown;
+        }
+        region = core->pair_scratch + start;
+        core->pairs[index].pm = kept;
+        memcpy(core->pairs + index + 1, region, kept * sizeof(pair_t));
+        core->pair_count = needed;
+    }
+    if (index > INT32_MAX || !table_put(core, &core->node_excursions, key, (int32_t)index)) { core->full = 1; return CORE_FULL; }
+    return (int64_t)index;
+}
+
+static int64_t node_excursion(core_t *core, uint64_t pm, int card, int32_t node);
+
+static int follow_node(core_t *core, uint64_t pm, int card, int32_t node) {
+    int64_t found = node_excursion(core, pm, card, node);
+    if (found < 0) return (int)found;
+    uint64_t count = core->pairs[found].pm;
+    for (uint64_t i = 0; i < count; i++)
+        if (!push_pair(core, core->pairs[found + 1 + i].pm, core->pairs[found + 1 + i].node)) return CORE_FULL;
+    return 0;
+}
+
+/* TwoPasses._excursion: LastPass.excursion over the stocks of `node`; outcomes (pyramid, node). */
+static int64_t node_excursion(core_t *core, uint64_t pm, int card, int32_t node) {
+    const deal_t *d = &core->deal;
+    uint64_t key[2] = {pm | (uint64_t)card << CONSUMED_SHIFT, (uint64_t)node};
+    int known = table_get(&core->node_excursions, key);
+    if (known >= 0) return known;
+    if (!pm && !d->goal_all) return CORE_CLEARED;
+    int target = d->target, need = target - card, stock_top_playable = d->stock_top_playable;
+    size_t start = core->pair_scratch_count;
+    uint64_t partners_mask = d->rank_mask[need];
+    uint32_t cards = core->dd[node].cards;
+    if ((!(pm & partners_mask) && !(stock_top_playable && (d->stock_rank_mask[need] & cards))) || is_short(core, pm))
+        return keep_pairs(core, key, start);
+    int over = tick(core);
+    if (over) return over;
+    uint64_t uncovered = uncovered_mask(pm);
+    for (uint64_t partners = uncovered & partners_mask; partners; partners &= partners - 1)
+        if (!push_pair(core, pm ^ low_bit(partners), (uint64_t)node)) return CORE_FULL;
+    uint64_t kings = uncovered & d->rank_mask[target];
+    if (kings) {
+        int stop = follow_node(core, pm & ~low_bit(kings), card, node);
+        if (stop) return stop;
+    } else {
+        removal_t removals[64];
+        int n = pyramid_removals(d, pm, uncovered, removals);
+        for (int i = 0; i < n; i++) {
+            int stop = follow_node(core, pm & ~(1ULL << removals[i].a) & ~(1ULL << removals[i].b), card, node);
+            if (stop) return stop;
+        }
+    }
+    if (cards) {
+        if (core->dd[node].present < 0 && !split(core, node)) return CORE_FULL;
+        int32_t absent = core->dd[node].absent, down = core->dd[node].present;
+        if (absent) {
+            int stop = follow_node(core, pm, card, absent);
+            if (stop) return stop;
+        }
+        if (down) {
+            int top = d->stock_rank[core->dd[node].place];
+            if (top == target) {
+                int stop = follow_node(core, pm, card, down);
+                if (stop) return stop;
+            } else {
+                if (stock_top_playable) {
+                    if (top == need && !push_pair(core, pm, (uint64_t)down)) return CORE_FULL;
+                    for (uint64_t partners = uncovered & d->rank_mask[target - top]; partners; partners &= partners - 1) {
+                        int stop = follow_node(core, pm ^ low_bit(partners), card, down);
+                        if (stop) return stop;
+                    }
+                }
+                int64_t nested = node_excursion(core, pm, top, down);
+                if (nested < 0) return nested;
+                uint64_t count = core->pairs[nested].pm;
+                for (uint64_t i = 0; i < count; i++) {
+                    pair_t inner = core->pairs[nested + 1 + i];  /* copied: the arena may move */
+                    int stop = follow_node(core, inner.pm, card, (int32_t)inner.node);
+                    if (stop) return stop;
+                }
+            }
+        }
+    }
+    return keep_pairs(core, key, start);
+}
+
+/* TwoPasses._second_pass_wins: does some stock of the family at `root` clear `pm` in the last pass? */
+static int second_pass_wins(core_t *core, uint64_t pm, int32_t root) {
+    const deal_t *d = &core->deal;
+    int target = d->target, stock_top_playable = d->stock_top_playable, goal_all = d->goal_all;
+    table_t seen;
+    pair_t *todo = NULL;
+    size_t todo_count = 0, todo_capacity = 0;
+    if (!table_init(core, &seen, 2)) { core->full = 1; return CORE_FULL; }
+    int result = CORE_LOSE;
+#define PUSH_STATE(P, N) do { if (!reserve(core, (void **)&todo, &todo_capacity, todo_count, sizeof(pair_t))) { result = CORE_FULL; goto done; } \
+        todo[todo_count].pm = (P); todo[todo_count++].node = (uint64_t)(N); } while (0)
+    PUSH_STATE(pm, root);
+    while (todo_count) {
+        pair_t state = todo[--todo_count];
+        uint64_t key[2] = {state.pm, state.node};
+        if (table_get(&seen, key) >= 0 || table_get(&core->second_lost, key) >= 0) continue;
+        if (!table_put(core, &seen, key, 1)) { result = CORE_FULL; goto done; }
+        int over = tick(core);
+        if (over) { result = over; goto done; }
+        uint64_t here = state.pm;
+        int32_t node = (int32_t)state.node;
+        uint64_t cards = core->dd[node].cards;
+        if (!here && (!goal_all || !cards)) { result = CORE_WIN; goto done; }
+        if (needs_more(core, here, cards)) continue;
+        int won = relaxed_can_win(core, here, cards, next_live(d, cards, 0), 0);
+        if (won < 0) { result = won; goto done; }
+        if (!won) continue;
+        uint64_t uncovered = uncovered_mask(here), kings = uncovered & d->rank_mask[target];
+        if (kings) PUSH_STATE(here & ~low_bit(kings), node);
+        else {
+            removal_t removals[64];
+            int n = pyramid_removals(d, here, uncovered, removals);
+            for (int i = 0; i < n; i++) PUSH_STATE(here & ~(1ULL << removals[i].a) & ~(1ULL << removals[i].b), node);
+        }
+        if (!cards) continue;
+        if (core->dd[node].present < 0 && !split(core, node)) { result = CORE_FULL; goto done; }
+        if (core->dd[node].absent) PUSH_STATE(here, core->dd[node].absent);
+        int32_t down = core->dd[node].present;
+        if (!down) continue;
+        int top = d->stock_rank[core->dd[node].place];
+        if (top == target || !goal_all) PUSH_STATE(here, down);  /* a king leaves, or a burial */
+        if (top == target) continue;
+        if (stock_top_playable)
+            for (uint64_t partners = uncovered & d->rank_mask[target - top]; partners; partners &= partners - 1)
+                PUSH_STATE(here & ~low_bit(partners), down);
+        int64_t found = node_excursion(core, here, top, down);
+        if (found < 0) { result = found == CORE_CLEARED ? CORE_WIN : (int)found; goto done; }
+        uint64_t count = core->pairs[found].pm;
+        for (uint64_t i = 0; i < count; i++) PUSH_STATE(core->pairs[found + 1 + i].pm, core->pairs[found + 1 + i].node);
+    }
+    for (size_t i = 0; i < seen.capacity; i++)  /* the family's pass is lost from every state it met */
+        if (seen.used[i] && !table_put(core, &core->second_lost, seen.keys + 2 * i, 1)) { result = CORE_FULL; break; }
+done:
+#undef PUSH_STATE
+    core->pair_scratch_count = 0;
+    core->bytes -= table_bytes(&seen, seen.capacity) + todo_capacity * sizeof(pair_t);
+    table_free(&seen);
+    free(todo);
+    return result;
+}
+
+static int compare_popcount(const void *a, const void *b) {
+    const end_t *x = a, *y = b;
+    int cx = popcount(x->pm), cy = popcount(y->pm);
+    return cx != cy ? cx - cy : (x->pm < y->pm ? -1 : x->pm > y->pm);
+}
+
+static int compare_stocks(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int compare_stayers(const void *a, const void *b) {
+    const stayer_t *x = a, *y = b;
+    return x->ranks < y->ranks ? -1 : x->ranks > y->ranks;
+}
+
+/* The root of an end's stocks: one stock for each rank sequence (any: the second pass sees ranks). */
+static int32_t end_root(core_t *core, end_t *end) {
+    uint32_t *stocks = malloc((end->count ? end->count : 1) * sizeof(uint32_t));
+    if (!stocks) { core->full = 1; return -1; }
+    if (end->count > 1) qsort(end->stocks, end->count, sizeof(stayer_t), compare_stayers);  /* by ranks */
+    uint32_t count = 0;
+    for (size_t i = 0; i < end->count; i++)
+        if (!i || end->stocks[i].ranks != end->stocks[i - 1].ranks) stocks[count++] = end->stocks[i].stayers;
+    qsort(stocks, count, sizeof(uint32_t), compare_stocks);
+    uint32_t unique = 0;
+    for (uint32_t i = 0; i < count; i++)
+        if (!unique || stocks[unique - 1] != stocks[i]) stocks[unique++] = stocks[i];
+    return node_of(core, stocks, unique);
+}
+
+/* TwoPasses.winning_redeal: CORE_WIN with the redeal in core->redeal_pm / redeal_live,
+ * CORE_CLEARED (won before the redeal), CORE_LOSE, or < 0 to stop. */
+static int winning_redeal(core_t *core, uint64_t pm, uint64_t live, int q) {
+    first_pass_t pass = {0};
+    ends_t ends = {0};
+    int result;
+    if (!core->dd_count) {  /* node 0: the empty family; node 1: the family of the empty stock */
+        uint32_t *none = malloc(sizeof(uint32_t)), *empty = malloc(sizeof(uint32_t));
+        if (empty) empty[0] = 0;
+        if (!none || !empty || node_of(core, none, 0) != 0 || node_of(core, empty, 1) != 1) {
+            if (!none || !empty) { free(none); free(empty); }
+            core->full = 1;
+            return CORE_FULL;
+        }
+    }
+    if (!table_init(core, &pass.index, 2) || !table_init(core, &ends.index, 1)) { core->full = 1; return CORE_FULL; }
+    result = first_pass(core, pm, live, q, &pass, &ends);
+    for (size_t i = 0; i < pass.count; i++) family_release(core, pass.states[i].family);
+    core->bytes -= table_bytes(&pass.index, pass.index.capacity) + pass.capacity * sizeof(first_state_t)
+                   + pass.heap_capacity * sizeof(int32_t);
+    table_free(&pass.index);
+    free(pass.states);
+    free(pass.heap);
+    core->scratch_count = 0;
+    if (!result) {
+        result = CORE_LOSE;
+        if (ends.count > 1) qsort(ends.items, ends.count, sizeof(end_t), compare_popcount);  /* the smallest pyramids first */
+        for (size_t e = 0; result == CORE_LOSE && e < ends.count; e++) {
+            int32_t root = end_root(core, &ends.items[e]);
+            if (root < 0) { result = CORE_FULL; break; }
+            result = second_pass_wins(core, ends.items[e].pm, root);
+            if (result != CORE_WIN) continue;
+            /* TwoPasses._witness: one stock of the family whose last pass clears the pyramid (there is one) */
+            result = CORE_BAD;
+            for (uint32_t k = 0; k < core->dd[root].count; k++) {
+                uint32_t stock = core->dd[root].stocks[k];
+                int won = last_pass_can_win(core, ends.items[e].pm, stock, next_live(&core->deal, stock, 0));
+                if (won < 0) { result = won; break; }
+                if (won) {
+                    core->redeal_pm = ends.items[e].pm;
+                    core->redeal_live = stock;
+                    result = CORE_WIN;
+                    break;
+                }
+            }
+        }
+    }
+    for (size_t e = 0; e < ends.count; e++) {
+        core->bytes -= ends.items[e].capacity * sizeof(stayer_t);
+        free(ends.items[e].stocks);
+    }
+    core->bytes -= table_bytes(&ends.index, ends.index.capacity) + ends.capacity * sizeof(end_t);
+    table_free(&ends.index);
+    free(ends.items);
+    return result;
+}
+
 /* ---------------------------------------------------------------- the entry points (compiled.py) */
 
 void core_free(core_t *core);
@@ -1254,19 +1864,25 @@ core_t *core_new(const deal_t *deal, int64_t byte_bound) {
     core->deal = *deal;
     core->byte_bound = (size_t)byte_bound;
     for (int low = 1; low < (deal->target + 1) / 2; low++) {
-        core->rank_pairs[core->pair_count][0] = low;
-        core->rank_pairs[core->pair_count++][1] = deal->target - low;
+        core->rank_pairs[core->rank_pair_count][0] = low;
+        core->rank_pairs[core->rank_pair_count++][1] = deal->target - low;
     }
     if (deal->target % 2 == 0) {
-        core->rank_pairs[core->pair_count][0] = deal->target / 2;
-        core->rank_pairs[core->pair_count++][1] = deal->target / 2;
+        core->rank_pairs[core->rank_pair_count][0] = deal->target / 2;
+        core->rank_pairs[core->rank_pair_count++][1] = deal->target / 2;
     }
     for (int rank = 0; rank <= deal->target; rank++) core->supply[rank] = popcount(deal->stock_rank_mask[rank] & deal->start_live);
     int ok = table_init(core, &core->lost, 3) && table_init(core, &core->asked, 4)
              && table_init(core, &core->won, 4) && table_init(core, &core->shapes, 3)
-             && table_init(core, &core->excursions, 3)
-             && reserve(core, (void **)&core->outcomes, &core->outcome_capacity, 0, sizeof(uint64_t));
-    if (ok) core->outcomes[core->outcome_count++] = 0;  /* index 0: the empty list */
+             && table_init(core, &core->excursions, 3) && table_init(core, &core->node_excursions, 2)
+             && table_init(core, &core->second_lost, 2)
+             && reserve(core, (void **)&core->outcomes, &core->outcome_capacity, 0, sizeof(uint64_t))
+             && reserve(core, (void **)&core->pairs, &core->pair_capacity, 0, sizeof(pair_t));
+    if (ok) {  /* index 0 of both: the empty list */
+        core->outcomes[core->outcome_count++] = 0;
+        core->pairs[0].pm = core->pairs[0].node = 0;
+        core->pair_count = 1;
+    }
     if (!ok) {
         core_free(core);
         return NULL;
@@ -1277,9 +1893,17 @@ core_t *core_new(const deal_t *deal, int64_t byte_bound) {
 void core_free(core_t *core) {
     if (!core) return;
     table_free(&core->lost); table_free(&core->asked); table_free(&core->won); table_free(&core->shapes);
-    table_free(&core->excursions);
+    table_free(&core->excursions); table_free(&core->node_excursions); table_free(&core->second_lost);
+    for (size_t n = 0; n < core->dd_count; n++) free(core->dd[n].stocks);
+    free(core->dd); free(core->node_index); free(core->pairs); free(core->pair_scratch);
     free(core->heads); free(core->nodes); free(core->marks); free(core->path); free(core->outcomes); free(core->scratch);
     free(core);
+}
+
+/* Where the last CORE_REDEAL answer's winning line redeals: the pyramid and the cards left. */
+void core_redeal(const core_t *core, uint64_t *pm, uint64_t *live) {
+    *pm = core->redeal_pm;
+    *live = core->redeal_live;
 }
 
 /* What the core's tables hold, in bytes. */
@@ -1289,7 +1913,9 @@ int64_t core_bytes(const core_t *core) { return (int64_t)core->bytes; }
  * (budget spent or called off), CORE_FULL (the byte bound reached: start again with a new core)
  * or CORE_BAD (a position this deal cannot hold). max_nodes < 0 and max_seconds < 0 mean none.
  * With one-card draws and probe_nodes >= 0, the plain search has probe_nodes nodes first, then
- * searches again with the last pass by excursions (verdict.run_verdict). *nodes gets the nodes
+ * searches again with the last pass by excursions (verdict.run_verdict), or, with one redeal left,
+ * asks the two-pass search, whose win is CORE_REDEAL: a winning line redeals where core_redeal says
+ * (the caller plays the first pass to it, then asks again from there). *nodes gets the nodes
  * searched. */
 int core_verdict(core_t *core, uint64_t pm, uint64_t live, int32_t q, int32_t r, int64_t probe_nodes,
                  int64_t max_nodes, double max_seconds, cancelled_fn cancelled, int64_t *nodes) {
@@ -1317,13 +1943,24 @@ int core_verdict(core_t *core, uint64_t pm, uint64_t live, int32_t q, int32_t r,
         core->budget.share_until = probe_nodes;
         result = search(core, pm, live, q, r);
         core->budget.share_until = -1;
-        if (result == CORE_QUICK && !(max_nodes >= 0 && core->budget.nodes > max_nodes)) {
+        if (result == CORE_QUICK && r == 1) {
+            /* two_passes_verdict: where a winning line redeals; the caller plays its first pass */
+            core->path_len = 0;
+            core->mark_count = 0;
+            result = winning_redeal(core, pm, live, q);
+            core->pair_scratch_count = 0;
+            if (result == CORE_WIN) {
+                result = CORE_REDEAL;
+            } else if (result == CORE_CLEARED) {  /* a line that never redeals */
+                core->last_pass_on = 1;
+                core->win_ahead = 0;
+                result = search(core, pm, live, q, 0);
+            }
+        } else if (result == CORE_QUICK) {
             core->path_len = 0;
             core->last_pass_on = 1;
             core->win_ahead = 0;
             result = search(core, pm, live, q, r);
-        } else if (result == CORE_QUICK) {
-            result = CORE_OVER;
         }
     } else {
         core->budget.share_until = -1;
