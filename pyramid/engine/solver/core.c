@@ -122,9 +122,11 @@ typedef struct core {
     int32_t *node_index;       /* open addressing over the nodes, by their stocks */
     size_t node_slots;
     table_t node_excursions;   /* (pyramid | card << 56, node) -> index of its outcomes in `pairs` */
-    struct pair *pairs;        /* lists: a header whose pm is the count, then (pyramid, node) outcomes */
+    unsigned __int128 *pairs;  /* lists: a count, then that many (pyramid, node) outcomes (PAIR) */
     size_t pair_count, pair_capacity;
-    struct pair *pair_scratch;
+    unsigned __int128 *pair_scratch;
+    struct { unsigned __int128 pair; uint64_t frame; } *pair_filter;  /* see push_pair_value */
+    uint64_t pair_frames;
     size_t pair_scratch_count, pair_scratch_capacity;
     table_t second_lost;       /* TwoPasses.lost: (pyramid, node) */
     uint64_t redeal_pm, redeal_live;  /* where the last winning_redeal found a winning line redeals */
@@ -191,12 +193,18 @@ static void table_free(table_t *t) {
     t->keys = NULL; t->values = NULL; t->used = NULL;
 }
 
+static inline int same_key(const uint64_t *a, const uint64_t *b, int words) {
+    for (int w = 0; w < words; w++)
+        if (a[w] != b[w]) return 0;
+    return 1;
+}
+
 static size_t slot_of(const table_t *t, const uint64_t *key) {
     uint64_t h = 0;
     for (int w = 0; w < t->words; w++) h = mix(h ^ key[w]) + w;
     size_t mask = t->capacity - 1, i = (size_t)h & mask;
     while (t->used[i]) {
-        if (!memcmp(t->keys + i * t->words, key, t->words * sizeof(uint64_t))) return i;
+        if (same_key(t->keys + i * t->words, key, t->words)) return i;
         i = (i + 1) & mask;
     }
     return i;
@@ -823,16 +831,39 @@ static int push_outcomes(core_t *core, int64_t index, uint64_t shift) {
     return 1;
 }
 
-static int compare_outcomes(const void *a, const void *b) {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
+/* An inlined sort (the lists are short and many: it beats qsort's calls), for outcomes of both kinds. */
+#define DEFINE_SORT(name, type)                                                  \
+    static void name(type *items, size_t n) {                                    \
+        while (n > 16) {                                                         \
+            type pivot = items[n / 2];                                           \
+            size_t i = 0, j = n - 1;                                             \
+            for (;;) {                                                           \
+                while (items[i] < pivot) i++;                                    \
+                while (items[j] > pivot) j--;                                    \
+                if (i >= j) break;                                               \
+                type swap = items[i]; items[i] = items[j]; items[j] = swap;      \
+                i++; j--;                                                        \
+            }                                                                    \
+            name(items, j + 1);                                                  \
+            items += j + 1;                                                      \
+            n -= j + 1;                                                          \
+        }                                                                        \
+        for (size_t i = 1; i < n; i++) {                                         \
+            type item = items[i];                                                \
+            size_t j = i;                                                        \
+            for (; j > 0 && items[j - 1] > item; j--) items[j] = items[j - 1];   \
+            items[j] = item;                                                     \
+        }                                                                        \
+    }
+
+DEFINE_SORT(sort_outcomes, uint64_t)
+DEFINE_SORT(sort_pairs, u128)
 
 /* Keep the scratch region from `start` (without repeats) as the outcomes of `key`; its index. */
 static int64_t keep_outcomes(core_t *core, const uint64_t key[3], size_t start) {
     uint64_t *region = core->scratch + start;
     size_t n = core->scratch_count - start, kept = 0;
-    if (n > 1) qsort(region, n, sizeof(uint64_t), compare_outcomes);
+    sort_outcomes(region, n);
     for (size_t i = 0; i < n; i++)
         if (!kept || region[kept - 1] != region[i]) region[kept++] = region[i];
     core->scratch_count = start;
@@ -1575,29 +1606,32 @@ static int split(core_t *core, int32_t at) {
     return 1;
 }
 
-/* Outcomes of excursions over nodes: (pyramid, node) pairs. */
-typedef struct pair { uint64_t pm; uint64_t node; } pair_t;
+/* Outcomes of excursions over nodes: a pyramid and a node, as node << 64 | pyramid. */
+typedef u128 pair_t;
+#define PAIR_FILTER 4096
+#define PAIR(pm, node) ((u128)(uint64_t)(node) << 64 | (pm))
+#define PAIR_PM(pair) ((uint64_t)(pair))
+#define PAIR_NODE(pair) ((int32_t)(uint64_t)((pair) >> 64))
 
-static int push_pair(core_t *core, uint64_t pm, uint64_t node) {
+/* Append an outcome to the region of the excursion `frame` is filling, unless the filter saw it
+ * there already (a direct-mapped cache: what it misses, keep_pairs still drops). */
+static int push_pair_value(core_t *core, pair_t pair, uint64_t frame) {
+    uint64_t h = mix((uint64_t)pair ^ mix((uint64_t)(pair >> 64) + frame)) & (PAIR_FILTER - 1);
+    if (core->pair_filter[h].pair == pair && core->pair_filter[h].frame == frame) return 1;
+    core->pair_filter[h].pair = pair;
+    core->pair_filter[h].frame = frame;
     if (!reserve(core, (void **)&core->pair_scratch, &core->pair_scratch_capacity, core->pair_scratch_count, sizeof(pair_t)))
         return 0;
-    core->pair_scratch[core->pair_scratch_count].pm = pm;
-    core->pair_scratch[core->pair_scratch_count++].node = node;
+    core->pair_scratch[core->pair_scratch_count++] = pair;
     return 1;
-}
-
-static int compare_pairs(const void *a, const void *b) {
-    const pair_t *x = a, *y = b;
-    if (x->pm != y->pm) return x->pm < y->pm ? -1 : 1;
-    return x->node < y->node ? -1 : x->node > y->node;
 }
 
 static int64_t keep_pairs(core_t *core, const uint64_t key[2], size_t start) {
     pair_t *region = core->pair_scratch + start;
     size_t n = core->pair_scratch_count - start, kept = 0;
-    if (n > 1) qsort(region, n, sizeof(pair_t), compare_pairs);
+    sort_pairs(region, n);
     for (size_t i = 0; i < n; i++)
-        if (!kept || compare_pairs(&region[kept - 1], &region[i])) region[kept++] = region[i];
+        if (!kept || region[kept - 1] != region[i]) region[kept++] = region[i];
     core->pair_scratch_count = start;
     size_t index = 0;
     if (kept) {
@@ -1614,7 +1648,7 @@ static int64_t keep_pairs(core_t *core, const uint64_t key[2], size_t start) {
             core->pair_capacity = grown;
         }
         region = core->pair_scratch + start;
-        core->pairs[index].pm = kept;
+        core->pairs[index] = kept;
         memcpy(core->pairs + index + 1, region, kept * sizeof(pair_t));
         core->pair_count = needed;
     }
@@ -1624,12 +1658,12 @@ static int64_t keep_pairs(core_t *core, const uint64_t key[2], size_t start) {
 
 static int64_t node_excursion(core_t *core, uint64_t pm, int card, int32_t node);
 
-static int follow_node(core_t *core, uint64_t pm, int card, int32_t node) {
+static int follow_node(core_t *core, uint64_t pm, int card, int32_t node, uint64_t frame) {
     int64_t found = node_excursion(core, pm, card, node);
     if (found < 0) return (int)found;
-    uint64_t count = core->pairs[found].pm;
+    uint64_t count = (uint64_t)core->pairs[found];
     for (uint64_t i = 0; i < count; i++)
-        if (!push_pair(core, core->pairs[found + 1 + i].pm, core->pairs[found + 1 + i].node)) return CORE_FULL;
+        if (!push_pair_value(core, core->pairs[found + 1 + i], frame)) return CORE_FULL;
     return 0;
 }
 
@@ -1648,18 +1682,24 @@ static int64_t node_excursion(core_t *core, uint64_t pm, int card, int32_t node)
         return keep_pairs(core, key, start);
     int over = tick(core);
     if (over) return over;
+    uint64_t frame = ++core->pair_frames;
+    if (!core->pair_filter) {
+        core->pair_filter = calloc(PAIR_FILTER, sizeof(*core->pair_filter));
+        if (!core->pair_filter) { core->full = 1; return CORE_FULL; }
+        core->bytes += PAIR_FILTER * sizeof(*core->pair_filter);
+    }
     uint64_t uncovered = uncovered_mask(pm);
     for (uint64_t partners = uncovered & partners_mask; partners; partners &= partners - 1)
-        if (!push_pair(core, pm ^ low_bit(partners), (uint64_t)node)) return CORE_FULL;
+        if (!push_pair_value(core, PAIR(pm ^ low_bit(partners), node), frame)) return CORE_FULL;
     uint64_t kings = uncovered & d->rank_mask[target];
     if (kings) {
-        int stop = follow_node(core, pm & ~low_bit(kings), card, node);
+        int stop = follow_node(core, pm & ~low_bit(kings), card, node, frame);
         if (stop) return stop;
     } else {
         removal_t removals[64];
         int n = pyramid_removals(d, pm, uncovered, removals);
         for (int i = 0; i < n; i++) {
-            int stop = follow_node(core, pm & ~(1ULL << removals[i].a) & ~(1ULL << removals[i].b), card, node);
+            int stop = follow_node(core, pm & ~(1ULL << removals[i].a) & ~(1ULL << removals[i].b), card, node, frame);
             if (stop) return stop;
         }
     }
@@ -1667,28 +1707,28 @@ static int64_t node_excursion(core_t *core, uint64_t pm, int card, int32_t node)
         if (core->dd[node].present < 0 && !split(core, node)) return CORE_FULL;
         int32_t absent = core->dd[node].absent, down = core->dd[node].present;
         if (absent) {
-            int stop = follow_node(core, pm, card, absent);
+            int stop = follow_node(core, pm, card, absent, frame);
             if (stop) return stop;
         }
         if (down) {
             int top = d->stock_rank[core->dd[node].place];
             if (top == target) {
-                int stop = follow_node(core, pm, card, down);
+                int stop = follow_node(core, pm, card, down, frame);
                 if (stop) return stop;
             } else {
                 if (stock_top_playable) {
-                    if (top == need && !push_pair(core, pm, (uint64_t)down)) return CORE_FULL;
+                    if (top == need && !push_pair_value(core, PAIR(pm, down), frame)) return CORE_FULL;
                     for (uint64_t partners = uncovered & d->rank_mask[target - top]; partners; partners &= partners - 1) {
-                        int stop = follow_node(core, pm ^ low_bit(partners), card, down);
+                        int stop = follow_node(core, pm ^ low_bit(partners), card, down, frame);
                         if (stop) return stop;
                     }
                 }
                 int64_t nested = node_excursion(core, pm, top, down);
                 if (nested < 0) return nested;
-                uint64_t count = core->pairs[nested].pm;
+                uint64_t count = (uint64_t)core->pairs[nested];
                 for (uint64_t i = 0; i < count; i++) {
                     pair_t inner = core->pairs[nested + 1 + i];  /* copied: the arena may move */
-                    int stop = follow_node(core, inner.pm, card, (int32_t)inner.node);
+                    int stop = follow_node(core, PAIR_PM(inner), card, PAIR_NODE(inner), frame);
                     if (stop) return stop;
                 }
             }
@@ -1707,17 +1747,17 @@ static int second_pass_wins(core_t *core, uint64_t pm, int32_t root) {
     if (!table_init(core, &seen, 2)) { core->full = 1; return CORE_FULL; }
     int result = CORE_LOSE;
 #define PUSH_STATE(P, N) do { if (!reserve(core, (void **)&todo, &todo_capacity, todo_count, sizeof(pair_t))) { result = CORE_FULL; goto done; } \
-        todo[todo_count].pm = (P); todo[todo_count++].node = (uint64_t)(N); } while (0)
+        todo[todo_count++] = PAIR((P), (N)); } while (0)
     PUSH_STATE(pm, root);
     while (todo_count) {
         pair_t state = todo[--todo_count];
-        uint64_t key[2] = {state.pm, state.node};
+        uint64_t key[2] = {PAIR_PM(state), (uint64_t)PAIR_NODE(state)};
         if (table_get(&seen, key) >= 0 || table_get(&core->second_lost, key) >= 0) continue;
         if (!table_put(core, &seen, key, 1)) { result = CORE_FULL; goto done; }
         int over = tick(core);
         if (over) { result = over; goto done; }
-        uint64_t here = state.pm;
-        int32_t node = (int32_t)state.node;
+        uint64_t here = PAIR_PM(state);
+        int32_t node = PAIR_NODE(state);
         uint64_t cards = core->dd[node].cards;
         if (!here && (!goal_all || !cards)) { result = CORE_WIN; goto done; }
         if (needs_more(core, here, cards)) continue;
@@ -1744,8 +1784,8 @@ static int second_pass_wins(core_t *core, uint64_t pm, int32_t root) {
                 PUSH_STATE(here & ~low_bit(partners), down);
         int64_t found = node_excursion(core, here, top, down);
         if (found < 0) { result = found == CORE_CLEARED ? CORE_WIN : (int)found; goto done; }
-        uint64_t count = core->pairs[found].pm;
-        for (uint64_t i = 0; i < count; i++) PUSH_STATE(core->pairs[found + 1 + i].pm, core->pairs[found + 1 + i].node);
+        uint64_t count = (uint64_t)core->pairs[found];
+        for (uint64_t i = 0; i < count; i++) PUSH_STATE(PAIR_PM(core->pairs[found + 1 + i]), PAIR_NODE(core->pairs[found + 1 + i]));
     }
     for (size_t i = 0; i < seen.capacity; i++)  /* the family's pass is lost from every state it met */
         if (seen.used[i] && !table_put(core, &core->second_lost, seen.keys + 2 * i, 1)) { result = CORE_FULL; break; }
@@ -1880,7 +1920,7 @@ core_t *core_new(const deal_t *deal, int64_t byte_bound) {
              && reserve(core, (void **)&core->pairs, &core->pair_capacity, 0, sizeof(pair_t));
     if (ok) {  /* index 0 of both: the empty list */
         core->outcomes[core->outcome_count++] = 0;
-        core->pairs[0].pm = core->pairs[0].node = 0;
+        core->pairs[0] = 0;
         core->pair_count = 1;
     }
     if (!ok) {
@@ -1895,7 +1935,7 @@ void core_free(core_t *core) {
     table_free(&core->lost); table_free(&core->asked); table_free(&core->won); table_free(&core->shapes);
     table_free(&core->excursions); table_free(&core->node_excursions); table_free(&core->second_lost);
     for (size_t n = 0; n < core->dd_count; n++) free(core->dd[n].stocks);
-    free(core->dd); free(core->node_index); free(core->pairs); free(core->pair_scratch);
+    free(core->dd); free(core->node_index); free(core->pairs); free(core->pair_scratch); free(core->pair_filter);
     free(core->heads); free(core->nodes); free(core->marks); free(core->path); free(core->outcomes); free(core->scratch);
     free(core);
 }
