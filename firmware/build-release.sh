@@ -57,7 +57,8 @@ if ! command -v "$cc" > /dev/null 2>&1; then
     echo "build-release.sh: no C compiler for $arch ($cc): apt-get install gcc-aarch64-linux-gnu (or set CC)" >&2
     exit 1
 fi
-PYTHONPATH="$project" "$python" -m pyramid.engine.solver.build_core --force --cc "$cc" --machine "$arch" >&2
+# By its path: "-m" could find another copy of the package installed in "$python"'s environment.
+"$python" "$project/pyramid/engine/solver/build_core.py" --force --cc "$cc" --machine "$arch" >&2
 "$python" -m pip wheel --quiet --no-deps --wheel-dir "$bundle/wheels" "$project" >&2
 if [ -n "$dependencies" ]; then
     # Word splitting is wanted: one requirement per line, none contains spaces after pip's parsing.

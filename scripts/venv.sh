@@ -26,4 +26,4 @@ if ! command -v cc >/dev/null 2>&1; then
     if [ "$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq gcc libc6-dev || true
     else sudo apt-get update -qq && sudo apt-get install -y -qq gcc libc6-dev || true; fi
 fi
-"$venv/bin/python" -m pyramid.engine.solver.build_core
+"$venv/bin/python" "$root/pyramid/engine/solver/build_core.py"

@@ -251,7 +251,7 @@ def test_the_sanitized_core_passes_the_differential_test(tmp_path: Path) -> None
     if not Path(runtime).is_file():
         pytest.fail(f"no AddressSanitizer runtime ({runtime!r}): apt-get install libasan8 (.ci/run does)")
     library = tmp_path / "core-sanitized.so"
-    subprocess.run([sys.executable, "-m", "pyramid.engine.solver.build_core", "--sanitize", "--output", str(library)],
+    subprocess.run([sys.executable, str(ROOT / "pyramid/engine/solver/build_core.py"), "--sanitize", "--output", str(library)],
                    check=True)
     env = dict(os.environ, PYRAMID_TEST_CORE_LIBRARY=str(library), LD_PRELOAD=runtime,
                ASAN_OPTIONS="detect_leaks=0:abort_on_error=1", UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1",

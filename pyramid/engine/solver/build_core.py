@@ -1,6 +1,8 @@
 """Build the compiled solver core (``core.c``) for this machine, or for another one.
 
-``python -m pyramid.engine.solver.build_core`` puts ``_core-<machine>.so`` beside ``core.c``;
+``python pyramid/engine/solver/build_core.py`` puts ``_core-<machine>.so`` beside ``core.c``
+(run by its path, and importing nothing of the package, it builds the ``core.c`` beside it even
+where another copy of the project is installed);
 ``./run.sh`` and ``./test.sh`` run it (through scripts/venv.sh) whenever ``core.c`` changed. With
 no C compiler it says so in one line and exits 0: the pure-Python solver then runs (see
 :func:`pyramid.engine.solver.compiled.load`).
@@ -13,6 +15,7 @@ tests (tests/test_solver_core.py), which load it with the sanitizer's runtime pr
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import platform
 import shutil
@@ -21,14 +24,17 @@ import sys
 import tempfile
 from pathlib import Path
 
-from pyramid.engine.solver.compiled import source_digest
-
 SOURCE = Path(__file__).with_name("core.c")
 FLAGS = ["-std=gnu99", "-O2", "-Wall", "-Wextra", "-Werror", "-shared", "-fPIC", "-fvisibility=default"]
 #: Per machine: every x86-64 processor of the last fifteen years counts bits in one instruction
 #: (without it, each count is a call; aarch64 has it by default).
 MACHINE_FLAGS = {"x86_64": ["-mpopcnt"]}
 SANITIZE_FLAGS = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer", "-g"]
+
+
+def source_digest(source: bytes) -> str:
+    """The digest a build of ``source`` carries (``core_source`` in the library), first 16 hex digits."""
+    return hashlib.sha256(source).hexdigest()[:16]
 
 
 def output_for(machine: str) -> Path:
@@ -51,7 +57,7 @@ def up_to_date(output: Path) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m pyramid.engine.solver.build_core", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="build_core.py", description=__doc__.split("\n")[0])
     parser.add_argument("--cc", default=os.environ.get("CC", "cc"), help="the C compiler (default: $CC or cc)")
     parser.add_argument("--machine", default=platform.machine(), help="the machine built for (names the file)")
     parser.add_argument("--output", type=Path, help="where to put the library (default: beside core.c)")

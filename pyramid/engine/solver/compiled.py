@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import ctypes
 import functools
-import hashlib
 import logging
 import platform
 from collections.abc import Callable
@@ -22,6 +21,7 @@ from importlib import resources
 from pathlib import Path
 from typing import NamedTuple
 
+from pyramid.engine.solver.build_core import source_digest
 from pyramid.engine.solver.position import DRAW, PYRAMID_BITS, Position, REDEAL
 
 log = logging.getLogger(__name__)
@@ -74,11 +74,6 @@ def library_name() -> str:
 def core_source_text() -> str:
     """The text of the ``core.c`` beside this module."""
     return resources.files(__package__).joinpath("core.c").read_text(encoding="utf-8")
-
-
-def source_digest(source: bytes) -> str:
-    """The digest a build of ``source`` carries (``core_source`` in the library), first 16 hex digits."""
-    return hashlib.sha256(source).hexdigest()[:16]
 
 
 class CoreAnswer(NamedTuple):
