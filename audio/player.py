@@ -196,7 +196,15 @@ def nothing_to_open(sound_devices: Path) -> str:
     if any(sound_devices.glob("pcmC*D*p")):
         return ""
     runtime = Path(os.environ.get("XDG_RUNTIME_DIR") or f"/run/user/{os.getuid()}")
-    if os.environ.get("PULSE_SERVER") or any(
-            (runtime / name).exists() for name in ("pulse/native", "pipewire-0")):
+    if os.environ.get("PULSE_SERVER") or any(_reachable(runtime / name) for name in ("pulse/native", "pipewire-0")):
         return ""
     return f"no sound card: {sound_devices} has no playback device, and no sound server runs"
+
+
+def _reachable(path: Path) -> bool:
+    """Is there a socket at ``path`` this process may use? A directory it may not enter (another
+    user's /run/user, as the console's service user meets on a device) is no sound server for it."""
+    try:
+        return path.exists()
+    except OSError:  # exists() raises PermissionError there
+        return False

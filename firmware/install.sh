@@ -211,7 +211,7 @@ if [ -n "${PYRAMID_SIGNERS:-}" ]; then
     rm -f "$signers"
 fi
 
-for unit in pyramid.service pyramid-rollback.service; do
+for unit in pyramid.service pyramid-rollback.service pyramid-ready.service; do
     put "$project/systemd/$unit" "$root/etc/systemd/system/$unit" 644
 done
 put "$project/docs/appliance.md" "$root/usr/share/doc/pyramid/appliance.md" 644

@@ -16,6 +16,8 @@ from array import array
 from pathlib import Path
 from typing import NamedTuple
 
+import pytest
+
 from audio.synth import EFFECTS, PEAK, RECIPES, render
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -182,6 +184,27 @@ def test_a_box_with_no_sound_card_is_told_in_one_line_without_asking_alsa(tmp_pa
     assert recording is None, "nothing was opened"
     assert log.splitlines() == [f"sound: no audio device (no sound card: {tmp_path / 'snd'} has no playback device, "
                                 "and no sound server runs): playing silently"]
+
+
+def test_a_sound_server_it_may_not_reach_is_no_sound_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The console's service user meets another user's /run/user on a device, where looking for a
+    socket raises PermissionError (the audio thread died of it on the appliance VM)."""
+    from audio.player import nothing_to_open
+
+    runtime = tmp_path / "run"
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
+    monkeypatch.delenv("PULSE_SERVER", raising=False)
+    monkeypatch.delenv("SDL_AUDIODRIVER", raising=False)
+    exists = Path.exists
+
+    def guarded(path: Path, **options: bool) -> bool:
+        if runtime in path.parents:
+            raise PermissionError(13, "Permission denied", str(path))
+        return exists(path, **options)
+
+    monkeypatch.setattr(Path, "exists", guarded)
+    (tmp_path / "snd").mkdir()
+    assert nothing_to_open(tmp_path / "snd").startswith("no sound card: ")
 
 
 def clearing_taps(deal: str, size: tuple[int, int]) -> list[str]:

@@ -78,8 +78,14 @@ def test_console_unit_boots_on_tty1_and_falls_back_on_failure() -> None:
     assert unit_settings("pyramid-rollback.service")["ExecStart"] == [
         "/opt/pyramid/bin/pyramid-release rollback --only-if-failed"]
     # Once READY=1 came, the release is marked as having run (what the fake systemctl of the
-    # update tests runs too): the rollback unit never rolls back such a release.
-    assert settings["ExecStartPost"] == ["-+/opt/pyramid/bin/pyramid-release mark-ready"]
+    # update tests runs too): the rollback unit never rolls back such a release. Not by an
+    # ExecStartPost=: started on the console's tty, it hung the tty up under the running console.
+    assert "ExecStartPost" not in settings
+    assert settings["Wants"] == ["pyramid-ready.service"]
+    ready = unit_settings("pyramid-ready.service")
+    assert ready["ExecStart"] == ["/opt/pyramid/bin/pyramid-release mark-ready"]
+    assert ready["After"] == ready["Requisite"] == ["pyramid.service"] and ready["Type"] == ["oneshot"]
+    assert "StandardInput" not in ready and "TTYPath" not in ready
 
 
 def test_units_verify_clean_on_a_device_root(tmp_path: Path) -> None:
@@ -99,7 +105,8 @@ def test_units_verify_clean_on_a_device_root(tmp_path: Path) -> None:
     (root / "opt" / "pyramid" / "current").symlink_to("releases/1.0")
 
     result = subprocess.run(["systemd-analyze", "verify", f"--root={root}", "pyramid.service",
-                             "pyramid-rollback.service"], capture_output=True, text=True, check=False)
+                             "pyramid-rollback.service", "pyramid-ready.service"],
+                            capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stderr
     assert result.stderr.strip() == ""
 
@@ -107,10 +114,11 @@ def test_units_verify_clean_on_a_device_root(tmp_path: Path) -> None:
 MAX_ROLLBACK_EXPOSURE = 2.0
 
 
-def test_rollback_unit_exposure_is_at_most_two() -> None:
-    """It runs as root (7.7 "EXPOSED" unconfined): no capability, no network, nothing writable but the releases."""
-    level = exposure(UNITS / "pyramid-rollback.service")
-    print(f"\nsystemd-analyze security --offline=yes pyramid-rollback.service: exposure {level}")
+@pytest.mark.parametrize("unit", ["pyramid-rollback.service", "pyramid-ready.service"])
+def test_root_units_exposure_is_at_most_two(unit: str) -> None:
+    """They run as root (7.7 "EXPOSED" unconfined): no capability, no network, nothing writable but the releases."""
+    level = exposure(UNITS / unit)
+    print(f"\nsystemd-analyze security --offline=yes {unit}: exposure {level}")
     assert level <= MAX_ROLLBACK_EXPOSURE
 
 

@@ -81,7 +81,7 @@ def test_the_rollback_unit_never_rolls_back_a_release_that_has_run_before(
         tmp_path: Path, root: Path, service: FakeService) -> None:
     """Issue 26: a peer that crashed the console at every start made it roll back a good release.
 
-    Now a release that became ready once (the unit's ExecStartPost= marks it) stays, whatever
+    Now a release that became ready once (pyramid-ready.service marks it) stays, whatever
     fails it later; only one that never came up since it was installed is rolled back."""
     install(tmp_path, root, service, "1.0")
     install(tmp_path, root, service, "2.0")

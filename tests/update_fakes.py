@@ -102,7 +102,8 @@ while time.monotonic() < deadline and console.poll() is None:
     try:
         if listener.recv(64) == b"READY=1":
             save(console.pid, os.readlink(current).split("/")[-1])
-            # The unit's ExecStartPost= (with "-": its failure is ignored), before restart returns.
+            # pyramid-ready.service, which the unit's Wants= starts once READY=1 came (its failure
+            # never fails the console), before restart returns.
             subprocess.run(json.loads((state_dir / "exec-start-post.json").read_text()),
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             sys.exit(0)
@@ -163,7 +164,7 @@ class FakeService:
         state_dir.mkdir(parents=True, exist_ok=True)
         self.script = state_dir / "fake-systemctl"
         self.script.write_text(FAKE_SYSTEMCTL)
-        # What the unit's ExecStartPost= runs (tests/test_systemd_units.py holds the unit to it).
+        # What pyramid-ready.service runs (tests/test_systemd_units.py holds the unit to it).
         post = [DEVICE_PYTHON, str(RELEASE_TOOL), "--root", str(root), "mark-ready"]
         (state_dir / "exec-start-post.json").write_text(json.dumps(post))
 
