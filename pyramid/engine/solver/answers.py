@@ -31,7 +31,7 @@ Core = Literal["compiled", "python"]
 KEPT_ENTRIES = 1_000_000
 #: What a :class:`DealSolver`'s compiled core keeps between questions, in bytes, before it starts
 #: again (a question itself may take up to :data:`compiled.BYTE_BOUND`).
-KEPT_BYTES = 64 * 1024 * 1024
+KEPT_BYTES = 32 * 1024 * 1024
 
 @dataclass(frozen=True)
 class Solution:
