@@ -181,3 +181,43 @@ def test_the_end_panel_comes_at_once_and_watch_the_solution_joins_it_when_the_de
                                       "Retry this deal"]
     assert state["menu"]["items"][state["menu"]["selected"]] == "Retry this deal", "the highlight kept its line"
     assert session.view().panel.lines[-1] == "This deal could be won from the start."
+
+
+def hard_game(tmp_path: Path) -> tuple[Session, "queue.Queue[object]"]:
+    """King Tut with unlimited redeals, deal 106: a lost deal whose first hint the compiled core
+    searches for some 150,000 nodes (0.2-0.3 s here, seconds on a Pi Zero 2)."""
+    events: queue.Queue[object] = queue.Queue()
+    session = Session(rules=preset("king-tut"), deal=DealChoice(number=106), store=Store.open(tmp_path / "p.db"),
+                      thinker=Thinker(events.put))
+    open_console(session)
+    assert play(session, "ok")["screen"] == "game"
+    return session, events
+
+
+def test_a_hint_searched_by_the_compiled_core_leaves_the_main_loop_drawing(tmp_path: Path) -> None:
+    """The real search, no stand-in: while the worker searches (the core lets go of the GIL), the
+    main loop goes on ticking and drawing frames, and the answer then comes as an event."""
+    session, events = hard_game(tmp_path)
+    play(session, "hint")
+    frames = 0
+    while session.thinker.thinking:
+        session.tick()
+        assert session.view().table is not None
+        frames += 1
+        try:
+            session.post_event(events.get(timeout=0.001))
+        except queue.Empty:
+            pass
+    assert frames >= 5, f"only {frames} frames while the hint was searched"
+    line = session.view().table.status_line
+    assert line and line != "Thinking… (Back stops)", line
+
+
+def test_back_calls_off_a_hint_the_compiled_core_is_searching(tmp_path: Path) -> None:
+    session, events = hard_game(tmp_path)
+    play(session, "hint")
+    assert session.thinker.thinking
+    play(session, "back")
+    assert not session.thinker.thinking and session.state()["screen"] == "game"
+    session.thinker.cancel(wait=True)  # returns once the core has read its "called off?" (every 10 ms)
+    assert events.empty(), "a hint called off is never shown"
