@@ -37,7 +37,7 @@ from pyramid.engine.solver.position import Position
 ROOT = Path(__file__).resolve().parents[1]
 MSC_DATA = ROOT.parent / "shared" / "data" / "msc-1500"
 SANITIZED = os.environ.get("PYRAMID_TEST_CORE_LIBRARY")
-VERDICTS = {compiled.WIN: "win", compiled.WIN_BY_REDEAL: "win", compiled.LOSE: "lose"}
+VERDICTS = {compiled.WIN: "win", compiled.LOSE: "lose"}
 #: Deal 35 of these rules takes the core some 320,000 nodes (0.25 s here).
 HARD = preset("six-rows").with_redeals(1)
 
@@ -67,14 +67,11 @@ def random_position(rules: Rules, number: int, plies: int, seed: int) -> Board:
     return board
 
 
-def core_verdict(library: ctypes.CDLL, board: Board, probe: int | None) -> tuple[str, Board | None]:
-    """The core's verdict on ``board``, and the board after its line (checked to replay); ``None`` for
-    a two-pass win, whose line ``solve`` plays through its redeal (see the test below)."""
+def core_verdict(library: ctypes.CDLL, board: Board, probe: int | None) -> tuple[str, Board]:
+    """The core's verdict on ``board``, and the board after its line (checked to replay)."""
     pos = Position(board)
     answer = CompiledCore(pos, library).verdict(pos.start_pm, pos.start_live, pos.start_q, pos.start_r,
                                                 None, None, None, probe)
-    if answer.result == compiled.WIN_BY_REDEAL:
-        return "win", None
     after = board.copy()
     for token in answer.tokens:
         after.push(pos.move_of(token))  # raises when a move is not legal
@@ -94,14 +91,14 @@ every_rule = st.tuples(st.sampled_from(list(PRESETS)), st.sampled_from(list(REDE
 def test_the_core_gives_the_reference_verdict_and_a_line_that_wins(
         library: ctypes.CDLL, rule: tuple[str, str], number: int, plies: int, seed: int, probe: int | None) -> None:
     """With the last pass (or the two-pass search) joining after any probe (one-card draws), or the
-    plain search alone; and through ``solve``, whose line of a two-pass win goes through its redeal."""
+    plain search alone; and through ``solve``."""
     board = random_position(rules_of(*rule), number, plies, seed)
     if board.status() != "playing":
         return
     reference = solve(board, core="python").verdict
     verdict, after = core_verdict(library, board, probe)
     assert verdict == reference, board.fen()
-    if verdict == "win" and after is not None:
+    if verdict == "win":
         assert after.status() == "cleared", board.fen()
     if SANITIZED:
         return  # solve() loads the core built for this machine, not the sanitized one
@@ -162,7 +159,7 @@ def test_the_verdicts_of_the_1500_reference_deals_agree(library: ctypes.CDLL) ->
     for number, (deal, length) in enumerate(zip(decks, lengths), start=1):
         verdict, after = core_verdict(library, Board(deal, rules), None)
         assert verdict == ("win" if length else "lose"), f"deal {number}"
-        assert verdict == "lose" or (after is not None and after.status() == "cleared"), f"deal {number}"
+        assert verdict == "lose" or after.status() == "cleared", f"deal {number}"
 
 
 def test_past_its_memory_bound_a_question_is_unknown_and_the_next_core_answers(library: ctypes.CDLL) -> None:

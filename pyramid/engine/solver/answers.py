@@ -11,11 +11,10 @@ from typing import Literal
 from pyramid.engine.board import Board, Move
 from pyramid.engine.errors import OtherDealError
 from pyramid.engine.solver.budget import Budget, BudgetExceeded
-from pyramid.engine.solver.compiled import FULL, LOSE, WIN, WIN_BY_REDEAL, CompiledCore, CoreAnswer, CoreUnavailable, load
+from pyramid.engine.solver.compiled import FULL, LOSE, WIN, CompiledCore, CoreUnavailable, load
 from pyramid.engine.solver.memory import Memory
-from pyramid.engine.solver.position import REDEAL, Position, UNLIMITED
+from pyramid.engine.solver.position import Position, UNLIMITED
 from pyramid.engine.solver.shortest import ShortestSearch
-from pyramid.engine.solver.two_passes import RedealTo
 from pyramid.engine.solver.verdict import (PROBE_NODES, TWO_PASSES_PROBE_NODES, last_pass_applies, run_verdict,
                                            two_passes_apply)
 
@@ -162,30 +161,11 @@ def _solve_compiled(board: Board, core: CompiledCore, budget: Budget) -> Solutio
     seconds = None if budget.deadline is None else max(0.0, budget.deadline - time.perf_counter())
     answer = core.verdict(pos.start_pm, pos.start_live, pos.start_q, pos.start_r, budget.max_nodes, seconds,
                           budget.cancelled, compiled_probe(pos))
-    nodes, tokens = answer.nodes, answer.tokens
-    if answer.result == WIN_BY_REDEAL:
-        first, second = _line_through_redeal(core, budget, nodes)
-        nodes += second.nodes
-        answer, tokens = second, first + [REDEAL] + second.tokens
     verdict: Verdict = "win" if answer.result == WIN else "lose" if answer.result == LOSE else "unknown"
     if answer.result == FULL:
         log.info("solver core: a question went past the core's memory bound; answered unknown")
-    moves = [pos.move_of(token) for token in tokens] if verdict == "win" else []
-    return Solution(verdict, moves, False, nodes, time.perf_counter() - started)
-
-
-def _line_through_redeal(core: CompiledCore, budget: Budget, spent: int) -> tuple[list[int | tuple[int, ...]], CoreAnswer]:
-    """A winning line the two-pass search found: its first pass to the redeal (played out by the
-    Python search, as ``verdict.two_passes_verdict`` does), and the core's answer from the redeal."""
-    pos = core.pos
-    pm, live = core.redeal()
-    first = Memory(pos).two_passes().first_pass_line(pos.start_pm, pos.start_live,
-                                                      pos.next_live(pos.start_live, pos.start_q), RedealTo(pm, live))
-    max_nodes = None if budget.max_nodes is None else max(0, budget.max_nodes - spent)
-    seconds = None if budget.deadline is None else max(0.0, budget.deadline - time.perf_counter())
-    second = core.verdict(pm, live, 0, 0, max_nodes, seconds, budget.cancelled, PROBE_NODES)
-    assert second.result != LOSE, "the two-pass search found a win, the search from its redeal must find its line"
-    return first, second
+    moves = [pos.move_of(token) for token in answer.tokens]
+    return Solution(verdict, moves, False, answer.nodes, time.perf_counter() - started)
 
 
 def compiled_probe(pos: Position) -> int | None:

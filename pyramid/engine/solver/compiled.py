@@ -31,9 +31,8 @@ log = logging.getLogger(__name__)
 #: verdicts of the first 300 reference deals took at most 58 MiB (King Tut, unlimited redeals,
 #: deal 177; every other row under 34 MiB), and a Pi Zero 2 has 512 MB for everything.
 BYTE_BOUND = 128 * 1024 * 1024
-#: The core's results (``enum`` in core.c). ``WIN_BY_REDEAL``: won, by a line that redeals where
-#: :meth:`CompiledCore.redeal` says (the two-pass search).
-WIN, WIN_BY_REDEAL, LOSE, OVER, FULL, BAD = 1, 2, 0, -1, -2, -3
+#: The core's results (``enum`` in core.c).
+WIN, LOSE, OVER, FULL, BAD = 1, 0, -1, -2, -3
 #: A removal token's second card when there is none (``NO_CARD`` in core.c).
 NO_CARD = 255
 MAX_CARDS = 32
@@ -100,8 +99,6 @@ def _bind(library: ctypes.CDLL) -> ctypes.CDLL:
     ]
     library.core_line.restype = ctypes.c_int64
     library.core_line.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_int32), ctypes.c_int64]
-    library.core_redeal.restype = None
-    library.core_redeal.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(ctypes.c_uint64)]
     library.core_source.restype = ctypes.c_char_p
     library.core_source.argtypes = []
     return library
@@ -171,12 +168,6 @@ class CompiledCore:
     def full(self) -> bool:
         """Did the last question go past the byte bound? (Then start again with a new core.)"""
         return self._full
-
-    def redeal(self) -> tuple[int, int]:
-        """Where the winning line of the last :data:`WIN_BY_REDEAL` answer redeals: the pyramid and the cards left."""
-        pm, live = ctypes.c_uint64(0), ctypes.c_uint64(0)
-        self._library.core_redeal(self._handle, ctypes.byref(pm), ctypes.byref(live))
-        return pm.value, live.value
 
     def bytes(self) -> int:
         """What the core's tables hold now, in bytes."""
