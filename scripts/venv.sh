@@ -19,7 +19,7 @@ if [ ! -f "$stamp" ] || [ "$root/pyproject.toml" -nt "$stamp" ]; then
     "$venv/bin/python" -m pip install -q -e "$root[$extras]"
     touch "$stamp"
 fi
-# The compiled solver core (pyramid/engine/solver/core.c): rebuilt when core.c changed. Without
+# The compiled solver core (pyramid/engine/solver/core/): rebuilt when a file of it changed. Without
 # a C compiler the pure-Python solver runs; the build says so in one line.
 if ! command -v cc >/dev/null 2>&1; then
     echo "no C compiler for the solver core; installing gcc with apt-get" >&2

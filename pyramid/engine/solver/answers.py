@@ -22,7 +22,7 @@ from pyramid.engine.solver.verdict import (PROBE_NODES, TWO_PASSES_PROBE_NODES, 
 log = logging.getLogger(__name__)
 
 Verdict = Literal["win", "lose", "unknown"]
-#: Which search answers: the compiled core (``core.c``) or the pure-Python reference. ``None``
+#: Which search answers: the compiled core (``core/``) or the pure-Python reference. ``None``
 #: asks for the compiled core when it loads (see :func:`compiled.load`), else the Python one.
 Core = Literal["compiled", "python"]
 #: 80 MB. Hints along a greedy player's whole game on the slowest deals of the first 300 kept at

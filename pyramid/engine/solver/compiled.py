@@ -1,11 +1,11 @@
-"""The compiled search core (``core.c``), loaded with ctypes: the verdict search in C.
+"""The compiled search core (``core/``), loaded with ctypes: the verdict searches in C.
 
 Why ctypes: it needs nothing but a C compiler at build time and the standard library at run
 time, and it releases the GIL for the whole call, so a hint searched on the console's worker
 thread leaves the main loop free to draw (docs/architecture.md, "The compiled solver core",
 says what else was measured). The library is built by ``build_core.py`` (``./run.sh`` and
 ``./test.sh`` do it) next to this file; :func:`load` finds it, checks that it was built from the
-``core.c`` beside it, and otherwise says in one log line why the pure-Python solver runs.
+``core/`` beside it, and otherwise says in one log line why the pure-Python solver runs.
 
 The pure-Python searches stay the reference: tests/test_solver_core.py holds the two equal.
 """
@@ -31,14 +31,14 @@ log = logging.getLogger(__name__)
 #: verdicts of the first 300 reference deals took at most 58 MiB (King Tut, unlimited redeals,
 #: deal 177; every other row under 34 MiB), and a Pi Zero 2 has 512 MB for everything.
 BYTE_BOUND = 128 * 1024 * 1024
-#: The core's results (``enum`` in core.c).
+#: The core's results (``enum`` in core/core.h).
 WIN, LOSE, OVER, FULL, BAD = 1, 0, -1, -2, -3
-#: A removal token's second card when there is none (``NO_CARD`` in core.c).
+#: A removal token's second card when there is none (``NO_CARD`` in core/core.h).
 NO_CARD = 255
 MAX_CARDS = 32
 MAX_RANK = 15
 
-#: The "called off?" callback the core asks (``cancelled_fn`` in core.c); ``Cancelled(0)`` is none.
+#: The "called off?" callback the core asks (``cancelled_fn`` in core/core.h); ``Cancelled(0)`` is none.
 Cancelled = ctypes.CFUNCTYPE(ctypes.c_int)
 
 
@@ -47,7 +47,7 @@ class CoreUnavailable(Exception):
 
 
 class DealRecord(ctypes.Structure):
-    """``deal_t`` in core.c."""
+    """``deal_t`` in core/core.h."""
 
     _fields_ = [
         ("target", ctypes.c_int32),
@@ -70,11 +70,6 @@ class DealRecord(ctypes.Structure):
 def library_name() -> str:
     """The file name of the core built for this machine (the release bundle carries one per machine)."""
     return f"_core-{platform.machine()}.so"
-
-
-def core_source_text() -> str:
-    """The text of the ``core.c`` beside this module."""
-    return resources.files(__package__).joinpath("core.c").read_text(encoding="utf-8")
 
 
 class CoreAnswer(NamedTuple):
@@ -105,7 +100,7 @@ def _bind(library: ctypes.CDLL) -> ctypes.CDLL:
 
 
 def open_library(path: Path) -> ctypes.CDLL:
-    """The core at ``path``, checked against the ``core.c`` beside this module; raises
+    """The core at ``path``, checked against the ``core/`` beside this module; raises
     :class:`CoreUnavailable` saying why it cannot be used."""
     if not path.exists():
         raise CoreUnavailable(f"{path} is not built (./run.sh and ./test.sh build it; they need a C compiler)")
@@ -113,15 +108,16 @@ def open_library(path: Path) -> ctypes.CDLL:
         library = _bind(ctypes.CDLL(str(path)))
     except (OSError, AttributeError) as error:
         raise CoreUnavailable(f"{path} does not load: {error}") from error
-    source = resources.files(__package__).joinpath("core.c").read_bytes()
+    sources = resources.files(__package__).joinpath("core")
+    files = {entry.name: entry.read_bytes() for entry in sources.iterdir() if entry.name.endswith((".c", ".h"))}
     built = library.core_source().decode("ascii", "replace")
-    if built != source_digest(source):
-        raise CoreUnavailable(f"{path} was built from another core.c (rebuild: ./test.sh or ./run.sh does it)")
+    if built != source_digest(files):
+        raise CoreUnavailable(f"{path} was built from another core/ (rebuild: ./test.sh or ./run.sh does it)")
     return library
 
 
 def library_path() -> Path:
-    """Where the core built for this machine is (beside core.c)."""
+    """Where the core built for this machine is (beside core/)."""
     return Path(str(resources.files(__package__).joinpath(library_name())))
 
 
@@ -200,7 +196,7 @@ class CompiledCore:
 
 
 def _token(value: int) -> int | tuple[int, ...]:
-    """A path token of :mod:`position` from the core's (see ``core_line`` in core.c)."""
+    """A path token of :mod:`position` from the core's (see ``core_line`` in core/entry.c)."""
     if value in (DRAW, REDEAL):
         return value
     first, second = value >> 8, value & 0xFF

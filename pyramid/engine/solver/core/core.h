@@ -1,0 +1,247 @@
+/* The compiled search core: the solver's searches (verdict.py, relaxation.py, last_pass.py,
+ * two_passes.py) in C99 (with gcc's and clang's unsigned __int128), on the same compact encoding
+ * as position.py. This header holds what the files share; each file one idea, as the Python
+ * modules do (docs/solver.md maps them).
+ *
+ * Why: pure Python is at its ceiling (issue 27), and a Pi Zero 2 is ten times slower per core
+ * than a desktop. The Python solver stays the reference; tests/test_solver_core.py holds the two
+ * equal (verdicts, lines that replay through the engine), on a plain and a sanitized build.
+ *
+ * compiled.py loads the build with ctypes, which releases the GIL for the whole call:
+ * the console's main loop goes on drawing while a hint is searched. Nothing here touches
+ * Python. A search reads its clock every 256 nodes and asks the caller's "called off?"
+ * callback at most every CANCEL_INTERVAL seconds (the callback takes the GIL back).
+ *
+ * Everything a search proves is about positions of one deal (see Position.aim in
+ * position.py), so a core_t keeps its tables from one question to the next, like Memory in
+ * memory.py. Memory is bounded: a table that would grow past the caller's byte bound ends the
+ * question with CORE_FULL ("unknown"), and the caller starts again with an empty core.
+ *
+ * Each function names the Python function it mirrors; the docstrings there say why each step
+ * is sound.
+ */
+#ifndef PYRAMID_CORE_H
+#define PYRAMID_CORE_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef unsigned __int128 u128;
+
+#define ROW_STRIDE 8
+#define PYRAMID_BITS 56
+#define UNLIMITED 63
+#define MAX_CARDS 32
+#define MAX_RANK 15
+#define STOCK_ID 64
+#define DRAW_TOKEN (-1)
+#define REDEAL_TOKEN (-2)
+#define NO_CARD 255
+/* Loss-table keys of unlimited redeals carry this in the waste-size byte (sizes are < 64). */
+#define COUNTS_MARK 254ULL
+#define ANY_WASTE 255ULL
+#define CANCEL_INTERVAL 0.01
+
+/* Results of a question; inside the searches also CORE_QUICK (a share of the budget spent, see
+ * VerdictSearch.last_pass_lost) and CORE_CLEARED (LastPass's PyramidCleared). */
+enum { CORE_LOSE = 0, CORE_WIN = 1, CORE_OVER = -1, CORE_FULL = -2, CORE_BAD = -3, CORE_QUICK = -4,
+       CORE_CLEARED = -5 };
+
+/* The deal, as Position compiles it (compiled.py fills it from a Position). */
+typedef struct {
+    int32_t target, draw_count, stock_top_playable, waste_playable, overlap, goal_all, m;
+    uint8_t rank[PYRAMID_BITS];            /* Position.rank */
+    uint64_t rank_mask[MAX_RANK + 1];      /* Position.rank_mask */
+    uint8_t stock_rank[MAX_CARDS];         /* Position.stock_rank */
+    uint64_t stock_rank_mask[MAX_RANK + 1];/* Position.stock_rank_mask */
+    uint64_t pyramid_partners[PYRAMID_BITS]; /* Position.pyramid_partners, kings all ones */
+    uint64_t covering[PYRAMID_BITS];       /* Position.covering */
+    uint64_t start_live;                   /* Position.start_live when the core was made */
+} deal_t;
+
+/* The budget of one question (Budget in budget.py). */
+typedef int (*cancelled_fn)(void);
+typedef struct {
+    int64_t nodes, max_nodes;  /* max_nodes < 0: none */
+    int64_t share_until;       /* < 0: none; past it CORE_QUICK (Budget.share) */
+    double deadline;           /* < 0: none */
+    cancelled_fn cancelled;
+    double next_ask;
+} budget_t;
+
+/* One open-addressing table: keys of up to four words, an int32 value each. */
+typedef struct {
+    uint64_t *keys;   /* words * capacity */
+    int32_t *values;
+    uint8_t *used;
+    size_t capacity, count;
+    int words;
+} table_t;
+
+/* Per pyramid and waste: the counts lost and won, kept for dominance (Relaxation._remember). */
+typedef struct {
+    uint64_t counts;
+    int32_t next;
+} count_node_t;
+
+/* A loss-table key marked lost by a walk, and what the table held before. */
+typedef struct {
+    uint64_t key[3];
+    int32_t before;
+} mark_t;
+
+typedef struct core {
+    deal_t deal;
+    int rank_pairs[MAX_RANK][2];
+    int rank_pair_count;
+    size_t byte_bound, bytes;
+    table_t lost;      /* loss-table key -> most redeals left it was lost with */
+    table_t asked;     /* relaxed questions as asked -> won */
+    table_t won;       /* relaxed questions with the useless cards dropped -> won */
+    table_t shapes;    /* pyramid and waste -> index of its heads in `heads` */
+    int32_t *heads;    /* two per shape: lost list, won list */
+    size_t head_count, head_capacity;
+    count_node_t *nodes;
+    size_t node_count, node_capacity;
+    /* The marks of VerdictSearch._walk, to take back. */
+    mark_t *marks;
+    size_t mark_count, mark_capacity;
+    int32_t *path;
+    size_t path_len, path_capacity;
+    budget_t budget;
+    int full;
+    /* The last pass by waste excursions (last_pass.py). */
+    int supply[MAX_RANK + 1];  /* LastPass.supply */
+    table_t excursions;        /* (pyramid | card << 56, stock ranks) -> index of its outcomes in `outcomes` */
+    uint64_t *outcomes;        /* lists: a count, then that many outcomes (pyramid | consumed << 56) */
+    size_t outcome_count, outcome_capacity;
+    uint64_t *scratch;         /* the outcomes of the excursions being explored, one region each */
+    size_t scratch_count, scratch_capacity;
+    int last_pass_on;          /* VerdictSearch.last_pass is set */
+    /* Two passes by families of second passes (two_passes.py). */
+    struct dd_node *dd;        /* the decision diagram's nodes (TwoPasses.families ...) */
+    size_t dd_count, dd_capacity;
+    int32_t *node_index;       /* open addressing over the nodes, by their stocks */
+    size_t node_slots;
+    table_t node_excursions;   /* (pyramid | card << 56, node) -> index of its outcomes in `pairs` */
+    unsigned __int128 *pairs;  /* lists: a count, then that many (pyramid, node) outcomes (PAIR) */
+    size_t pair_count, pair_capacity;
+    unsigned __int128 *pair_scratch;
+    struct { unsigned __int128 pair; uint64_t frame; } *pair_filter;  /* see push_pair_value */
+    uint64_t pair_frames;
+    size_t pair_scratch_count, pair_scratch_capacity;
+    table_t second_lost;       /* TwoPasses.lost: (pyramid, node) */
+    uint64_t redeal_pm, redeal_live;  /* where the last winning_redeal found a winning line redeals */
+    int win_ahead;             /* VerdictSearch.win_ahead */
+} core_t;
+
+/* Small helpers. */
+
+static inline uint64_t low_bit(uint64_t x) { return x & (~x + 1); }
+static inline int bit_index(uint64_t x) { return __builtin_ctzll(x); }
+static inline int popcount(uint64_t x) { return __builtin_popcountll(x); }
+static inline uint64_t uncovered_mask(uint64_t pm) { return pm & ~((pm >> ROW_STRIDE) | (pm >> (ROW_STRIDE + 1))); }
+static inline uint64_t below(int q) { return q >= 64 ? ~0ULL : (1ULL << q) - 1; }
+
+/* A removal: one or two card ids (pyramid bits, or STOCK_ID + index). */
+typedef struct { uint8_t a, b; } removal_t;
+
+static inline int32_t token_of(removal_t removal) { return (int32_t)removal.a << 8 | removal.b; }
+
+typedef struct { uint64_t pm, live; int q; } state_t;
+
+#define QUICK_NODES 300
+#define CONSUMED_SHIFT PYRAMID_BITS
+#define PYRAMID_MASK ((1ULL << PYRAMID_BITS) - 1)
+
+/* An inlined sort (the lists are short and many: it beats qsort's calls), for outcomes of both kinds. */
+#define DEFINE_SORT(name, type)                                                  \
+    static void name(type *items, size_t n) {                                    \
+        while (n > 16) {                                                         \
+            type pivot = items[n / 2];                                           \
+            size_t i = 0, j = n - 1;                                             \
+            for (;;) {                                                           \
+                while (items[i] < pivot) i++;                                    \
+                while (items[j] > pivot) j--;                                    \
+                if (i >= j) break;                                               \
+                type swap = items[i]; items[i] = items[j]; items[j] = swap;      \
+                i++; j--;                                                        \
+            }                                                                    \
+            name(items, j + 1);                                                  \
+            items += j + 1;                                                      \
+            n -= j + 1;                                                          \
+        }                                                                        \
+        for (size_t i = 1; i < n; i++) {                                         \
+            type item = items[i];                                                \
+            size_t j = i;                                                        \
+            for (; j > 0 && items[j - 1] > item; j--) items[j] = items[j - 1];   \
+            items[j] = item;                                                     \
+        }                                                                        \
+    }
+
+/* The decision diagram of the second pass's stocks (TwoPasses._node, _split): node 0 the empty
+ * family, node 1 the family of the empty stock. */
+typedef struct dd_node {
+    uint32_t *stocks;  /* sorted */
+    uint32_t count, cards;
+    int32_t place, present, absent;
+} dd_node_t;
+
+/* Outcomes of excursions over nodes: a pyramid and a node, as node << 64 | pyramid. */
+typedef u128 pair_t;
+#define PAIR_FILTER 4096
+#define PAIR(pm, node) ((u128)(uint64_t)(node) << 64 | (pm))
+#define PAIR_PM(pair) ((uint64_t)(pair))
+#define PAIR_NODE(pair) ((int32_t)(uint64_t)((pair) >> 64))
+
+/* Exported from the library (the rest is hidden: -fvisibility=hidden). */
+#define CORE_API __attribute__((visibility("default")))
+
+/* The functions the files share (each file says what it holds). */
+double now(void);
+int tick(core_t *core);
+uint64_t mix(uint64_t x);
+size_t table_bytes(const table_t *t, size_t capacity);
+int table_init(core_t *core, table_t *t, int words);
+void table_free(table_t *t);
+size_t slot_of(const table_t *t, const uint64_t *key);
+int table_get(const table_t *t, const uint64_t *key);
+int table_put(core_t *core, table_t *t, const uint64_t *key, int value);
+int reserve(core_t *core, void **items, size_t *capacity, size_t count, size_t size);
+int next_live(const deal_t *d, uint64_t live, int q);
+int after_draw(const deal_t *d, uint64_t live, int q);
+void pyramid_needs(const core_t *core, uint64_t pm, int needs[MAX_RANK + 1]);
+int needs_more(const core_t *core, uint64_t pm, uint64_t live);
+int is_lost(const core_t *core, uint64_t pm, uint64_t live);
+int waste_stranded(const deal_t *d, uint64_t pm, uint64_t live, int q);
+u128 rank_sequence(const deal_t *d, uint64_t live);
+void lost_key(const deal_t *d, uint64_t pm, uint64_t live, int q, int r, uint64_t key[3]);
+uint64_t forget_buried(const deal_t *d, uint64_t pm, uint64_t live, int q, int r);
+int forced_removal(const deal_t *d, uint64_t pm, uint64_t uncovered, uint64_t live, removal_t *out);
+int pyramid_removals(const deal_t *d, uint64_t pm, uint64_t uncovered, removal_t out[64]);
+int open_removals(const deal_t *d, uint64_t uncovered, uint64_t live, int q, removal_t out[16]);
+int open_removal_possible(const deal_t *d, uint64_t uncovered, uint64_t live, int q);
+int forced_open_removal(const deal_t *d, uint64_t pm, uint64_t uncovered, uint64_t live, int q, removal_t *out);
+state_t apply_removal(const deal_t *d, uint64_t pm, uint64_t live, int q, int r, removal_t removal);
+int relaxed_can_win(core_t *core, uint64_t pm, uint64_t live, int q, int r);
+int is_short(const core_t *core, uint64_t pm);
+int64_t excursion(core_t *core, uint64_t pm, int card, u128 stock);
+int last_pass_can_win(core_t *core, uint64_t pm, uint64_t live, int q);
+int last_pass_lost(core_t *core, uint64_t pm, uint64_t live, int q);
+int push_token(core_t *core, int32_t token);
+int search(core_t *core, uint64_t pm, uint64_t live, int q, int r);
+int winning_redeal(core_t *core, uint64_t pm, uint64_t live, int q);
+int32_t node_of(core_t *core, uint32_t *stocks, uint32_t count);
+int second_pass_wins(core_t *core, uint64_t pm, int32_t root);
+int first_pass_line(core_t *core, uint64_t pm, uint64_t live, int q, uint64_t end_pm, uint64_t end_live);
+CORE_API core_t *core_new(const deal_t *deal, int64_t byte_bound);
+CORE_API void core_free(core_t *core);
+CORE_API int64_t core_bytes(const core_t *core);
+CORE_API int core_verdict(core_t *core, uint64_t pm, uint64_t live, int32_t q, int32_t r, int64_t probe_nodes,
+                 int64_t max_nodes, double max_seconds, cancelled_fn cancelled, int64_t *nodes);
+CORE_API int64_t core_line(const core_t *core, int32_t *out, int64_t capacity);
+CORE_API const char *core_source(void);
+
+#endif

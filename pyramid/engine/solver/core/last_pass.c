@@ -1,0 +1,325 @@
+/* The last pass by waste excursions (LastPass in last_pass.py). */
+#include "core.h"
+
+/* position.holds_rank */
+static int holds_rank(u128 stock, int rank) {
+    for (; stock; stock >>= 4)
+        if ((int)(stock & 15) == rank) return 1;
+    return 0;
+}
+
+/* LastPass._short (not cached: a pass over the pyramid's cards). */
+int is_short(const core_t *core, uint64_t pm) {
+    const deal_t *d = &core->deal;
+    uint64_t lonely[MAX_RANK + 1] = {0};
+    for (uint64_t rest = pm & ~d->rank_mask[d->target]; rest; rest &= rest - 1) {
+        int bit = bit_index(rest);
+        if (d->pyramid_partners[bit] & pm & ~(1ULL << bit)) continue;
+        int need = d->target - d->rank[bit];
+        lonely[need] |= 1ULL << bit;
+        if (popcount(lonely[need]) > core->supply[need]) return 1;
+    }
+    return 0;
+}
+
+/* LastPass._partners_buried */
+static int partners_buried(const deal_t *d, uint64_t pm, int need, u128 stock) {
+    unsigned held = 0;
+    for (u128 rest = stock; rest; rest >>= 4) held |= 1u << (int)(rest & 15);
+    uint64_t stuck = 0;
+    for (uint64_t rest = pm & ~d->rank_mask[d->target]; rest; rest &= rest - 1) {
+        int bit = bit_index(rest);
+        if (d->pyramid_partners[bit] & pm & ~(1ULL << bit)) continue;
+        if (!(held >> (d->target - d->rank[bit]) & 1)) stuck |= 1ULL << bit;
+    }
+    if (!stuck) return 0;
+    for (uint64_t partners = pm & d->rank_mask[need]; partners; partners &= partners - 1)
+        if (!(d->covering[bit_index(partners)] & stuck)) return 0;
+    return 1;
+}
+
+static int push_outcome(core_t *core, uint64_t outcome) {
+    if (!reserve(core, (void **)&core->scratch, &core->scratch_capacity, core->scratch_count, sizeof(uint64_t)))
+        return 0;
+    core->scratch[core->scratch_count++] = outcome;
+    return 1;
+}
+
+/* Append the outcomes at `index`, each plus `shift`, to the scratch region being filled. */
+static int push_outcomes(core_t *core, int64_t index, uint64_t shift) {
+    uint64_t count = core->outcomes[index];
+    for (uint64_t i = 0; i < count; i++)
+        if (!push_outcome(core, core->outcomes[index + 1 + i] + shift)) return 0;
+    return 1;
+}
+
+DEFINE_SORT(sort_outcomes, uint64_t)
+
+/* Keep the scratch region from `start` (without repeats) as the outcomes of `key`; its index. */
+static int64_t keep_outcomes(core_t *core, const uint64_t key[3], size_t start) {
+    uint64_t *region = core->scratch + start;
+    size_t n = core->scratch_count - start, kept = 0;
+    sort_outcomes(region, n);
+    for (size_t i = 0; i < n; i++)
+        if (!kept || region[kept - 1] != region[i]) region[kept++] = region[i];
+    core->scratch_count = start;
+    size_t index = core->outcome_count;
+    if (kept) {
+        size_t needed = index + kept + 1;
+        if (needed > core->outcome_capacity) {
+            size_t grown = core->outcome_capacity ? core->outcome_capacity : 1024;
+            while (grown < needed) grown *= 2;
+            if (core->bytes + (grown - core->outcome_capacity) * sizeof(uint64_t) > core->byte_bound) {
+                core->full = 1;
+                return CORE_FULL;
+            }
+            uint64_t *more = realloc(core->outcomes, grown * sizeof(uint64_t));
+            if (!more) { core->full = 1; return CORE_FULL; }
+            core->bytes += (grown - core->outcome_capacity) * sizeof(uint64_t);
+            core->outcomes = more;
+            core->outcome_capacity = grown;
+        }
+        region = core->scratch + start;
+        core->outcomes[index] = kept;
+        memcpy(core->outcomes + index + 1, region, kept * sizeof(uint64_t));
+        core->outcome_count = needed;
+    } else {
+        index = 0;  /* the empty list every core starts with */
+    }
+    if (index > INT32_MAX || !table_put(core, &core->excursions, key, (int32_t)index)) {
+        core->full = 1;
+        return CORE_FULL;
+    }
+    return (int64_t)index;
+}
+
+
+/* The outcomes of an excursion, shifted by `shift`, appended to the region being filled: 0, or < 0 to stop. */
+static int follow(core_t *core, uint64_t pm, int card, u128 stock, uint64_t shift) {
+    int64_t found = excursion(core, pm, card, stock);
+    if (found < 0) return (int)found;
+    return push_outcomes(core, found, shift) ? 0 : CORE_FULL;
+}
+
+/* LastPass.excursion: draw a card of rank `card` (not a king) onto the waste, play on above it,
+ * and remove it; the index of its outcomes (pyramid | consumed << 56), or < 0 to stop. */
+int64_t excursion(core_t *core, uint64_t pm, int card, u128 stock) {
+    const deal_t *d = &core->deal;
+    uint64_t key[3] = {pm | (uint64_t)card << CONSUMED_SHIFT, (uint64_t)stock, (uint64_t)(stock >> 64)};
+    int known = table_get(&core->excursions, key);
+    if (known >= 0) return known;
+    if (!pm && !d->goal_all) return CORE_CLEARED;
+    int target = d->target, need = target - card, stock_top_playable = d->stock_top_playable;
+    size_t start = core->scratch_count;
+    uint64_t partners_mask = d->rank_mask[need];
+    if ((!(pm & partners_mask) && !(stock_top_playable && holds_rank(stock, need))) || is_short(core, pm)
+        || (!stock_top_playable && partners_buried(d, pm, need, stock)))
+        return keep_outcomes(core, key, start);  /* the card can never leave, or short of a rank for good */
+    int over = tick(core);
+    if (over) return over;
+    uint64_t uncovered = uncovered_mask(pm);
+    for (uint64_t partners = uncovered & partners_mask; partners; partners &= partners - 1)
+        if (!push_outcome(core, pm ^ low_bit(partners))) return CORE_FULL;
+    uint64_t kings = uncovered & d->rank_mask[target];
+    if (kings) {
+        int stop = follow(core, pm & ~low_bit(kings), card, stock, 0);
+        if (stop) return stop;
+    } else {
+        removal_t removals[64];
+        int n = pyramid_removals(d, pm, uncovered, removals);
+        for (int i = 0; i < n; i++) {
+            int stop = follow(core, pm & ~(1ULL << removals[i].a) & ~(1ULL << removals[i].b), card, stock, 0);
+            if (stop) return stop;
+        }
+    }
+    int top = (int)(stock & 15);
+    if (top) {
+        u128 rest = stock >> 4;
+        uint64_t one = 1ULL << CONSUMED_SHIFT;
+        if (top == target) {  /* a king drawn (or on the stock top) leaves at once */
+            int stop = follow(core, pm, card, rest, one);
+            if (stop) return stop;
+        } else {
+            if (stock_top_playable) {
+                if (top == need && !push_outcome(core, pm | one)) return CORE_FULL;
+                for (uint64_t partners = uncovered & d->rank_mask[target - top]; partners; partners &= partners - 1) {
+                    int stop = follow(core, pm ^ low_bit(partners), card, rest, one);
+                    if (stop) return stop;
+                }
+            }
+            int64_t nested = excursion(core, pm, top, rest);
+            if (nested < 0) return nested;
+            uint64_t count = core->outcomes[nested];
+            for (uint64_t i = 0; i < count; i++) {
+                uint64_t inner = core->outcomes[nested + 1 + i];  /* read again: the arena may move */
+                uint64_t consumed = (inner >> CONSUMED_SHIFT) + 1;
+                int stop = follow(core, inner & PYRAMID_MASK, card, stock >> (4 * consumed), consumed << CONSUMED_SHIFT);
+                if (stop) return stop;
+            }
+        }
+    }
+    return keep_outcomes(core, key, start);
+}
+
+/* A state of LastPass._search: the pyramid, stock cards consumed, start-waste cards taken. */
+typedef struct { uint64_t pm; int32_t consumed, taken; } pass_state_t;
+
+typedef struct {
+    pass_state_t *items;
+    size_t count, capacity;
+} pass_stack_t;
+
+/* Loss-table keys to record (LastPass._search's `recorded`). */
+typedef struct {
+    uint64_t (*items)[3];
+    size_t count, capacity;
+} key_list_t;
+
+static int push_key(core_t *core, key_list_t *keys, const uint64_t key[3]) {
+    if (!reserve(core, (void **)&keys->items, &keys->capacity, keys->count, sizeof(keys->items[0]))) return 0;
+    memcpy(keys->items[keys->count++], key, sizeof(keys->items[0]));
+    return 1;
+}
+
+static int push_state(core_t *core, pass_stack_t *stack, uint64_t pm, int consumed, int taken) {
+    if (!reserve(core, (void **)&stack->items, &stack->capacity, stack->count, sizeof(pass_state_t))) return 0;
+    pass_state_t *state = &stack->items[stack->count++];
+    state->pm = pm;
+    state->consumed = consumed;
+    state->taken = taken;
+    return 1;
+}
+
+/* LastPass._search once the stacks are made: 1 won, 0 lost (its positions then recorded lost), < 0 stop. */
+static int pass_search(core_t *core, uint64_t pm, uint64_t live, int q, table_t *seen, pass_stack_t *todo,
+                       pass_stack_t *later, key_list_t *recorded) {
+    const deal_t *d = &core->deal;
+    int target = d->target, stock_top_playable = d->stock_top_playable, goal_all = d->goal_all;
+    int stock_bits[MAX_CARDS], waste_bits[MAX_CARDS], length = 0, waste_size = 0;
+    for (uint64_t rest = live & ~below(q); rest; rest &= rest - 1) stock_bits[length++] = bit_index(rest);
+    for (uint64_t rest = live & below(q); rest; rest &= rest - 1) waste_bits[waste_size++] = bit_index(rest);
+    for (int i = 0; i < waste_size / 2; i++) {  /* top first */
+        int swap = waste_bits[i];
+        waste_bits[i] = waste_bits[waste_size - 1 - i];
+        waste_bits[waste_size - 1 - i] = swap;
+    }
+    u128 stock = 0;
+    for (int place = length - 1; place >= 0; place--) stock = (stock << 4) | d->stock_rank[stock_bits[place]];
+    uint64_t stock_live[MAX_CARDS + 1], waste_live[MAX_CARDS + 1];
+    int stock_q[MAX_CARDS + 1];
+    stock_live[length] = 0;
+    for (int place = length - 1; place >= 0; place--) stock_live[place] = stock_live[place + 1] | 1ULL << stock_bits[place];
+    waste_live[waste_size] = 0;
+    for (int taken = waste_size - 1; taken >= 0; taken--) waste_live[taken] = waste_live[taken + 1] | 1ULL << waste_bits[taken];
+    for (int place = 0; place < length; place++) stock_q[place] = stock_bits[place];
+    stock_q[length] = d->m;
+    if (!push_state(core, todo, pm, 0, 0)) return CORE_FULL;
+    while (todo->count || later->count) {
+        if (!todo->count) {
+            pass_state_t state = later->items[--later->count];
+            u128 rest = stock >> (4 * state.consumed);
+            int64_t found = excursion(core, state.pm, (int)(rest & 15), rest >> 4);
+            if (found < 0) return found == CORE_CLEARED ? CORE_WIN : (int)found;
+            uint64_t count = core->outcomes[found];
+            for (uint64_t i = 0; i < count; i++) {
+                uint64_t outcome = core->outcomes[found + 1 + i];
+                if (!push_state(core, todo, outcome & PYRAMID_MASK,
+                                state.consumed + 1 + (int)(outcome >> CONSUMED_SHIFT), state.taken))
+                    return CORE_FULL;
+            }
+            continue;
+        }
+        pass_state_t state = todo->items[--todo->count];
+        uint64_t seen_key[2] = {state.pm | (uint64_t)state.consumed << CONSUMED_SHIFT, (uint64_t)state.taken};
+        if (table_get(seen, seen_key) >= 0) continue;
+        if (!table_put(core, seen, seen_key, 1)) return CORE_FULL;
+        int over = tick(core);
+        if (over) return over;
+        uint64_t here = state.pm;
+        int consumed = state.consumed, taken = state.taken;
+        if (!here && (!goal_all || (consumed == length && taken == waste_size))) return CORE_WIN;
+        uint64_t state_live = stock_live[consumed] | waste_live[taken];
+        int state_q = stock_q[consumed];
+        uint64_t key[3];
+        lost_key(d, here, forget_buried(d, here, state_live, state_q, 0), state_q, 0, key);
+        if (table_get(&core->lost, key) >= 0 || is_lost(core, here, state_live)) continue;
+        int won = relaxed_can_win(core, here, state_live, state_q, 0);
+        if (won < 0) return won;
+        if (!won) continue;
+        if (!push_key(core, recorded, key)) return CORE_FULL;  /* recorded lost if the pass is lost */
+        uint64_t uncovered = uncovered_mask(here);
+        uint64_t kings = uncovered & d->rank_mask[target];
+        if (kings) {
+            if (!push_state(core, todo, here & ~low_bit(kings), consumed, taken)) return CORE_FULL;
+        } else {
+            removal_t removals[64];
+            int n = pyramid_removals(d, here, uncovered, removals);
+            for (int i = 0; i < n; i++)
+                if (!push_state(core, todo, here & ~(1ULL << removals[i].a) & ~(1ULL << removals[i].b), consumed, taken))
+                    return CORE_FULL;
+        }
+        u128 rest = stock >> (4 * consumed);
+        int top = (int)(rest & 15);
+        if (taken < waste_size) {
+            int card = d->stock_rank[waste_bits[taken]];
+            if (card == target) {  /* an open king leaving dominates every other move */
+                if (!push_state(core, todo, here, consumed, taken + 1)) return CORE_FULL;
+                continue;
+            }
+            for (uint64_t partners = uncovered & d->rank_mask[target - card]; partners; partners &= partners - 1)
+                if (!push_state(core, todo, here & ~low_bit(partners), consumed, taken + 1)) return CORE_FULL;
+            if (stock_top_playable && top && top + card == target && !push_state(core, todo, here, consumed + 1, taken + 1))
+                return CORE_FULL;
+        }
+        if (!top) continue;
+        if (top == target) {
+            if (!push_state(core, todo, here, consumed + 1, taken)) return CORE_FULL;
+            continue;
+        }
+        if (stock_top_playable)
+            for (uint64_t partners = uncovered & d->rank_mask[target - top]; partners; partners &= partners - 1)
+                if (!push_state(core, todo, here & ~low_bit(partners), consumed + 1, taken)) return CORE_FULL;
+        /* a burial: the start's waste never plays again, as if all taken */
+        if (!goal_all && !push_state(core, todo, here, consumed + 1, waste_size)) return CORE_FULL;
+        if (!push_state(core, later, here, consumed, taken)) return CORE_FULL;
+    }
+    for (size_t i = 0; i < recorded->count; i++)
+        if (!table_put(core, &core->lost, recorded->items[i], 0)) return CORE_FULL;
+    return CORE_LOSE;
+}
+
+/* LastPass.can_win: can the position (last pass, one-card draws) still be won? */
+int last_pass_can_win(core_t *core, uint64_t pm, uint64_t live, int q) {
+    table_t seen;
+    pass_stack_t todo = {0}, later = {0};
+    key_list_t recorded = {0};
+    if (!table_init(core, &seen, 2)) { core->full = 1; return CORE_FULL; }
+    size_t scratch = core->scratch_count;
+    int won = pass_search(core, pm, live, q, &seen, &todo, &later, &recorded);
+    core->scratch_count = scratch;
+    core->bytes -= table_bytes(&seen, seen.capacity)
+                   + (todo.capacity + later.capacity) * sizeof(pass_state_t) + recorded.capacity * sizeof(recorded.items[0]);
+    table_free(&seen);
+    free(todo.items); free(later.items); free(recorded.items);
+    return won;
+}
+
+/* VerdictSearch.last_pass_lost: 1 lost, 0 not known, < 0 stop. Asked in full until a position is
+ * found won; below that, for QUICK_NODES nodes only. */
+int last_pass_lost(core_t *core, uint64_t pm, uint64_t live, int q) {
+    if (!core->win_ahead) {
+        int won = last_pass_can_win(core, pm, live, q);
+        if (won < 0) return won;
+        core->win_ahead = won;
+        return !won;
+    }
+    budget_t *budget = &core->budget;
+    int64_t outer = budget->share_until;
+    int64_t share = budget->nodes + QUICK_NODES;
+    budget->share_until = outer >= 0 && outer < share ? outer : share;
+    int won = last_pass_can_win(core, pm, live, q);
+    budget->share_until = outer;
+    if (won == CORE_QUICK && !(outer >= 0 && budget->nodes > outer)) return 0;
+    if (won < 0) return won;
+    return !won;
+}

@@ -1,0 +1,129 @@
+/* Budgets and tables: the counting of nodes, the open-addressing tables and the growing arrays, with the byte bound every allocation answers to (Budget in budget.py). */
+#include "core.h"
+
+double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Budget.tick: 0 to go on, CORE_OVER past the budget, CORE_FULL once a table is full. */
+int tick(core_t *core) {
+    budget_t *b = &core->budget;
+    if (core->full) return CORE_FULL;
+    b->nodes++;
+    if (b->max_nodes >= 0 && b->nodes > b->max_nodes) return CORE_OVER;
+    if (b->share_until >= 0 && b->nodes > b->share_until) return CORE_QUICK;
+    if (!(b->nodes & 255) && (b->deadline >= 0 || b->cancelled)) {
+        double t = now();
+        if (b->deadline >= 0 && t > b->deadline) return CORE_OVER;
+        if (b->cancelled && t >= b->next_ask) {
+            b->next_ask = t + CANCEL_INTERVAL;
+            if (b->cancelled()) return CORE_OVER;
+        }
+    }
+    return 0;
+}
+
+
+uint64_t mix(uint64_t x) {
+    x ^= x >> 30; x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 27; x *= 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+size_t table_bytes(const table_t *t, size_t capacity) {
+    return capacity * (t->words * sizeof(uint64_t) + sizeof(int32_t) + 1);
+}
+
+int table_init(core_t *core, table_t *t, int words) {
+    t->words = words;
+    t->capacity = 1024;
+    t->count = 0;
+    t->keys = calloc(t->capacity * words, sizeof(uint64_t));
+    t->values = calloc(t->capacity, sizeof(int32_t));
+    t->used = calloc(t->capacity, 1);
+    core->bytes += table_bytes(t, t->capacity);
+    return t->keys && t->values && t->used;
+}
+
+void table_free(table_t *t) {
+    free(t->keys); free(t->values); free(t->used);
+    t->keys = NULL; t->values = NULL; t->used = NULL;
+}
+
+static inline int same_key(const uint64_t *a, const uint64_t *b, int words) {
+    for (int w = 0; w < words; w++)
+        if (a[w] != b[w]) return 0;
+    return 1;
+}
+
+size_t slot_of(const table_t *t, const uint64_t *key) {
+    uint64_t h = 0;
+    for (int w = 0; w < t->words; w++) h = mix(h ^ key[w]) + w;
+    size_t mask = t->capacity - 1, i = (size_t)h & mask;
+    while (t->used[i]) {
+        if (same_key(t->keys + i * t->words, key, t->words)) return i;
+        i = (i + 1) & mask;
+    }
+    return i;
+}
+
+/* The value under key, or -1. */
+int table_get(const table_t *t, const uint64_t *key) {
+    size_t i = slot_of(t, key);
+    return t->used[i] ? t->values[i] : -1;
+}
+
+static int table_grow(core_t *core, table_t *t) {
+    size_t old_capacity = t->capacity, capacity = old_capacity * 2;
+    size_t added = table_bytes(t, capacity) - table_bytes(t, old_capacity);
+    if (core->bytes + added > core->byte_bound) { core->full = 1; return 0; }
+    uint64_t *keys = t->keys; int32_t *values = t->values; uint8_t *used = t->used;
+    t->keys = calloc(capacity * t->words, sizeof(uint64_t));
+    t->values = calloc(capacity, sizeof(int32_t));
+    t->used = calloc(capacity, 1);
+    if (!t->keys || !t->values || !t->used) {
+        free(t->keys); free(t->values); free(t->used);
+        t->keys = keys; t->values = values; t->used = used;
+        core->full = 1;
+        return 0;
+    }
+    t->capacity = capacity;
+    core->bytes += added;
+    for (size_t i = 0; i < old_capacity; i++) {
+        if (!used[i]) continue;
+        size_t j = slot_of(t, keys + i * t->words);
+        memcpy(t->keys + j * t->words, keys + i * t->words, t->words * sizeof(uint64_t));
+        t->values[j] = values[i];
+        t->used[j] = 1;
+    }
+    free(keys); free(values); free(used);
+    return 1;
+}
+
+/* Set key to value; 0 (and core->full) when the byte bound forbids it. */
+int table_put(core_t *core, table_t *t, const uint64_t *key, int value) {
+    if (2 * (t->count + 1) > t->capacity && !table_grow(core, t)) return 0;
+    size_t i = slot_of(t, key);
+    if (!t->used[i]) {
+        memcpy(t->keys + i * t->words, key, t->words * sizeof(uint64_t));
+        t->used[i] = 1;
+        t->count++;
+    }
+    t->values[i] = value;
+    return 1;
+}
+
+/* Grow an array of `size`-byte items to hold one more; 0 (and core->full) when it cannot. */
+int reserve(core_t *core, void **items, size_t *capacity, size_t count, size_t size) {
+    if (count < *capacity) return 1;
+    size_t grown = *capacity ? *capacity * 2 : 256;
+    if (core->bytes + (grown - *capacity) * size > core->byte_bound) { core->full = 1; return 0; }
+    void *more = realloc(*items, grown * size);
+    if (!more) { core->full = 1; return 0; }
+    core->bytes += (grown - *capacity) * size;
+    *items = more;
+    *capacity = grown;
+    return 1;
+}
