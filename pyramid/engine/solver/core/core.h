@@ -152,6 +152,14 @@ static inline int32_t token_of(removal_t removal) { return (int32_t)removal.a <<
 
 typedef struct { uint64_t pm, live; int q; } state_t;
 
+/* Position.pass_cards: the stock (drawing order) and the waste (top first) of a position, and the
+ * stock's ranks, four bits each, its top lowest (as excursion() reads a stock). */
+typedef struct {
+    int stock[MAX_CARDS], waste[MAX_CARDS];
+    int length, waste_size;
+    u128 ranks;
+} pass_cards_t;
+
 #define QUICK_NODES 300
 #define CONSUMED_SHIFT PYRAMID_BITS
 #define PYRAMID_MASK ((1ULL << PYRAMID_BITS) - 1)
@@ -224,6 +232,7 @@ int pyramid_removals(const deal_t *d, uint64_t pm, uint64_t uncovered, removal_t
 int open_removals(const deal_t *d, uint64_t uncovered, uint64_t live, int q, removal_t out[16]);
 int open_removal_possible(const deal_t *d, uint64_t uncovered, uint64_t live, int q);
 int forced_open_removal(const deal_t *d, uint64_t pm, uint64_t uncovered, uint64_t live, int q, removal_t *out);
+void pass_cards(const deal_t *d, uint64_t live, int q, pass_cards_t *cards);
 state_t apply_removal(const deal_t *d, uint64_t pm, uint64_t live, int q, int r, removal_t removal);
 int relaxed_can_win(core_t *core, uint64_t pm, uint64_t live, int q, int r);
 int is_short(const core_t *core, uint64_t pm);

@@ -158,14 +158,10 @@ static int line_to_redeal(core_t *core, line_search_t *search, uint64_t pm, uint
                           uint64_t end_live) {
     const deal_t *d = &core->deal;
     int target = d->target, stock_top_playable = d->stock_top_playable;
-    int stock_bits[MAX_CARDS], waste_bits[MAX_CARDS], length = 0, waste_size = 0, keep_waste = 0;
-    for (uint64_t rest = live & ~below(q); rest; rest &= rest - 1) stock_bits[length++] = bit_index(rest);
-    for (uint64_t rest = live & below(q); rest; rest &= rest - 1) waste_bits[waste_size++] = bit_index(rest);
-    for (int i = 0; i < waste_size / 2; i++) {
-        int swap = waste_bits[i];
-        waste_bits[i] = waste_bits[waste_size - 1 - i];
-        waste_bits[waste_size - 1 - i] = swap;
-    }
+    pass_cards_t cards;
+    pass_cards(d, live, q, &cards);
+    const int *stock_bits = cards.stock, *waste_bits = cards.waste;
+    int length = cards.length, waste_size = cards.waste_size, keep_waste = 0;
     for (int i = 0; i < waste_size; i++) keep_waste += !(end_live >> waste_bits[i] & 1);
     uint64_t drawn[MAX_CARDS + 1];
     drawn[0] = 0;

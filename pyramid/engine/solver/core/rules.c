@@ -269,6 +269,20 @@ int forced_open_removal(const deal_t *d, uint64_t pm, uint64_t uncovered, uint64
     return 0;
 }
 
+/* Position.pass_cards */
+void pass_cards(const deal_t *d, uint64_t live, int q, pass_cards_t *cards) {
+    cards->length = cards->waste_size = 0;
+    for (uint64_t rest = live & ~below(q); rest; rest &= rest - 1) cards->stock[cards->length++] = bit_index(rest);
+    for (uint64_t rest = live & below(q); rest; rest &= rest - 1) cards->waste[cards->waste_size++] = bit_index(rest);
+    for (int i = 0; i < cards->waste_size / 2; i++) {  /* top first */
+        int swap = cards->waste[i];
+        cards->waste[i] = cards->waste[cards->waste_size - 1 - i];
+        cards->waste[cards->waste_size - 1 - i] = swap;
+    }
+    cards->ranks = 0;
+    for (int place = cards->length - 1; place >= 0; place--) cards->ranks = (cards->ranks << 4) | d->stock_rank[cards->stock[place]];
+}
+
 /* Position.apply_removal */
 state_t apply_removal(const deal_t *d, uint64_t pm, uint64_t live, int q, int r, removal_t removal) {
     uint8_t ids[2] = {removal.a, removal.b};

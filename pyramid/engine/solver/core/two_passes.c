@@ -148,16 +148,11 @@ static int nibbles(u128 x) {
 static int first_pass(core_t *core, uint64_t pm, uint64_t live, int q, first_pass_t *pass, ends_t *ends) {
     const deal_t *d = &core->deal;
     int target = d->target, stock_top_playable = d->stock_top_playable, goal_all = d->goal_all;
-    int stock_bits[MAX_CARDS], waste_bits[MAX_CARDS], length = 0, waste_size = 0;
-    for (uint64_t rest = live & ~below(q); rest; rest &= rest - 1) stock_bits[length++] = bit_index(rest);
-    for (uint64_t rest = live & below(q); rest; rest &= rest - 1) waste_bits[waste_size++] = bit_index(rest);
-    for (int i = 0; i < waste_size / 2; i++) {
-        int swap = waste_bits[i];
-        waste_bits[i] = waste_bits[waste_size - 1 - i];
-        waste_bits[waste_size - 1 - i] = swap;
-    }
-    u128 stock = 0;
-    for (int place = length - 1; place >= 0; place--) stock = (stock << 4) | d->stock_rank[stock_bits[place]];
+    pass_cards_t cards;
+    pass_cards(d, live, q, &cards);
+    const int *stock_bits = cards.stock, *waste_bits = cards.waste;
+    int length = cards.length, waste_size = cards.waste_size;
+    u128 stock = cards.ranks;
     uint64_t waste_left[MAX_CARDS + 1];
     u128 waste_ranks[MAX_CARDS + 1];
     waste_left[waste_size] = 0;
