@@ -92,6 +92,7 @@ typedef struct {
     int32_t before;
 } mark_t;
 
+/* What the searches of one deal have proved (Memory in memory.py), and the question being asked. */
 typedef struct core {
     deal_t deal;
     int rank_pairs[MAX_RANK][2];
@@ -120,8 +121,9 @@ typedef struct core {
     uint64_t *scratch;         /* the outcomes of the excursions being explored, one region each */
     size_t scratch_count, scratch_capacity;
     int last_pass_on;          /* VerdictSearch.last_pass is set */
+    int win_ahead;             /* VerdictSearch.win_ahead */
     /* Two passes by families of second passes (two_passes.py). */
-    struct dd_node *dd;        /* the decision diagram's nodes (TwoPasses.families ...) */
+    struct dd_node *dd;        /* the decision diagram's nodes (TwoPasses.families, union, place, ...) */
     size_t dd_count, dd_capacity;
     int32_t *node_index;       /* open addressing over the nodes, by their stocks */
     size_t node_slots;
@@ -134,7 +136,6 @@ typedef struct core {
     size_t pair_scratch_count, pair_scratch_capacity;
     table_t second_lost;       /* TwoPasses.lost: (pyramid, node) */
     uint64_t redeal_pm, redeal_live;  /* where the last winning_redeal found a winning line redeals */
-    int win_ahead;             /* VerdictSearch.win_ahead */
 } core_t;
 
 /* Small helpers. */
