@@ -54,6 +54,41 @@ void core_free(core_t *core) {
 /* What the core's tables hold, in bytes. */
 int64_t core_bytes(const core_t *core) { return (int64_t)core->bytes; }
 
+/* verdict.two_passes_verdict: where a winning line redeals, its first pass to there, and the rest
+ * by the search with the last pass. */
+static int two_passes_verdict(core_t *core, uint64_t pm, uint64_t live, int q) {
+    core->path_len = 0;
+    core->mark_count = 0;
+    int result = winning_redeal(core, pm, live, q);
+    core->pair_scratch_count = 0;
+    core->last_pass_on = 1;
+    core->win_ahead = 0;
+    if (result == CORE_CLEARED) return search(core, pm, live, q, 0);  /* a line that never redeals */
+    if (result != CORE_WIN) return result;
+    result = first_pass_line(core, pm, live, q, core->redeal_pm, core->redeal_live);
+    if (!result) result = push_token(core, REDEAL_TOKEN) ? 0 : CORE_FULL;
+    if (!result) result = search(core, core->redeal_pm, core->redeal_live, next_live(&core->deal, core->redeal_live, 0), 0);
+    return result == CORE_LOSE ? CORE_BAD : result;  /* the redeal found must win */
+}
+
+/* verdict.run_verdict: with one-card draws and a probe, the plain search first for probe_nodes
+ * nodes, then the last pass or (one redeal left) the two-pass search. */
+static int run_verdict(core_t *core, uint64_t pm, uint64_t live, int q, int r, int64_t probe_nodes) {
+    if (probe_nodes < 0 || core->deal.draw_count != 1) {
+        core->budget.share_until = -1;
+        return search(core, pm, live, q, r);
+    }
+    core->budget.share_until = probe_nodes;
+    int result = search(core, pm, live, q, r);
+    core->budget.share_until = -1;
+    if (result != CORE_QUICK) return result;
+    if (r == 1) return two_passes_verdict(core, pm, live, q);
+    core->path_len = 0;
+    core->last_pass_on = 1;
+    core->win_ahead = 0;
+    return search(core, pm, live, q, r);
+}
+
 /* The verdict from (pm, live, q, r): CORE_WIN (the line in core_line), CORE_LOSE, CORE_OVER
  * (budget spent or called off), CORE_FULL (the byte bound reached: start again with a new core)
  * or CORE_BAD (a position this deal cannot hold). max_nodes < 0 and max_seconds < 0 mean none.
@@ -79,43 +114,7 @@ int core_verdict(core_t *core, uint64_t pm, uint64_t live, int32_t q, int32_t r,
     core->mark_count = 0;
     core->scratch_count = 0;
     core->last_pass_on = 0;
-    q = next_live(d, live, q);
-    int result;
-    if (probe_nodes >= 0 && d->draw_count == 1) {
-        /* run_verdict: the plain search first for probe_nodes nodes, then with the last pass */
-        core->budget.share_until = probe_nodes;
-        result = search(core, pm, live, q, r);
-        core->budget.share_until = -1;
-        if (result == CORE_QUICK && r == 1) {
-            /* two_passes_verdict: where a winning line redeals, its first pass to there, and the rest */
-            core->path_len = 0;
-            core->mark_count = 0;
-            result = winning_redeal(core, pm, live, q);
-            core->pair_scratch_count = 0;
-            if (result == CORE_WIN) {  /* the first pass to the redeal found, the second by the search */
-                result = first_pass_line(core, pm, live, q, core->redeal_pm, core->redeal_live);
-                if (!result) result = push_token(core, REDEAL_TOKEN) ? 0 : CORE_FULL;
-                if (!result) {
-                    core->last_pass_on = 1;
-                    core->win_ahead = 0;
-                    result = search(core, core->redeal_pm, core->redeal_live, next_live(d, core->redeal_live, 0), 0);
-                    if (result == CORE_LOSE) result = CORE_BAD;  /* the redeal found must win */
-                }
-            } else if (result == CORE_CLEARED) {  /* a line that never redeals */
-                core->last_pass_on = 1;
-                core->win_ahead = 0;
-                result = search(core, pm, live, q, 0);
-            }
-        } else if (result == CORE_QUICK) {
-            core->path_len = 0;
-            core->last_pass_on = 1;
-            core->win_ahead = 0;
-            result = search(core, pm, live, q, r);
-        }
-    } else {
-        core->budget.share_until = -1;
-        result = search(core, pm, live, q, r);
-    }
+    int result = run_verdict(core, pm, live, next_live(d, live, q), r, probe_nodes);
     *nodes = core->budget.nodes;
     core->budget.cancelled = NULL;
     if (result != CORE_WIN) core->path_len = 0;
