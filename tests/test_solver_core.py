@@ -109,6 +109,31 @@ def test_the_core_gives_the_reference_verdict_and_a_line_that_wins(
     assert reference == "lose" or board.status() == "cleared", board.fen()
 
 
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rule=every_rule, number=st.integers(1, 100_000), plies=st.integers(10, 45), seed=st.integers(0, 2**32))
+def test_the_core_finds_lines_as_short_as_the_reference(
+        library: ctypes.CDLL, rule: tuple[str, str], number: int, plies: int, seed: int) -> None:
+    """A* in the core (after its verdict, with the tables it filled): the same optimal length as the
+    Python A*, and a line that replays to a won table. (Positions from mid-game: the Python A* takes
+    seconds on some whole deals.)"""
+    board = random_position(rules_of(*rule), number, plies, seed)
+    if board.status() != "playing":
+        return
+    reference = solve(board, core="python", optimal=True)
+    pos = Position(board)
+    core = CompiledCore(pos, library)
+    start = (pos.start_pm, pos.start_live, pos.start_q, pos.start_r)
+    verdict = core.verdict(*start, None, None, None, None)
+    assert VERDICTS[verdict.result] == reference.verdict, board.fen()
+    if reference.verdict != "win":
+        return
+    answer = core.shortest(*start, None, None, None)
+    assert answer.result == compiled.WIN and len(answer.tokens) == reference.steps, board.fen()
+    for token in answer.tokens:
+        board.push(pos.move_of(token))
+    assert board.status() == "cleared"
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rule=every_rule, number=st.integers(1, 100_000), plies=st.integers(0, 20), seed=st.integers(0, 2**32),
        cuts=st.lists(st.integers(1, 3_000), min_size=1, max_size=6), probe=st.one_of(st.none(), st.integers(0, 500)))
@@ -148,6 +173,22 @@ def test_a_deal_solver_answers_every_position_of_a_game_as_the_reference(
             replay.push(move)
         assert answer.verdict == "lose" or replay.status() == "cleared", board.fen()
         board.push(chooser.choice(board.legal_moves))
+
+
+@pytest.mark.skipif(not MSC_DATA.is_dir(), reason="needs ../shared/data/msc-1500")
+def test_the_optimal_lengths_of_the_first_100_reference_deals_are_the_published_ones() -> None:
+    if compiled.load() is None:
+        pytest.fail("the compiled core does not load")
+    decks = (MSC_DATA / "decks.txt").read_text().splitlines()[:100]
+    lengths = [int(length) for length in (MSC_DATA / "solution-lengths.txt").read_text().split()][:100]
+    rules = preset("three-pass")
+    for number, (deal, length) in enumerate(zip(decks, lengths), start=1):
+        board = Board(deal, rules)
+        answer = solve(board, optimal=True, core="compiled")
+        assert answer.steps == length and answer.optimal, f"deal {number}"
+        for move in answer.moves:
+            board.push(move)
+        assert length == 0 or board.status() == "cleared", f"deal {number}"
 
 
 @pytest.mark.skipif(not MSC_DATA.is_dir(), reason="needs ../shared/data/msc-1500")

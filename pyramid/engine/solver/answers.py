@@ -69,13 +69,12 @@ def solve(
     the effort, and ``cancelled`` (asked every 256 nodes, from the searching
     thread) calls it off; when any of them says stop, the verdict is ``"unknown"``.
     ``core`` chooses the search (see :data:`Core`; asking for ``"compiled"`` where it does not
-    load raises :class:`CoreUnavailable`). The compiled core answers verdicts; the shortest
-    line is the Python search's for now.
+    load raises :class:`CoreUnavailable`).
     """
     pos = Position(board)
-    compiled = _compiled(pos, core) if not optimal else None
+    compiled = _compiled(pos, core)
     if compiled is not None:
-        return _solve_compiled(board, compiled, Budget(max_nodes, max_seconds, cancelled))
+        return _solve_compiled(board, compiled, Budget(max_nodes, max_seconds, cancelled), optimal)
     return _solve(board, pos, Memory(pos), optimal, Budget(max_nodes, max_seconds, cancelled))
 
 
@@ -126,12 +125,12 @@ class DealSolver:
             self.memory = Memory(self._pos)
             self.compiled = _compiled(self._pos, self._core)
         budget = Budget(max_nodes, max_seconds, cancelled)
-        if self.compiled is not None and not optimal:
+        if self.compiled is not None:
             if self.compiled.bytes() > KEPT_BYTES:
                 self.compiled = _compiled(self._pos, self._core)
             assert self.compiled is not None
             self.compiled.pos.aim(board)
-            solution = _solve_compiled(board, self.compiled, budget)
+            solution = _solve_compiled(board, self.compiled, budget, optimal)
             if solution.verdict == "unknown" and self.compiled.full():
                 self.compiled = _compiled(self._pos, self._core)  # past its bound: the next question starts again
             return solution
@@ -151,21 +150,30 @@ class DealSolver:
             raise OtherDealError(f"play cannot reach this position from the solver's own: {board.fen()!r}")
 
 
-def _solve_compiled(board: Board, core: CompiledCore, budget: Budget) -> Solution:
-    """:func:`solve`'s verdict for ``board`` (``core.pos`` aimed at it) by the compiled core."""
+def _solve_compiled(board: Board, core: CompiledCore, budget: Budget, optimal: bool) -> Solution:
+    """:func:`solve` for ``board`` (``core.pos`` aimed at it) by the compiled core: the verdict, then,
+    for ``optimal``, A* from the same position with the tables the verdict filled."""
     started = time.perf_counter()
     pos = core.pos
     status = board.status()
     if status in ("cleared", "no_moves"):
-        return Solution("win" if status == "cleared" else "lose", [], False, 0, time.perf_counter() - started)
-    seconds = None if budget.deadline is None else max(0.0, budget.deadline - time.perf_counter())
-    answer = core.verdict(pos.start_pm, pos.start_live, pos.start_q, pos.start_r, budget.max_nodes, seconds,
-                          budget.cancelled, compiled_probe(pos))
+        return Solution("win" if status == "cleared" else "lose", [], optimal, 0, time.perf_counter() - started)
+    start = (pos.start_pm, pos.start_live, pos.start_q, pos.start_r)
+    answer = core.verdict(*start, budget.max_nodes, _seconds_left(budget), budget.cancelled, compiled_probe(pos))
+    nodes = answer.nodes
+    if optimal and answer.result == WIN:
+        max_nodes = None if budget.max_nodes is None else max(0, budget.max_nodes - nodes)
+        answer = core.shortest(*start, max_nodes, _seconds_left(budget), budget.cancelled)
+        nodes += answer.nodes
     verdict: Verdict = "win" if answer.result == WIN else "lose" if answer.result == LOSE else "unknown"
     if answer.result == FULL:
         log.info("solver core: a question went past the core's memory bound; answered unknown")
     moves = [pos.move_of(token) for token in answer.tokens]
-    return Solution(verdict, moves, False, answer.nodes, time.perf_counter() - started)
+    return Solution(verdict, moves, optimal, nodes, time.perf_counter() - started)
+
+
+def _seconds_left(budget: Budget) -> float | None:
+    return None if budget.deadline is None else max(0.0, budget.deadline - time.perf_counter())
 
 
 def compiled_probe(pos: Position) -> int | None:

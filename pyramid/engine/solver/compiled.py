@@ -92,6 +92,11 @@ def _bind(library: ctypes.CDLL) -> ctypes.CDLL:
         ctypes.c_void_p, ctypes.c_uint64, ctypes.c_uint64, ctypes.c_int32, ctypes.c_int32,
         ctypes.c_int64, ctypes.c_int64, ctypes.c_double, Cancelled, ctypes.POINTER(ctypes.c_int64),
     ]
+    library.core_shortest.restype = ctypes.c_int
+    library.core_shortest.argtypes = [
+        ctypes.c_void_p, ctypes.c_uint64, ctypes.c_uint64, ctypes.c_int32, ctypes.c_int32,
+        ctypes.c_int64, ctypes.c_double, Cancelled, ctypes.POINTER(ctypes.c_int64),
+    ]
     library.core_line.restype = ctypes.c_int64
     library.core_line.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_int32), ctypes.c_int64]
     library.core_source.restype = ctypes.c_char_p
@@ -180,19 +185,32 @@ class CompiledCore:
         asked = Cancelled(lambda: 1 if cancelled is not None and cancelled() else 0)
         result = self._library.core_verdict(
             self._handle, pm, live, q, r, -1 if probe_nodes is None else probe_nodes,
-            -1 if max_nodes is None else max_nodes,
+            -1 if max_nodes is None else max_nodes, -1.0 if max_seconds is None else max_seconds,
+            asked if cancelled is not None else Cancelled(0), ctypes.byref(nodes))
+        return self._answer(result, nodes.value, (pm, live, q, r))
+
+    def shortest(self, pm: int, live: int, q: int, r: int, max_nodes: int | None, max_seconds: float | None,
+                 cancelled: Callable[[], bool] | None) -> CoreAnswer:
+        """A shortest line from a position :meth:`verdict` has just won (A*, ``shortest.py``)."""
+        nodes = ctypes.c_int64(0)
+        asked = Cancelled(lambda: 1 if cancelled is not None and cancelled() else 0)
+        result = self._library.core_shortest(
+            self._handle, pm, live, q, r, -1 if max_nodes is None else max_nodes,
             -1.0 if max_seconds is None else max_seconds, asked if cancelled is not None else Cancelled(0),
             ctypes.byref(nodes))
+        return self._answer(result, nodes.value, (pm, live, q, r))
+
+    def _answer(self, result: int, nodes: int, position: tuple[int, int, int, int]) -> CoreAnswer:
         self._full = result == FULL
         if result == BAD:
-            raise ValueError(f"the compiled core cannot hold the position {(pm, live, q, r)!r}")
+            raise ValueError(f"the compiled core cannot hold the position {position!r}")
         tokens: list[int | tuple[int, ...]] = []
         if result == WIN:
             length = self._library.core_line(self._handle, None, 0)
             raw = (ctypes.c_int32 * length)()
             self._library.core_line(self._handle, raw, length)
             tokens = [_token(value) for value in raw]
-        return CoreAnswer(result, tokens, nodes.value)
+        return CoreAnswer(result, tokens, nodes)
 
 
 def _token(value: int) -> int | tuple[int, ...]:

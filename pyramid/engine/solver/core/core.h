@@ -221,7 +221,7 @@ int table_put(core_t *core, table_t *t, const uint64_t *key, int value);
 int reserve(core_t *core, void **items, size_t *capacity, size_t count, size_t size);
 int next_live(const deal_t *d, uint64_t live, int q);
 int after_draw(const deal_t *d, uint64_t live, int q);
-void pyramid_needs(const core_t *core, uint64_t pm, int needs[MAX_RANK + 1]);
+int pyramid_needs(const core_t *core, uint64_t pm, int needs[MAX_RANK + 1]);
 int needs_more(const core_t *core, uint64_t pm, uint64_t live);
 int is_lost(const core_t *core, uint64_t pm, uint64_t live);
 int waste_stranded(const deal_t *d, uint64_t pm, uint64_t live, int q);
@@ -251,6 +251,9 @@ CORE_API void core_free(core_t *core);
 CORE_API int64_t core_bytes(const core_t *core);
 CORE_API int core_verdict(core_t *core, uint64_t pm, uint64_t live, int32_t q, int32_t r, int64_t probe_nodes,
                  int64_t max_nodes, double max_seconds, cancelled_fn cancelled, int64_t *nodes);
+CORE_API int core_shortest(core_t *core, uint64_t pm, uint64_t live, int32_t q, int32_t r, int64_t max_nodes,
+                           double max_seconds, cancelled_fn cancelled, int64_t *nodes);
+int shortest_line(core_t *core, uint64_t pm, uint64_t live, int q, int r);
 CORE_API int64_t core_line(const core_t *core, int32_t *out, int64_t capacity);
 CORE_API const char *core_source(void);
 

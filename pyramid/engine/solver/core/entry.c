@@ -54,6 +54,37 @@ void core_free(core_t *core) {
 /* What the core's tables hold, in bytes. */
 int64_t core_bytes(const core_t *core) { return (int64_t)core->bytes; }
 
+/* A question's set-up: 0, or why it cannot be asked (CORE_FULL, CORE_BAD). */
+static int ask(core_t *core, uint64_t pm, uint64_t live, int q, int r, int64_t max_nodes, double max_seconds,
+               cancelled_fn cancelled) {
+    const deal_t *d = &core->deal;
+    core->budget.nodes = 0;
+    if (core->full) return CORE_FULL;
+    if ((pm & ~((1ULL << PYRAMID_BITS) - 1)) || (d->m < 64 && (live >> d->m)) || q < 0 || q > d->m
+        || r < 0 || r > UNLIMITED)
+        return CORE_BAD;
+    for (uint64_t rest = pm; rest; rest &= rest - 1)
+        if (!d->rank[bit_index(rest)]) return CORE_BAD;
+    core->budget.max_nodes = max_nodes;
+    core->budget.share_until = -1;
+    core->budget.deadline = max_seconds < 0 ? -1.0 : now() + max_seconds;
+    core->budget.cancelled = cancelled;
+    core->budget.next_ask = 0;
+    core->path_len = 0;
+    core->mark_count = 0;
+    core->scratch_count = 0;
+    core->last_pass_on = 0;
+    return 0;
+}
+
+/* A question's end: the nodes it took, and no line unless it won. */
+static int answered(core_t *core, int result, int64_t *nodes) {
+    *nodes = core->budget.nodes;
+    core->budget.cancelled = NULL;
+    if (result != CORE_WIN) core->path_len = 0;
+    return result;
+}
+
 /* verdict.two_passes_verdict: where a winning line redeals, its first pass to there, and the rest
  * by the search with the last pass. */
 static int two_passes_verdict(core_t *core, uint64_t pm, uint64_t live, int q) {
@@ -97,28 +128,18 @@ static int run_verdict(core_t *core, uint64_t pm, uint64_t live, int q, int r, i
  * asks the two-pass search (verdict.two_passes_verdict). *nodes gets the nodes searched. */
 int core_verdict(core_t *core, uint64_t pm, uint64_t live, int32_t q, int32_t r, int64_t probe_nodes,
                  int64_t max_nodes, double max_seconds, cancelled_fn cancelled, int64_t *nodes) {
-    const deal_t *d = &core->deal;
-    *nodes = 0;
-    if (core->full) return CORE_FULL;
-    if ((pm & ~((1ULL << PYRAMID_BITS) - 1)) || (d->m < 64 && (live >> d->m)) || q < 0 || q > d->m
-        || r < 0 || r > UNLIMITED)
-        return CORE_BAD;
-    for (uint64_t rest = pm; rest; rest &= rest - 1)
-        if (!d->rank[bit_index(rest)]) return CORE_BAD;
-    core->budget.nodes = 0;
-    core->budget.max_nodes = max_nodes;
-    core->budget.deadline = max_seconds < 0 ? -1.0 : now() + max_seconds;
-    core->budget.cancelled = cancelled;
-    core->budget.next_ask = 0;
-    core->path_len = 0;
-    core->mark_count = 0;
-    core->scratch_count = 0;
-    core->last_pass_on = 0;
-    int result = run_verdict(core, pm, live, next_live(d, live, q), r, probe_nodes);
-    *nodes = core->budget.nodes;
-    core->budget.cancelled = NULL;
-    if (result != CORE_WIN) core->path_len = 0;
-    return result;
+    int result = ask(core, pm, live, q, r, max_nodes, max_seconds, cancelled);
+    if (!result) result = run_verdict(core, pm, live, next_live(&core->deal, live, q), r, probe_nodes);
+    return answered(core, result, nodes);
+}
+
+/* The shortest line from (pm, live, q, r) (ShortestSearch), asked right after core_verdict won
+ * from there: the same answers as core_verdict, the line in core_line. */
+int core_shortest(core_t *core, uint64_t pm, uint64_t live, int32_t q, int32_t r, int64_t max_nodes,
+                  double max_seconds, cancelled_fn cancelled, int64_t *nodes) {
+    int result = ask(core, pm, live, q, r, max_nodes, max_seconds, cancelled);
+    if (!result) result = shortest_line(core, pm, live, next_live(&core->deal, live, q), r);
+    return answered(core, result, nodes);
 }
 
 /* The line of the last won verdict: its length, and up to `capacity` tokens copied to `out`

@@ -45,23 +45,28 @@ static int max_matching(const deal_t *d, uint64_t lows, uint64_t highs) {
     return matched;
 }
 
-/* Position.pyramid_facts, its needs only: how many cards of each rank the pyramid needs at least. */
-void pyramid_needs(const core_t *core, uint64_t pm, int needs[MAX_RANK + 1]) {
+/* Position.pyramid_facts, but the useless cards: the removals the pyramid still needs (returned)
+ * and how many stock cards of each rank it needs at least. */
+int pyramid_needs(const core_t *core, uint64_t pm, int needs[MAX_RANK + 1]) {
     const deal_t *d = &core->deal;
     memset(needs, 0, sizeof(int) * (MAX_RANK + 1));
+    int removals = popcount(d->rank_mask[d->target] & pm);
     for (int p = 0; p < core->rank_pair_count; p++) {
         int low = core->rank_pairs[p][0], high = core->rank_pairs[p][1];
         uint64_t lows = d->rank_mask[low] & pm, highs = d->rank_mask[high] & pm;
         int low_count = popcount(lows), high_count = popcount(highs);
         if (low == high) {
             int matched = low_count / 2;
+            removals += low_count - matched;
             if (low_count > 2 * matched) needs[low] += low_count - 2 * matched;
             continue;
         }
         int matched = low_count && high_count ? max_matching(d, lows, highs) : 0;
+        removals += low_count + high_count - matched;
         if (low_count > matched) needs[high] += low_count - matched;
         if (high_count > matched) needs[low] += high_count - matched;
     }
+    return removals;
 }
 
 /* Position.needs_more */
