@@ -160,9 +160,11 @@ def test_the_main_loop_wakes_for_a_replay_playing_by_itself_and_a_press_still_ac
     loop = threading.Thread(target=console)
     loop.start()
     try:
-        wait_until(lambda: bool(screens) and screens[0].step >= 2, seconds=4 * replay.PACES[-1] * 3)
-        frames = frontend.frames
-        assert frames >= 3, "each move it played was drawn"
+        # The step moves on, then the loop draws it: wait for both (reading the frames as soon as the
+        # step was 2 failed once on a loaded machine, the second move not drawn yet).
+        wait_until(lambda: bool(screens) and screens[0].step >= 2 and frontend.frames >= 3,
+                   seconds=4 * replay.PACES[-1] * 3)
+        assert frontend.frames >= 3, "each move it played was drawn"
         hub.press("ok", "test")  # pause: at once, not after the next move
         hub.release("ok", "test")
         wait_until(lambda: not screens[0].playing)

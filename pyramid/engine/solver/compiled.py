@@ -1,4 +1,4 @@
-"""The compiled search core (``core/``), loaded with ctypes: the verdict searches in C.
+"""The compiled search core (``core/``), loaded with ctypes: the solver's searches in C.
 
 Why ctypes: it needs nothing but a C compiler at build time and the standard library at run
 time, and it releases the GIL for the whole call, so a hint searched on the console's worker
