@@ -20,7 +20,6 @@ from pyramid.console.screen import Console, HelpScreen, MenuScreen, NoticeScreen
 from pyramid.console.widgets import ConfirmScreen, NumberEntryScreen
 from pyramid.console.wording import describe_variant, variant_line, variant_title
 from pyramid.engine.rules import PRESETS, Redeals
-from pyramid.engine.solver.compiled import core_name
 from pyramid.system import device_info
 from pyramid.view import Hit, TextView, View
 
@@ -356,6 +355,9 @@ class SystemScreen(Screen):
             self.session.pop()
 
     def view(self) -> View:
+        # Here, not at the top: the main menu is drawn before the solver loads (start-up on a Pi).
+        from pyramid.engine.solver.compiled import core_name
+
         addresses = device_info.ip_addresses()
         ssh = tuple(f"ssh pyramid@{address}" if ":" not in address else f"ssh pyramid@[{address}]"
                     for address in addresses) or (say("system.no_network"),)

@@ -66,19 +66,8 @@ static int64_t keep_outcomes(core_t *core, const uint64_t key[3], size_t start) 
     size_t index = core->outcome_count;
     if (kept) {
         size_t needed = index + kept + 1;
-        if (needed > core->outcome_capacity) {
-            size_t grown = core->outcome_capacity ? core->outcome_capacity : 1024;
-            while (grown < needed) grown *= 2;
-            if (core->bytes + (grown - core->outcome_capacity) * sizeof(uint64_t) > core->byte_bound) {
-                core->full = 1;
-                return CORE_FULL;
-            }
-            uint64_t *more = realloc(core->outcomes, grown * sizeof(uint64_t));
-            if (!more) { core->full = 1; return CORE_FULL; }
-            core->bytes += (grown - core->outcome_capacity) * sizeof(uint64_t);
-            core->outcomes = more;
-            core->outcome_capacity = grown;
-        }
+        if (!reserve(core, (void **)&core->outcomes, &core->outcome_capacity, needed - 1, sizeof(uint64_t)))
+            return CORE_FULL;
         region = core->scratch + start;
         core->outcomes[index] = kept;
         memcpy(core->outcomes + index + 1, region, kept * sizeof(uint64_t));

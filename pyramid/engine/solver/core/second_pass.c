@@ -106,16 +106,7 @@ static int64_t keep_pairs(core_t *core, const uint64_t key[2], size_t start) {
     if (kept) {
         index = core->pair_count;
         size_t needed = index + kept + 1;
-        if (needed > core->pair_capacity) {
-            size_t grown = core->pair_capacity ? core->pair_capacity : 1024;
-            while (grown < needed) grown *= 2;
-            if (core->bytes + (grown - core->pair_capacity) * sizeof(pair_t) > core->byte_bound) { core->full = 1; return CORE_FULL; }
-            pair_t *more = realloc(core->pairs, grown * sizeof(pair_t));
-            if (!more) { core->full = 1; return CORE_FULL; }
-            core->bytes += (grown - core->pair_capacity) * sizeof(pair_t);
-            core->pairs = more;
-            core->pair_capacity = grown;
-        }
+        if (!reserve(core, (void **)&core->pairs, &core->pair_capacity, needed - 1, sizeof(pair_t))) return CORE_FULL;
         region = core->pair_scratch + start;
         core->pairs[index] = kept;
         memcpy(core->pairs + index + 1, region, kept * sizeof(pair_t));

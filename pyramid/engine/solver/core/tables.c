@@ -115,10 +115,11 @@ int table_put(core_t *core, table_t *t, const uint64_t *key, int value) {
     return 1;
 }
 
-/* Grow an array of `size`-byte items to hold one more; 0 (and core->full) when it cannot. */
+/* Grow an array of `size`-byte items to hold item `count` (doubling); 0 (and core->full) when it cannot. */
 int reserve(core_t *core, void **items, size_t *capacity, size_t count, size_t size) {
     if (count < *capacity) return 1;
     size_t grown = *capacity ? *capacity * 2 : 256;
+    while (grown <= count) grown *= 2;
     if (core->bytes + (grown - *capacity) * size > core->byte_bound) { core->full = 1; return 0; }
     void *more = realloc(*items, grown * size);
     if (!more) { core->full = 1; return 0; }

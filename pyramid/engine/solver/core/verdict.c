@@ -40,6 +40,15 @@ static int settled_lost(core_t *core, uint64_t pm, uint64_t live, int q, int r) 
     return !r && core->last_pass_on ? last_pass_lost(core, pm, live, q) : 0;
 }
 
+/* A removal onto the path and the search from there: its answer, the path as before unless won. */
+static int try_removal(core_t *core, uint64_t pm, uint64_t live, int q, int r, removal_t removal) {
+    if (!push_token(core, token_of(removal))) return CORE_FULL;
+    state_t after = apply_removal(&core->deal, pm, live, q, r, removal);
+    int won = search(core, after.pm, after.live, after.q, r);
+    if (!won) core->path_len--;
+    return won;
+}
+
 /* VerdictSearch._open_removals: the result, and *dominated when the rest of the walk is. */
 static int try_open_removals(core_t *core, uint64_t pm, uint64_t live, int q, int r, uint64_t uncovered,
                              int *dominated) {
@@ -54,11 +63,8 @@ static int try_open_removals(core_t *core, uint64_t pm, uint64_t live, int q, in
     }
     *dominated = 0;
     for (int i = 0; i < n; i++) {
-        if (!push_token(core, token_of(removals[i]))) return CORE_FULL;
-        state_t after = apply_removal(d, pm, live, q, r, removals[i]);
-        int won = search(core, after.pm, after.live, after.q, r);
+        int won = try_removal(core, pm, live, q, r, removals[i]);
         if (won) return won;
-        core->path_len--;
         if (forced || (king_dominates && removals[i].b == NO_CARD)) {
             *dominated = 1;
             return CORE_LOSE;
@@ -135,11 +141,8 @@ int search(core_t *core, uint64_t pm, uint64_t live, int q, int r) {
         removal_t removals[64];
         int n = pyramid_removals(d, pm, uncovered, removals);
         for (int i = 0; i < n; i++) {
-            if (!push_token(core, token_of(removals[i]))) return CORE_FULL;
-            state_t after = apply_removal(d, pm, live, q, r, removals[i]);
-            int won = search(core, after.pm, after.live, after.q, r);
+            int won = try_removal(core, pm, live, q, r, removals[i]);
             if (won) return won;
-            core->path_len--;
         }
         int won = walk(core, pm, live, q, r, uncovered);
         if (won) return won;
