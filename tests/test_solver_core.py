@@ -279,6 +279,10 @@ def test_a_core_built_from_another_source_is_refused(tmp_path: Path) -> None:
         open_library(library)
     with pytest.raises(CoreUnavailable, match="not built"):
         open_library(tmp_path / "missing.so")
+    garbage = tmp_path / "garbage.so"
+    garbage.write_bytes(b"\x7fELF" + bytes(range(256)) * 8)  # a truncated, corrupted library
+    with pytest.raises(CoreUnavailable, match="does not load"):
+        open_library(garbage)
 
 
 @pytest.mark.skipif(SANITIZED is not None, reason="this is the sanitized run")
