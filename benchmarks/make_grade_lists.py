@@ -2,12 +2,15 @@
 
 Command (from the repository root; CPU-heavy, so niced)::
 
-    nice -n 10 .venv/bin/python benchmarks/make_grade_lists.py [--minutes 5] [--jobs 1] [PRESET ...]
+    nice -n 10 .venv/bin/python benchmarks/make_grade_lists.py [--minutes 5] [--jobs 1] [--again] [PRESET ...]
 
 The deals of each preset's winnable list (``benchmarks/make_winnable_lists.py``)
 are measured in list order (:func:`pyramid.engine.grade.measure`, under the
 preset's default redeals), carrying on after the last deal the file holds,
-until the list is done or ``--minutes`` have passed for that preset. The
+until the list is done or ``--minutes`` have passed for that preset (``--again``
+starts each list over from its first deal). The lists are measured with the
+compiled solver core, which the console grades with too: the script stops
+with the reason where it does not load. The
 scale (the quarters of the traps) is recomputed from every deal graded so far
 and the file rewritten after every batch, so an interrupted run keeps what it
 measured. Each preset's line reports the time per deal here and as estimated
@@ -30,6 +33,7 @@ from pyramid.engine.board import Board
 from pyramid.engine.deal import numbered_deal
 from pyramid.engine.grade import UNGRADED, GradeList, grade_file_name, measure, pack_grades, scale_from, unpack_grades
 from pyramid.engine.rules import PRESETS
+from pyramid.engine.solver.compiled import core_name
 from pyramid.engine.winnable import read_list
 from pyramid.scripting import write_output  # whole or not at all: a run stopped mid-write keeps the last list
 
@@ -43,7 +47,7 @@ def traps_of(job: tuple[str, int]) -> tuple[int, float]:
     name, number = job
     rules = PRESETS[name]
     started = time.perf_counter()
-    difficulty = measure(Board(numbered_deal(number, rules.deck), rules))
+    difficulty = measure(Board(numbered_deal(number, rules.deck), rules), core="compiled")
     seconds = time.perf_counter() - started
     return (UNGRADED if difficulty is None else min(difficulty.traps, UNGRADED - 1)), seconds
 
@@ -53,10 +57,10 @@ def existing(name: str) -> bytes:
     return unpack_grades(path.read_bytes()).traps if path.exists() else b""
 
 
-def grow(name: str, minutes: float, jobs: int) -> str:
-    """Grade more of ``name``'s winnable list; the report line."""
+def grow(name: str, minutes: float, jobs: int, again: bool) -> str:
+    """Grade more of ``name``'s winnable list (all of it again with ``again``); the report line."""
     numbers = read_list(name).numbers
-    traps = bytearray(existing(name))
+    traps = bytearray() if again else bytearray(existing(name))
     path = DATA / grade_file_name(name)
     started = time.perf_counter()
     times: list[float] = []
@@ -92,9 +96,14 @@ def main(argv: list[str]) -> int:
     parser.add_argument("presets", nargs="*", default=list(PRESETS))
     parser.add_argument("--minutes", type=float, default=5.0, help="time limit per preset")
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--again", action="store_true", help="grade each list again from its first deal")
     args = parser.parse_args(argv)
+    if core_name() != "compiled":
+        print("make_grade_lists: the compiled solver core does not load (the log line above says why); "
+              "build it with scripts/venv.sh", file=sys.stderr)
+        return 2
     for name in args.presets:
-        print(grow(name, args.minutes, args.jobs), flush=True)
+        print(grow(name, args.minutes, args.jobs, args.again), flush=True)
     return 0
 
 

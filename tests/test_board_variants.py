@@ -13,14 +13,13 @@ import random
 import pytest
 from deals import build_deal, c, clearable_deal
 
-from pyramid.engine.board import Board, Move
-from pyramid.engine.cards import Card
+from pyramid.engine.board import Board, Move, msc_row_bonus
+from pyramid.engine.cards import STANDARD_DECK, Card
 from pyramid.engine.deal import numbered_deal
 from pyramid.engine.errors import IllegalMoveError
 from pyramid.engine.rules import (
     MSC_PYRAMID_BONUS,
     MSC_REMOVAL_POINTS,
-    MSC_ROW_BONUS,
     PRESETS,
     Rules,
     preset,
@@ -129,20 +128,79 @@ def test_spanish_deck_pairs_make_12_and_the_king_leaves_alone() -> None:
 
 
 # -- MSC scoring -----------------------------------------------------------------
-def test_msc_scores_five_per_removal_and_bonuses_for_emptied_rows() -> None:
-    board = Board(clearable_deal(), preset("three-pass"))
-    board.push(Move.remove(c("Kc")))
-    assert board.score == MSC_REMOVAL_POINTS
-    for low, high in (("Ac", "Qc"), ("2c", "Jc")):
-        board.push(Move.remove(c(low), c(high)))
-    assert board.score == 3 * MSC_REMOVAL_POINTS
-    board.push(Move.remove(c("3c"), c("Tc")))  # the base row is now empty
-    assert board.score == 4 * MSC_REMOVAL_POINTS + MSC_ROW_BONUS
+def test_microsofts_row_bonuses_grow_from_the_base_up_to_the_top_card() -> None:
+    """The values of mchung94/solitaire-player's ScoreChallengeSolver (docs/rules.md, "Scoring")."""
+    assert [msc_row_bonus(7, row) for row in range(6, -1, -1)] == [25, 50, 75, 100, 150, 250, 500]
+    assert [msc_row_bonus(6, row) for row in range(5, -1, -1)] == [25, 50, 75, 100, 150, 500]
+
+
+def removing_row_by_row(board: Board) -> list[int]:
+    """Clear ``board``'s pyramid from the base up, each row's king last; the points of each removal."""
+    gains = []
     while board.status() == "playing":
-        board.push(next(m for m in board.legal_moves if m.kind == "remove"))
-    assert board.status() == "cleared"
-    removals = len(board.move_stack)
-    assert board.score == removals * MSC_REMOVAL_POINTS + 6 * MSC_ROW_BONUS + MSC_PYRAMID_BONUS
+        rows = {move: {board.index_of(card) for card in move.cards} for move in board.legal_moves}
+        removals = {move: max(board.row_of(index) for index in places)  # type: ignore[arg-type]
+                    for move, places in rows.items() if move.kind == "remove" and None not in places}
+        lowest = max(removals.values())
+        in_row = [move for move, row in removals.items() if row == lowest]
+        move = min(in_row, key=lambda move: len(move.cards) == 1)  # pairs before the row's king
+        before = board.score
+        board.push(move)
+        gains.append(board.score - before)
+    return gains
+
+
+def test_each_emptied_row_scores_its_height_and_a_king_emptying_a_row_too() -> None:
+    board = Board(clearable_deal(), preset("three-pass"))
+    gains = removing_row_by_row(board)
+    # Rows from the base up: K + 3 pairs, 3 pairs, K + 2 pairs, 2 pairs, K + pair, pair, K.
+    per_row = [4, 3, 3, 2, 2, 1, 1]
+    ends = [sum(per_row[: row + 1]) - 1 for row in range(7)]
+    assert [gains[end] for end in ends] == [5 + bonus for bonus in (25, 50, 75, 100, 150, 250, 500)]
+    assert all(gain == MSC_REMOVAL_POINTS for index, gain in enumerate(gains) if index not in ends)
+    assert board.status() == "cleared" and board.score == 16 * 5 + 1150
+
+
+def test_one_pair_that_empties_two_rows_scores_both() -> None:
+    """Only the overlap rule lets one pair take the last card of two rows (a card and the one
+    card covering it): Microsoft's values with that rule, as rules are values."""
+    rules = preset("three-pass")._replace(overlap=True)
+    base = ["Kc", "Kd", "Ac", "Qc", "2c", "Jc", "5c"]
+    above = ["Kh", "3c", "Tc", "4c", "9c", "8c"]
+    filler = [str(card) for card in STANDARD_DECK.cards if str(card) not in base + above][:15]
+    board = Board(build_deal(filler + above + base, []), rules)
+    for move in [Move.remove(c("Kc")), Move.remove(c("Kd")), Move.remove(c("Ac"), c("Qc")),
+                 Move.remove(c("2c"), c("Jc")), Move.remove(c("Kh")), Move.remove(c("3c"), c("Tc")),
+                 Move.remove(c("4c"), c("9c"))]:
+        board.push(move)
+    before = board.score
+    board.push(Move.remove(c("5c"), c("8c")))  # 8c lies under 5c alone: the base and the row above empty
+    assert board.score - before == 5 + 25 + 50
+
+
+def test_nothing_scores_once_the_pyramid_is_cleared() -> None:
+    board = Board(clearable_deal(), preset("three-pass"))
+    removing_row_by_row(board)
+    assert board.status() == "cleared" and board.stock and board.legal_moves == []
+
+
+def perfect_deal() -> str:
+    """The clearable pyramid over a stock of pairs: each drawn card pairs with the next stock card."""
+    stock = [card for suit in "hs" for low, high in zip("A23456", "QJT987") for card in (low + suit, high + suit)]
+    pyramid = Board(clearable_deal()).deal[:28]
+    return build_deal([str(card) for card in pyramid], stock)
+
+
+def test_a_perfect_game_scores_1290() -> None:
+    """The whole deck removed, the pyramid last: Microsoft's maximum (ScoreChallengeSolver's
+    MAX_POSSIBLE_SCORE)."""
+    board = Board(perfect_deal(), preset("three-pass"))
+    while board.stock:
+        board.push(Move.draw())
+        board.push(Move.remove(board.waste[-1], board.stock[0]))
+    assert not board.waste and board.score == 12 * 5
+    removing_row_by_row(board)
+    assert board.status() == "cleared" and board.score == 1290
 
 
 def test_every_preset_scores_through_push_without_error() -> None:

@@ -29,6 +29,7 @@ from pyramid.console import catalogue
 from pyramid.console.catalogue import en, fr, say, say_count, use_language
 from pyramid.console.duel import menus as duel_menus
 from pyramid.console.duel.help import open_pyramids_help
+from pyramid.console.dealing import DealingScreen
 from pyramid.console.game_screen import AssistPanel, GameScreen, RedealChoice, DealRequest, start_pyramid
 from pyramid.console.menus import (ControlsScreen, DealNumberScreen, SettingsScreen, StatisticsScreen,
                                    SystemScreen, VariantMenu, open_console)
@@ -163,6 +164,13 @@ def duel_played(session: Session) -> None:
     session.handle(Action("ok"))
 
 
+def looking_for_a_deal(session: Session) -> DealingScreen:
+    """The screen of a search for a winnable deal, past the moment it says so."""
+    screen = DealingScreen(session, lambda dealt: None)
+    screen.since -= 1.0
+    return screen
+
+
 def solution_replayed(session: Session) -> None:
     """The replay of a won deal's solution, a few steps in."""
     from pyramid.console.replay import ReplayScreen
@@ -188,6 +196,7 @@ TOUR: list[tuple[str, Step, int]] = [
     ("system", push(SystemScreen), 1),
     ("rules", push(lambda session: HelpScreen(session)), 9),
     ("redeal question", push(lambda session: RedealChoice(session, DealRequest())), 1),
+    ("looking for a winnable deal", push(looking_for_a_deal), 1),
     ("game", game(clearable_deal(), "ok down ok"), 1),
     ("hint", hint_then_help, 1),
     ("assists", lambda session: (game(clearable_deal())(session),

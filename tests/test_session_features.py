@@ -13,7 +13,7 @@ from pyramid.engine.cards import format_cards, parse_deal
 from pyramid.engine.daily import daily_challenge
 from pyramid.engine.deal import numbered_deal
 from pyramid.engine.rules import RETROHUB
-from pyramid.console import game_screen
+from pyramid.console import dealing, game_screen
 from pyramid.console.menus import open_console
 from pyramid.console.screen import DealChoice, PressSeen
 from pyramid.console.session import Session
@@ -246,7 +246,7 @@ def test_winnable_deals_only_falls_back_on_the_shipped_list_when_the_live_search
         tmp_path: Path, monkeypatch) -> None:
     from pyramid.engine.winnable import winnable_deal_numbers
 
-    monkeypatch.setattr(game_screen, "WINNABLE_LIVE_SECONDS", 0.0)  # a console too slow to prove one in time
+    monkeypatch.setattr(dealing, "WINNABLE_LIVE_SECONDS", 0.0)  # a console too slow to prove one in time
     session = new_session(tmp_path)
     session.change_setting("winnable_only", True)
     choose(session, "New game")

@@ -16,14 +16,14 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pyramid.actions import Action
 from pyramid.console.catalogue import say, say_count
+from pyramid.console.dealing import DealingScreen, DealRequest, Dealt, deal_at_once
 from pyramid.console.help_text import pyramid_help
 from pyramid.console.screen import Console, HelpScreen, MenuScreen, NoticeScreen, Screen, choose_line
 from pyramid.console.table import Table
 from pyramid.console.widgets import ConfirmScreen
 from pyramid.console.wording import card_name, describe_move, month_name, variant_title
 from pyramid.engine.board import Board, Move
-from pyramid.engine.cards import Card, format_cards
-from pyramid.engine.deal import MAX_DEAL_NUMBER, numbered_deal
+from pyramid.engine.cards import format_cards
 from pyramid.engine.difficulty import GRADES, Grade
 from pyramid.engine.rules import REDEAL_CHOICES, Rules, preset
 from pyramid.engine.verdicts import GameVerdicts, Solve
@@ -47,31 +47,6 @@ PLAY_AGAIN, RETRY, UNDO_LAST, WATCH, TO_MENU = (
 ADVICE_SECONDS = 1.0
 #: Seconds a hint may take before the status line says "Thinking…" (a quick one shows no cue).
 THINKING_CUE = 0.15
-#: How long "winnable deals only" may search when a preset has no precomputed list.
-WINNABLE_SEARCH_SECONDS = 5.0
-#: How long "winnable deals only" first searches random deals live (about 3 wins a second here under
-#: RetroHub rules, one every 3 s on a Pi Zero 2: benchmarks/make_winnable_lists.py).
-WINNABLE_LIVE_SECONDS = 2.0
-
-
-class DealRequest(NamedTuple):
-    """Which deal the player asked for: a number, or ``None`` for a random one; ``cards`` to
-    play a deal again exactly (one given as cards has no number); ``daily``: the date whose
-    daily deal this is, and ``par`` its par; ``grade``: its difficulty, when known."""
-
-    number: int | None = None
-    cards: tuple[Card, ...] | None = None
-    daily: datetime.date | None = None
-    par: int | None = None
-    grade: Grade | None = None
-
-
-class Dealt(NamedTuple):
-    """The cards dealt, their deal number (``None`` for cards given) and their grade, when known."""
-
-    cards: tuple[Card, ...]
-    number: int | None
-    grade: Grade | None
 
 
 def game_solver() -> Solve:
@@ -212,53 +187,30 @@ def deal_new_game(session: Console, number: int | None = None, daily: datetime.d
 
 def start_pyramid(session: Console, redeals: int | None, request: DealRequest = DealRequest(),
                   replace: Screen | None = None) -> None:
-    """Deal a new game with ``redeals`` redeals (``None`` = unlimited); it replaces any saved one."""
+    """Deal a new game with ``redeals`` redeals (``None`` = unlimited); it replaces any saved one.
+    A deal that must be proven winnable first is searched for beside the main loop."""
     rules = session.rules.with_redeals(redeals)
-    dealt = _cards_for(session, rules, request)
+    dealt = deal_at_once(session, rules, request)
+    if dealt is None:
+        DealingScreen.search(session, rules, lambda found: _deal(session, rules, request, found, replace))
+    else:
+        _deal(session, rules, request, dealt, replace)
+
+
+def _deal(session: Console, rules: Rules, request: DealRequest, dealt: Dealt, replace: Screen | None) -> None:
     _abandon_saved_game(session.store)
     context: dict[str, Any] = {"daily": request.daily.isoformat()} if request.daily else {}
     if request.par is not None:
         context["par"] = request.par
     if dealt.grade is not None:
         context["grade"] = dealt.grade
-    progress = Progress(GAME, rules.name, redeals, format_cards(dealt.cards), deal_number=dealt.number,
+    progress = Progress(GAME, rules.name, rules.redeals, format_cards(dealt.cards), deal_number=dealt.number,
                         context=context)
     session.store.save_progress(progress)
     if replace is not None and session.screen is replace:
         session.pop()
     session.push(GameScreen(session, Table(Board(dealt.cards, rules)), progress))
     session.show_store_notice()
-
-
-def _cards_for(session: Console, rules: Rules, request: DealRequest) -> Dealt:
-    if request.cards is not None:
-        return Dealt(request.cards, request.number, request.grade)
-    fixed = session.fixed_deal
-    if fixed.cards is not None:
-        cards, fixed.cards = fixed.cards, None
-        return Dealt(cards, None, None)
-    number = fixed.number or request.number
-    fixed.number = None
-    wanted = session.settings.winnable_only
-    if number is None and isinstance(wanted, str):
-        from pyramid.engine.grade import pick_graded_number  # the solver loads only when needed
-
-        # Grading live takes seconds on a Pi Zero 2: a shipped graded deal first.
-        number = pick_graded_number(rules, wanted, session.rng, WINNABLE_SEARCH_SECONDS)
-        if number is not None:
-            return Dealt(numbered_deal(number, rules.deck), number, wanted)
-    if number is None and wanted:
-        from pyramid.engine.winnable import pick_winnable_number  # the solver loads only when needed
-
-        # A fresh deal proven live first (no repeats in practice); on a console too slow for that
-        # in time, one of the shipped proven deals.
-        number = (pick_winnable_number(rules, session.rng, WINNABLE_LIVE_SECONDS, live=True)
-                  or pick_winnable_number(rules, session.rng, WINNABLE_SEARCH_SECONDS))
-    if number is None:
-        number = session.rng.randint(1, MAX_DEAL_NUMBER)
-    from pyramid.engine.grade import listed_grade  # the solver loads only when needed
-
-    return Dealt(numbered_deal(number, rules.deck), number, listed_grade(rules, number))
 
 
 def _abandon_saved_game(store: "Store") -> None:

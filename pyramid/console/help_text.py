@@ -8,7 +8,8 @@ from __future__ import annotations
 import math
 
 from pyramid.console.catalogue import say
-from pyramid.engine.rules import MSC_PYRAMID_BONUS, MSC_REMOVAL_POINTS, MSC_ROW_BONUS, Rules
+from pyramid.engine.board import msc_row_bonus
+from pyramid.engine.rules import MSC_PYRAMID_BONUS, MSC_REMOVAL_POINTS, Rules
 
 Sections = tuple[tuple[str, tuple[str, ...]], ...]
 
@@ -39,8 +40,8 @@ def pyramid_help(rules: Rules) -> Sections:
     pairs.append(say("help.stock_top_pairs") if rules.stock_top_playable else say("help.waste_top_pairs"))
     turned = say("help.turns_three") if rules.draw_count == 3 else say("help.turns_one")
     stock = (say("help.stock_turns", turned=turned), say(REDEALS.get(rules.redeals, REDEALS[2])))
-    points = say(f"help.points_{rules.scoring}", removal=MSC_REMOVAL_POINTS, row=MSC_ROW_BONUS,
-                 top=MSC_PYRAMID_BONUS)
+    rows = ", ".join(str(msc_row_bonus(rules.rows, row)) for row in range(rules.rows - 1, 0, -1))
+    points = say(f"help.points_{rules.scoring}", removal=MSC_REMOVAL_POINTS, rows=rows, top=MSC_PYRAMID_BONUS)
     return (
         (say("help.goal"), (say("help.clear", goal=goal),)),
         (say("help.pairs_heading"), tuple(pairs)),

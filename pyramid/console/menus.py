@@ -220,6 +220,8 @@ class StatisticsScreen(PagedScreen):
                      say("statistics.streaks", current=stats.current_streak, best=stats.best_streak)]
             if stats.assisted_played:
                 lines.append(say("statistics.assisted", played=stats.assisted_played, won=stats.assisted_won))
+            if stats.old_best_score is not None:
+                lines.append(say("statistics.old_best", best=stats.old_best_score))
             sections.append((describe_variant(stats.game, stats.variant), tuple(lines)))
         if not sections:
             sections.append((say("statistics.none"), (say("statistics.none_line"),)))

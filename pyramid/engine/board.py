@@ -19,7 +19,7 @@ from pyramid.engine.cards import Card, format_cards, parse_deal
 from pyramid.engine.errors import IllegalMoveError, InvalidDealError, InvalidMoveError, ReplayError
 from pyramid.engine.game import Status
 from pyramid.errors import PyramidError
-from pyramid.engine.rules import MSC_PYRAMID_BONUS, MSC_REMOVAL_POINTS, MSC_ROW_BONUS, RETROHUB, Rules, preset
+from pyramid.engine.rules import MSC_PYRAMID_BONUS, MSC_REMOVAL_POINTS, MSC_ROW_BONUSES, RETROHUB, Rules, preset
 from pyramid.engine.tableau import Tableau
 
 MoveKind = Literal["draw", "redeal", "remove"]
@@ -78,6 +78,15 @@ class _BoardSnapshot:
     waste: tuple[Card, ...]
     redeals_left: int | None
     score: int
+
+
+def msc_row_bonus(rows: int, row: int) -> int:
+    """Microsoft's points for emptying ``row`` (0 = the top card) of a pyramid of ``rows`` rows:
+    by its height from the base (:data:`~pyramid.engine.rules.MSC_ROW_BONUSES`), the top card
+    :data:`~pyramid.engine.rules.MSC_PYRAMID_BONUS`."""
+    if row == 0:
+        return MSC_PYRAMID_BONUS
+    return MSC_ROW_BONUSES[min(rows - 1 - row, len(MSC_ROW_BONUSES) - 1)]
 
 
 class Board(Tableau):
@@ -256,13 +265,13 @@ class Board(Tableau):
         return MSC_REMOVAL_POINTS + self._msc_row_bonus(cards)
 
     def _msc_row_bonus(self, cards: tuple[Card, ...]) -> int:
-        """Bonus for each pyramid row that ``cards`` (about to leave) empty."""
+        """Bonus for each pyramid row that ``cards`` (about to leave) empty (see :func:`msc_row_bonus`)."""
         leaving = {index for index in map(self.index_of, cards) if index is not None}
         bonus = 0
         for row in {self.row_of(index) for index in leaving}:
             start = row * (row + 1) // 2
             if all(self.pyramid[i] is None or i in leaving for i in range(start, start + row + 1)):
-                bonus += MSC_PYRAMID_BONUS if row == 0 else MSC_ROW_BONUS
+                bonus += msc_row_bonus(self.rules.rows, row)
         return bonus
 
     def _take(self, card: Card) -> None:

@@ -16,14 +16,15 @@ scale of each preset: :class:`GradeScale`, from the deals graded by
 ``benchmarks/make_grade_lists.py``), so each grade holds about a quarter of
 the winnable deals of its preset.
 
-**Cost, and why lists.** Grading solves some 40 positions per deal: 0.13 to
-0.45 s here on average, depending on the preset, and up to about 5 s (a Pi
-Zero 2 is about ten times slower), too slow to grade every new deal live on a
-Pi (``benchmarks/make_grade_lists.py`` reports it). So the grades of the
-shipped winnable deals are shipped too, in ``data/grades-<preset>.bin`` (the scale, then
-one byte of traps a deal in the order of the winnable list, zlib-compressed),
-and only deals past the list are graded live. The node budgets make the grade of a
-deal the same on every console, however slow: a deal that needs more is
+**Cost, and why lists.** Grading solves some 40 positions per deal: with the
+compiled core 10 to 30 ms here on average, depending on the preset, and up to
+about 0.2 s (a Pi Zero 2 is about ten times slower; the pure-Python search ten
+times slower again). The grades of the shipped winnable deals are shipped too,
+in ``data/grades-<preset>.bin`` (the scale, then one byte of traps a deal in the
+order of the winnable list, zlib-compressed), so a chosen grade is dealt at
+once; deals proven live (:func:`live_grade`) and deals under other redeals than
+a preset's own (:func:`pick_graded_number`) are graded live. The node budgets make the grade of a
+shipped deal the same on every console, however slow: a deal that needs more is
 simply not graded.
 """
 
@@ -34,12 +35,13 @@ import random
 import struct
 import time
 import zlib
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from functools import cache
 from importlib import resources
 from typing import NamedTuple
 
 from pyramid.engine.board import Board
+from pyramid.engine.cards import Card
 from pyramid.engine.deal import numbered_deal
 from pyramid.engine.difficulty import GRADES, Grade
 from pyramid.engine.rules import PRESETS, Rules
@@ -55,9 +57,6 @@ LINE_NODES = 100_000
 BRANCH_NODES = 20_000
 #: Node budget for grading one deal in all: past it the deal gets no grade.
 GRADE_NODES = 400_000
-#: The search grades are measured with: its nodes and its line are the measure, and the shipped
-#: lists were made with the pure-Python one (the compiled core finds other lines, in other nodes).
-GRADING_CORE: Core = "python"
 #: In a grade file, a listed deal that got no grade; more traps than that are stored as one less.
 UNGRADED = 255
 _HEADER = struct.Struct("<HHH")
@@ -98,12 +97,16 @@ class GradeList(NamedTuple):
         return None if traps == UNGRADED else self.scale.grade(traps)
 
 
-def measure(board: Board, max_seconds: float | None = None) -> Difficulty | None:
+def measure(board: Board, max_seconds: float | None = None, cancelled: Callable[[], bool] | None = None,
+            core: Core | None = None) -> Difficulty | None:
     """The traps of ``board`` from its position; ``None`` unless the solver proves it winnable
     and the whole measure fits in :data:`GRADE_NODES` (and ``max_seconds``, for a live search
-    that must not keep a player waiting; the grade is then no longer the same on every console)."""
+    that must not keep a player waiting; the grade is then no longer the same on every console),
+    or once ``cancelled`` says so. ``core`` chooses the search (:func:`~pyramid.engine.solver.solve`):
+    the shipped grades were measured with the compiled core, and the Python search measures the
+    same traps on 98-100 % of deals (the lines of the two may differ where two moves are as good)."""
     deadline = None if max_seconds is None else time.monotonic() + max_seconds
-    solution = solve(board, max_nodes=LINE_NODES, max_seconds=max_seconds, core=GRADING_CORE)
+    solution = solve(board, max_nodes=LINE_NODES, max_seconds=max_seconds, cancelled=cancelled, core=core)
     if solution.verdict != "win":
         return None
     game, nodes, traps, choices = board.copy(), solution.nodes, 0, 0
@@ -112,10 +115,11 @@ def measure(board: Board, max_seconds: float | None = None) -> Difficulty | None
             if other == move:
                 continue
             game.push(other)
-            branch = solve(game, max_nodes=min(BRANCH_NODES, GRADE_NODES - nodes), core=GRADING_CORE)
+            branch = solve(game, max_nodes=min(BRANCH_NODES, GRADE_NODES - nodes), cancelled=cancelled, core=core)
             game.pop()
             nodes += branch.nodes
-            if nodes >= GRADE_NODES or (deadline is not None and time.monotonic() > deadline):
+            if (nodes >= GRADE_NODES or (deadline is not None and time.monotonic() > deadline)
+                    or (cancelled is not None and cancelled())):
                 return None
             choices += 1
             traps += branch.verdict == "lose"
@@ -198,7 +202,8 @@ def listed_grade(rules: Rules, number: int) -> Grade | None:
 
 
 def pick_graded_number(
-    rules: Rules, grade: Grade, rng: random.Random, seconds: float, played: Collection[int] = ()
+    rules: Rules, grade: Grade, rng: random.Random, seconds: float, played: Collection[int] = (),
+    cancelled: Callable[[], bool] | None = None,
 ) -> int | None:
     """A winnable deal number of ``grade`` under ``rules``: from the shipped grades, else searched live.
 
@@ -206,7 +211,7 @@ def pick_graded_number(
     of the grade is played, or when none is listed, random deals are proven
     winnable and graded for up to ``seconds`` (under rules other than the
     preset's own, such as more redeals, on the preset's scale). ``None`` when none was found
-    in time or the preset has no scale.
+    in time, the preset has no scale, or ``cancelled`` called the search off.
     """
     seen = set(played)
     numbers, grades = _listed(rules)
@@ -218,10 +223,23 @@ def pick_graded_number(
         return None
     deadline = time.monotonic() + seconds
     while (left := deadline - time.monotonic()) > 0:
-        number = find_winnable_number(rules, rng, left)
+        number = find_winnable_number(rules, rng, left, cancelled)
         if number is None:
             return None
-        difficulty = measure(Board(numbered_deal(number, rules.deck), rules), max(0.0, deadline - time.monotonic()))
+        difficulty = measure(Board(numbered_deal(number, rules.deck), rules), max(0.0, deadline - time.monotonic()),
+                             cancelled)
         if difficulty is not None and shipped.scale.grade(difficulty.traps) == grade:
             return number
     return None
+
+
+def live_grade(rules: Rules, cards: Sequence[Card], seconds: float,
+               cancelled: Callable[[], bool] | None = None) -> Grade | None:
+    """The grade of a deal proven winnable live (``cards`` under ``rules``), measured within ``seconds``
+    on its preset's scale (as :func:`pick_graded_number` does: rules other than the preset's own, such as
+    more redeals, are graded on it too); ``None`` when it did not fit or the preset has no scale."""
+    shipped = read_grades(rules.name)
+    if shipped is None:
+        return None
+    difficulty = measure(Board(tuple(cards), rules), seconds, cancelled)
+    return None if difficulty is None else shipped.scale.grade(difficulty.traps)

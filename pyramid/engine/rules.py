@@ -7,11 +7,13 @@ docs/rules.md, "Variants" by name; ``redeals`` in a preset is its default, which
 
 Scoring: ``retrohub`` counts 5 points per row from the base for each pyramid
 card (docs/rules.md, "Pyramid"); ``cards_left`` scores nothing while playing and the result is
-the number of pyramid cards left (0 is perfect); ``msc`` gives 5 points per
-removal (a pair or a king) plus a bonus for each pyramid row emptied —
-:data:`MSC_ROW_BONUS`, and :data:`MSC_PYRAMID_BONUS` for the top row, which
-clears the pyramid. Microsoft publishes no table; these are the commonly
-reported values of its Pyramid and are our choice.
+the number of pyramid cards left (0 is perfect); ``msc`` scores as Microsoft Solitaire
+Collection's Pyramid does: 5 points per removal (a pair or a king) plus a bonus for each pyramid
+row emptied, by its height from the base up (:data:`MSC_ROW_BONUSES`), and
+:data:`MSC_PYRAMID_BONUS` for the top card, which clears the pyramid; a perfect game (the whole
+deck removed, the pyramid last) scores 1,290. Microsoft publishes no table: the values are those
+of the public solver that plays its score challenges (mchung94/solitaire-player,
+``ScoreChallengeSolver``), which docs/rules.md cites.
 """
 
 # Annotations are evaluated, not postponed: cheaper named tuples at start-up (see pyramid.view).
@@ -24,9 +26,10 @@ from pyramid.engine.errors import UnknownPresetError
 Goal = Literal["pyramid", "all"]
 Scoring = Literal["retrohub", "cards_left", "msc"]
 
-#: MSC-style points (see the module docstring).
+#: Microsoft's points (see the module docstring): a removal, each row emptied from the base up
+#: (a pyramid of more rows scores its higher rows as the last of these), and the top card.
 MSC_REMOVAL_POINTS = 5
-MSC_ROW_BONUS = 25
+MSC_ROW_BONUSES = (25, 50, 75, 100, 150, 250)
 MSC_PYRAMID_BONUS = 500
 
 #: The redeal choices offered by the console and the command line.

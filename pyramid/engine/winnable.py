@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 import time
 import zlib
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from functools import cache
 from importlib import resources
 from typing import NamedTuple
@@ -122,36 +122,38 @@ def winnable_deal_numbers(rules: Rules) -> list[int]:
     return list(read_list(rules.name).numbers)
 
 
-def find_winnable_number(rules: Rules, rng: random.Random, seconds: float) -> int | None:
+def find_winnable_number(rules: Rules, rng: random.Random, seconds: float,
+                         cancelled: Callable[[], bool] | None = None) -> int | None:
     """A random deal number the solver proves winnable under ``rules``, searched live for up to ``seconds``.
 
     Each deal gets at most :data:`LIVE_DEAL_SECONDS`; ``None`` when none was
-    proven in time.
+    proven in time, or once ``cancelled`` (asked by the search too) says so.
     """
     deadline = time.monotonic() + seconds
     while True:
         left = deadline - time.monotonic()
-        if left <= 0:
+        if left <= 0 or (cancelled is not None and cancelled()):
             return None
         number = rng.randint(1, MAX_DEAL_NUMBER)
         board = Board(numbered_deal(number, rules.deck), rules)
-        if solve(board, max_seconds=min(left, LIVE_DEAL_SECONDS)).verdict == "win":
+        if solve(board, max_seconds=min(left, LIVE_DEAL_SECONDS), cancelled=cancelled).verdict == "win":
             return number
 
 
 def pick_winnable_number(
-    rules: Rules, rng: random.Random, seconds: float, played: Collection[int] = (), live: bool = False
+    rules: Rules, rng: random.Random, seconds: float, played: Collection[int] = (), live: bool = False,
+    cancelled: Callable[[], bool] | None = None,
 ) -> int | None:
     """A deal number the solver wins under ``rules``: from the list, else searched live for ``seconds``.
 
     Listed deals in ``played`` are not offered again; once all are played, or
     with ``live``, or for rules without a list, the deal comes from
-    :func:`find_winnable_number`. ``None`` when the search found none in time
-    (the console then deals at random).
+    :func:`find_winnable_number` (which ``cancelled`` calls off). ``None`` when the search found
+    none in time (the console then deals at random).
     """
     if not live:
         seen = set(played)
         fresh = [number for number in winnable_deal_numbers(rules) if number not in seen]
         if fresh:
             return rng.choice(fresh)
-    return find_winnable_number(rules, rng, seconds)
+    return find_winnable_number(rules, rng, seconds, cancelled)

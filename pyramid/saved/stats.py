@@ -46,7 +46,9 @@ class GameResult:
 
 @dataclass(frozen=True)
 class Stats:
-    """The record of one (game, variant): unaided figures, then assisted ones."""
+    """The record of one (game, variant): unaided figures, then assisted ones; ``old_best_score``, a
+    best score made under scoring values since replaced (Three passes before Microsoft's row values),
+    kept to be shown apart and never compared with scores of today's values."""
 
     game: str
     variant: str
@@ -57,6 +59,7 @@ class Stats:
     best_streak: int = 0
     assisted_played: int = 0
     assisted_won: int = 0
+    old_best_score: int | None = None
 
     @property
     def win_rate(self) -> float | None:

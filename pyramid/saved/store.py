@@ -75,10 +75,18 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ("ALTER TABLE progress ADD COLUMN context TEXT NOT NULL DEFAULT '{}'",),
     # 4: the daily deals played, by date (ISO), and whether each was won: the daily streaks.
     ("CREATE TABLE daily (day TEXT PRIMARY KEY, won INTEGER NOT NULL)",),
+    # 5: Three passes scores rows as Microsoft does (docs/rules.md, "Scoring"): its best scores made
+    # under the values before are kept apart, never compared with the new ones.
+    (
+        "ALTER TABLE stats ADD COLUMN old_best_score INTEGER",
+        "UPDATE stats SET old_best_score = best_score, best_score = NULL"
+        " WHERE game = 'pyramid' AND variant LIKE 'three-pass/%'",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
-_STATS_COLUMNS = ("played", "won", "best_score", "current_streak", "best_streak", "assisted_played", "assisted_won")
+_STATS_COLUMNS = ("played", "won", "best_score", "current_streak", "best_streak", "assisted_played", "assisted_won",
+                  "old_best_score")
 _DAMAGE_CODES = (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
 
 

@@ -49,6 +49,7 @@ MESSAGES: dict[str, str] = {
     "statistics.played_won": "Played {played}, won {won} ({rate}), best score {best}",
     "statistics.streaks": "Win streak {current}, best streak {best}",
     "statistics.assisted": "Assisted: played {played}, won {won}",
+    "statistics.old_best": "Best score under the old row values: {best}",
     "statistics.none": "No game finished yet",
     "statistics.none_line": "Statistics appear after your first game.",
     "statistics.reset_question": "Reset all statistics?",
@@ -185,6 +186,10 @@ MESSAGES: dict[str, str] = {
     "redeal.one": "One redeal",
     "redeal.unlimited": "Unlimited redeals",
 
+    "dealing.title": "Looking for a winnable deal",
+    "dealing.detail": "The solver is proving a deal can be won.",
+    "dealing.cancel": "Cancel",
+
     "hint.move": "Hint: {move}",
     "hint.thinking": "Thinking… (Back stops)",
     "hint.no_move": "No move is left.",
@@ -243,7 +248,7 @@ MESSAGES: dict[str, str] = {
     "help.redeals_unlimited": "Unlimited redeals: the waste turns over into a new stock, in drawing order.",
     "help.points_retrohub": "5 per row from the base (top card 35, whole pyramid 420); a waste card 5.",
     "help.points_cards_left": "The score is the number of pyramid cards left: 0 is perfect.",
-    "help.points_msc": "{removal} per pair or king, {row} for each row emptied, {top} for the top card.",
+    "help.points_msc": "{removal} per pair or king; for each row emptied, from the base up, {rows}; {top} for the top card.",
     "help.king": "king",
     "help.king_12": "king (12)",
     "help.goal_all": "all the cards, stock included",

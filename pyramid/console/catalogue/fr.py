@@ -49,6 +49,7 @@ MESSAGES: dict[str, str] = {
     "statistics.played_won": "Jouées {played}, gagnées {won} ({rate}), meilleur score {best}",
     "statistics.streaks": "Série en cours {current}, meilleure série {best}",
     "statistics.assisted": "Avec aide : jouées {played}, gagnées {won}",
+    "statistics.old_best": "Meilleur score avec l'ancien barème des rangées : {best}",
     "statistics.none": "Aucune partie terminée",
     "statistics.none_line": "Les statistiques apparaissent après votre première partie.",
     "statistics.reset_question": "Effacer toutes les statistiques ?",
@@ -185,6 +186,10 @@ MESSAGES: dict[str, str] = {
     "redeal.one": "Une redonne",
     "redeal.unlimited": "Redonnes illimitées",
 
+    "dealing.title": "Recherche d'une donne gagnable",
+    "dealing.detail": "Le solveur vérifie qu'une donne peut être gagnée.",
+    "dealing.cancel": "Annuler",
+
     "hint.move": "Indice : {move}",
     "hint.thinking": "Réflexion… (Retour arrête)",
     "hint.no_move": "Plus aucun coup.",
@@ -243,7 +248,7 @@ MESSAGES: dict[str, str] = {
     "help.redeals_unlimited": "Redonnes illimitées : la défausse redevient talon, dans l'ordre du tirage.",
     "help.points_retrohub": "5 par rangée depuis la base (carte du sommet 35, pyramide entière 420) ; une carte de la défausse 5.",
     "help.points_cards_left": "Le score est le nombre de cartes restées dans la pyramide : 0 est parfait.",
-    "help.points_msc": "{removal} par paire ou roi, {row} par rangée vidée, {top} pour la carte du sommet.",
+    "help.points_msc": "{removal} par paire ou roi ; par rangée vidée, de la base vers le haut, {rows} ; {top} pour la carte du sommet.",
     "help.king": "roi",
     "help.king_12": "roi (12)",
     "help.goal_all": "toutes les cartes, talon compris",
