@@ -269,6 +269,7 @@ def test_version_2_store_migrates_and_the_pyramid_game_keeps_an_empty_context(tm
     with sqlite3.connect(path) as old:  # back to schema 2: the context column and the daily table did not exist
         old.execute("ALTER TABLE progress DROP COLUMN context")
         old.execute("DROP TABLE daily")
+        old.execute("ALTER TABLE stats DROP COLUMN old_best_score")
         old.execute("PRAGMA user_version = 2")
     with Store.open(path, replayers={}) as store:
         assert store._connection.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)

@@ -157,3 +157,38 @@ def test_the_version_names_the_solver_core() -> None:
                          check=True)
     version, core = run.stdout.splitlines()
     assert version and core == "solver core: compiled"
+
+
+# -- --best-score ---------------------------------------------------------------------
+FIRST_REFERENCE_DEAL = ("6d 5h Ah Jd 4s Ks 6s 8c 2h 4d 9s Kd 6c Ad 8s Ac 5c 9d 7h 3h 8d 5s 4c Qc Jh Kc Kh 3c 3s 9c "
+                        "As 5d Qh Ts 4h 7s Td 9h Th 7c 8h 2c 7d Tc 2d 6h 2s Js Qd 3d Qs Jc")
+
+
+def test_best_score_prints_index_best_score_length_ms_then_the_moves(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = deals_file(tmp_path, [FIRST_REFERENCE_DEAL])
+    assert main(["--rules", "three-pass", "--best-score", "--moves", str(path)]) == 0
+    (line,) = parsed(capsys.readouterr().out)
+    number, verdict, score, length, milliseconds, *moves = line
+    assert (number, verdict, score, length) == ("1", "best", "1290", "45") and int(milliseconds) >= 0
+    board = Board(FIRST_REFERENCE_DEAL, preset("three-pass"))
+    for move in moves:
+        board.push(Move.parse(move))
+    assert len(moves) == 45 and board.score == 1290
+
+
+def test_best_score_past_its_budget_says_unknown_never_a_guess(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = deals_file(tmp_path, [format_cards(numbered_deal(3))])
+    assert main(["--rules", "three-pass", "--best-score", "--budget", "0.05", str(path)]) == 0
+    (line,) = parsed(capsys.readouterr().out)
+    assert line[:4] == ["1", "unknown", "0", "0"]
+
+
+@pytest.mark.parametrize("options", [["--optimal", "--best-score"], ["--core", "compiled", "--best-score"]])
+def test_best_score_refuses_what_it_cannot_do(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], options: list[str]) -> None:
+    path = deals_file(tmp_path, [FIRST_REFERENCE_DEAL])
+    assert main([*options, str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("pyramid solve: ")

@@ -1,0 +1,109 @@
+"""Best score reachable, side by side with the independent peer (issue 33): scores and times.
+
+Command (from the repository root)::
+
+    nice -n 10 .venv/bin/python benchmarks/bench_best_score.py [--deals 40] [--budget 120] [--skip-peer]
+
+The first ``--deals`` reference deals of ``../shared/data/msc-1500/`` under Three passes: our
+search (:func:`pyramid.engine.solver.best_score.best_score`, ``--budget`` seconds a deal, past
+which it says "unknown") and the peer's (``../shared/peer/peer-best-score.sh``, Java: mchung94's
+``ScoreChallengeSolver``) in the same run. Per deal: both scores and lengths (the peer's counts
+its line to the end of the game) and times; then the totals, the ratio, the slowest deal and
+whether every score is equal. Exits non-zero when a score differs or a line does not replay.
+Times are wall-clock milliseconds, ours measured here and the peer's as it prints them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPOSITORY = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPOSITORY))
+
+from pyramid.engine.board import Board  # noqa: E402
+from pyramid.engine.cards import parse_deal  # noqa: E402
+from pyramid.engine.rules import preset  # noqa: E402
+from pyramid.engine.solver.best_score import BestScore, best_score  # noqa: E402
+
+SHARED = REPOSITORY.parent / "shared"
+DECKS = SHARED / "data" / "msc-1500" / "decks.txt"
+PEER = SHARED / "peer" / "peer-best-score.sh"
+
+
+def ours(decks: list[str], budget: float) -> list[tuple[BestScore, float]]:
+    rules, answers = preset("three-pass"), []
+    for number, deck in enumerate(decks, start=1):
+        board = Board(parse_deal(deck), rules)
+        started = time.perf_counter()
+        answer = best_score(board, max_seconds=budget)
+        seconds = time.perf_counter() - started
+        game = board.copy()
+        for move in answer.moves:
+            game.push(move)
+        if answer.verdict == "best" and game.score != answer.score:
+            raise SystemExit(f"deal {number}: the line scores {game.score}, not {answer.score}")
+        answers.append((answer, seconds))
+        print(f"  ours {number}: {answer.verdict} {answer.score} {len(answer.moves)} {seconds * 1000:.0f} ms",
+              file=sys.stderr, flush=True)
+    return answers
+
+
+def peer(decks: list[str]) -> dict[int, tuple[int, int, float]] | None:
+    """INDEX → (score, length, seconds) as the peer prints them; ``None`` without Java."""
+    if not shutil.which("javac"):
+        return None
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "decks.txt"
+        path.write_text("\n".join(decks) + "\n")
+        run = subprocess.run(["bash", str(PEER), str(path)], capture_output=True, text=True,
+                             env={**os.environ, "TMPDIR": folder})
+    if run.returncode:
+        raise SystemExit(f"the peer failed: {run.stderr[-1000:]}")
+    found = {}
+    for line in run.stdout.splitlines():
+        fields = line.split()
+        if len(fields) == 4 and fields[0].isdigit():
+            found[int(fields[0])] = (int(fields[1]), int(fields[2]), int(fields[3]) / 1000)
+    return found
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("--deals", type=int, default=40)
+    parser.add_argument("--budget", type=float, default=120.0, help="seconds a deal for our search")
+    parser.add_argument("--skip-peer", action="store_true")
+    args = parser.parse_args(argv)
+    decks = DECKS.read_text().splitlines()[: args.deals]
+    theirs = None if args.skip_peer else peer(decks)
+    mine = ours(decks, args.budget)
+    print("| deal | ours | length | ms | peer | length | ms |")
+    print("|---|---|---|---|---|---|---|")
+    differ = 0
+    for number, (answer, seconds) in enumerate(mine, start=1):
+        score = str(answer.score) if answer.verdict == "best" else "unknown"
+        row = f"| {number} | {score} | {len(answer.moves)} | {seconds * 1000:.0f} |"
+        if theirs is not None:
+            their_score, their_length, their_seconds = theirs[number]
+            row += f" {their_score} | {their_length} | {their_seconds * 1000:.0f} |"
+            differ += answer.verdict == "best" and answer.score != their_score
+        print(row)
+    total = sum(seconds for _, seconds in mine)
+    unknown = sum(answer.verdict != "best" for answer, _ in mine)
+    print(f"\nours: {total:.1f} s in all, slowest {max(seconds for _, seconds in mine):.1f} s, "
+          f"{unknown} unknown past {args.budget:.0f} s")
+    if theirs is not None:
+        their_total = sum(seconds for _, _, seconds in theirs.values())
+        print(f"peer: {their_total:.1f} s in all, slowest {max(s for _, _, s in theirs.values()):.1f} s; "
+              f"ours / peer = {total / their_total:.2f}; scores differ on {differ} deals")
+    return 1 if differ else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

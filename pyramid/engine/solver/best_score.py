@@ -1,0 +1,282 @@
+"""The best score reachable from a position, and one of the shortest lines that reaches it.
+
+What Microsoft's score challenges ask ("Earn a score of 1,290"), and the console's best-score par:
+the highest score any legal line reaches under the position's own scoring (docs/rules.md), exact,
+never a guess (:func:`best_score`; ``unknown`` past the budget). docs/solver.md, "best score".
+
+**Why a reachability question.** Every scoring here is a function of *which* cards have left,
+never of the order (Three passes: 5 a removal, and a row's bonus once it is empty; RetroHub: each
+card's points; the others: the pyramid cards left). So the best score is the best over the
+positions play can reach, and positions are searched once each, by *state*: the pyramid, the ranks
+of the stock and waste in drawing order, the waste's size and the redeals left (suits never matter;
+:meth:`Position.sequence_key`), which fixes the cards removed and so the score.
+
+**Two passes over the states.** A depth-first search, removals first, finds high scores early and
+skips every state whose :meth:`BestScoreSearch.ceiling` (its score plus all that could still be
+earned) cannot beat the best so far; it stops at once when the best equals the start's ceiling (a
+perfect game). Then a breadth-first search, which skips the states whose ceiling falls short of
+that best, finds the fewest moves that reach it.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable, Iterator
+from typing import Literal, NamedTuple
+
+from pyramid.engine.board import Board, Move, msc_row_bonus
+from pyramid.engine.solver.budget import Budget, BudgetExceeded
+from pyramid.engine.solver.position import DRAW, REDEAL, ROW_STRIDE, SEQUENCE_SHIFT, STOCK_ID, UNLIMITED, Position, uncovered_mask
+
+#: Where the redeals left go in a state key: after the pyramid, the waste size and 32 ranks.
+_R_SHIFT = SEQUENCE_SHIFT + 4 * 32
+#: A step of a line: a removal (card ids), or :data:`DRAW` / :data:`REDEAL`.
+Token = int | tuple[int, ...]
+
+
+class BestScore(NamedTuple):
+    """The answer: ``"best"`` with the highest ``score`` reachable (the game's own score: points,
+    or for "cards left" scoring the fewest cards left) and one of the shortest ``moves`` reaching
+    it from the position; ``"unknown"`` (score 0, no moves) when the budget ran out first."""
+
+    verdict: Literal["best", "unknown"]
+    score: int
+    moves: tuple[Move, ...]
+    nodes: int
+
+
+class _Outlook(NamedTuple):
+    """What the ranks left allow: the pyramid cards without a partner left, the removals the counts
+    allow, the live cards with a partner left, the row bonuses still within reach."""
+
+    stranded: int
+    removals: int
+    free_live: int
+    bonus: int
+
+
+class _State(NamedTuple):
+    pm: int
+    live: int
+    q: int
+    r: int
+
+
+class BestScoreSearch:
+    """The searches of the module docstring over one position's compact encoding."""
+
+    def __init__(self, board: Board, budget: Budget) -> None:
+        self.board = board
+        self.pos = pos = Position(board)
+        self.budget = budget
+        self.rules = rules = board.rules
+        self.start = _State(pos.start_pm, pos.start_live, pos.start_q, pos.start_r)
+        self.rows = [sum(1 << (row * ROW_STRIDE + col) for col in range(row + 1)) for row in range(rules.rows)]
+        self.row_of = {row * ROW_STRIDE + col: row for row in range(rules.rows) for col in range(row + 1)}
+        self.kings = pos.rank_mask[pos.target], pos.stock_rank_mask[pos.target]
+        self._outlooks: dict[int, _Outlook] = {}
+
+    # -- what a state is worth ------------------------------------------------------
+    def gain(self, pm: int, live: int) -> int:
+        """What the cards removed since the start earned (for "cards left": how many pyramid cards left)."""
+        start = self.start
+        gone_pm, gone_live = start.pm & ~pm, start.live & ~live
+        scoring = self.rules.scoring
+        if scoring == "cards_left":
+            return gone_pm.bit_count()
+        if scoring == "retrohub":
+            rows = self.rules.rows
+            return sum(5 * (rows - self.row_of[bit]) for bit in _bits(gone_pm)) + 5 * gone_live.bit_count()
+        kings = (gone_pm & self.kings[0]).bit_count() + (gone_live & self.kings[1]).bit_count()
+        removals = (gone_pm.bit_count() + gone_live.bit_count() + kings) // 2
+        emptied = sum(msc_row_bonus(self.rules.rows, row) for row, mask in enumerate(self.rows)
+                      if start.pm & mask and not pm & mask)
+        return 5 * removals + emptied
+
+    def ceiling(self, pm: int, live: int) -> int:
+        """At least the best gain reachable from a state: as if every card that still has a partner
+        left (for Three passes: each king and each pair of complementary ranks that the counts allow,
+        and every row but those a card without any partner left blocks, with all above it)."""
+        now = self.gain(pm, live)
+        scoring = self.rules.scoring
+        outlook = self.outlook(pm, live)
+        if scoring == "cards_left":
+            return now + (pm & ~outlook.stranded).bit_count()
+        if scoring == "retrohub":
+            rows = self.rules.rows
+            return (now + sum(5 * (rows - self.row_of[bit]) for bit in _bits(pm & ~outlook.stranded))
+                    + 5 * outlook.free_live)
+        return now + 5 * outlook.removals + outlook.bonus
+
+    def bonus_within_reach(self, pm: int, live: int) -> int:
+        """Three passes: the bonuses of the rows that may still be emptied (see :meth:`ceiling`)."""
+        return self.outlook(pm, live).bonus
+
+    def outlook(self, pm: int, live: int) -> "_Outlook":
+        """What the counts of ranks left allow (cached by the pyramid and live cards)."""
+        key = pm | (live << 64)
+        known = self._outlooks.get(key)
+        if known is not None:
+            return known
+        pos, target = self.pos, self.pos.target
+        count = [0] * (target + 1)
+        for rank in range(1, target + 1):
+            count[rank] = (pos.rank_mask[rank] & pm).bit_count() + (pos.stock_rank_mask[rank] & live).bit_count()
+        stranded = 0
+        for rank in range(1, target):
+            if not count[target - rank] or (rank * 2 == target and count[rank] < 2):
+                stranded |= pos.rank_mask[rank] & pm
+        removals = count[target] + sum(min(count[low], count[high]) if low != high else count[low] // 2
+                                       for low, high in pos.rank_pairs)
+        free_live = sum((pos.stock_rank_mask[rank] & live).bit_count() for rank in range(1, target + 1)
+                        if rank == target or count[target - rank])
+        blocked = max((self.row_of[bit] for bit in _bits(stranded)), default=-1)
+        bonus = sum(msc_row_bonus(self.rules.rows, row) for row, mask in enumerate(self.rows)
+                    if row > blocked and pm & mask)
+        known = self._outlooks[key] = _Outlook(stranded, removals, free_live, bonus)
+        return known
+
+    # -- the moves ---------------------------------------------------------------------
+    def key(self, state: _State) -> int:
+        return self.pos.sequence_key(state.pm, state.live, state.q) | (state.r << _R_SHIFT)
+
+    def successors(self, state: _State, drew: bool = False) -> Iterator[tuple[Token, _State]]:
+        """Each move from ``state`` and the state it leads to: removals first, then the draw or the redeal.
+
+        ``drew``: ``state`` was reached by a draw or a redeal. Removals inside the pyramid are then
+        left out: they could have come before that draw, which changes neither the cards removed nor
+        the length (and where one clears the pyramid, the draw before it was not needed at all), so
+        some best line, and some shortest one, never makes them right after a draw.
+        """
+        pos = self.pos
+        pm, live, q, r = state
+        if pos.is_won(pm, live):
+            return  # the game is over: nothing scores after its goal is met
+        uncovered = uncovered_mask(pm)
+        removals = pos.open_removals(uncovered, live, q)
+        if not drew:
+            kings = [(bit,) for bit in _bits(uncovered & pos.rank_mask[pos.target])]  # the other searches force them
+            removals = [*kings, *removals, *pos.pyramid_removals(pm, uncovered)]
+        for removal in removals:
+            after_pm, after_live = pm, live
+            for card in removal:
+                if card >= STOCK_ID:
+                    after_live &= ~(1 << (card - STOCK_ID))
+                else:
+                    after_pm &= ~(1 << card)
+            yield removal, _State(after_pm, after_live, pos.next_live(after_live, q), r)
+        if q < pos.m:
+            yield DRAW, _State(pm, live, pos.after_draw(live, q), r)
+        elif live & ((1 << q) - 1) and r:
+            yield REDEAL, _State(pm, live, pos.next_live(live, 0), r if r == UNLIMITED else r - 1)
+
+    # -- the two searches ----------------------------------------------------------------
+    def best_gain(self) -> int:
+        """The depth-first pass: the best gain reachable from the start."""
+        start = self.start
+        top = self.ceiling(start.pm, start.live)
+        best = self.gain(start.pm, start.live)
+        seen = {self.key(start) << 1}
+        stack = [self.successors(start)]
+        while stack and best < top:
+            step = next(stack[-1], None)
+            if step is None:
+                stack.pop()
+                continue
+            token, state = step
+            drew = token == DRAW or token == REDEAL
+            key = self.key(state) << 1 | drew
+            if key in seen:
+                continue
+            seen.add(key)
+            self.budget.tick()
+            best = max(best, self.gain(state.pm, state.live))
+            if self.ceiling(state.pm, state.live) > best:
+                stack.append(self.successors(state, drew))
+        return best
+
+    def shortest_to(self, gain: int) -> list[Token]:
+        """The second pass: a shortest line from the start to a state worth ``gain``, by A*.
+
+        The estimate is the removals still needed, at 5 points each once every row bonus still
+        within reach (:meth:`bonus_within_reach`) is counted: admissible, and consistent (a removal
+        lowers it by one at most, a draw never), so the first state worth ``gain`` taken from the
+        queue ends a shortest line. Among equal estimates the deepest state goes first.
+        """
+        start = self.start
+        start_key = self.key(start) << 1
+        parent: dict[int, tuple[int, Token]] = {}
+        distance = {start_key: 0}
+        estimate = self.needed(start, gain)
+        assert estimate is not None
+        # (moves at least, minus the moves made, order, key, state): keys are a state's and, in their
+        # lowest bit, whether a draw or a redeal reached it (see :meth:`successors`).
+        queue = [(estimate, 0, 0, start_key, start)]
+        closed: set[int] = set()
+        order = 0
+        while queue:
+            _, made, _, key, state = heapq.heappop(queue)
+            if key in closed:
+                continue
+            closed.add(key)
+            if self.gain(state.pm, state.live) >= gain:
+                return self._line(parent, key, start_key)
+            moves = 1 - made
+            for token, after in self.successors(state, bool(key & 1)):
+                after_key = self.key(after) << 1 | (token == DRAW or token == REDEAL)
+                if after_key in closed or distance.get(after_key, moves + 1) <= moves:
+                    continue
+                self.budget.tick()
+                estimate = self.needed(after, gain)
+                if estimate is None:
+                    continue
+                distance[after_key] = moves
+                parent[after_key] = (key, token)
+                order += 1
+                heapq.heappush(queue, (moves + estimate, -moves, order, after_key, after))
+        raise AssertionError(f"no line reaches the gain {gain} the depth-first pass found")
+
+    def needed(self, state: _State, gain: int) -> int | None:
+        """At least how many moves take ``state`` to ``gain`` (``None``: never, by :meth:`ceiling`)."""
+        now = self.gain(state.pm, state.live)
+        if self.ceiling(state.pm, state.live) < gain:
+            return None
+        if now >= gain:
+            return 0
+        if self.rules.scoring != "msc":
+            return 1
+        short = gain - now - self.bonus_within_reach(state.pm, state.live)
+        return max(1, -(-short // 5))
+
+    def _line(self, parent: dict[int, tuple[int, Token]], key: int, start_key: int) -> list[Token]:
+        tokens = []
+        while key != start_key:
+            key, token = parent[key]
+            tokens.append(token)
+        return tokens[::-1]
+
+    def moves(self, tokens: list[Token]) -> tuple[Move, ...]:
+        """The line as moves. Each state the breadth-first pass keeps is the one its recorded move made
+        from its parent's, so the tokens replay from the start as they are."""
+        return tuple(self.pos.move_of(token) for token in tokens)
+
+
+def _bits(mask: int) -> Iterator[int]:
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def best_score(board: Board, *, max_nodes: int | None = None, max_seconds: float | None = None,
+               cancelled: Callable[[], bool] | None = None) -> BestScore:
+    """The best score reachable from ``board`` under its own scoring, and a shortest line reaching it."""
+    budget = Budget(max_nodes, max_seconds, cancelled)
+    search = BestScoreSearch(board, budget)
+    try:
+        gain = search.best_gain()
+        tokens = search.shortest_to(gain)
+    except BudgetExceeded:
+        return BestScore("unknown", 0, (), budget.nodes)
+    score = board.cards_left() - gain if board.rules.scoring == "cards_left" else board.score + gain
+    return BestScore("best", score, search.moves(tokens), budget.nodes)

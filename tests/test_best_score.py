@@ -1,0 +1,112 @@
+"""The best score reachable (issue 33, the best-score part of issue 27): exact, and a shortest line.
+
+Held against a plain breadth-first search over the engine's own boards (no pruning, no compact
+encoding, no state merging) on positions small enough for it, under every scoring; against the
+independent peer in tests/test_best_score_peer.py.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from deals import build_deal, clearable_deal
+from pyramid.engine.board import Board, Move
+from pyramid.engine.cards import parse_deal
+from pyramid.engine.deal import numbered_deal
+from pyramid.engine.rules import PRESETS, preset
+from pyramid.engine.solver.best_score import best_score
+
+
+def plain_best(board: Board) -> tuple[int, int]:
+    """The best score and the fewest moves reaching it, by breadth-first search over boards."""
+    def worth(game: Board) -> int:
+        return -game.cards_left() if game.rules.scoring == "cards_left" else game.score
+
+    start = (board.fen(), board.redeals_left)
+    seen = {start}
+    layer = [board]
+    best, depth, best_depth = worth(board), 0, 0
+    while layer:
+        following = []
+        for game in layer:
+            if worth(game) > best:
+                best, best_depth = worth(game), depth
+            for move in game.legal_moves:
+                after = game.copy()
+                after.push(move)
+                key = (after.fen(), after.redeals_left, worth(after))
+                if key not in seen:
+                    seen.add(key)
+                    following.append(after)
+        layer, depth = following, depth + 1
+    return (-best if board.rules.scoring == "cards_left" else best), best_depth
+
+
+def late_position(name: str, seed: int) -> Board:
+    """A position of ``name`` after random play, small enough for :func:`plain_best`."""
+    rng = random.Random(seed)
+    rules = PRESETS[name]
+    board = Board(numbered_deal(rng.randint(1, 10_000), rules.deck), rules)
+    while board.status() == "playing" and (len(board.stock) + len(board.waste) > 9 or board.cards_left() > 9):
+        removals = [move for move in board.legal_moves if move.kind == "remove"]
+        board.push(rng.choice(removals) if removals and rng.random() < 0.8 else board.legal_moves[-1])
+    return board
+
+
+def replayed(board: Board, moves: tuple[Move, ...]) -> Board:
+    game = board.copy()
+    for move in moves:
+        game.push(move)
+    return game
+
+
+@pytest.mark.parametrize("name", ["three-pass", "retrohub", "classic", "relaxed", "king-tut"])
+@pytest.mark.parametrize("seed", range(6))
+def test_the_best_score_and_its_shortest_line_are_those_of_a_plain_search(name: str, seed: int) -> None:
+    board = late_position(name, seed)
+    answer = best_score(board)
+    assert answer.verdict == "best"
+    score, length = plain_best(board)
+    assert (answer.score, len(answer.moves)) == (score, length), board.fen()
+    end = replayed(board, answer.moves)
+    assert (end.cards_left() if board.rules.scoring == "cards_left" else end.score) == score
+
+
+def perfect_deal() -> str:
+    """The clearable pyramid over a stock of pairs: each drawn card pairs with the next stock card."""
+    stock = [card for suit in "hs" for low, high in zip("A23456", "QJT987") for card in (low + suit, high + suit)]
+    pyramid = Board(clearable_deal()).deal[:28]
+    return build_deal([str(card) for card in pyramid], stock)
+
+
+def test_a_deal_that_allows_a_perfect_game_scores_1290_by_its_shortest_line() -> None:
+    board = Board(perfect_deal(), preset("three-pass"))
+    answer = best_score(board)
+    assert answer.score == 1290 and replayed(board, answer.moves).score == 1290
+    assert len(answer.moves) == 28, "the least there can be: 28 removals, no draw (the stock top pairs too)"
+
+
+def test_the_first_reference_deal_reaches_1290_in_45_moves() -> None:
+    """The peer's figures for the first deal of ../shared/data/msc-1500 (1,290 in 45 moves)."""
+    deal = "6d 5h Ah Jd 4s Ks 6s 8c 2h 4d 9s Kd 6c Ad 8s Ac 5c 9d 7h 3h 8d 5s 4c Qc Jh Kc Kh 3c 3s 9c As 5d Qh " \
+           "Ts 4h 7s Td 9h Th 7c 8h 2c 7d Tc 2d 6h 2s Js Qd 3d Qs Jc"
+    board = Board(parse_deal(deal), preset("three-pass"))
+    answer = best_score(board)
+    assert (answer.verdict, answer.score, len(answer.moves)) == ("best", 1290, 45)
+    assert replayed(board, answer.moves).status() == "cleared"
+
+
+def test_a_search_out_of_budget_says_unknown_never_a_guess() -> None:
+    board = Board(numbered_deal(3), preset("three-pass"))
+    answer = best_score(board, max_nodes=500)
+    assert (answer.verdict, answer.score, answer.moves) == ("unknown", 0, ())
+
+
+def test_the_best_score_counts_from_the_position_given() -> None:
+    board = Board(perfect_deal(), preset("three-pass"))
+    board.push(Move.draw())
+    board.push(Move.remove(board.waste[-1], board.stock[0]))
+    answer = best_score(board)
+    assert board.score == 5 and answer.score == 1290 and len(answer.moves) == 27

@@ -1,0 +1,69 @@
+"""The best score checked against the independent peer (issue 33): mchung94/solitaire-player's
+``ScoreChallengeSolver``, run by ``../shared/peer/peer-best-score.sh`` (Java).
+
+Only scores are compared: the peer's length counts its line to the end of the game, ours to the
+first move that reaches the score. Every line of ours replays through the engine to that score.
+By default a few deals that both searches finish in seconds run, when Java and the peer's
+libraries are installed (``apt-get install default-jdk-headless libtrove3-java
+libjackson2-databind-java``); ``PYRAMID_SLOW=1`` runs the first 40 reference deals.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from pyramid.engine.board import Board
+from pyramid.engine.cards import parse_deal
+from pyramid.engine.rules import preset
+from pyramid.engine.solver.best_score import best_score
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+PEER = SHARED / "peer" / "peer-best-score.sh"
+DECKS = SHARED / "data" / "msc-1500" / "decks.txt"
+JARS = [Path("/usr/share/java") / f"{name}.jar" for name in ("trove4j", "jackson-databind")]
+#: Reference deals both searches settle in seconds (numbered from 1).
+QUICK = (1,)
+SLOW = os.environ.get("PYRAMID_SLOW") == "1"
+
+pytestmark = pytest.mark.skipif(
+    not (PEER.is_file() and DECKS.is_file() and shutil.which("javac") and all(jar.is_file() for jar in JARS)),
+    reason="the peer best-score solver needs ../shared and Java: apt-get install default-jdk-headless "
+           "libtrove3-java libjackson2-databind-java")
+
+
+def peer_scores(decks: list[str], folder: Path) -> dict[int, int]:
+    """INDEX → SCORE as the peer prints them, for ``decks`` numbered from 1."""
+    path = folder / "decks.txt"
+    path.write_text("\n".join(decks) + "\n")
+    run = subprocess.run(["bash", str(PEER), str(path)], capture_output=True, text=True, timeout=3600,
+                         env={**os.environ, "TMPDIR": str(folder), "PEER_HEAP": os.environ.get("PEER_HEAP", "4g")})
+    assert run.returncode == 0, run.stderr[-2000:]
+    scores = {}
+    for line in run.stdout.splitlines():
+        fields = line.split()
+        if len(fields) == 4 and fields[0].isdigit():
+            scores[int(fields[0])] = int(fields[1])
+    return scores
+
+
+def test_the_best_scores_are_the_peers(tmp_path: Path) -> None:
+    every = DECKS.read_text().splitlines()
+    numbers = list(range(1, 41)) if SLOW else list(QUICK)
+    decks = [every[number - 1] for number in numbers]
+    theirs = peer_scores(decks, tmp_path)
+    assert len(theirs) == len(decks), theirs
+    rules = preset("three-pass")
+    for index, (number, deck) in enumerate(zip(numbers, decks), start=1):
+        board = Board(parse_deal(deck), rules)
+        ours = best_score(board)
+        assert ours.verdict == "best", number
+        assert ours.score == theirs[index], f"deal {number}: ours {ours.score}, the peer's {theirs[index]}"
+        game = board.copy()
+        for move in ours.moves:
+            game.push(move)
+        assert game.score == ours.score, number
