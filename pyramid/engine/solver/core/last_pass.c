@@ -180,37 +180,90 @@ static int push_state(core_t *core, pass_stack_t *stack, uint64_t pm, int consum
 }
 
 /* LastPass._search once the stacks are made: 1 won, 0 lost (its positions then recorded lost), < 0 stop. */
+/* What a pass search reads at every state: the pass's stock and waste, and the live cards and stock
+   top of each state, by how many stock cards it consumed and how many waste cards it took. */
+typedef struct {
+    pass_cards_t cards;
+    uint64_t stock_live[MAX_CARDS + 1], waste_live[MAX_CARDS + 1];
+    int stock_q[MAX_CARDS + 1];
+} pass_frame_t;
+
+static void pass_frame(const deal_t *d, uint64_t live, int q, pass_frame_t *frame) {
+    pass_cards(d, live, q, &frame->cards);
+    int length = frame->cards.length, waste_size = frame->cards.waste_size;
+    frame->stock_live[length] = 0;
+    for (int place = length - 1; place >= 0; place--)
+        frame->stock_live[place] = frame->stock_live[place + 1] | 1ULL << frame->cards.stock[place];
+    frame->waste_live[waste_size] = 0;
+    for (int taken = waste_size - 1; taken >= 0; taken--)
+        frame->waste_live[taken] = frame->waste_live[taken + 1] | 1ULL << frame->cards.waste[taken];
+    for (int place = 0; place < length; place++) frame->stock_q[place] = frame->cards.stock[place];
+    frame->stock_q[length] = d->m;
+}
+
+/* A state put off for later: the excursion of its stock top, each outcome a state to search. */
+static int follow_later(core_t *core, const pass_frame_t *frame, pass_stack_t *todo, pass_state_t state) {
+    u128 rest = frame->cards.ranks >> (4 * state.consumed);
+    int64_t found = excursion(core, state.pm, (int)(rest & 15), rest >> 4);
+    if (found < 0) return found == CORE_CLEARED ? CORE_WIN : (int)found;
+    uint64_t count = core->outcomes[found];
+    for (uint64_t i = 0; i < count; i++) {
+        uint64_t outcome = core->outcomes[found + 1 + i];
+        if (!push_state(core, todo, outcome & PYRAMID_MASK,
+                        state.consumed + 1 + (int)(outcome >> CONSUMED_SHIFT), state.taken))
+            return CORE_FULL;
+    }
+    return 0;
+}
+
+/* The moves of one state: a king, or the removals inside the pyramid; the waste top's; the stock
+   top's, its burial and the excursion put off for later. 0, or CORE_FULL. */
+static int push_moves(core_t *core, const pass_frame_t *frame, pass_stack_t *todo, pass_stack_t *later,
+                      pass_state_t state) {
+    const deal_t *d = &core->deal;
+    int target = d->target, consumed = state.consumed, taken = state.taken;
+    uint64_t here = state.pm, uncovered = uncovered_mask(here);
+    uint64_t kings = uncovered & d->rank_mask[target];
+    if (kings) {
+        if (!push_state(core, todo, here & ~low_bit(kings), consumed, taken)) return CORE_FULL;
+    } else {
+        removal_t removals[64];
+        int n = pyramid_removals(d, here, uncovered, removals);
+        for (int i = 0; i < n; i++)
+            if (!push_state(core, todo, here & ~(1ULL << removals[i].a) & ~(1ULL << removals[i].b), consumed, taken))
+                return CORE_FULL;
+    }
+    int top = (int)((frame->cards.ranks >> (4 * consumed)) & 15);
+    if (taken < frame->cards.waste_size) {
+        int card = d->stock_rank[frame->cards.waste[taken]];
+        if (card == target)  /* an open king leaving dominates every other move */
+            return push_state(core, todo, here, consumed, taken + 1) ? 0 : CORE_FULL;
+        for (uint64_t partners = uncovered & d->rank_mask[target - card]; partners; partners &= partners - 1)
+            if (!push_state(core, todo, here & ~low_bit(partners), consumed, taken + 1)) return CORE_FULL;
+        if (d->stock_top_playable && top && top + card == target && !push_state(core, todo, here, consumed + 1, taken + 1))
+            return CORE_FULL;
+    }
+    if (!top) return 0;
+    if (top == target) return push_state(core, todo, here, consumed + 1, taken) ? 0 : CORE_FULL;
+    if (d->stock_top_playable)
+        for (uint64_t partners = uncovered & d->rank_mask[target - top]; partners; partners &= partners - 1)
+            if (!push_state(core, todo, here & ~low_bit(partners), consumed + 1, taken)) return CORE_FULL;
+    /* a burial: the start's waste never plays again, as if all taken */
+    if (!d->goal_all && !push_state(core, todo, here, consumed + 1, frame->cards.waste_size)) return CORE_FULL;
+    return push_state(core, later, here, consumed, taken) ? 0 : CORE_FULL;
+}
+
 static int pass_search(core_t *core, uint64_t pm, uint64_t live, int q, table_t *seen, pass_stack_t *todo,
                        pass_stack_t *later, key_list_t *recorded) {
     const deal_t *d = &core->deal;
-    int target = d->target, stock_top_playable = d->stock_top_playable, goal_all = d->goal_all;
-    pass_cards_t cards;
-    pass_cards(d, live, q, &cards);
-    const int *stock_bits = cards.stock, *waste_bits = cards.waste;
-    int length = cards.length, waste_size = cards.waste_size;
-    u128 stock = cards.ranks;
-    uint64_t stock_live[MAX_CARDS + 1], waste_live[MAX_CARDS + 1];
-    int stock_q[MAX_CARDS + 1];
-    stock_live[length] = 0;
-    for (int place = length - 1; place >= 0; place--) stock_live[place] = stock_live[place + 1] | 1ULL << stock_bits[place];
-    waste_live[waste_size] = 0;
-    for (int taken = waste_size - 1; taken >= 0; taken--) waste_live[taken] = waste_live[taken + 1] | 1ULL << waste_bits[taken];
-    for (int place = 0; place < length; place++) stock_q[place] = stock_bits[place];
-    stock_q[length] = d->m;
+    pass_frame_t frame;
+    pass_frame(d, live, q, &frame);
+    int length = frame.cards.length, waste_size = frame.cards.waste_size;
     if (!push_state(core, todo, pm, 0, 0)) return CORE_FULL;
     while (todo->count || later->count) {
         if (!todo->count) {
-            pass_state_t state = later->items[--later->count];
-            u128 rest = stock >> (4 * state.consumed);
-            int64_t found = excursion(core, state.pm, (int)(rest & 15), rest >> 4);
-            if (found < 0) return found == CORE_CLEARED ? CORE_WIN : (int)found;
-            uint64_t count = core->outcomes[found];
-            for (uint64_t i = 0; i < count; i++) {
-                uint64_t outcome = core->outcomes[found + 1 + i];
-                if (!push_state(core, todo, outcome & PYRAMID_MASK,
-                                state.consumed + 1 + (int)(outcome >> CONSUMED_SHIFT), state.taken))
-                    return CORE_FULL;
-            }
+            int failed = follow_later(core, &frame, todo, later->items[--later->count]);
+            if (failed) return failed;
             continue;
         }
         pass_state_t state = todo->items[--todo->count];
@@ -220,10 +273,9 @@ static int pass_search(core_t *core, uint64_t pm, uint64_t live, int q, table_t 
         int over = tick(core);
         if (over) return over;
         uint64_t here = state.pm;
-        int consumed = state.consumed, taken = state.taken;
-        if (!here && (!goal_all || (consumed == length && taken == waste_size))) return CORE_WIN;
-        uint64_t state_live = stock_live[consumed] | waste_live[taken];
-        int state_q = stock_q[consumed];
+        if (!here && (!d->goal_all || (state.consumed == length && state.taken == waste_size))) return CORE_WIN;
+        uint64_t state_live = frame.stock_live[state.consumed] | frame.waste_live[state.taken];
+        int state_q = frame.stock_q[state.consumed];
         uint64_t key[3];
         lost_key(d, here, forget_buried(d, here, state_live, state_q, 0), state_q, 0, key);
         if (table_get(&core->lost, key) >= 0 || is_lost(core, here, state_live)) continue;
@@ -231,41 +283,8 @@ static int pass_search(core_t *core, uint64_t pm, uint64_t live, int q, table_t 
         if (won < 0) return won;
         if (!won) continue;
         if (!push_key(core, recorded, key)) return CORE_FULL;  /* recorded lost if the pass is lost */
-        uint64_t uncovered = uncovered_mask(here);
-        uint64_t kings = uncovered & d->rank_mask[target];
-        if (kings) {
-            if (!push_state(core, todo, here & ~low_bit(kings), consumed, taken)) return CORE_FULL;
-        } else {
-            removal_t removals[64];
-            int n = pyramid_removals(d, here, uncovered, removals);
-            for (int i = 0; i < n; i++)
-                if (!push_state(core, todo, here & ~(1ULL << removals[i].a) & ~(1ULL << removals[i].b), consumed, taken))
-                    return CORE_FULL;
-        }
-        u128 rest = stock >> (4 * consumed);
-        int top = (int)(rest & 15);
-        if (taken < waste_size) {
-            int card = d->stock_rank[waste_bits[taken]];
-            if (card == target) {  /* an open king leaving dominates every other move */
-                if (!push_state(core, todo, here, consumed, taken + 1)) return CORE_FULL;
-                continue;
-            }
-            for (uint64_t partners = uncovered & d->rank_mask[target - card]; partners; partners &= partners - 1)
-                if (!push_state(core, todo, here & ~low_bit(partners), consumed, taken + 1)) return CORE_FULL;
-            if (stock_top_playable && top && top + card == target && !push_state(core, todo, here, consumed + 1, taken + 1))
-                return CORE_FULL;
-        }
-        if (!top) continue;
-        if (top == target) {
-            if (!push_state(core, todo, here, consumed + 1, taken)) return CORE_FULL;
-            continue;
-        }
-        if (stock_top_playable)
-            for (uint64_t partners = uncovered & d->rank_mask[target - top]; partners; partners &= partners - 1)
-                if (!push_state(core, todo, here & ~low_bit(partners), consumed + 1, taken)) return CORE_FULL;
-        /* a burial: the start's waste never plays again, as if all taken */
-        if (!goal_all && !push_state(core, todo, here, consumed + 1, waste_size)) return CORE_FULL;
-        if (!push_state(core, later, here, consumed, taken)) return CORE_FULL;
+        int failed = push_moves(core, &frame, todo, later, state);
+        if (failed) return failed;
     }
     for (size_t i = 0; i < recorded->count; i++)
         if (!table_put(core, &core->lost, recorded->items[i], 0)) return CORE_FULL;

@@ -41,60 +41,79 @@ static int64_t outcomes_of(core_t *core, uint64_t pm, int card, u128 stock) {
     return found == CORE_CLEARED ? CORE_BAD : found;
 }
 
-/* TwoPasses._excursion_line: the moves of an excursion of the card `card_id` (on the waste top,
- * `stock` after it) that end in `outcome`, found among the excursions it is made of. */
 static int excursion_line(core_t *core, uint64_t pm, int card_id, const int *stock, int length, uint64_t outcome,
-                          tokens_t *line) {
+                          tokens_t *line);
+
+/* Returned by the steps of excursion_line below when the outcome does not come through them. */
+#define NOT_THIS_WAY 1
+
+/* An excursion's line that starts inside the pyramid: a king, or a removal, after which the
+   excursion still reaches `outcome`. */
+static int pyramid_first(core_t *core, uint64_t pm, int card_id, const int *stock, int length, uint64_t outcome,
+                         tokens_t *line) {
     const deal_t *d = &core->deal;
-    int target = d->target, card = d->stock_rank[card_id], need = target - card;
-    uint64_t used = outcome >> CONSUMED_SHIFT, after = outcome & PYRAMID_MASK, gone = pm ^ after;
-    uint64_t uncovered = uncovered_mask(pm), kings = uncovered & d->rank_mask[target];
-    if (!used && gone && !(gone & (gone - 1)) && (gone & uncovered & d->rank_mask[need]))
-        return push_tokens(core, line, removal_token(bit_index(gone), STOCK_ID + card_id)) ? 0 : CORE_FULL;
+    uint64_t uncovered = uncovered_mask(pm), kings = uncovered & d->rank_mask[d->target];
     u128 ranks = ranks_of(d, stock, length);
     removal_t removals[64];
-    int n = 0;
+    int n = 1;
     if (kings) {
         removals[0].a = (uint8_t)bit_index(kings);
         removals[0].b = NO_CARD;
-        n = 1;
     } else {
         n = pyramid_removals(d, pm, uncovered, removals);
     }
     for (int i = 0; i < n; i++) {
         uint64_t smaller = pm & ~(1ULL << removals[i].a);
         if (removals[i].b != NO_CARD) smaller &= ~(1ULL << removals[i].b);
-        int64_t found = outcomes_of(core, smaller, card, ranks);
+        int64_t found = outcomes_of(core, smaller, d->stock_rank[card_id], ranks);
         if (found < 0) return (int)found;
         if (has_outcome(core, found, outcome)) {
             if (!push_tokens(core, line, token_of(removals[i]))) return CORE_FULL;
             return excursion_line(core, smaller, card_id, stock, length, outcome, line);
         }
     }
-    if (!length) return CORE_BAD;  /* an outcome of an excursion comes from one of its moves */
-    int top_id = stock[0], top = d->stock_rank[top_id];
-    u128 rest_ranks = ranks >> 4;
-    uint64_t one = 1ULL << CONSUMED_SHIFT;
-    if (top == target) {
+    return NOT_THIS_WAY;
+}
+
+/* An excursion's line that starts with the stock top: a king leaving, the card pairing with it,
+   or the top pairing with a pyramid card. */
+static int stock_top_first(core_t *core, uint64_t pm, int card_id, const int *stock, int length, uint64_t outcome,
+                           tokens_t *line) {
+    const deal_t *d = &core->deal;
+    int top_id = stock[0], top = d->stock_rank[top_id], card = d->stock_rank[card_id];
+    uint64_t used = outcome >> CONSUMED_SHIFT, one = 1ULL << CONSUMED_SHIFT;
+    if (top == d->target) {
         if (!used) return CORE_BAD;
         if (!d->stock_top_playable && !push_tokens(core, line, DRAW_TOKEN)) return CORE_FULL;
         if (!push_tokens(core, line, removal_token(STOCK_ID + top_id, -1))) return CORE_FULL;
         return excursion_line(core, pm, card_id, stock + 1, length - 1, outcome - one, line);
     }
-    if (d->stock_top_playable) {
-        if (top == need && outcome == (pm | one))
-            return push_tokens(core, line, removal_token(STOCK_ID + top_id, STOCK_ID + card_id)) ? 0 : CORE_FULL;
-        for (uint64_t partners = uncovered & d->rank_mask[target - top]; used && partners; partners &= partners - 1) {
-            int partner = bit_index(partners);
-            int64_t found = outcomes_of(core, pm & ~(1ULL << partner), card, rest_ranks);
-            if (found < 0) return (int)found;
-            if (has_outcome(core, found, outcome - one)) {
-                if (!push_tokens(core, line, removal_token(partner, STOCK_ID + top_id))) return CORE_FULL;
-                return excursion_line(core, pm & ~(1ULL << partner), card_id, stock + 1, length - 1, outcome - one, line);
-            }
+    if (!d->stock_top_playable) return NOT_THIS_WAY;
+    if (top == d->target - card && outcome == (pm | one))
+        return push_tokens(core, line, removal_token(STOCK_ID + top_id, STOCK_ID + card_id)) ? 0 : CORE_FULL;
+    u128 rest_ranks = ranks_of(d, stock + 1, length - 1);
+    for (uint64_t partners = uncovered_mask(pm) & d->rank_mask[d->target - top]; used && partners;
+         partners &= partners - 1) {
+        int partner = bit_index(partners);
+        int64_t found = outcomes_of(core, pm & ~(1ULL << partner), card, rest_ranks);
+        if (found < 0) return (int)found;
+        if (has_outcome(core, found, outcome - one)) {
+            if (!push_tokens(core, line, removal_token(partner, STOCK_ID + top_id))) return CORE_FULL;
+            return excursion_line(core, pm & ~(1ULL << partner), card_id, stock + 1, length - 1, outcome - one, line);
         }
     }
-    int64_t nested = outcomes_of(core, pm, top, rest_ranks);
+    return NOT_THIS_WAY;
+}
+
+/* An excursion's line that draws the stock top, whose own excursion ends in one of its outcomes,
+   from which this one goes on to `outcome`. */
+static int nested_first(core_t *core, uint64_t pm, int card_id, const int *stock, int length, uint64_t outcome,
+                        tokens_t *line) {
+    const deal_t *d = &core->deal;
+    int top_id = stock[0], card = d->stock_rank[card_id];
+    uint64_t used = outcome >> CONSUMED_SHIFT;
+    u128 ranks = ranks_of(d, stock, length);
+    int64_t nested = outcomes_of(core, pm, d->stock_rank[top_id], ranks >> 4);
     if (nested < 0) return (int)nested;
     for (uint64_t i = 0; i < core->outcomes[nested]; i++) {
         uint64_t inner = core->outcomes[nested + 1 + i];
@@ -109,7 +128,25 @@ static int excursion_line(core_t *core, uint64_t pm, int card_id, const int *sto
         if (stop) return stop;
         return excursion_line(core, inner & PYRAMID_MASK, card_id, stock + inner_used, length - (int)inner_used, left, line);
     }
-    return CORE_BAD;
+    return NOT_THIS_WAY;
+}
+
+/* TwoPasses._excursion_line: the moves of an excursion of the card `card_id` (on the waste top,
+ * `stock` after it) that end in `outcome`, found among the excursions it is made of. */
+static int excursion_line(core_t *core, uint64_t pm, int card_id, const int *stock, int length, uint64_t outcome,
+                          tokens_t *line) {
+    const deal_t *d = &core->deal;
+    int need = d->target - d->stock_rank[card_id];
+    uint64_t used = outcome >> CONSUMED_SHIFT, gone = pm ^ (outcome & PYRAMID_MASK);
+    if (!used && gone && !(gone & (gone - 1)) && (gone & uncovered_mask(pm) & d->rank_mask[need]))
+        return push_tokens(core, line, removal_token(bit_index(gone), STOCK_ID + card_id)) ? 0 : CORE_FULL;
+    int result = pyramid_first(core, pm, card_id, stock, length, outcome, line);
+    if (result != NOT_THIS_WAY) return result;
+    if (!length) return CORE_BAD;  /* an outcome of an excursion comes from one of its moves */
+    result = stock_top_first(core, pm, card_id, stock, length, outcome, line);
+    if (result != NOT_THIS_WAY) return result;
+    result = nested_first(core, pm, card_id, stock, length, outcome, line);
+    return result == NOT_THIS_WAY ? CORE_BAD : result;
 }
 
 /* A state of the line's first pass, and the step that reached it. */
@@ -152,92 +189,107 @@ static int reach_line(core_t *core, line_search_t *search, int32_t from, int con
     return 0;
 }
 
-/* TwoPasses.first_pass_line (with _line_steps and _waste_card_leaves): the moves of a first pass
- * from (pm, live, q) to the redeal (end_pm, end_live), onto core->path. */
-static int line_to_redeal(core_t *core, line_search_t *search, uint64_t pm, uint64_t live, int q, uint64_t end_pm,
-                          uint64_t end_live) {
-    const deal_t *d = &core->deal;
-    int target = d->target, stock_top_playable = d->stock_top_playable;
+/* What the line's search reads at every state: the pass's cards, the redeal it must reach, how
+   many waste cards leave before it, and the stock cards drawn by each count consumed. */
+typedef struct {
     pass_cards_t cards;
-    pass_cards(d, live, q, &cards);
-    const int *stock_bits = cards.stock, *waste_bits = cards.waste;
-    int length = cards.length, waste_size = cards.waste_size, keep_waste = 0;
-    for (int i = 0; i < waste_size; i++) keep_waste += !(end_live >> waste_bits[i] & 1);
+    uint64_t end_pm, end_live;
+    int keep_waste;
     uint64_t drawn[MAX_CARDS + 1];
-    drawn[0] = 0;
-    for (int place = 0; place < length; place++) drawn[place + 1] = drawn[place] | 1ULL << stock_bits[place];
-    int result = reach_line(core, search, -1, 0, pm, 0, end_pm, 0);
-    int32_t goal = -1;
-    while (!result && search->todo_count) {
-        int32_t at = search->todo[--search->todo_count];
-        line_state_t state = search->states[at];
-        int consumed = state.consumed, taken = state.taken;
-        uint64_t here = state.pm;
-        if (consumed == length && here == end_pm && taken == keep_waste) { goal = at; break; }
-        uint64_t uncovered = uncovered_mask(here), kings = uncovered & d->rank_mask[target];
-        removal_t removals[64];
-        int n = kings ? 1 : pyramid_removals(d, here, uncovered, removals);
-        if (kings) { removals[0].a = (uint8_t)bit_index(kings); removals[0].b = NO_CARD; }
-        for (int i = 0; !result && i < n; i++) {
-            uint64_t after = here & ~(1ULL << removals[i].a);
-            if (removals[i].b != NO_CARD) after &= ~(1ULL << removals[i].b);
-            result = push_tokens(core, &search->steps, token_of(removals[i]))
-                     ? reach_line(core, search, at, consumed, after, taken, end_pm, 1) : CORE_FULL;
-        }
-        int top_id = consumed < length ? stock_bits[consumed] : -1;
-        if (!result && !(end_live & drawn[consumed]) && taken < keep_waste) {  /* _waste_card_leaves */
-            int card_id = waste_bits[taken], card = d->stock_rank[card_id];
-            if (card == target) {
-                result = push_tokens(core, &search->steps, removal_token(STOCK_ID + card_id, -1))
-                         ? reach_line(core, search, at, consumed, here, taken + 1, end_pm, 1) : CORE_FULL;
-            } else {
-                for (uint64_t partners = uncovered & d->rank_mask[target - card]; !result && partners; partners &= partners - 1)
-                    result = push_tokens(core, &search->steps, removal_token(bit_index(partners), STOCK_ID + card_id))
-                             ? reach_line(core, search, at, consumed, here & ~low_bit(partners), taken + 1, end_pm, 1)
-                             : CORE_FULL;
-                if (!result && stock_top_playable && top_id >= 0 && !(end_live >> top_id & 1)
-                    && d->stock_rank[top_id] + card == target)
-                    result = push_tokens(core, &search->steps, removal_token(STOCK_ID + top_id, STOCK_ID + card_id))
-                             ? reach_line(core, search, at, consumed + 1, here, taken + 1, end_pm, 1) : CORE_FULL;
-            }
-        }
-        if (result || top_id < 0) continue;
-        int top = d->stock_rank[top_id];
-        if (end_live >> top_id & 1) {  /* it stays */
-            result = push_tokens(core, &search->steps, DRAW_TOKEN)
-                     ? reach_line(core, search, at, consumed + 1, here, taken, end_pm, 1) : CORE_FULL;
-            continue;
-        }
-        if (top == target) {
-            size_t count = stock_top_playable ? 1 : 2;
-            result = (stock_top_playable || push_tokens(core, &search->steps, DRAW_TOKEN))
-                     && push_tokens(core, &search->steps, removal_token(STOCK_ID + top_id, -1))
-                     ? reach_line(core, search, at, consumed + 1, here, taken, end_pm, count) : CORE_FULL;
-            continue;
-        }
-        if (stock_top_playable)
-            for (uint64_t partners = uncovered & d->rank_mask[target - top]; !result && partners; partners &= partners - 1)
-                result = push_tokens(core, &search->steps, removal_token(bit_index(partners), STOCK_ID + top_id))
-                         ? reach_line(core, search, at, consumed + 1, here & ~low_bit(partners), taken, end_pm, 1)
-                         : CORE_FULL;
-        int64_t found = result ? 0 : outcomes_of(core, here, top, ranks_of(d, stock_bits + consumed + 1, length - consumed - 1));
-        if (found < 0) result = (int)found;
-        for (uint64_t i = 0; !result && i < core->outcomes[found]; i++) {
-            uint64_t outcome = core->outcomes[found + 1 + i];
-            int used = (int)(outcome >> CONSUMED_SHIFT);
-            if (end_live & (drawn[consumed + 1 + used] ^ drawn[consumed + 1])) continue;  /* a card that must stay would leave */
-            uint64_t key[2] = {(outcome & PYRAMID_MASK) | (uint64_t)(consumed + 1 + used) << CONSUMED_SHIFT, (uint64_t)taken};
-            if ((outcome & end_pm) != end_pm || table_get(&search->seen, key) >= 0) continue;
-            size_t start = search->steps.count;
-            result = push_tokens(core, &search->steps, DRAW_TOKEN) ? 0 : CORE_FULL;
-            if (!result) result = excursion_line(core, here, top_id, stock_bits + consumed + 1, length - consumed - 1,
-                                                 outcome, &search->steps);
-            if (!result) result = reach_line(core, search, at, consumed + 1 + used, outcome & PYRAMID_MASK, taken, end_pm,
-                                             search->steps.count - start);
-        }
+} line_frame_t;
+
+/* One step's token, then the state it reaches. */
+static int step(core_t *core, line_search_t *search, const line_frame_t *frame, int32_t from, int32_t token,
+                int consumed, uint64_t pm, int taken) {
+    if (!push_tokens(core, &search->steps, token)) return CORE_FULL;
+    return reach_line(core, search, from, consumed, pm, taken, frame->end_pm, 1);
+}
+
+/* A king, or each removal inside the pyramid. */
+static int line_pyramid_moves(core_t *core, line_search_t *search, const line_frame_t *frame, int32_t at) {
+    const deal_t *d = &core->deal;
+    line_state_t state = search->states[at];
+    uint64_t uncovered = uncovered_mask(state.pm), kings = uncovered & d->rank_mask[d->target];
+    removal_t removals[64];
+    int n = kings ? 1 : pyramid_removals(d, state.pm, uncovered, removals), result = 0;
+    if (kings) { removals[0].a = (uint8_t)bit_index(kings); removals[0].b = NO_CARD; }
+    for (int i = 0; !result && i < n; i++) {
+        uint64_t after = state.pm & ~(1ULL << removals[i].a);
+        if (removals[i].b != NO_CARD) after &= ~(1ULL << removals[i].b);
+        result = step(core, search, frame, at, token_of(removals[i]), state.consumed, after, state.taken);
     }
-    if (result) return result;
-    if (goal < 0) return CORE_BAD;  /* the redeal found by the first pass must be reachable */
+    return result;
+}
+
+/* _waste_card_leaves: the waste top leaves (alone, with a pyramid card or with the stock top), while
+   no card the redeal keeps was drawn over it. */
+static int line_waste_moves(core_t *core, line_search_t *search, const line_frame_t *frame, int32_t at) {
+    const deal_t *d = &core->deal;
+    line_state_t state = search->states[at];
+    if ((frame->end_live & frame->drawn[state.consumed]) || state.taken >= frame->keep_waste) return 0;
+    int card_id = frame->cards.waste[state.taken], card = d->stock_rank[card_id], result = 0;
+    if (card == d->target)
+        return step(core, search, frame, at, removal_token(STOCK_ID + card_id, -1), state.consumed, state.pm, state.taken + 1);
+    for (uint64_t partners = uncovered_mask(state.pm) & d->rank_mask[d->target - card]; !result && partners;
+         partners &= partners - 1)
+        result = step(core, search, frame, at, removal_token(bit_index(partners), STOCK_ID + card_id), state.consumed,
+                      state.pm & ~low_bit(partners), state.taken + 1);
+    int top_id = state.consumed < frame->cards.length ? frame->cards.stock[state.consumed] : -1;
+    if (!result && d->stock_top_playable && top_id >= 0 && !(frame->end_live >> top_id & 1)
+        && d->stock_rank[top_id] + card == d->target)
+        result = step(core, search, frame, at, removal_token(STOCK_ID + top_id, STOCK_ID + card_id), state.consumed + 1,
+                      state.pm, state.taken + 1);
+    return result;
+}
+
+/* Each outcome of the stock top's excursion that keeps what the redeal keeps: a draw and the
+   excursion's moves, then the state it ends in. */
+static int line_excursions(core_t *core, line_search_t *search, const line_frame_t *frame, int32_t at) {
+    const deal_t *d = &core->deal;
+    line_state_t state = search->states[at];
+    int consumed = state.consumed, length = frame->cards.length, top_id = frame->cards.stock[consumed], result = 0;
+    const int *rest = frame->cards.stock + consumed + 1;
+    int64_t found = outcomes_of(core, state.pm, d->stock_rank[top_id], ranks_of(d, rest, length - consumed - 1));
+    if (found < 0) return (int)found;
+    for (uint64_t i = 0; !result && i < core->outcomes[found]; i++) {
+        uint64_t outcome = core->outcomes[found + 1 + i];
+        int used = (int)(outcome >> CONSUMED_SHIFT);
+        if (frame->end_live & (frame->drawn[consumed + 1 + used] ^ frame->drawn[consumed + 1])) continue;  /* a card that must stay would leave */
+        uint64_t key[2] = {(outcome & PYRAMID_MASK) | (uint64_t)(consumed + 1 + used) << CONSUMED_SHIFT, (uint64_t)state.taken};
+        if ((outcome & frame->end_pm) != frame->end_pm || table_get(&search->seen, key) >= 0) continue;
+        size_t start = search->steps.count;
+        result = push_tokens(core, &search->steps, DRAW_TOKEN) ? 0 : CORE_FULL;
+        if (!result) result = excursion_line(core, state.pm, top_id, rest, length - consumed - 1, outcome, &search->steps);
+        if (!result) result = reach_line(core, search, at, consumed + 1 + used, outcome & PYRAMID_MASK, state.taken,
+                                         frame->end_pm, search->steps.count - start);
+    }
+    return result;
+}
+
+/* The stock top: drawn when the redeal keeps it, else it leaves (a king, or with a pyramid card),
+   or its excursion runs. */
+static int line_stock_moves(core_t *core, line_search_t *search, const line_frame_t *frame, int32_t at) {
+    const deal_t *d = &core->deal;
+    line_state_t state = search->states[at];
+    int consumed = state.consumed, top_id = frame->cards.stock[consumed], top = d->stock_rank[top_id], result = 0;
+    if (frame->end_live >> top_id & 1)  /* it stays */
+        return step(core, search, frame, at, DRAW_TOKEN, consumed + 1, state.pm, state.taken);
+    if (top == d->target) {
+        if (!d->stock_top_playable && !push_tokens(core, &search->steps, DRAW_TOKEN)) return CORE_FULL;
+        if (!push_tokens(core, &search->steps, removal_token(STOCK_ID + top_id, -1))) return CORE_FULL;
+        return reach_line(core, search, at, consumed + 1, state.pm, state.taken, frame->end_pm,
+                          d->stock_top_playable ? 1 : 2);
+    }
+    if (d->stock_top_playable)
+        for (uint64_t partners = uncovered_mask(state.pm) & d->rank_mask[d->target - top]; !result && partners;
+             partners &= partners - 1)
+            result = step(core, search, frame, at, removal_token(bit_index(partners), STOCK_ID + top_id), consumed + 1,
+                          state.pm & ~low_bit(partners), state.taken);
+    return result ? result : line_excursions(core, search, frame, at);
+}
+
+/* The tokens from the start to `goal`, onto core->path. */
+static int line_path(core_t *core, const line_search_t *search, int32_t goal) {
     size_t total = 0;
     for (int32_t at = goal; at >= 0; at = search->states[at].came) total += search->states[at].tokens;
     core->path_len = 0;
@@ -249,6 +301,32 @@ static int line_to_redeal(core_t *core, line_search_t *search, uint64_t pm, uint
                search->states[at].tokens * sizeof(int32_t));
     }
     return 0;
+}
+
+/* TwoPasses.first_pass_line (with _line_steps and _waste_card_leaves): the moves of a first pass
+ * from (pm, live, q) to the redeal (end_pm, end_live), onto core->path. */
+static int line_to_redeal(core_t *core, line_search_t *search, uint64_t pm, uint64_t live, int q, uint64_t end_pm,
+                          uint64_t end_live) {
+    const deal_t *d = &core->deal;
+    line_frame_t frame = {.end_pm = end_pm, .end_live = end_live};
+    pass_cards(d, live, q, &frame.cards);
+    int length = frame.cards.length;
+    for (int i = 0; i < frame.cards.waste_size; i++) frame.keep_waste += !(end_live >> frame.cards.waste[i] & 1);
+    frame.drawn[0] = 0;
+    for (int place = 0; place < length; place++) frame.drawn[place + 1] = frame.drawn[place] | 1ULL << frame.cards.stock[place];
+    int result = reach_line(core, search, -1, 0, pm, 0, end_pm, 0);
+    int32_t goal = -1;
+    while (!result && search->todo_count) {
+        int32_t at = search->todo[--search->todo_count];
+        line_state_t state = search->states[at];
+        if (state.consumed == length && state.pm == end_pm && state.taken == frame.keep_waste) { goal = at; break; }
+        result = line_pyramid_moves(core, search, &frame, at);
+        if (!result) result = line_waste_moves(core, search, &frame, at);
+        if (!result && state.consumed < length) result = line_stock_moves(core, search, &frame, at);
+    }
+    if (result) return result;
+    if (goal < 0) return CORE_BAD;  /* the redeal found by the first pass must be reachable */
+    return line_path(core, search, goal);
 }
 
 /* The first pass of a two-pass win's line, onto core->path (0), or < 0. */

@@ -127,6 +127,64 @@ static int follow_node(core_t *core, uint64_t pm, int card, int32_t node, uint64
     return 0;
 }
 
+/* The filter of pairs already pushed in a frame, made at the first node excursion. 0, or CORE_FULL. */
+static int pair_filter_ready(core_t *core) {
+    if (core->pair_filter) return 0;
+    core->pair_filter = calloc(PAIR_FILTER, sizeof(*core->pair_filter));
+    if (!core->pair_filter) { core->full = 1; return CORE_FULL; }
+    core->bytes += PAIR_FILTER * sizeof(*core->pair_filter);
+    return 0;
+}
+
+/* The card leaves with a pyramid partner (an outcome), or the pyramid moves first: a king, or
+   each removal inside it (the excursion goes on from there). */
+static int node_pyramid_moves(core_t *core, uint64_t pm, int card, int32_t node, uint64_t frame) {
+    const deal_t *d = &core->deal;
+    uint64_t uncovered = uncovered_mask(pm);
+    for (uint64_t partners = uncovered & d->rank_mask[d->target - card]; partners; partners &= partners - 1)
+        if (!push_pair_value(core, PAIR(pm ^ low_bit(partners), node), frame)) return CORE_FULL;
+    uint64_t kings = uncovered & d->rank_mask[d->target];
+    if (kings) return follow_node(core, pm & ~low_bit(kings), card, node, frame);
+    removal_t removals[64];
+    int n = pyramid_removals(d, pm, uncovered, removals);
+    for (int i = 0; i < n; i++) {
+        int stop = follow_node(core, pm & ~(1ULL << removals[i].a) & ~(1ULL << removals[i].b), card, node, frame);
+        if (stop) return stop;
+    }
+    return 0;
+}
+
+/* The stock's next card, in the stocks of `node` that lack it and in those that hold it: a king
+   leaves, the card pairs with it (an outcome), a pyramid card does, or its own excursion runs. */
+static int node_stock_moves(core_t *core, uint64_t pm, int card, int32_t node, uint64_t frame) {
+    const deal_t *d = &core->deal;
+    if (core->dd[node].present < 0 && !split(core, node)) return CORE_FULL;
+    int32_t absent = core->dd[node].absent, down = core->dd[node].present;
+    if (absent) {
+        int stop = follow_node(core, pm, card, absent, frame);
+        if (stop) return stop;
+    }
+    if (!down) return 0;
+    int top = d->stock_rank[core->dd[node].place];
+    if (top == d->target) return follow_node(core, pm, card, down, frame);
+    if (d->stock_top_playable) {
+        if (top == d->target - card && !push_pair_value(core, PAIR(pm, down), frame)) return CORE_FULL;
+        for (uint64_t partners = uncovered_mask(pm) & d->rank_mask[d->target - top]; partners; partners &= partners - 1) {
+            int stop = follow_node(core, pm ^ low_bit(partners), card, down, frame);
+            if (stop) return stop;
+        }
+    }
+    int64_t nested = node_excursion(core, pm, top, down);
+    if (nested < 0) return (int)nested;
+    uint64_t count = (uint64_t)core->pairs[nested];
+    for (uint64_t i = 0; i < count; i++) {
+        pair_t inner = core->pairs[nested + 1 + i];  /* copied: the arena may move */
+        int stop = follow_node(core, PAIR_PM(inner), card, PAIR_NODE(inner), frame);
+        if (stop) return stop;
+    }
+    return 0;
+}
+
 /* TwoPasses._excursion: LastPass.excursion over the stocks of `node`; outcomes (pyramid, node). */
 static int64_t node_excursion(core_t *core, uint64_t pm, int card, int32_t node) {
     const deal_t *d = &core->deal;
@@ -134,66 +192,19 @@ static int64_t node_excursion(core_t *core, uint64_t pm, int card, int32_t node)
     int known = table_get(&core->node_excursions, key);
     if (known >= 0) return known;
     if (!pm && !d->goal_all) return CORE_CLEARED;
-    int target = d->target, need = target - card, stock_top_playable = d->stock_top_playable;
+    int need = d->target - card;
     size_t start = core->pair_scratch_count;
-    uint64_t partners_mask = d->rank_mask[need];
     uint32_t cards = core->dd[node].cards;
-    if ((!(pm & partners_mask) && !(stock_top_playable && (d->stock_rank_mask[need] & cards))) || is_short(core, pm))
+    if ((!(pm & d->rank_mask[need]) && !(d->stock_top_playable && (d->stock_rank_mask[need] & cards)))
+        || is_short(core, pm))
         return keep_pairs(core, key, start);
-    int over = tick(core);
-    if (over) return over;
+    int stop = tick(core);
+    if (!stop) stop = pair_filter_ready(core);
+    if (stop) return stop;
     uint64_t frame = ++core->pair_frames;
-    if (!core->pair_filter) {
-        core->pair_filter = calloc(PAIR_FILTER, sizeof(*core->pair_filter));
-        if (!core->pair_filter) { core->full = 1; return CORE_FULL; }
-        core->bytes += PAIR_FILTER * sizeof(*core->pair_filter);
-    }
-    uint64_t uncovered = uncovered_mask(pm);
-    for (uint64_t partners = uncovered & partners_mask; partners; partners &= partners - 1)
-        if (!push_pair_value(core, PAIR(pm ^ low_bit(partners), node), frame)) return CORE_FULL;
-    uint64_t kings = uncovered & d->rank_mask[target];
-    if (kings) {
-        int stop = follow_node(core, pm & ~low_bit(kings), card, node, frame);
-        if (stop) return stop;
-    } else {
-        removal_t removals[64];
-        int n = pyramid_removals(d, pm, uncovered, removals);
-        for (int i = 0; i < n; i++) {
-            int stop = follow_node(core, pm & ~(1ULL << removals[i].a) & ~(1ULL << removals[i].b), card, node, frame);
-            if (stop) return stop;
-        }
-    }
-    if (cards) {
-        if (core->dd[node].present < 0 && !split(core, node)) return CORE_FULL;
-        int32_t absent = core->dd[node].absent, down = core->dd[node].present;
-        if (absent) {
-            int stop = follow_node(core, pm, card, absent, frame);
-            if (stop) return stop;
-        }
-        if (down) {
-            int top = d->stock_rank[core->dd[node].place];
-            if (top == target) {
-                int stop = follow_node(core, pm, card, down, frame);
-                if (stop) return stop;
-            } else {
-                if (stock_top_playable) {
-                    if (top == need && !push_pair_value(core, PAIR(pm, down), frame)) return CORE_FULL;
-                    for (uint64_t partners = uncovered & d->rank_mask[target - top]; partners; partners &= partners - 1) {
-                        int stop = follow_node(core, pm ^ low_bit(partners), card, down, frame);
-                        if (stop) return stop;
-                    }
-                }
-                int64_t nested = node_excursion(core, pm, top, down);
-                if (nested < 0) return nested;
-                uint64_t count = (uint64_t)core->pairs[nested];
-                for (uint64_t i = 0; i < count; i++) {
-                    pair_t inner = core->pairs[nested + 1 + i];  /* copied: the arena may move */
-                    int stop = follow_node(core, PAIR_PM(inner), card, PAIR_NODE(inner), frame);
-                    if (stop) return stop;
-                }
-            }
-        }
-    }
+    stop = node_pyramid_moves(core, pm, card, node, frame);
+    if (!stop && cards) stop = node_stock_moves(core, pm, card, node, frame);
+    if (stop) return stop;
     return keep_pairs(core, key, start);
 }
 

@@ -144,20 +144,109 @@ static int nibbles(u128 x) {
     return n;
 }
 
+/* What the first pass reads at every state: the pass's cards, and the waste left (and its ranks)
+   by how many waste cards were taken. */
+typedef struct {
+    pass_cards_t cards;
+    uint64_t waste_left[MAX_CARDS + 1];
+    u128 waste_ranks[MAX_CARDS + 1];
+} first_frame_t;
+
+/* One state of the first pass, taken from the queue, with its family of stocks. */
+typedef struct {
+    uint64_t here;
+    int consumed, taken, stayed, top;
+    family_t *family;
+} first_at_t;
+
+static int reach_from(core_t *core, first_pass_t *pass, const first_frame_t *frame, const first_at_t *at,
+                      int consumed, uint64_t after, int taken, int stayed) {
+    return reach(core, pass, consumed, after, taken, stayed, frame->cards.waste_size, at->family);
+}
+
+/* A king, or each removal inside the pyramid. */
+static int pyramid_moves(core_t *core, first_pass_t *pass, const first_frame_t *frame, const first_at_t *at) {
+    const deal_t *d = &core->deal;
+    uint64_t uncovered = uncovered_mask(at->here), kings = uncovered & d->rank_mask[d->target];
+    if (kings) return reach_from(core, pass, frame, at, at->consumed, at->here & ~low_bit(kings), at->taken, at->stayed);
+    removal_t removals[64];
+    int n = pyramid_removals(d, at->here, uncovered, removals), result = 0;
+    for (int i = 0; !result && i < n; i++)
+        result = reach_from(core, pass, frame, at, at->consumed, at->here & ~(1ULL << removals[i].a) & ~(1ULL << removals[i].b),
+                            at->taken, at->stayed);
+    return result;
+}
+
+/* The waste top's moves (none once a stock card stayed: the waste top is then that card). */
+static int waste_moves(core_t *core, first_pass_t *pass, const first_frame_t *frame, const first_at_t *at) {
+    const deal_t *d = &core->deal;
+    if (at->stayed || at->taken >= frame->cards.waste_size) return 0;
+    int card = d->stock_rank[frame->cards.waste[at->taken]], result = 0;
+    if (card == d->target) return reach_from(core, pass, frame, at, at->consumed, at->here, at->taken + 1, 0);
+    for (uint64_t partners = uncovered_mask(at->here) & d->rank_mask[d->target - card]; !result && partners;
+         partners &= partners - 1)
+        result = reach_from(core, pass, frame, at, at->consumed, at->here & ~low_bit(partners), at->taken + 1, 0);
+    if (!result && d->stock_top_playable && at->top && at->top + card == d->target)
+        result = reach_from(core, pass, frame, at, at->consumed + 1, at->here, at->taken + 1, 0);
+    return result;
+}
+
+/* The stock is through: each stock of the family, with the waste left under it, ends the pass. */
+static int pass_ends(core_t *core, ends_t *ends, const first_frame_t *frame, const first_at_t *at) {
+    uint64_t left = frame->waste_left[at->taken];
+    u128 left_ranks = frame->waste_ranks[at->taken];
+    family_t *family = at->family;
+    for (uint32_t i = 0; i < family->count; i++) {
+        u128 ranks = family->items[i].ranks;
+        if (!at->here && !left && !ranks) return CORE_CLEARED;  /* goal "all": cleared without the redeal */
+        if (!add_end(core, ends, at->here, (left_ranks << (4 * nibbles(ranks))) | ranks,
+                     family->items[i].stayers | (uint32_t)left))
+            return CORE_FULL;
+    }
+    return 0;
+}
+
+/* The stock top's moves: its partners, staying for the second pass (the family grows by it), and
+   its excursion. */
+static int stock_moves(core_t *core, first_pass_t *pass, const first_frame_t *frame, const first_at_t *at) {
+    const deal_t *d = &core->deal;
+    int result = 0, consumed = at->consumed, top = at->top;
+    if (top == d->target) return reach_from(core, pass, frame, at, consumed + 1, at->here, at->taken, at->stayed);
+    if (d->stock_top_playable)
+        for (uint64_t partners = uncovered_mask(at->here) & d->rank_mask[d->target - top]; !result && partners;
+             partners &= partners - 1)
+            result = reach_from(core, pass, frame, at, consumed + 1, at->here & ~low_bit(partners), at->taken, at->stayed);
+    if (result) return result;
+    family_t *stays = family_new(core, at->family->count);
+    if (!stays) return CORE_FULL;
+    uint32_t bit = 1u << frame->cards.stock[consumed];
+    for (uint32_t i = 0; i < at->family->count; i++) {
+        stays->items[i].ranks = (at->family->items[i].ranks << 4) | (u128)top;
+        stays->items[i].stayers = at->family->items[i].stayers | bit;
+    }
+    result = reach(core, pass, consumed + 1, at->here, at->taken, 1, frame->cards.waste_size, stays);
+    family_release(core, stays);
+    if (result) return result;
+    int64_t found = excursion(core, at->here, top, frame->cards.ranks >> (4 * consumed + 4));
+    if (found < 0) return (int)found;
+    for (uint64_t i = 0; !result && i < core->outcomes[found]; i++) {
+        uint64_t outcome = core->outcomes[found + 1 + i];
+        result = reach_from(core, pass, frame, at, consumed + 1 + (int)(outcome >> CONSUMED_SHIFT),
+                            outcome & PYRAMID_MASK, at->taken, at->stayed);
+    }
+    return result;
+}
+
 /* TwoPasses._first_pass: 0 (the ends filled), CORE_CLEARED, or < 0 to stop. */
 static int first_pass(core_t *core, uint64_t pm, uint64_t live, int q, first_pass_t *pass, ends_t *ends) {
     const deal_t *d = &core->deal;
-    int target = d->target, stock_top_playable = d->stock_top_playable, goal_all = d->goal_all;
-    pass_cards_t cards;
-    pass_cards(d, live, q, &cards);
-    const int *stock_bits = cards.stock, *waste_bits = cards.waste;
-    int length = cards.length, waste_size = cards.waste_size;
-    u128 stock = cards.ranks;
-    uint64_t waste_left[MAX_CARDS + 1];
-    u128 waste_ranks[MAX_CARDS + 1];
-    waste_left[waste_size] = 0;
-    for (int taken = waste_size - 1; taken >= 0; taken--) waste_left[taken] = waste_left[taken + 1] | 1ULL << waste_bits[taken];
-    for (int taken = 0; taken <= waste_size; taken++) waste_ranks[taken] = rank_sequence(d, waste_left[taken]);
+    first_frame_t frame;
+    pass_cards(d, live, q, &frame.cards);
+    int waste_size = frame.cards.waste_size;
+    frame.waste_left[waste_size] = 0;
+    for (int taken = waste_size - 1; taken >= 0; taken--)
+        frame.waste_left[taken] = frame.waste_left[taken + 1] | 1ULL << frame.cards.waste[taken];
+    for (int taken = 0; taken <= waste_size; taken++) frame.waste_ranks[taken] = rank_sequence(d, frame.waste_left[taken]);
     family_t *start = family_new(core, 1);
     if (!start) return CORE_FULL;
     start->items[0].ranks = 0;
@@ -166,70 +255,18 @@ static int first_pass(core_t *core, uint64_t pm, uint64_t live, int q, first_pas
     family_release(core, start);
     while (!result && pass->heap_count) {
         first_state_t *popped = &pass->states[heap_pop(pass)];
-        family_t *family = popped->family;
+        first_at_t at = {.here = PYRAMID_MASK ^ (popped->order & PYRAMID_MASK),
+                         .consumed = (int)(popped->order >> PYRAMID_BITS), .taken = (int)(popped->minor >> 1),
+                         .stayed = popped->minor & 1, .family = popped->family};
         popped->family = NULL;
-        int consumed = (int)(popped->order >> PYRAMID_BITS), taken = (int)(popped->minor >> 1), stayed = popped->minor & 1;
-        uint64_t here = PYRAMID_MASK ^ (popped->order & PYRAMID_MASK);
+        at.top = (int)((frame.cards.ranks >> (4 * at.consumed)) & 15);
         result = tick(core);
-        if (!result && !here && !goal_all) result = CORE_CLEARED;
-        uint64_t uncovered = uncovered_mask(here), kings = uncovered & d->rank_mask[target];
-        if (!result && kings) result = reach(core, pass, consumed, here & ~low_bit(kings), taken, stayed, waste_size, family);
-        if (!result && !kings) {
-            removal_t removals[64];
-            int n = pyramid_removals(d, here, uncovered, removals);
-            for (int i = 0; !result && i < n; i++)
-                result = reach(core, pass, consumed, here & ~(1ULL << removals[i].a) & ~(1ULL << removals[i].b), taken,
-                               stayed, waste_size, family);
-        }
-        int top = (int)((stock >> (4 * consumed)) & 15);
-        if (!result && !stayed && taken < waste_size) {
-            int card = d->stock_rank[waste_bits[taken]];
-            if (card == target) {
-                result = reach(core, pass, consumed, here, taken + 1, 0, waste_size, family);
-            } else {
-                for (uint64_t partners = uncovered & d->rank_mask[target - card]; !result && partners; partners &= partners - 1)
-                    result = reach(core, pass, consumed, here & ~low_bit(partners), taken + 1, 0, waste_size, family);
-                if (!result && stock_top_playable && top && top + card == target)
-                    result = reach(core, pass, consumed + 1, here, taken + 1, 0, waste_size, family);
-            }
-        }
-        if (!result && consumed == length) {
-            uint64_t left = waste_left[taken];
-            u128 left_ranks = waste_ranks[taken];
-            for (uint32_t i = 0; !result && i < family->count; i++) {
-                u128 ranks = family->items[i].ranks;
-                if (!here && !left && !ranks) result = CORE_CLEARED;  /* goal "all": cleared without the redeal */
-                else if (!add_end(core, ends, here, (left_ranks << (4 * nibbles(ranks))) | ranks, family->items[i].stayers | (uint32_t)left))
-                    result = CORE_FULL;
-            }
-        } else if (!result && top == target) {
-            result = reach(core, pass, consumed + 1, here, taken, stayed, waste_size, family);
-        } else if (!result) {
-            if (stock_top_playable)
-                for (uint64_t partners = uncovered & d->rank_mask[target - top]; !result && partners; partners &= partners - 1)
-                    result = reach(core, pass, consumed + 1, here & ~low_bit(partners), taken, stayed, waste_size, family);
-            family_t *stays = result ? NULL : family_new(core, family->count);
-            if (!result && !stays) result = CORE_FULL;
-            if (!result) {
-                uint32_t bit = 1u << stock_bits[consumed];
-                for (uint32_t i = 0; i < family->count; i++) {
-                    stays->items[i].ranks = (family->items[i].ranks << 4) | (u128)top;
-                    stays->items[i].stayers = family->items[i].stayers | bit;
-                }
-                result = reach(core, pass, consumed + 1, here, taken, 1, waste_size, stays);
-                family_release(core, stays);
-            }
-            if (!result) {
-                int64_t found = excursion(core, here, top, stock >> (4 * consumed + 4));
-                if (found < 0) result = (int)found;
-                for (uint64_t i = 0; !result && i < (found < 0 ? 0 : core->outcomes[found]); i++) {
-                    uint64_t outcome = core->outcomes[found + 1 + i];
-                    result = reach(core, pass, consumed + 1 + (int)(outcome >> CONSUMED_SHIFT), outcome & PYRAMID_MASK,
-                                   taken, stayed, waste_size, family);
-                }
-            }
-        }
-        family_release(core, family);
+        if (!result && !at.here && !d->goal_all) result = CORE_CLEARED;
+        if (!result) result = pyramid_moves(core, pass, &frame, &at);
+        if (!result) result = waste_moves(core, pass, &frame, &at);
+        if (!result) result = at.consumed == frame.cards.length ? pass_ends(core, ends, &frame, &at)
+                                                               : stock_moves(core, pass, &frame, &at);
+        family_release(core, at.family);
     }
     return result;
 }
