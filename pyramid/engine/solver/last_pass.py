@@ -5,12 +5,26 @@ See docs/solver.md ("The last pass by waste excursions").
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from pyramid.engine.solver.budget import Budget
 from pyramid.engine.solver.position import PYRAMID_BITS, Position, holds_rank, set_bits, uncovered_mask
 from pyramid.engine.solver.relaxation import Relaxation
 
 
 CONSUMED_SHIFT = PYRAMID_BITS
+
+
+class _PassFrame(NamedTuple):
+    """What :meth:`LastPass._search` reads at every state: the stock's ranks (four bits each, its top
+    lowest), the stock and waste cards, and by cards consumed and taken, the live cards and stock top."""
+
+    stock: int
+    stock_bits: list[int]
+    waste_bits: list[int]
+    stock_live: list[int]
+    waste_live: list[int]
+    stock_q: list[int]
 
 
 class PyramidCleared(Exception):
@@ -134,43 +148,49 @@ class LastPass:
                 found = self.excursion(after, card, stock)
             if found:
                 outcomes.update(found)
-        top = stock & 15
-        if top:
-            rest = stock >> 4
-            one = 1 << CONSUMED_SHIFT
-            rest_key = rest << (CONSUMED_SHIFT + 4)
-            if top == target:  # a king drawn (or on the stock top) leaves at once
-                found = excursions.get(pm | card_key | rest_key)
-                if found is None:
-                    found = self.excursion(pm, card, rest)
-                outcomes.update([outcome + one for outcome in found])
-            else:
-                if stock_top_playable:
-                    if top == need:
-                        outcomes.add(pm | one)
-                    partners = uncovered & rank_mask[target - top]
-                    while partners:
-                        low = partners & -partners
-                        found = excursions.get((pm ^ low) | card_key | rest_key)
-                        if found is None:
-                            found = self.excursion(pm ^ low, card, rest)
-                        outcomes.update([outcome + one for outcome in found])
-                        partners ^= low
-                nested = excursions.get(pm | (top << CONSUMED_SHIFT) | rest_key)
-                if nested is None:
-                    nested = self.excursion(pm, top, rest)
-                pyramid_mask = (1 << CONSUMED_SHIFT) - 1
-                for inner in nested:
-                    consumed = (inner >> CONSUMED_SHIFT) + 1
-                    after, later = inner & pyramid_mask, stock >> (4 * consumed)
-                    found = excursions.get(after | card_key | (later << (CONSUMED_SHIFT + 4)))
-                    if found is None:
-                        found = self.excursion(after, card, later)
-                    if found:
-                        shift = consumed << CONSUMED_SHIFT
-                        outcomes.update([outcome + shift for outcome in found])
+        if stock & 15:
+            self._stock_top_outcomes(pm, card, stock, uncovered, outcomes)
         known = excursions[key] = tuple(outcomes)
         return known
+
+    def _stock_top_outcomes(self, pm: int, card: int, stock: int, uncovered: int, outcomes: set[int]) -> None:
+        """The outcomes of :meth:`excursion` that begin with the stock top (a king leaving, the card or a
+        pyramid card pairing with it, or its own excursion), added to ``outcomes``."""
+        excursions, pos = self.excursions, self.pos
+        target, card_key = pos.target, card << CONSUMED_SHIFT
+        top, rest = stock & 15, stock >> 4
+        one = 1 << CONSUMED_SHIFT
+        rest_key = rest << (CONSUMED_SHIFT + 4)
+        if top == target:  # a king drawn (or on the stock top) leaves at once
+            found = excursions.get(pm | card_key | rest_key)
+            if found is None:
+                found = self.excursion(pm, card, rest)
+            outcomes.update([outcome + one for outcome in found])
+            return
+        if pos.stock_top_playable:
+            if top == target - card:
+                outcomes.add(pm | one)
+            partners = uncovered & pos.rank_mask[target - top]
+            while partners:
+                low = partners & -partners
+                found = excursions.get((pm ^ low) | card_key | rest_key)
+                if found is None:
+                    found = self.excursion(pm ^ low, card, rest)
+                outcomes.update([outcome + one for outcome in found])
+                partners ^= low
+        nested = excursions.get(pm | (top << CONSUMED_SHIFT) | rest_key)
+        if nested is None:
+            nested = self.excursion(pm, top, rest)
+        pyramid_mask = (1 << CONSUMED_SHIFT) - 1
+        for inner in nested:
+            consumed = (inner >> CONSUMED_SHIFT) + 1
+            after, later = inner & pyramid_mask, stock >> (4 * consumed)
+            found = excursions.get(after | card_key | (later << (CONSUMED_SHIFT + 4)))
+            if found is None:
+                found = self.excursion(after, card, later)
+            if found:
+                shift = consumed << CONSUMED_SHIFT
+                outcomes.update([outcome + shift for outcome in found])
 
     def _short(self, pm: int) -> bool:
         """Does ``pm`` need more cards of some rank than ``supply`` holds?
@@ -254,18 +274,8 @@ class LastPass:
         are recorded as lost, so that later questions stop at them.
         """
         pos, budget, lost, relaxation = self.pos, self.budget, self.lost, self.relaxation
-        target, rank_mask, stock_rank = pos.target, pos.rank_mask, pos.stock_rank
-        stock_top_playable, goal_all = pos.stock_top_playable, pos.goal_all
-        stock_bits, waste_bits, stock = pos.pass_cards(live, q)
-        length, waste_size = len(stock_bits), len(waste_bits)
-        # The real position of a state: its stock suffix and what is left of the start's waste.
-        stock_live = [0] * (length + 1)
-        for place in range(length - 1, -1, -1):
-            stock_live[place] = stock_live[place + 1] | (1 << stock_bits[place])
-        waste_live = [0] * (waste_size + 1)
-        for taken in range(waste_size - 1, -1, -1):
-            waste_live[taken] = waste_live[taken + 1] | (1 << waste_bits[taken])
-        stock_q = [*stock_bits, pos.m]
+        frame = self._pass_frame(live, q)
+        length, waste_size = len(frame.stock_bits), len(frame.waste_bits)
         recorded: list[int] = []
         seen: set[tuple[int, int, int]] = set()
         todo = [(pm, 0, 0)]
@@ -273,7 +283,7 @@ class LastPass:
         while todo or later:
             if not todo:
                 here, consumed, taken = later.pop()
-                rest = stock >> (4 * consumed)
+                rest = frame.stock >> (4 * consumed)
                 for outcome in self.excursion(here, rest & 15, rest >> 4):
                     todo.append((outcome & ((1 << CONSUMED_SHIFT) - 1),
                                  consumed + 1 + (outcome >> CONSUMED_SHIFT), taken))
@@ -284,40 +294,60 @@ class LastPass:
             seen.add(state)
             budget.tick()
             here, consumed, taken = state
-            if not here and (not goal_all or (consumed == length and taken == waste_size)):
+            if not here and (not pos.goal_all or (consumed == length and taken == waste_size)):
                 return True
-            state_live = stock_live[consumed] | waste_live[taken]
-            state_q = stock_q[consumed]
+            state_live = frame.stock_live[consumed] | frame.waste_live[taken]
+            state_q = frame.stock_q[consumed]
             key = pos.lost_key(here, pos.forget_buried(here, state_live, state_q, 0), state_q, 0)
             if key in lost or pos.is_lost(here, state_live) or not relaxation.can_win(here, state_live, state_q, 0):
                 continue
             recorded.append(key)
-            entry = self.moves.get(here)
-            uncovered, smaller = entry if entry is not None else self._pyramid_moves(here)
-            for after in smaller:
-                todo.append((after, consumed, taken))
-            rest = stock >> (4 * consumed)
-            top = rest & 15
-            if taken < waste_size:
-                card = stock_rank[waste_bits[taken]]
-                if card == target:
-                    todo.append((here, consumed, taken + 1))
-                    continue  # an open king leaving dominates every other move
-                for partner in set_bits(uncovered & rank_mask[target - card]):
-                    todo.append((here & ~(1 << partner), consumed, taken + 1))
-                if stock_top_playable and top and top + card == target:
-                    todo.append((here, consumed + 1, taken + 1))
-            if not top:
-                continue
-            if top == target:
-                todo.append((here, consumed + 1, taken))
-                continue
-            if stock_top_playable:
-                for partner in set_bits(uncovered & rank_mask[target - top]):
-                    todo.append((here & ~(1 << partner), consumed + 1, taken))
-            if not goal_all:  # a burial: the start's waste never plays again, as if all taken
-                todo.append((here, consumed + 1, waste_size))
-            later.append(state)
+            self._push_moves(frame, state, todo, later)
         for key in recorded:
             lost[key] = 0
         return False
+
+    def _pass_frame(self, live: int, q: int) -> "_PassFrame":
+        """The pass's cards, and the real position of each state: its stock suffix and what is left
+        of the start's waste."""
+        stock_bits, waste_bits, stock = self.pos.pass_cards(live, q)
+        stock_live = [0] * (len(stock_bits) + 1)
+        for place in range(len(stock_bits) - 1, -1, -1):
+            stock_live[place] = stock_live[place + 1] | (1 << stock_bits[place])
+        waste_live = [0] * (len(waste_bits) + 1)
+        for taken in range(len(waste_bits) - 1, -1, -1):
+            waste_live[taken] = waste_live[taken + 1] | (1 << waste_bits[taken])
+        return _PassFrame(stock, stock_bits, waste_bits, stock_live, waste_live, [*stock_bits, self.pos.m])
+
+    def _push_moves(self, frame: "_PassFrame", state: tuple[int, int, int], todo: list[tuple[int, int, int]],
+                    later: list[tuple[int, int, int]]) -> None:
+        """The moves of a state of :meth:`_search`: the removals inside the pyramid, the waste top's,
+        the stock top's, its burial, and its excursion put off for ``later``."""
+        pos = self.pos
+        target, rank_mask = pos.target, pos.rank_mask
+        here, consumed, taken = state
+        entry = self.moves.get(here)
+        uncovered, smaller = entry if entry is not None else self._pyramid_moves(here)
+        for after in smaller:
+            todo.append((after, consumed, taken))
+        top = (frame.stock >> (4 * consumed)) & 15
+        if taken < len(frame.waste_bits):
+            card = pos.stock_rank[frame.waste_bits[taken]]
+            if card == target:
+                todo.append((here, consumed, taken + 1))
+                return  # an open king leaving dominates every other move
+            for partner in set_bits(uncovered & rank_mask[target - card]):
+                todo.append((here & ~(1 << partner), consumed, taken + 1))
+            if pos.stock_top_playable and top and top + card == target:
+                todo.append((here, consumed + 1, taken + 1))
+        if not top:
+            return
+        if top == target:
+            todo.append((here, consumed + 1, taken))
+            return
+        if pos.stock_top_playable:
+            for partner in set_bits(uncovered & rank_mask[target - top]):
+                todo.append((here & ~(1 << partner), consumed + 1, taken))
+        if not pos.goal_all:  # a burial: the start's waste never plays again, as if all taken
+            todo.append((here, consumed + 1, len(frame.waste_bits)))
+        later.append(state)

@@ -15,6 +15,8 @@ from pyramid.engine.solver.position import DRAW, PYRAMID_BITS, Position, STOCK_I
 from pyramid.engine.solver.relaxation import Relaxation
 
 
+#: The pyramid's bits of a state key.
+_PYRAMID_MASK = (1 << PYRAMID_BITS) - 1
 #: A state of :meth:`TwoPasses.first_pass_line`: (stock cards consumed, pyramid, start-waste cards taken).
 _LineState = tuple[int, int, int]
 
@@ -41,6 +43,42 @@ class RedealTo(NamedTuple):
 
 #: :meth:`TwoPasses.winning_redeal` for a pyramid that can be cleared before the redeal.
 CLEARED_BEFORE_REDEAL = RedealTo(-1, -1)
+
+
+
+class _FirstPassStates:
+    """The states of :meth:`TwoPasses._first_pass`, in order, each with its family of stocks.
+
+    A family maps the ranks of the cards that stayed (four bits each, in drawing order) to one set
+    of cards with those ranks: the second pass sees only ranks, so the others are the same stock.
+    """
+
+    def __init__(self, waste_size: int) -> None:
+        self.waste_size = waste_size
+        self.families: dict[int, dict[int, int]] = {}
+        self.heap: list[int] = []
+        self.own: set[int] = set()  # states whose family is their own, to be added to in place
+
+    def reach(self, consumed: int, after: int, taken: int, stayed: int, family: dict[int, int]) -> None:
+        """Add ``family`` to the state: a key orders states as the first pass needs; ``stayed``: a card
+        stays above the start's waste (which says nothing once none of it is left)."""
+        key = (consumed << 72) | ((_PYRAMID_MASK ^ after) << 16) | (taken << 1) | (stayed and taken < self.waste_size)
+        known = self.families.get(key)
+        if known is None:
+            self.families[key] = family  # shared with the state it came from until another joins
+            heapq.heappush(self.heap, key)
+        elif known is not family:
+            if key in self.own:
+                known.update(family)
+            else:
+                self.families[key] = {**known, **family}
+                self.own.add(key)
+
+    def pop(self) -> tuple[int, int, int, int, dict[int, int]]:
+        """The next state, as (stock consumed, pyramid, waste taken, stayed), and its family."""
+        key = heapq.heappop(self.heap)
+        family = self.families.pop(key)
+        return key >> 72, _PYRAMID_MASK ^ ((key >> 16) & _PYRAMID_MASK), (key >> 1) & 32767, key & 1, family
 
 
 class TwoPasses:
@@ -141,11 +179,9 @@ class TwoPasses:
 
         States are ordered so that each comes after every state that leads to
         it (more stock consumed, then a smaller pyramid, then more start-waste
-        taken), so a state's family is complete when it is taken up.
+        taken), so a state's family is complete when it is taken up (:class:`_FirstPassStates`).
         """
         pos, budget, last_pass = self.pos, self.budget, self.last_pass
-        target, rank_mask, stock_rank = pos.target, pos.rank_mask, pos.stock_rank
-        stock_top_playable, goal_all = pos.stock_top_playable, pos.goal_all
         stock_bits, waste_bits, stock = pos.pass_cards(live, q)
         length, waste_size = len(stock_bits), len(waste_bits)
         waste_left = [0] * (waste_size + 1)  # the start's waste after ``taken`` cards left it
@@ -154,72 +190,65 @@ class TwoPasses:
             waste_left[taken] = waste_left[taken + 1] | (1 << waste_bits[taken])
         for taken in range(waste_size):
             waste_ranks[taken] = pos.rank_sequence(waste_left[taken])
-        pyramid_mask = (1 << PYRAMID_BITS) - 1
-        # A family maps the ranks of the cards that stayed (four bits each, in drawing order) to one set
-        # of cards with those ranks: the second pass sees only ranks, so the others are the same stock.
-        families: dict[int, dict[int, int]] = {}
-        heap: list[int] = []
+        states = _FirstPassStates(waste_size)
         ends: dict[int, dict[int, int]] = {}
-        own: set[int] = set()  # states whose family is their own, to be added to in place
-
-        def reach(consumed: int, after: int, taken: int, stayed: int, family: dict[int, int]) -> None:
-            # The key orders states as the docstring says; ``stayed``: a card stays above the start's
-            # waste (which says nothing once none of it is left).
-            key = (consumed << 72) | ((pyramid_mask ^ after) << 16) | (taken << 1) | (stayed and taken < waste_size)
-            known = families.get(key)
-            if known is None:
-                families[key] = family  # shared with the state it came from until another joins
-                heapq.heappush(heap, key)
-            elif known is not family:
-                if key in own:
-                    known.update(family)
-                else:
-                    families[key] = {**known, **family}
-                    own.add(key)
-
-        reach(0, pm, 0, 0, {0: 0})
-        while heap:
-            key = heapq.heappop(heap)
-            family = families.pop(key)
-            consumed, here = key >> 72, pyramid_mask ^ ((key >> 16) & pyramid_mask)
-            taken, stayed = (key >> 1) & 32767, key & 1
+        states.reach(0, pm, 0, 0, {0: 0})
+        while states.heap:
+            consumed, here, taken, stayed, family = states.pop()
             budget.tick()
-            if not here and not goal_all:
+            if not here and not pos.goal_all:
                 raise PyramidCleared
             entry = last_pass.moves.get(here)
             uncovered, smaller = entry if entry is not None else last_pass._pyramid_moves(here)
             for after in smaller:
-                reach(consumed, after, taken, stayed, family)
+                states.reach(consumed, after, taken, stayed, family)
             top = (stock >> (4 * consumed)) & 15
             if not stayed and taken < waste_size:
-                card = stock_rank[waste_bits[taken]]
-                if card == target:
-                    reach(consumed, here, taken + 1, 0, family)
-                else:
-                    for partner in set_bits(uncovered & rank_mask[target - card]):
-                        reach(consumed, here & ~(1 << partner), taken + 1, 0, family)
-                    if stock_top_playable and top and top + card == target:
-                        reach(consumed + 1, here, taken + 1, 0, family)
+                self._waste_top_moves(states, pos.stock_rank[waste_bits[taken]], top, consumed, here, uncovered,
+                                      taken, family)
             if consumed == length:
-                left, left_ranks = waste_left[taken], waste_ranks[taken]
-                if not here and not left and 0 in family:
+                if not here and not waste_left[taken] and 0 in family:
                     raise PyramidCleared  # goal "all": the whole table is cleared without the redeal
                 end = ends.setdefault(here, {})
                 for ranks, stayers in family.items():
-                    end[(left_ranks << (4 * ((ranks.bit_length() + 3) // 4))) | ranks] = stayers | left
+                    end[(waste_ranks[taken] << (4 * ((ranks.bit_length() + 3) // 4))) | ranks] = stayers | waste_left[taken]
                 continue
-            if top == target:
-                reach(consumed + 1, here, taken, stayed, family)
-                continue
-            if stock_top_playable:
-                for partner in set_bits(uncovered & rank_mask[target - top]):
-                    reach(consumed + 1, here & ~(1 << partner), taken, stayed, family)
-            bit = 1 << stock_bits[consumed]
-            reach(consumed + 1, here, taken, 1,
-                  {(ranks << 4) | top: stayers | bit for ranks, stayers in family.items()})
-            for outcome in last_pass.excursion(here, top, stock >> (4 * consumed + 4)):
-                reach(consumed + 1 + (outcome >> CONSUMED_SHIFT), outcome & pyramid_mask, taken, stayed, family)
+            self._stock_top_moves(states, stock, stock_bits[consumed], top, consumed, here, uncovered, taken, stayed,
+                                  family)
         return ends
+
+    def _waste_top_moves(self, states: "_FirstPassStates", card: int, top: int, consumed: int, here: int,
+                         uncovered: int, taken: int, family: dict[int, int]) -> None:
+        """The first pass: the start's waste top (of rank ``card``) leaves, alone, with a pyramid card
+        or with the stock top (of rank ``top``, 0 for none)."""
+        pos = self.pos
+        target = pos.target
+        if card == target:
+            states.reach(consumed, here, taken + 1, 0, family)
+            return
+        for partner in set_bits(uncovered & pos.rank_mask[target - card]):
+            states.reach(consumed, here & ~(1 << partner), taken + 1, 0, family)
+        if pos.stock_top_playable and top and top + card == target:
+            states.reach(consumed + 1, here, taken + 1, 0, family)
+
+    def _stock_top_moves(self, states: "_FirstPassStates", stock: int, top_bit: int, top: int, consumed: int,
+                         here: int, uncovered: int, taken: int, stayed: int, family: dict[int, int]) -> None:
+        """The first pass: the stock top (of rank ``top``, sequence index ``top_bit``) leaves (a king, or
+        with a pyramid card), stays for the second pass (each stock of the family grows by it), or
+        goes on an excursion."""
+        pos = self.pos
+        target = pos.target
+        if top == target:
+            states.reach(consumed + 1, here, taken, stayed, family)
+            return
+        if pos.stock_top_playable:
+            for partner in set_bits(uncovered & pos.rank_mask[target - top]):
+                states.reach(consumed + 1, here & ~(1 << partner), taken, stayed, family)
+        bit = 1 << top_bit
+        states.reach(consumed + 1, here, taken, 1, {(ranks << 4) | top: stayers | bit for ranks, stayers in family.items()})
+        pyramid_mask = (1 << PYRAMID_BITS) - 1
+        for outcome in self.last_pass.excursion(here, top, stock >> (4 * consumed + 4)):
+            states.reach(consumed + 1 + (outcome >> CONSUMED_SHIFT), outcome & pyramid_mask, taken, stayed, family)
 
     def _second_pass_wins(self, pm: int, root: int) -> bool:
         """Does some stock of the family at ``root`` clear ``pm`` in the last pass?
@@ -452,33 +481,42 @@ class TwoPasses:
             found = excursions.get(after | card_key | node_key)
             outcomes.update(found if found is not None else self._excursion(after, card, node))
         if cards:
-            if self.present[node] < 0:
-                self._split(node)
-            absent, below = self.absent[node], self.present[node]
-            if absent:
-                found = excursions.get(pm | card_key | (absent << (CONSUMED_SHIFT + 4)))
-                outcomes.update(found if found is not None else self._excursion(pm, card, absent))
-            if below:
-                below_key = below << (CONSUMED_SHIFT + 4)
-                top = pos.stock_rank[self.place[node]]
-                if top == target:
-                    found = excursions.get(pm | card_key | below_key)
-                    outcomes.update(found if found is not None else self._excursion(pm, card, below))
-                else:
-                    if stock_top_playable:
-                        if top == need:
-                            outcomes.add(pm | (below << CONSUMED_SHIFT))
-                        partners = uncovered & rank_mask[target - top]
-                        while partners:
-                            low = partners & -partners
-                            outcomes.update(self._excursion(pm ^ low, card, below))
-                            partners ^= low
-                    pyramid_mask = (1 << CONSUMED_SHIFT) - 1
-                    nested = excursions.get(pm | (top << CONSUMED_SHIFT) | below_key)
-                    for inner in nested if nested is not None else self._excursion(pm, top, below):
-                        after = inner & pyramid_mask
-                        found = excursions.get(after | card_key | ((inner >> CONSUMED_SHIFT) << (CONSUMED_SHIFT + 4)))
-                        outcomes.update(found if found is not None else
-                                        self._excursion(after, card, inner >> CONSUMED_SHIFT))
+            self._node_stock_outcomes(pm, card, node, uncovered, outcomes)
         known = excursions[key] = tuple(outcomes)
         return known
+
+    def _node_stock_outcomes(self, pm: int, card: int, node: int, uncovered: int, outcomes: set[int]) -> None:
+        """The outcomes of :meth:`_excursion` that begin with the stock's next card, in the stocks of
+        ``node`` that lack it and in those that hold it (a king leaving, the card or a pyramid card
+        pairing with it, or its own excursion), added to ``outcomes``."""
+        excursions, pos = self.excursions, self.pos
+        target, card_key = pos.target, card << CONSUMED_SHIFT
+        if self.present[node] < 0:
+            self._split(node)
+        absent, below = self.absent[node], self.present[node]
+        if absent:
+            found = excursions.get(pm | card_key | (absent << (CONSUMED_SHIFT + 4)))
+            outcomes.update(found if found is not None else self._excursion(pm, card, absent))
+        if not below:
+            return
+        below_key = below << (CONSUMED_SHIFT + 4)
+        top = pos.stock_rank[self.place[node]]
+        if top == target:
+            found = excursions.get(pm | card_key | below_key)
+            outcomes.update(found if found is not None else self._excursion(pm, card, below))
+            return
+        if pos.stock_top_playable:
+            if top == target - card:
+                outcomes.add(pm | (below << CONSUMED_SHIFT))
+            partners = uncovered & pos.rank_mask[target - top]
+            while partners:
+                low = partners & -partners
+                outcomes.update(self._excursion(pm ^ low, card, below))
+                partners ^= low
+        pyramid_mask = (1 << CONSUMED_SHIFT) - 1
+        nested = excursions.get(pm | (top << CONSUMED_SHIFT) | below_key)
+        for inner in nested if nested is not None else self._excursion(pm, top, below):
+            after = inner & pyramid_mask
+            found = excursions.get(after | card_key | ((inner >> CONSUMED_SHIFT) << (CONSUMED_SHIFT + 4)))
+            outcomes.update(found if found is not None else self._excursion(after, card, inner >> CONSUMED_SHIFT))
+
