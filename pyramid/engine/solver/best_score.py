@@ -113,7 +113,9 @@ class BestScoreSearch:
         return self.outlook(pm, live).bonus
 
     def outlook(self, pm: int, live: int) -> "_Outlook":
-        """What the counts of ranks left allow (cached by the pyramid and live cards)."""
+        """What the ranks left allow (cached by the pyramid and live cards). A pyramid card is stranded
+        when no card left could ever pair with it: none of its partner rank in the stock or waste, and
+        none in the pyramid outside the cards it covers and those covering it."""
         key = pm | (live << 64)
         known = self._outlooks.get(key)
         if known is not None:
@@ -124,8 +126,15 @@ class BestScoreSearch:
             count[rank] = (pos.rank_mask[rank] & pm).bit_count() + (pos.stock_rank_mask[rank] & live).bit_count()
         stranded = 0
         for rank in range(1, target):
-            if not count[target - rank] or (rank * 2 == target and count[rank] < 2):
+            need = target - rank
+            if not count[need] or (rank == need and count[rank] < 2):
                 stranded |= pos.rank_mask[rank] & pm
+            elif not pos.stock_rank_mask[need] & live:  # only pyramid partners: those outside its cones
+                for bit in _bits(pos.rank_mask[rank] & pm & ~stranded):
+                    if not pos.pyramid_partners[bit] & pm:
+                        stranded |= 1 << bit
+        for bit in _bits(stranded):
+            count[pos.rank[bit]] -= 1
         removals = count[target] + sum(min(count[low], count[high]) if low != high else count[low] // 2
                                        for low, high in pos.rank_pairs)
         free_live = sum((pos.stock_rank_mask[rank] & live).bit_count() for rank in range(1, target + 1)
