@@ -27,8 +27,8 @@ deals or usable cores: more would only share the same cores and multiply the
 memory.
 
 ``--core`` chooses the search: the compiled core (the default where it loads) or the
-pure-Python reference; ``--core compiled`` where it does not load stops with the reason, and so
-does it with ``--best-score``, whose search is the Python one alone for now.
+pure-Python reference (for ``--best-score`` too); ``--core compiled`` where it does not load stops
+with the reason.
 """
 
 from __future__ import annotations
@@ -186,7 +186,7 @@ def _solve_one(job: Job) -> SolveLine:
     verdict: str
     try:
         if question == "best-score":
-            best = best_score(Board(deal, rules), max_seconds=budget)
+            best = best_score(Board(deal, rules), max_seconds=budget, core=core)
             verdict, score, steps, moves = best.verdict, best.score, len(best.moves), best.moves
         else:
             solution = solve(Board(deal, rules), optimal=question == "optimal", max_seconds=budget, core=core)
@@ -264,10 +264,6 @@ def main(argv: list[str]) -> int:
         rules = rules.with_redeals(REDEAL_CHOICES[args.redeals])
     if args.jobs < 1:
         print(f"pyramid solve: --jobs must be at least 1, got {args.jobs}", file=sys.stderr)
-        return 2
-    if args.core == "compiled" and args.best_score:
-        print("pyramid solve: --core compiled: the best-score search has no compiled core yet; "
-              "leave --core out (or --core python)", file=sys.stderr)
         return 2
     if args.core == "compiled":
         try:

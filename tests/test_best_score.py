@@ -1,8 +1,10 @@
 """The best score reachable (issue 33, the best-score part of issue 27): exact, and a shortest line.
 
-Held against a plain breadth-first search over the engine's own boards (no pruning, no compact
-encoding, no state merging) on positions small enough for it, under every scoring; against the
-independent peer in tests/test_best_score_peer.py.
+Both searches (the Python reference and the compiled core's) are held against a plain
+breadth-first search over the engine's own boards (no pruning, no compact encoding, no state
+merging) on positions small enough for it, under every scoring; against each other on random
+positions in tests/test_solver_core.py (also on the sanitized build); against the independent peer
+in tests/test_best_score_peer.py.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from pyramid.engine.board import Board, Move
 from pyramid.engine.cards import parse_deal
 from pyramid.engine.deal import numbered_deal
 from pyramid.engine.rules import PRESETS, preset
+from pyramid.engine.solver import Core
 from pyramid.engine.solver.best_score import best_score
 
 
@@ -62,11 +65,12 @@ def replayed(board: Board, moves: tuple[Move, ...]) -> Board:
     return game
 
 
+@pytest.mark.parametrize("core", ["python", "compiled"])
 @pytest.mark.parametrize("name", ["three-pass", "retrohub", "classic", "relaxed", "king-tut"])
 @pytest.mark.parametrize("seed", range(6))
-def test_the_best_score_and_its_shortest_line_are_those_of_a_plain_search(name: str, seed: int) -> None:
+def test_the_best_score_and_its_shortest_line_are_those_of_a_plain_search(name: str, seed: int, core: Core) -> None:
     board = late_position(name, seed)
-    answer = best_score(board)
+    answer = best_score(board, core=core)
     assert answer.verdict == "best"
     score, length = plain_best(board)
     assert (answer.score, len(answer.moves)) == (score, length), board.fen()
@@ -81,26 +85,29 @@ def perfect_deal() -> str:
     return build_deal([str(card) for card in pyramid], stock)
 
 
-def test_a_deal_that_allows_a_perfect_game_scores_1290_by_its_shortest_line() -> None:
+@pytest.mark.parametrize("core", ["python", "compiled"])
+def test_a_deal_that_allows_a_perfect_game_scores_1290_by_its_shortest_line(core: Core) -> None:
     board = Board(perfect_deal(), preset("three-pass"))
-    answer = best_score(board)
+    answer = best_score(board, core=core)
     assert answer.score == 1290 and replayed(board, answer.moves).score == 1290
     assert len(answer.moves) == 28, "the least there can be: 28 removals, no draw (the stock top pairs too)"
 
 
-def test_the_first_reference_deal_reaches_1290_in_45_moves() -> None:
+@pytest.mark.parametrize("core", ["python", "compiled"])
+def test_the_first_reference_deal_reaches_1290_in_45_moves(core: Core) -> None:
     """The peer's figures for the first deal of ../shared/data/msc-1500 (1,290 in 45 moves)."""
     deal = "6d 5h Ah Jd 4s Ks 6s 8c 2h 4d 9s Kd 6c Ad 8s Ac 5c 9d 7h 3h 8d 5s 4c Qc Jh Kc Kh 3c 3s 9c As 5d Qh " \
            "Ts 4h 7s Td 9h Th 7c 8h 2c 7d Tc 2d 6h 2s Js Qd 3d Qs Jc"
     board = Board(parse_deal(deal), preset("three-pass"))
-    answer = best_score(board)
+    answer = best_score(board, core=core)
     assert (answer.verdict, answer.score, len(answer.moves)) == ("best", 1290, 45)
     assert replayed(board, answer.moves).status() == "cleared"
 
 
-def test_a_search_out_of_budget_says_unknown_never_a_guess() -> None:
+@pytest.mark.parametrize("core", ["python", "compiled"])
+def test_a_search_out_of_budget_says_unknown_never_a_guess(core: Core) -> None:
     board = Board(numbered_deal(3), preset("three-pass"))
-    answer = best_score(board, max_nodes=500)
+    answer = best_score(board, max_nodes=500, core=core)
     assert (answer.verdict, answer.score, answer.moves) == ("unknown", 0, ())
 
 

@@ -185,7 +185,17 @@ def test_best_score_past_its_budget_says_unknown_never_a_guess(
     assert line[:4] == ["1", "unknown", "0", "0"]
 
 
-@pytest.mark.parametrize("options", [["--optimal", "--best-score"], ["--core", "compiled", "--best-score"]])
+def test_best_score_by_either_core_gives_the_same_line_length(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = deals_file(tmp_path, [FIRST_REFERENCE_DEAL, format_cards(numbered_deal(6))])
+    answers = []
+    for core in ("compiled", "python"):
+        assert main(["--rules", "three-pass", "--best-score", "--core", core, str(path)]) == 0
+        answers.append([line[:4] for line in parsed(capsys.readouterr().out)])
+    assert answers[0] == answers[1] and answers[0][0] == ["1", "best", "1290", "45"]
+
+
+@pytest.mark.parametrize("options", [["--optimal", "--best-score"], ["--best-score", "--budget", "0"]])
 def test_best_score_refuses_what_it_cannot_do(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], options: list[str]) -> None:
     path = deals_file(tmp_path, [FIRST_REFERENCE_DEAL])

@@ -31,6 +31,8 @@ from pyramid.engine.deal import numbered_deal
 from pyramid.engine.rules import PRESETS, REDEAL_CHOICES, Rules, preset
 from pyramid.engine.solver import DealSolver, solve
 from pyramid.engine.solver import build_core, compiled
+from pyramid.engine.solver.best_score import BestScoreSearch, best_score
+from pyramid.engine.solver.budget import Budget
 from pyramid.engine.solver.compiled import CompiledCore, CoreUnavailable, open_library
 from pyramid.engine.solver.position import Position
 
@@ -241,7 +243,8 @@ def test_the_core_searches_without_the_gil(library: ctypes.CDLL) -> None:
                           st.integers(-2**31, 2**31 - 1)), probe=st.integers(-2**63, 2**63 - 1))
 def test_random_bytes_make_a_deal_and_a_position_or_a_clean_refusal(
         library: ctypes.CDLL, deal: bytes, position: tuple[int, int, int, int], probe: int) -> None:
-    """The fuzz target of the core's entry points: anything in, a bounded answer or a refusal out."""
+    """The fuzz target of the core's entry points (the verdict, the best score with a scoring made of
+    the same bytes): anything in, a bounded answer or a refusal out."""
     record = compiled.DealRecord.from_buffer_copy(deal)
     handle = library.core_new(ctypes.byref(record), 1 << 22)
     if not handle:
@@ -252,17 +255,23 @@ def test_random_bytes_make_a_deal_and_a_position_or_a_clean_refusal(
         assert result in (compiled.WIN, compiled.LOSE, compiled.OVER, compiled.FULL, compiled.BAD)
         assert 0 <= nodes.value <= 2_001
         assert 0 <= library.core_line(handle, None, 0) <= 100_000
+        scoring = compiled.ScoringRecord.from_buffer_copy((deal * 2)[: ctypes.sizeof(compiled.ScoringRecord)])
+        gain = ctypes.c_int64(0)
+        result = library.core_best_score(handle, ctypes.byref(scoring), *position, 2_000, -1.0, compiled.Cancelled(0),
+                                         ctypes.byref(gain), ctypes.byref(nodes))
+        assert result in (compiled.WIN, compiled.OVER, compiled.FULL, compiled.BAD)
+        assert 0 <= nodes.value <= 2_001 and 0 <= gain.value <= 1_000_000
     finally:
         library.core_free(handle)
 
 
 def test_asking_for_the_compiled_core_where_it_does_not_load_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
-    from pyramid.engine.solver import answers
-
-    monkeypatch.setattr(answers, "load", lambda: None)
+    monkeypatch.setattr(compiled, "load", lambda: None)
     board = Board(numbered_deal(1), preset("retrohub"))
     with pytest.raises(CoreUnavailable):
         solve(board, core="compiled")
+    with pytest.raises(CoreUnavailable):
+        best_score(late_game(preset("three-pass"), 1, 1, 8), core="compiled")
     assert solve(board).verdict == solve(board, core="python").verdict  # the default falls to Python, logged
 
 
@@ -306,3 +315,35 @@ def test_the_sanitized_core_passes_the_differential_test(tmp_path: Path) -> None
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     assert " passed" in run.stdout and " skipped" not in run.stdout, run.stdout[-3000:]
     assert "Sanitizer" not in run.stderr + run.stdout
+
+
+# -- the best score (best_score.py, core/best_score.c) ----------------------------------------------
+def late_game(rules: Rules, number: int, seed: int, left: int) -> Board:
+    """Deal ``number`` played at random (removals mostly) until at most ``left`` cards remain in the
+    pyramid and in the stock and waste: a position the Python search settles in a moment."""
+    board = Board(numbered_deal(number, rules.deck), rules)
+    chooser = random.Random(seed)
+    while board.status() == "playing" and (len(board.stock) + len(board.waste) > left or board.cards_left() > left):
+        removals = [move for move in board.legal_moves if move.kind == "remove"]
+        board.push(chooser.choice(removals) if removals and chooser.random() < 0.8 else board.legal_moves[-1])
+    return board
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rule=every_rule, number=st.integers(1, 100_000), seed=st.integers(0, 2**32), left=st.integers(6, 14),
+       cut=st.one_of(st.none(), st.integers(1, 3_000)))
+def test_the_core_finds_the_reference_best_score_and_an_equally_short_line(
+        library: ctypes.CDLL, rule: tuple[str, str], number: int, seed: int, left: int, cut: int | None) -> None:
+    """Every scoring (Three passes, RetroHub, cards left) and redeal setting; with a node budget cut
+    anywhere, the core says "unknown" or the same answer."""
+    board = late_game(rules_of(*rule), number, seed, left)
+    reference = BestScoreSearch(board, Budget(None, None)).python()
+    answer = BestScoreSearch(board, Budget(cut, None)).compiled(library)
+    if answer.verdict == "unknown":
+        assert cut is not None, board.fen()
+        return
+    assert (answer.score, len(answer.moves)) == (reference.score, len(reference.moves)), board.fen()
+    after = board.copy()
+    for move in answer.moves:
+        after.push(move)
+    assert (after.cards_left() if board.rules.scoring == "cards_left" else after.score) == answer.score

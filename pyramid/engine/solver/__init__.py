@@ -8,8 +8,8 @@ holds one idea; docs/solver.md maps them: which search answers which question, i
 which order, and why each shortcut is sound.
 """
 
-from pyramid.engine.solver.answers import Core, DealSolver, Solution, Verdict, solve
+from pyramid.engine.solver.answers import DealSolver, Solution, Verdict, solve
 from pyramid.engine.solver.budget import BudgetExceeded
-from pyramid.engine.solver.compiled import CoreUnavailable
+from pyramid.engine.solver.compiled import Core, CoreUnavailable
 
 __all__ = ["BudgetExceeded", "Core", "CoreUnavailable", "DealSolver", "Solution", "Verdict", "solve"]

@@ -11,7 +11,7 @@ from typing import Literal
 from pyramid.engine.board import Board, Move
 from pyramid.engine.errors import OtherDealError
 from pyramid.engine.solver.budget import Budget, BudgetExceeded
-from pyramid.engine.solver.compiled import FULL, LOSE, WIN, CompiledCore, CoreUnavailable, load
+from pyramid.engine.solver.compiled import FULL, LOSE, WIN, CompiledCore, Core, compiled_library
 from pyramid.engine.solver.memory import Memory
 from pyramid.engine.solver.position import Position, UNLIMITED
 from pyramid.engine.solver.shortest import ShortestSearch
@@ -22,9 +22,6 @@ from pyramid.engine.solver.verdict import (PROBE_NODES, TWO_PASSES_PROBE_NODES, 
 log = logging.getLogger(__name__)
 
 Verdict = Literal["win", "lose", "unknown"]
-#: Which search answers: the compiled core (``core/``) or the pure-Python reference. ``None``
-#: asks for the compiled core when it loads (see :func:`compiled.load`), else the Python one.
-Core = Literal["compiled", "python"]
 #: 80 MB. Hints along a greedy player's whole game on the slowest deals of the first 300 kept at
 #: most 610,000 (King Tut's deal 177, 31 questions), its peak memory no higher than one new search's.
 KEPT_ENTRIES = 1_000_000
@@ -80,14 +77,8 @@ def solve(
 
 def _compiled(pos: Position, core: Core | None) -> CompiledCore | None:
     """The compiled core for ``pos`` if ``core`` asks for it (or leaves it to what loads)."""
-    if core == "python":
-        return None
-    library = load()
-    if library is None:
-        if core == "compiled":
-            raise CoreUnavailable("the compiled solver core does not load here (the log says why)")
-        return None
-    return CompiledCore(pos, library)
+    library = compiled_library(core)
+    return None if library is None else CompiledCore(pos, library)
 
 
 class DealSolver:

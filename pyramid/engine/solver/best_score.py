@@ -20,12 +20,15 @@ that best, finds the fewest moves that reach it.
 
 from __future__ import annotations
 
+import ctypes
 import heapq
+import time
 from collections.abc import Callable, Iterator
 from typing import Literal, NamedTuple
 
 from pyramid.engine.board import Board, Move, msc_row_bonus
 from pyramid.engine.solver.budget import Budget, BudgetExceeded
+from pyramid.engine.solver.compiled import SCORING_KINDS, WIN, CompiledCore, Core, ScoringRecord, compiled_library
 from pyramid.engine.solver.position import DRAW, REDEAL, ROW_STRIDE, SEQUENCE_SHIFT, STOCK_ID, UNLIMITED, Position, uncovered_mask
 
 #: Where the redeals left go in a state key: after the pyramid, the waste size and 32 ranks.
@@ -269,6 +272,41 @@ class BestScoreSearch:
         from its parent's, so the tokens replay from the start as they are."""
         return tuple(self.pos.move_of(token) for token in tokens)
 
+    # -- the answers -------------------------------------------------------------------------
+    def python(self) -> BestScore:
+        """The answer by the two passes above."""
+        try:
+            gain = self.best_gain()
+            moves = self.moves(self.shortest_to(gain))
+        except BudgetExceeded:
+            return BestScore("unknown", 0, (), self.budget.nodes)
+        return BestScore("best", self.score_after(gain), moves, self.budget.nodes)
+
+    def compiled(self, library: ctypes.CDLL) -> BestScore:
+        """The answer by the compiled core's same two passes (``core/best_score.c``), within the same
+        budget; "unknown" too past the core's byte bound."""
+        pos, rules, budget = self.pos, self.rules, self.budget
+        scoring = ScoringRecord()
+        scoring.kind, scoring.rows = SCORING_KINDS[rules.scoring], rules.rows
+        for row, mask in enumerate(self.rows):
+            scoring.row_mask[row] = mask
+            scoring.row_bonus[row] = msc_row_bonus(rules.rows, row)
+        for bit, row in self.row_of.items():
+            scoring.card_points[bit] = 5 * (rules.rows - row)
+        scoring.start_pm, scoring.start_live = pos.start_pm, pos.start_live
+        seconds = None if budget.deadline is None else max(0.0, budget.deadline - time.perf_counter())
+        answer, gain = CompiledCore(pos, library).best_score(scoring, pos.start_pm, pos.start_live, pos.start_q,
+                                                             pos.start_r, budget.max_nodes, seconds, budget.cancelled)
+        if answer.result != WIN:
+            return BestScore("unknown", 0, (), answer.nodes)
+        return BestScore("best", self.score_after(gain), self.moves(answer.tokens), answer.nodes)
+
+    def score_after(self, gain: int) -> int:
+        """The game's score once ``gain`` is earned from the position (for "cards left": the cards left)."""
+        if self.rules.scoring == "cards_left":
+            return self.board.cards_left() - gain
+        return self.board.score + gain
+
 
 def _bits(mask: int) -> Iterator[int]:
     while mask:
@@ -278,14 +316,12 @@ def _bits(mask: int) -> Iterator[int]:
 
 
 def best_score(board: Board, *, max_nodes: int | None = None, max_seconds: float | None = None,
-               cancelled: Callable[[], bool] | None = None) -> BestScore:
-    """The best score reachable from ``board`` under its own scoring, and a shortest line reaching it."""
-    budget = Budget(max_nodes, max_seconds, cancelled)
-    search = BestScoreSearch(board, budget)
-    try:
-        gain = search.best_gain()
-        tokens = search.shortest_to(gain)
-    except BudgetExceeded:
-        return BestScore("unknown", 0, (), budget.nodes)
-    score = board.cards_left() - gain if board.rules.scoring == "cards_left" else board.score + gain
-    return BestScore("best", score, search.moves(tokens), budget.nodes)
+               cancelled: Callable[[], bool] | None = None, core: Core | None = None) -> BestScore:
+    """The best score reachable from ``board`` under its own scoring, and a shortest line reaching it.
+
+    ``core`` chooses the search as :func:`~pyramid.engine.solver.solve` does: the compiled core's
+    (``core/best_score.c``, the default where it loads) or this module's, the reference.
+    """
+    search = BestScoreSearch(board, Budget(max_nodes, max_seconds, cancelled))
+    library = compiled_library(core)
+    return search.python() if library is None else search.compiled(library)

@@ -19,7 +19,7 @@ import platform
 from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from pyramid.engine.solver.build_core import source_digest
 from pyramid.engine.solver.position import DRAW, PYRAMID_BITS, Position, REDEAL
@@ -38,6 +38,9 @@ NO_CARD = 255
 MAX_CARDS = 32
 MAX_RANK = 15
 
+#: Which search answers: the compiled core (``core/``) or the pure-Python reference. ``None``
+#: asks for the compiled core when it loads (see :func:`load`), else the Python one.
+Core = Literal["compiled", "python"]
 #: The "called off?" callback the core asks (``cancelled_fn`` in core/core.h); ``Cancelled(0)`` is none.
 Cancelled = ctypes.CFUNCTYPE(ctypes.c_int)
 
@@ -65,6 +68,24 @@ class DealRecord(ctypes.Structure):
         ("covering", ctypes.c_uint64 * PYRAMID_BITS),
         ("start_live", ctypes.c_uint64),
     ]
+
+
+class ScoringRecord(ctypes.Structure):
+    """``best_scoring_t`` in core/core.h: how the game scores, for the best-score search."""
+
+    _fields_ = [
+        ("kind", ctypes.c_int32),
+        ("rows", ctypes.c_int32),
+        ("row_mask", ctypes.c_uint64 * 8),
+        ("row_bonus", ctypes.c_int32 * 8),
+        ("card_points", ctypes.c_int32 * PYRAMID_BITS),
+        ("start_pm", ctypes.c_uint64),
+        ("start_live", ctypes.c_uint64),
+    ]
+
+
+#: ``kind`` of :class:`ScoringRecord` by the rules' ``scoring`` (``SCORING_*`` in core/core.h).
+SCORING_KINDS = {"msc": 0, "retrohub": 1, "cards_left": 2}
 
 
 def library_name() -> str:
@@ -96,6 +117,12 @@ def _bind(library: ctypes.CDLL) -> ctypes.CDLL:
     library.core_shortest.argtypes = [
         ctypes.c_void_p, ctypes.c_uint64, ctypes.c_uint64, ctypes.c_int32, ctypes.c_int32,
         ctypes.c_int64, ctypes.c_double, Cancelled, ctypes.POINTER(ctypes.c_int64),
+    ]
+    library.core_best_score.restype = ctypes.c_int
+    library.core_best_score.argtypes = [
+        ctypes.c_void_p, ctypes.POINTER(ScoringRecord), ctypes.c_uint64, ctypes.c_uint64, ctypes.c_int32,
+        ctypes.c_int32, ctypes.c_int64, ctypes.c_double, Cancelled, ctypes.POINTER(ctypes.c_int64),
+        ctypes.POINTER(ctypes.c_int64),
     ]
     library.core_line.restype = ctypes.c_int64
     library.core_line.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_int32), ctypes.c_int64]
@@ -136,6 +163,18 @@ def load() -> ctypes.CDLL | None:
         log.warning("solver core: pure Python, ten times slower (%s)", why)
         return None
     log.info("solver core: compiled (%s)", path.name)
+    return library
+
+
+def compiled_library(core: Core | None) -> ctypes.CDLL | None:
+    """The library to search with when ``core`` is asked for: ``None`` for the Python search (asked,
+    or the default where the core does not load); :class:`CoreUnavailable` when ``"compiled"`` is
+    asked where it does not load."""
+    if core == "python":
+        return None
+    library = load()
+    if library is None and core == "compiled":
+        raise CoreUnavailable("the compiled solver core does not load here (the log says why)")
     return library
 
 
@@ -199,6 +238,18 @@ class CompiledCore:
             -1.0 if max_seconds is None else max_seconds, asked if cancelled is not None else Cancelled(0),
             ctypes.byref(nodes))
         return self._answer(result, nodes.value, (pm, live, q, r))
+
+    def best_score(self, scoring: ScoringRecord, pm: int, live: int, q: int, r: int, max_nodes: int | None,
+                   max_seconds: float | None, cancelled: Callable[[], bool] | None) -> tuple[CoreAnswer, int]:
+        """The best gain reachable from a position under ``scoring``, and a shortest line to it
+        (``best_score.py``): the answer (:data:`WIN` with the line) and the gain."""
+        nodes, gain = ctypes.c_int64(0), ctypes.c_int64(0)
+        asked = Cancelled(lambda: 1 if cancelled is not None and cancelled() else 0)
+        result = self._library.core_best_score(
+            self._handle, ctypes.byref(scoring), pm, live, q, r, -1 if max_nodes is None else max_nodes,
+            -1.0 if max_seconds is None else max_seconds, asked if cancelled is not None else Cancelled(0),
+            ctypes.byref(gain), ctypes.byref(nodes))
+        return self._answer(result, nodes.value, (pm, live, q, r)), int(gain.value)
 
     def _answer(self, result: int, nodes: int, position: tuple[int, int, int, int]) -> CoreAnswer:
         self._full = result == FULL

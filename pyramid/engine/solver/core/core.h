@@ -205,6 +205,17 @@ typedef u128 pair_t;
 #define PAIR_PM(pair) ((uint64_t)(pair))
 #define PAIR_NODE(pair) ((int32_t)(uint64_t)((pair) >> 64))
 
+/* How a game scores, for the best-score search (BestScoreSearch.gain): Three passes (Microsoft's:
+ * 5 a removal, a bonus per row emptied), RetroHub (each card's points), or the pyramid cards left. */
+enum { SCORING_MSC = 0, SCORING_RETROHUB = 1, SCORING_CARDS_LEFT = 2 };
+typedef struct {
+    int32_t kind, rows;
+    uint64_t row_mask[8];               /* each row's pyramid bits, row 0 the top card */
+    int32_t row_bonus[8];               /* Microsoft's bonus for emptying it */
+    int32_t card_points[PYRAMID_BITS];  /* RetroHub: a pyramid card's points */
+    uint64_t start_pm, start_live;      /* the position the gains count from */
+} best_scoring_t;
+
 /* Exported from the library (the rest is hidden: -fvisibility=hidden). */
 #define CORE_API __attribute__((visibility("default")))
 
@@ -238,6 +249,7 @@ state_t apply_removal(const deal_t *d, uint64_t pm, uint64_t live, int q, int r,
 int relaxed_can_win(core_t *core, uint64_t pm, uint64_t live, int q, int r);
 int is_short(const core_t *core, uint64_t pm);
 int64_t excursion(core_t *core, uint64_t pm, int card, u128 stock);
+int best_score_line(core_t *core, const best_scoring_t *sc, uint64_t pm, uint64_t live, int q, int r, int *gain);
 int last_pass_can_win(core_t *core, uint64_t pm, uint64_t live, int q);
 int last_pass_lost(core_t *core, uint64_t pm, uint64_t live, int q);
 int push_token(core_t *core, int32_t token);
@@ -254,6 +266,9 @@ CORE_API int core_verdict(core_t *core, uint64_t pm, uint64_t live, int32_t q, i
 CORE_API int core_shortest(core_t *core, uint64_t pm, uint64_t live, int32_t q, int32_t r, int64_t max_nodes,
                            double max_seconds, cancelled_fn cancelled, int64_t *nodes);
 int shortest_line(core_t *core, uint64_t pm, uint64_t live, int q, int r);
+CORE_API int core_best_score(core_t *core, const best_scoring_t *scoring, uint64_t pm, uint64_t live, int32_t q,
+                             int32_t r, int64_t max_nodes, double max_seconds, cancelled_fn cancelled, int64_t *gain,
+                             int64_t *nodes);
 CORE_API int64_t core_line(const core_t *core, int32_t *out, int64_t capacity);
 CORE_API const char *core_source(void);
 

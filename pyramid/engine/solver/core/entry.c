@@ -142,6 +142,29 @@ int core_shortest(core_t *core, uint64_t pm, uint64_t live, int32_t q, int32_t r
     return answered(core, result, nodes);
 }
 
+/* Is `scoring` one the best-score search can sum without overflow? (ctypes checks nothing.) */
+static int scoring_fits(const best_scoring_t *scoring) {
+    if (scoring->kind < SCORING_MSC || scoring->kind > SCORING_CARDS_LEFT || scoring->rows < 1 || scoring->rows > 7)
+        return 0;
+    for (int row = 0; row < 8; row++)
+        if (scoring->row_bonus[row] < 0 || scoring->row_bonus[row] > 100000) return 0;
+    for (int bit = 0; bit < PYRAMID_BITS; bit++)
+        if (scoring->card_points[bit] < 0 || scoring->card_points[bit] > 1000) return 0;
+    return 1;
+}
+
+/* The best score reachable from (pm, live, q, r) under `scoring` and one of the shortest lines to
+ * it (best_score.py): CORE_WIN with *gain (what the line earns from there) and the line in
+ * core_line, or CORE_OVER, CORE_FULL, CORE_BAD as core_verdict. */
+int core_best_score(core_t *core, const best_scoring_t *scoring, uint64_t pm, uint64_t live, int32_t q, int32_t r,
+                    int64_t max_nodes, double max_seconds, cancelled_fn cancelled, int64_t *gain, int64_t *nodes) {
+    int result = ask(core, pm, live, q, r, max_nodes, max_seconds, cancelled), found = 0;
+    if (!result && !scoring_fits(scoring)) result = CORE_BAD;
+    if (!result) result = best_score_line(core, scoring, pm, live, next_live(&core->deal, live, q), r, &found);
+    *gain = found;
+    return answered(core, result, nodes);
+}
+
 /* The line of the last won verdict: its length, and up to `capacity` tokens copied to `out`
  * (DRAW_TOKEN, REDEAL_TOKEN, or a removal as first << 8 | second, second NO_CARD for one card). */
 int64_t core_line(const core_t *core, int32_t *out, int64_t capacity) {
