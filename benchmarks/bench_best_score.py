@@ -2,11 +2,12 @@
 
 Command (from the repository root)::
 
-    nice -n 10 .venv/bin/python benchmarks/bench_best_score.py [--deals 40] [--budget 120] [--skip-peer]
+    nice -n 10 .venv/bin/python benchmarks/bench_best_score.py [--deals 40] [--budget 120]
+        [--core compiled|python] [--skip-peer]
 
 The first ``--deals`` reference deals of ``../shared/data/msc-1500/`` under Three passes: our
-search (:func:`pyramid.engine.solver.best_score.best_score`, ``--budget`` seconds a deal, past
-which it says "unknown") and the peer's (``../shared/peer/peer-best-score.sh``, Java: mchung94's
+search (:func:`pyramid.engine.solver.best_score.best_score` by ``--core``, the compiled one by
+default; ``--budget`` seconds a deal, past which it says "unknown") and the peer's (``../shared/peer/peer-best-score.sh``, Java: mchung94's
 ``ScoreChallengeSolver``) in the same run. Per deal: both scores and lengths (the peer's counts
 its line to the end of the game) and times; then the totals, the ratio, the slowest deal and
 whether every score is equal. Exits non-zero when a score differs or a line does not replay.
@@ -30,19 +31,21 @@ sys.path.insert(0, str(REPOSITORY))
 from pyramid.engine.board import Board  # noqa: E402
 from pyramid.engine.cards import parse_deal  # noqa: E402
 from pyramid.engine.rules import preset  # noqa: E402
+from pyramid.engine.solver import Core  # noqa: E402
 from pyramid.engine.solver.best_score import BestScore, best_score  # noqa: E402
+from pyramid.solve_cli import BEST_SCORE_BYTES  # noqa: E402
 
 SHARED = REPOSITORY.parent / "shared"
 DECKS = SHARED / "data" / "msc-1500" / "decks.txt"
 PEER = SHARED / "peer" / "peer-best-score.sh"
 
 
-def ours(decks: list[str], budget: float) -> list[tuple[BestScore, float]]:
+def ours(decks: list[str], budget: float, core: Core) -> list[tuple[BestScore, float]]:
     rules, answers = preset("three-pass"), []
     for number, deck in enumerate(decks, start=1):
         board = Board(parse_deal(deck), rules)
         started = time.perf_counter()
-        answer = best_score(board, max_seconds=budget)
+        answer = best_score(board, max_seconds=budget, core=core, max_bytes=BEST_SCORE_BYTES)
         seconds = time.perf_counter() - started
         game = board.copy()
         for move in answer.moves:
@@ -78,11 +81,12 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--deals", type=int, default=40)
     parser.add_argument("--budget", type=float, default=120.0, help="seconds a deal for our search")
+    parser.add_argument("--core", choices=["compiled", "python"], default="compiled")
     parser.add_argument("--skip-peer", action="store_true")
     args = parser.parse_args(argv)
     decks = DECKS.read_text().splitlines()[: args.deals]
     theirs = None if args.skip_peer else peer(decks)
-    mine = ours(decks, args.budget)
+    mine = ours(decks, args.budget, args.core)
     print("| deal | ours | length | ms | peer | length | ms |")
     print("|---|---|---|---|---|---|---|")
     differ = 0

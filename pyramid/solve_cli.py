@@ -61,6 +61,9 @@ MAX_INPUT_BYTES = 32 << 20
 MAX_LINE_CHARACTERS = 1000
 #: Below this a worker cannot even start Python and the solver.
 MIN_MEMORY = 64 << 20
+#: What the compiled best-score search may keep of one deal without --max-memory: its hardest of the
+#: first 40 reference deals keep some hundreds of MB (the peer's Java search was given 12 GB).
+BEST_SCORE_BYTES = 2 << 30
 _UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
 
 
@@ -150,7 +153,7 @@ def _read_deals(text: str, rules: Rules) -> list[str]:
 
 
 class Job(NamedTuple):
-    """One deal to solve, and how."""
+    """One deal to solve, and how (``best_score_bytes``: what the compiled best-score search may keep)."""
 
     number: int
     deal: str
@@ -158,6 +161,7 @@ class Job(NamedTuple):
     question: Question
     budget: float | None
     core: Core | None
+    best_score_bytes: int
 
 
 class SolveLine(NamedTuple):
@@ -180,13 +184,13 @@ class SolveLine(NamedTuple):
 
 def _solve_one(job: Job) -> SolveLine:
     """One deal; running out of memory (``--max-memory``) is the verdict ``unknown``, like the time budget."""
-    number, deal, rules, question, budget, core = job
+    number, deal, rules, question, budget, core, _ = job
     started = time.perf_counter()
     score: int | None = None
     verdict: str
     try:
         if question == "best-score":
-            best = best_score(Board(deal, rules), max_seconds=budget, core=core)
+            best = best_score(Board(deal, rules), max_seconds=budget, core=core, max_bytes=job.best_score_bytes)
             verdict, score, steps, moves = best.verdict, best.score, len(best.moves), best.moves
         else:
             solution = solve(Board(deal, rules), optimal=question == "optimal", max_seconds=budget, core=core)
@@ -220,7 +224,9 @@ def solve_lines(deals: list[str], rules: Rules, question: Question = "verdict", 
     A memory limit needs worker processes even for one job: the limit is set
     on the worker, and this process must not run out.
     """
-    work = [Job(number, deal, rules, question, budget, core) for number, deal in enumerate(deals, start=1)]
+    # The best-score search keeps every state it expands: with --max-memory, most of it; else 2 GiB.
+    tables = (max_memory - MIN_MEMORY) if max_memory is not None else BEST_SCORE_BYTES
+    work = [Job(number, deal, rules, question, budget, core, tables) for number, deal in enumerate(deals, start=1)]
     workers = worker_count(jobs, len(deals))
     if workers == 1 and max_memory is None:
         yield from map(_solve_one, work)

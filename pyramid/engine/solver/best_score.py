@@ -28,7 +28,8 @@ from typing import Literal, NamedTuple
 
 from pyramid.engine.board import Board, Move, msc_row_bonus
 from pyramid.engine.solver.budget import Budget, BudgetExceeded
-from pyramid.engine.solver.compiled import SCORING_KINDS, WIN, CompiledCore, Core, ScoringRecord, compiled_library
+from pyramid.engine.solver.compiled import (BYTE_BOUND, SCORING_KINDS, WIN, CompiledCore, Core, ScoringRecord,
+                                             compiled_library)
 from pyramid.engine.solver.position import DRAW, REDEAL, ROW_STRIDE, SEQUENCE_SHIFT, STOCK_ID, UNLIMITED, Position, uncovered_mask
 
 #: Where the redeals left go in a state key: after the pyramid, the waste size and 32 ranks.
@@ -282,9 +283,9 @@ class BestScoreSearch:
             return BestScore("unknown", 0, (), self.budget.nodes)
         return BestScore("best", self.score_after(gain), moves, self.budget.nodes)
 
-    def compiled(self, library: ctypes.CDLL) -> BestScore:
+    def compiled(self, library: ctypes.CDLL, byte_bound: int = BYTE_BOUND) -> BestScore:
         """The answer by the compiled core's same two passes (``core/best_score.c``), within the same
-        budget; "unknown" too past the core's byte bound."""
+        budget; "unknown" too past ``byte_bound`` bytes of tables."""
         pos, rules, budget = self.pos, self.rules, self.budget
         scoring = ScoringRecord()
         scoring.kind, scoring.rows = SCORING_KINDS[rules.scoring], rules.rows
@@ -295,7 +296,7 @@ class BestScoreSearch:
             scoring.card_points[bit] = 5 * (rules.rows - row)
         scoring.start_pm, scoring.start_live = pos.start_pm, pos.start_live
         seconds = None if budget.deadline is None else max(0.0, budget.deadline - time.perf_counter())
-        answer, gain = CompiledCore(pos, library).best_score(scoring, pos.start_pm, pos.start_live, pos.start_q,
+        answer, gain = CompiledCore(pos, library, byte_bound).best_score(scoring, pos.start_pm, pos.start_live, pos.start_q,
                                                              pos.start_r, budget.max_nodes, seconds, budget.cancelled)
         if answer.result != WIN:
             return BestScore("unknown", 0, (), answer.nodes)
@@ -316,12 +317,19 @@ def _bits(mask: int) -> Iterator[int]:
 
 
 def best_score(board: Board, *, max_nodes: int | None = None, max_seconds: float | None = None,
-               cancelled: Callable[[], bool] | None = None, core: Core | None = None) -> BestScore:
+               cancelled: Callable[[], bool] | None = None, core: Core | None = None,
+               max_bytes: int = BYTE_BOUND) -> BestScore:
     """The best score reachable from ``board`` under its own scoring, and a shortest line reaching it.
 
     ``core`` chooses the search as :func:`~pyramid.engine.solver.solve` does: the compiled core's
-    (``core/best_score.c``, the default where it loads) or this module's, the reference.
+    (``core/best_score.c``, the default where it loads) or this module's, the reference. The
+    compiled core's tables stop at ``max_bytes`` ("unknown" past it; the console keeps the core's
+    usual bound, ``pyramid solve --best-score`` allows more). Redeal allowances above 14 (never a
+    preset's) are searched by the Python reference.
     """
     search = BestScoreSearch(board, Budget(max_nodes, max_seconds, cancelled))
     library = compiled_library(core)
-    return search.python() if library is None else search.compiled(library)
+    redeals = board.redeals_left
+    if library is None or (redeals is not None and redeals > 14):
+        return search.python()
+    return search.compiled(library, max_bytes)

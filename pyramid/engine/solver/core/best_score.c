@@ -28,12 +28,15 @@ typedef struct {
     size_t heap_count, heap_capacity;
 } bs_search_t;
 
-static void bs_key(const deal_t *d, bs_state_t s, uint64_t key[4]) {
+/* BestScoreSearch.key, in three words: the pyramid, the waste's size and whether a draw reached
+   the state; the ranks left (at most 31 cards, four bits each), the redeals left in the top four
+   bits (15 for unlimited: core_best_score takes no other count above 14). */
+static void bs_key(const deal_t *d, bs_state_t s, uint64_t key[3]) {
     u128 ranks = rank_sequence(d, s.live);
-    key[0] = s.pm | (uint64_t)popcount(s.live & below(s.q)) << PYRAMID_BITS;
+    uint64_t redeals = s.r == UNLIMITED ? 15 : (uint64_t)s.r;
+    key[0] = s.pm | (uint64_t)popcount(s.live & below(s.q)) << PYRAMID_BITS | (uint64_t)s.drew << 63;
     key[1] = (uint64_t)ranks;
-    key[2] = (uint64_t)(ranks >> 64);
-    key[3] = (uint64_t)s.r << 1 | (uint64_t)s.drew;
+    key[2] = (uint64_t)(ranks >> 64) | redeals << 60;
 }
 
 /* BestScoreSearch.gain: what the cards removed since the start earned. */
@@ -153,7 +156,7 @@ static int bs_best_gain(bs_search_t *search, bs_state_t start) {
     int top = bs_ceiling(core, search->sc, start.pm, start.live), best = bs_gain(core, search->sc, start.pm, start.live);
     bs_frame_t *frames = NULL;
     size_t depth = 0, capacity = 0;
-    uint64_t key[4];
+    uint64_t key[3];
     bs_key(d, start, key);
     int result = table_put(core, &search->seen, key, 1) && reserve(core, (void **)&frames, &capacity, 0, sizeof(bs_frame_t))
                  ? 0 : CORE_FULL;
@@ -168,12 +171,13 @@ static int bs_best_gain(bs_search_t *search, bs_state_t start) {
         bs_state_t state = frame->moves[frame->next++].after;
         bs_key(d, state, key);
         if (table_get(&search->seen, key) >= 0) continue;
-        if (!table_put(core, &search->seen, key, 1)) { result = CORE_FULL; break; }
         result = tick(core);
         if (result) break;
         int gain = bs_gain(core, search->sc, state.pm, state.live);
         if (gain > best) best = gain;
+        /* Only the states expanded are kept: one that cannot beat the best now never will. */
         if (bs_ceiling(core, search->sc, state.pm, state.live) <= best) continue;
+        if (!table_put(core, &search->seen, key, 1)) { result = CORE_FULL; break; }
         if (!reserve(core, (void **)&frames, &capacity, depth, sizeof(bs_frame_t))) { result = CORE_FULL; break; }
         frames[depth].count = bs_moves(d, state, frames[depth].moves);
         frames[depth++].next = 0;
@@ -231,7 +235,7 @@ static int bs_needed(const core_t *core, const best_scoring_t *sc, bs_state_t s,
 static int bs_reach(bs_search_t *search, int32_t from, int32_t token, bs_state_t after, int moves, int gain,
                     int32_t *order) {
     core_t *core = search->core;
-    uint64_t key[4];
+    uint64_t key[3];
     bs_key(&core->deal, after, key);
     int known = table_get(&search->seen, key);
     if (known >= 0 && (search->nodes[known].closed || search->nodes[known].moves <= moves)) return 0;
@@ -289,13 +293,13 @@ static int bs_shortest_to(bs_search_t *search, bs_state_t start, int gain) {
 int best_score_line(core_t *core, const best_scoring_t *sc, uint64_t pm, uint64_t live, int q, int r, int *gain) {
     bs_state_t start = {pm, live, q, r, 0};
     bs_search_t search = {.core = core, .sc = sc};
-    int result = table_init(core, &search.seen, 4) ? 0 : CORE_FULL;
+    int result = table_init(core, &search.seen, 3) ? 0 : CORE_FULL;
     if (!result) result = bs_best_gain(&search, start);
     if (result >= 0) {
         *gain = result;
         core->bytes -= table_bytes(&search.seen, search.seen.capacity);
         table_free(&search.seen);
-        result = table_init(core, &search.seen, 4) ? bs_shortest_to(&search, start, *gain) : CORE_FULL;
+        result = table_init(core, &search.seen, 3) ? bs_shortest_to(&search, start, *gain) : CORE_FULL;
     }
     core->bytes -= table_bytes(&search.seen, search.seen.capacity) + search.node_capacity * sizeof(bs_node_t)
                    + search.heap_capacity * sizeof(bs_entry_t);

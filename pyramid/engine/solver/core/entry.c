@@ -159,7 +159,7 @@ static int scoring_fits(const best_scoring_t *scoring) {
 int core_best_score(core_t *core, const best_scoring_t *scoring, uint64_t pm, uint64_t live, int32_t q, int32_t r,
                     int64_t max_nodes, double max_seconds, cancelled_fn cancelled, int64_t *gain, int64_t *nodes) {
     int result = ask(core, pm, live, q, r, max_nodes, max_seconds, cancelled), found = 0;
-    if (!result && !scoring_fits(scoring)) result = CORE_BAD;
+    if (!result && (!scoring_fits(scoring) || (r > 14 && r != UNLIMITED))) result = CORE_BAD;
     if (!result) result = best_score_line(core, scoring, pm, live, next_live(&core->deal, live, q), r, &found);
     *gain = found;
     return answered(core, result, nodes);
