@@ -117,3 +117,14 @@ def test_the_best_score_counts_from_the_position_given() -> None:
     board.push(Move.remove(board.waste[-1], board.stock[0]))
     answer = best_score(board)
     assert board.score == 5 and answer.score == 1290 and len(answer.moves) == 27
+
+
+def test_a_line_the_compiled_core_shortened_on_the_way_still_replays() -> None:
+    """Reference deal 26: its A* pass meets states again by shorter ways, through other cards of the
+    same ranks; the line it gives must be the one those ways make (the peer: 275)."""
+    deal = ("2d 2c Ac 4h 3h 3s Jc Qc Kh Ks Ad 4c Td 4d 9c 2h 7d 6c 7c Kc Qh Jd Qs 6s 8c Ts 8h 3d 6d Js Jh 5s "
+            "5c 7s 2s 5h Ah 6h 9d 9h 8d Th 4s 9s 8s 7h Qd 3c Tc As 5d Kd")
+    board = Board(parse_deal(deal), preset("three-pass"))
+    answer = best_score(board, core="compiled", max_bytes=1 << 30)
+    assert (answer.verdict, answer.score) == ("best", 275)
+    assert replayed(board, answer.moves).score == 275

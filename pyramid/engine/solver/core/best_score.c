@@ -248,10 +248,10 @@ static int bs_reach(bs_search_t *search, int32_t from, int32_t token, bs_state_t
             || search->node_count > INT32_MAX || !table_put(core, &search->seen, key, (int32_t)search->node_count))
             return CORE_FULL;
         known = (int32_t)search->node_count++;
-        search->nodes[known].state = after;
         search->nodes[known].closed = 0;
     }
     bs_node_t *node = &search->nodes[known];
+    node->state = after;  /* a shorter way may come to another state of the same key: the line replays this one */
     node->parent = from;
     node->token = token;
     node->moves = moves;
