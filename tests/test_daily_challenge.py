@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import zlib
 
 import pytest
 from hypothesis import given
@@ -14,9 +15,12 @@ from pyramid.engine.daily import (
     challenges,
     daily_challenge,
     pack_pars,
+    pack_scores,
     stride,
     unpack_pars,
+    unpack_scores,
 )
+from pyramid.engine.solver.best_score import best_score
 from pyramid.engine.deal import numbered_deal
 from pyramid.engine.rules import PRESETS, preset
 from pyramid.engine.solver import solve
@@ -70,3 +74,28 @@ def test_other_bytes_are_no_par_list() -> None:
 def test_rules_without_pars_have_no_daily_challenge() -> None:
     with pytest.raises(NoDailyChallenge, match="'house rules'"):
         daily_challenge(DAY, "house rules")
+
+
+@given(st.lists(st.integers(0, 65_535), max_size=300))
+def test_packed_best_scores_read_back(scores: list[int]) -> None:
+    assert unpack_scores(pack_scores(scores)) == tuple(scores)
+
+
+def test_other_bytes_are_no_best_score_list() -> None:
+    for data in (b"PYPR1xx", b"PYBS1not zlib", pack_scores([7])[:-1], b"PYBS1" + zlib.compress(b"123")):
+        with pytest.raises(ValueError):
+            unpack_scores(data)
+
+
+@pytest.mark.parametrize("name", [name for name, rules in PRESETS.items() if rules.scoring != "cards_left"])
+def test_the_presets_that_score_points_have_a_score_par_the_best_score_reachable(name: str) -> None:
+    shipped = challenges(name)
+    assert sum(challenge.score_par is not None for challenge in shipped) >= 30
+    challenge = next(challenge for challenge in shipped if challenge.score_par is not None)
+    rules = preset(name)
+    best = best_score(Board(numbered_deal(challenge.number, rules.deck), rules), max_bytes=1 << 30)
+    assert (best.verdict, best.score) == ("best", challenge.score_par)
+
+
+def test_the_presets_that_count_cards_left_have_no_score_par() -> None:
+    assert all(challenge.score_par is None for challenge in challenges("classic"))

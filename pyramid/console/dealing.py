@@ -39,13 +39,15 @@ SEARCH_CUE = 0.15
 class DealRequest(NamedTuple):
     """Which deal the player asked for: a number, or ``None`` for a random one; ``cards`` to
     play a deal again exactly (one given as cards has no number); ``daily``: the date whose
-    daily deal this is, and ``par`` its par; ``grade``: its difficulty, when known."""
+    daily deal this is, ``par`` its par and ``score_par`` its best score, when known; ``grade``: its
+    difficulty, when known."""
 
     number: int | None = None
     cards: tuple[Card, ...] | None = None
     daily: datetime.date | None = None
     par: int | None = None
     grade: Grade | None = None
+    score_par: int | None = None
 
 
 class Dealt(NamedTuple):

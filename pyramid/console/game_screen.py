@@ -115,6 +115,12 @@ def par_of(progress: Progress) -> int | None:
     return par if type(par) is int and par > 0 else None
 
 
+def score_par_of(progress: Progress) -> int | None:
+    """The score par (best score reachable) of the daily deal ``progress`` plays, if it has one."""
+    score_par = progress.context.get("score_par")
+    return score_par if type(score_par) is int and score_par > 0 else None
+
+
 def grade_in(progress: Progress) -> Grade | None:
     """The difficulty of the deal ``progress`` plays (saved in its context), if known."""
     grade = progress.context.get("grade")
@@ -148,15 +154,15 @@ def continue_game(session: Console) -> None:
 
 
 def new_game(session: Console, number: int | None = None, daily: datetime.date | None = None,
-             par: int | None = None) -> None:
+             par: int | None = None, score_par: int | None = None) -> None:
     """A new deal from the menus; with a game in progress, asks first (it would count as lost),
     so a game is never lost by one press."""
     if session.store.has_progress(GAME):
         session.push(ConfirmScreen(session, say("game.new_question"), say("menu.new_game"),
-                                   lambda: deal_new_game(session, number, daily, par),
+                                   lambda: deal_new_game(session, number, daily, par, score_par),
                                    (say("game.new_detail"),)))
     else:
-        deal_new_game(session, number, daily, par)
+        deal_new_game(session, number, daily, par, score_par)
 
 
 def daily_game(session: Console) -> None:
@@ -170,15 +176,15 @@ def daily_game(session: Console) -> None:
         session.push(NoticeScreen(session, say("game.no_daily_title"),
                                   say("game.no_daily", variant=variant_title(session.rules.name))))
         return
-    new_game(session, challenge.number, today, challenge.par)
+    new_game(session, challenge.number, today, challenge.par, challenge.score_par)
 
 
 def deal_new_game(session: Console, number: int | None = None, daily: datetime.date | None = None,
-                  par: int | None = None) -> None:
+                  par: int | None = None, score_par: int | None = None) -> None:
     """Ask "Redeal the stock?" when the rules say so, else deal at once with the preset's redeals.
 
     The daily deal never asks: its par is for the preset's own redeals, the same for everyone."""
-    request = DealRequest(number, daily=daily, par=par)
+    request = DealRequest(number, daily=daily, par=par, score_par=score_par)
     if session.rules.asks_redeals and daily is None:
         session.push(RedealChoice(session, request))
     else:
@@ -202,6 +208,8 @@ def _deal(session: Console, rules: Rules, request: DealRequest, dealt: Dealt, re
     context: dict[str, Any] = {"daily": request.daily.isoformat()} if request.daily else {}
     if request.par is not None:
         context["par"] = request.par
+    if request.score_par is not None:
+        context["score_par"] = request.score_par
     if dealt.grade is not None:
         context["grade"] = dealt.grade
     progress = Progress(GAME, rules.name, rules.redeals, format_cards(dealt.cards), deal_number=dealt.number,
@@ -467,22 +475,24 @@ class GameScreen(Screen):
         elif items[self.end_selected] == RETRY:
             start_pyramid(self.session, self.progress.redeals,
                           DealRequest(self.progress.deal_number, self.board.deal, daily_of(self.progress),
-                                      par_of(self.progress), grade_in(self.progress)),
+                                      par_of(self.progress), grade_in(self.progress), score_par_of(self.progress)),
                           replace=self)
 
     def daily_line(self) -> tuple[str, ...]:
         """For a daily deal: the moves against the par when cleared ("You: 43 moves · Par: 35 moves"),
-        else the par, then the streak it makes ("Daily deals: 3 days in a row, 2 won")."""
+        else the par; the points against the score par, for the presets that score points ("You: 340
+        points · Par: 420 points"); then the streak it makes ("Daily deals: 3 days in a row, 2 won")."""
         if daily_of(self.progress) is None:
             return ()
-        par = par_of(self.progress)
+        par, score_par = par_of(self.progress), score_par_of(self.progress)
         streaks = daily_streaks(self.session.store.daily_results(), self.session.today())
         streak = say_count("end.daily_streak", streaks.played, won=streaks.won)
+        points = (say("end.you_score_par", points=self.board.score, par=score_par),) if score_par else ()
         if par is None:
-            return (streak,)
+            return (*points, streak)
         if self.board.status() == "cleared":
-            return say("end.you_par", moves=len(self.board.move_stack), par=par), streak
-        return say("game.par", par=par), streak
+            return say("end.you_par", moves=len(self.board.move_stack), par=par), *points, streak
+        return say("game.par", par=par), *points, streak
 
     def end_panel(self) -> PanelView | None:
         status = self.board.status()
@@ -510,7 +520,8 @@ class GameScreen(Screen):
         return say("game.numbered_title", variant=name, number=number) if number else name
 
     def detail(self) -> str:
-        """Under the title: the deal's difficulty, when known ("Hard"), and a daily deal's par."""
+        """Under the title: the deal's difficulty, when known ("Hard"), and a daily deal's par (its score
+        par, on the end panel: with it the line no longer fits a 320x240 screen)."""
         grade, par = grade_in(self.progress), par_of(self.progress)
         parts = ([say(f"game.grade.{grade}")] if grade else []) + ([say("game.par", par=par)] if par else [])
         return " · ".join(parts)

@@ -1,10 +1,12 @@
 """The daily challenge: one winnable deal a day, the same on every console, with its par.
 
 The **par** is the length of the shortest solution: draws, redeals and
-removals, each one move, as the console counts the player's moves. (The best
-score reachable was measured too, for the scoring presets: an exhaustive
-search for it finished within 5 s on none of 30 winnable deals of RetroHub
-and Three passes, so it is no par a console can compute.)
+removals, each one move, as the console counts the player's moves. The presets
+that score points (RetroHub, Three passes) have a **score par** too: the best
+score reachable (:mod:`pyramid.engine.solver.best_score`), shipped in
+``data/best-scores-<preset>.bin`` (``benchmarks/make_score_lists.py``): the
+compiled search takes from milliseconds to some twenty seconds and gigabytes a
+deal here, more than a Pi Zero 2 can give.
 
 **Why shipped.** A shortest solution takes the solver 0.1 to 1 s here for a
 typical winnable deal and up to ~7 s (a Pi Zero 2 is about ten times
@@ -34,15 +36,20 @@ from pyramid.engine.winnable import read_list
 
 #: The first bytes of a par file (and its format version).
 MAGIC = b"PYPR1"
-#: In a par file: a listed deal whose shortest solution was not found within the budget.
+#: In a par file: a listed deal whose shortest solution was not found within the budget (in a
+#: best-score file: whose best score was not).
 NO_PAR = 0
+#: The first bytes of a best-score file (and its format version).
+SCORE_MAGIC = b"PYBS1"
 
 
 class DailyChallenge(NamedTuple):
-    """The day's deal number and its par (the moves of its shortest solution)."""
+    """The day's deal number and its par (the moves of its shortest solution); for the presets
+    that score points, its score par too (the best score reachable), when it was found."""
 
     number: int
     par: int
+    score_par: int | None = None
 
 
 class NoDailyChallenge(EngineError, ValueError):
@@ -52,6 +59,30 @@ class NoDailyChallenge(EngineError, ValueError):
 def par_file_name(preset_name: str) -> str:
     """The data file holding the pars of ``preset_name``'s first winnable deals."""
     return f"pars-{preset_name}.bin"
+
+
+def score_file_name(preset_name: str) -> str:
+    """The data file holding the best scores of ``preset_name``'s daily deals (the scoring presets)."""
+    return f"best-scores-{preset_name}.bin"
+
+
+def pack_scores(scores: list[int]) -> bytes:
+    """The file contents for ``scores``: :data:`SCORE_MAGIC`, then zlib of one little-endian
+    16-bit score a deal in list order (:data:`NO_PAR` for a deal not searched to the end)."""
+    return SCORE_MAGIC + zlib.compress(b"".join(score.to_bytes(2, "little") for score in scores), 9)
+
+
+def unpack_scores(data: bytes) -> tuple[int, ...]:
+    """The inverse of :func:`pack_scores`; ``ValueError`` for anything else."""
+    if not data.startswith(SCORE_MAGIC):
+        raise ValueError("not a best-score list")
+    try:
+        body = zlib.decompress(data[len(SCORE_MAGIC):])
+    except zlib.error as error:
+        raise ValueError(f"damaged best-score list: {error}") from None
+    if len(body) % 2:
+        raise ValueError("truncated best-score list")
+    return tuple(int.from_bytes(body[at:at + 2], "little") for at in range(0, len(body), 2))
 
 
 def pack_pars(pars: bytes) -> bytes:
@@ -71,13 +102,17 @@ def unpack_pars(data: bytes) -> bytes:
 
 @cache
 def challenges(preset_name: str) -> tuple[DailyChallenge, ...]:
-    """Every shipped deal of ``preset_name`` with its par, in list order."""
-    path = resources.files("pyramid.engine").joinpath("data", par_file_name(preset_name))
+    """Every shipped deal of ``preset_name`` with its par (and score par, if shipped), in list order."""
+    data = resources.files("pyramid.engine").joinpath("data")
+    path = data.joinpath(par_file_name(preset_name))
     if not path.is_file():
         return ()
     pars = unpack_pars(path.read_bytes())
+    scores_path = data.joinpath(score_file_name(preset_name))
+    scores = unpack_scores(scores_path.read_bytes()) if scores_path.is_file() else ()
     numbers = read_list(preset_name).numbers
-    return tuple(DailyChallenge(number, par) for number, par in zip(numbers, pars) if par != NO_PAR)
+    return tuple(DailyChallenge(number, par, scores[index] if index < len(scores) and scores[index] else None)
+                 for index, (number, par) in enumerate(zip(numbers, pars)) if par != NO_PAR)
 
 
 def stride(count: int) -> int:

@@ -211,6 +211,7 @@ MESSAGES: dict[str, str] = {
     "end.no_card_left": "0 cards left",
     "end.cleared_points": "Pyramid cleared, {points} points",
     "end.you_par": "You: {moves} moves · Par: {par} moves",
+    "end.you_score_par": "You: {points} points · Par: {par} points",
     "end.verdict_win": "This deal could be won from the start.",
     "end.verdict_lose": "This deal could not be won.",
     "end.verdict_unknown": "The solver could not judge this deal in time.",

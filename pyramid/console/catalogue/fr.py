@@ -211,6 +211,7 @@ MESSAGES: dict[str, str] = {
     "end.no_card_left": "Plus aucune carte",
     "end.cleared_points": "Pyramide dégagée, {points} points",
     "end.you_par": "Vous : {moves} coups · Par : {par} coups",
+    "end.you_score_par": "Vous : {points} points · Par : {par} points",
     "end.verdict_win": "Cette donne pouvait être gagnée dès le départ.",
     "end.verdict_lose": "Cette donne ne pouvait pas être gagnée.",
     "end.verdict_unknown": "Le solveur n'a pas pu juger cette donne à temps.",
