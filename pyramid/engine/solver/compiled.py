@@ -81,6 +81,7 @@ class ScoringRecord(ctypes.Structure):
         ("card_points", ctypes.c_int32 * PYRAMID_BITS),
         ("start_pm", ctypes.c_uint64),
         ("start_live", ctypes.c_uint64),
+        ("floor", ctypes.c_int32),
     ]
 
 

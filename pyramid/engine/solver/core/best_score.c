@@ -149,11 +149,13 @@ static int bs_moves(const deal_t *d, bs_state_t s, bs_move_t out[96]) {
 /* A frame of the depth-first pass: a state's moves and the next one to try. */
 typedef struct { bs_move_t moves[96]; int32_t count, next; } bs_frame_t;
 
-/* BestScoreSearch.best_gain: the depth-first pass. The best gain, or < 0 to stop. */
-static int bs_best_gain(bs_search_t *search, bs_state_t start) {
+/* BestScoreSearch.best_gain: the depth-first pass, from a gain some line is known to reach. The
+   best gain, or < 0 to stop. */
+static int bs_best_gain(bs_search_t *search, bs_state_t start, int floor) {
     core_t *core = search->core;
     const deal_t *d = &core->deal;
     int top = bs_ceiling(core, search->sc, start.pm, start.live), best = bs_gain(core, search->sc, start.pm, start.live);
+    if (floor > best) best = floor;
     bs_frame_t *frames = NULL;
     size_t depth = 0, capacity = 0;
     uint64_t key[3];
@@ -289,12 +291,14 @@ static int bs_shortest_to(bs_search_t *search, bs_state_t start, int gain) {
     return 0;
 }
 
-/* Both passes from `start`: CORE_WIN with *gain and the line, or < 0. */
-int best_score_line(core_t *core, const best_scoring_t *sc, uint64_t pm, uint64_t live, int q, int r, int *gain) {
+/* Both passes from (pm, live, q, r), the first from `floor` (a gain a known line reaches):
+   CORE_WIN with *gain and the line, or < 0. */
+int best_score_line(core_t *core, const best_scoring_t *sc, uint64_t pm, uint64_t live, int q, int r, int floor,
+                    int *gain) {
     bs_state_t start = {pm, live, q, r, 0};
     bs_search_t search = {.core = core, .sc = sc};
     int result = table_init(core, &search.seen, 3) ? 0 : CORE_FULL;
-    if (!result) result = bs_best_gain(&search, start);
+    if (!result) result = bs_best_gain(&search, start, floor);
     if (result >= 0) {
         *gain = result;
         core->bytes -= table_bytes(&search.seen, search.seen.capacity);

@@ -214,6 +214,7 @@ typedef struct {
     int32_t row_bonus[8];               /* Microsoft's bonus for emptying it */
     int32_t card_points[PYRAMID_BITS];  /* RetroHub: a pyramid card's points */
     uint64_t start_pm, start_live;      /* the position the gains count from */
+    int32_t floor;                      /* a gain some line is known to reach (0: none known) */
 } best_scoring_t;
 
 /* Exported from the library (the rest is hidden: -fvisibility=hidden). */
@@ -249,7 +250,8 @@ state_t apply_removal(const deal_t *d, uint64_t pm, uint64_t live, int q, int r,
 int relaxed_can_win(core_t *core, uint64_t pm, uint64_t live, int q, int r);
 int is_short(const core_t *core, uint64_t pm);
 int64_t excursion(core_t *core, uint64_t pm, int card, u128 stock);
-int best_score_line(core_t *core, const best_scoring_t *sc, uint64_t pm, uint64_t live, int q, int r, int *gain);
+int best_score_line(core_t *core, const best_scoring_t *sc, uint64_t pm, uint64_t live, int q, int r, int floor,
+                    int *gain);
 int last_pass_can_win(core_t *core, uint64_t pm, uint64_t live, int q);
 int last_pass_lost(core_t *core, uint64_t pm, uint64_t live, int q);
 int push_token(core_t *core, int32_t token);

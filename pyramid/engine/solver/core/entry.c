@@ -150,7 +150,7 @@ static int scoring_fits(const best_scoring_t *scoring) {
         if (scoring->row_bonus[row] < 0 || scoring->row_bonus[row] > 100000) return 0;
     for (int bit = 0; bit < PYRAMID_BITS; bit++)
         if (scoring->card_points[bit] < 0 || scoring->card_points[bit] > 1000) return 0;
-    return 1;
+    return scoring->floor >= 0 && scoring->floor <= 1000000;
 }
 
 /* The best score reachable from (pm, live, q, r) under `scoring` and one of the shortest lines to
@@ -160,7 +160,8 @@ int core_best_score(core_t *core, const best_scoring_t *scoring, uint64_t pm, ui
                     int64_t max_nodes, double max_seconds, cancelled_fn cancelled, int64_t *gain, int64_t *nodes) {
     int result = ask(core, pm, live, q, r, max_nodes, max_seconds, cancelled), found = 0;
     if (!result && (!scoring_fits(scoring) || (r > 14 && r != UNLIMITED))) result = CORE_BAD;
-    if (!result) result = best_score_line(core, scoring, pm, live, next_live(&core->deal, live, q), r, &found);
+    if (!result) result = best_score_line(core, scoring, pm, live, next_live(&core->deal, live, q), r, scoring->floor,
+                                          &found);
     *gain = found;
     return answered(core, result, nodes);
 }
