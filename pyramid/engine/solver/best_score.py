@@ -98,13 +98,15 @@ class BestScoreSearch:
                       if start.pm & mask and not pm & mask)
         return 5 * removals + emptied
 
-    def ceiling(self, pm: int, live: int) -> int:
+    def ceiling(self, state: _State) -> int:
         """At least the best gain reachable from a state: as if every card that still has a partner
         left (for Three passes: each king and each pair of complementary ranks that the counts allow,
-        and every row but those a card without any partner left blocks, with all above it)."""
+        and every row but those a card without any partner left blocks, with all above it). Cards
+        buried in the last pass under a waste card that can never leave are not counted."""
+        pm, live = state.pm, state.live
         now = self.gain(pm, live)
         scoring = self.rules.scoring
-        outlook = self.outlook(pm, live)
+        outlook = self.outlook(pm, self.playable(state))
         if scoring == "cards_left":
             return now + (pm & ~outlook.stranded).bit_count()
         if scoring == "retrohub":
@@ -113,9 +115,13 @@ class BestScoreSearch:
                     + 5 * outlook.free_live)
         return now + 5 * outlook.removals + outlook.bonus
 
-    def bonus_within_reach(self, pm: int, live: int) -> int:
+    def playable(self, state: _State) -> int:
+        """The live cards that may still leave (:meth:`Position.forget_buried`)."""
+        return self.pos.forget_buried(state.pm, state.live, state.q, state.r)
+
+    def bonus_within_reach(self, state: _State) -> int:
         """Three passes: the bonuses of the rows that may still be emptied (see :meth:`ceiling`)."""
-        return self.outlook(pm, live).bonus
+        return self.outlook(state.pm, self.playable(state)).bonus
 
     def outlook(self, pm: int, live: int) -> "_Outlook":
         """What the ranks left allow (cached by the pyramid and live cards). A pyramid card is stranded
@@ -189,7 +195,7 @@ class BestScoreSearch:
         """The depth-first pass: the best gain reachable from the start, searched from ``floor``, a
         gain some line is known to reach (only states that could beat it are expanded)."""
         start = self.start
-        top = self.ceiling(start.pm, start.live)
+        top = self.ceiling(start)
         best = max(self.gain(start.pm, start.live), floor)
         seen = {self.key(start) << 1}
         stack = [self.successors(start)]
@@ -206,7 +212,7 @@ class BestScoreSearch:
             seen.add(key)
             self.budget.tick()
             best = max(best, self.gain(state.pm, state.live))
-            if self.ceiling(state.pm, state.live) > best:
+            if self.ceiling(state) > best:
                 stack.append(self.successors(state, drew))
         return best
 
@@ -254,13 +260,13 @@ class BestScoreSearch:
     def needed(self, state: _State, gain: int) -> int | None:
         """At least how many moves take ``state`` to ``gain`` (``None``: never, by :meth:`ceiling`)."""
         now = self.gain(state.pm, state.live)
-        if self.ceiling(state.pm, state.live) < gain:
+        if self.ceiling(state) < gain:
             return None
         if now >= gain:
             return 0
         if self.rules.scoring != "msc":
             return 1
-        short = gain - now - self.bonus_within_reach(state.pm, state.live)
+        short = gain - now - self.bonus_within_reach(state)
         return max(1, -(-short // 5))
 
     def _line(self, parent: dict[int, tuple[int, Token]], key: int, start_key: int) -> list[Token]:

@@ -89,10 +89,17 @@ static bs_outlook_t bs_outlook(const core_t *core, const best_scoring_t *sc, uin
     return o;
 }
 
+/* The live cards that may still leave: in the last pass, none buried under a waste card that never
+   can (Position.forget_buried); the outlook counts these alone. */
+static uint64_t bs_playable(const core_t *core, bs_state_t s) {
+    return forget_buried(&core->deal, s.pm, s.live, s.q, s.r);
+}
+
 /* BestScoreSearch.ceiling: at least the best gain reachable from a state. */
-static int bs_ceiling(const core_t *core, const best_scoring_t *sc, uint64_t pm, uint64_t live) {
-    bs_outlook_t o = bs_outlook(core, sc, pm, live);
-    int now = bs_gain(core, sc, pm, live);
+static int bs_ceiling(const core_t *core, const best_scoring_t *sc, bs_state_t s) {
+    uint64_t pm = s.pm;
+    bs_outlook_t o = bs_outlook(core, sc, pm, bs_playable(core, s));
+    int now = bs_gain(core, sc, pm, s.live);
     if (sc->kind == SCORING_CARDS_LEFT) return now + popcount(pm & ~o.stranded);
     if (sc->kind == SCORING_RETROHUB) {
         int points = now + 5 * o.free_live;
@@ -154,7 +161,7 @@ typedef struct { bs_move_t moves[96]; int32_t count, next; } bs_frame_t;
 static int bs_best_gain(bs_search_t *search, bs_state_t start, int floor) {
     core_t *core = search->core;
     const deal_t *d = &core->deal;
-    int top = bs_ceiling(core, search->sc, start.pm, start.live), best = bs_gain(core, search->sc, start.pm, start.live);
+    int top = bs_ceiling(core, search->sc, start), best = bs_gain(core, search->sc, start.pm, start.live);
     if (floor > best) best = floor;
     bs_frame_t *frames = NULL;
     size_t depth = 0, capacity = 0;
@@ -178,7 +185,7 @@ static int bs_best_gain(bs_search_t *search, bs_state_t start, int floor) {
         int gain = bs_gain(core, search->sc, state.pm, state.live);
         if (gain > best) best = gain;
         /* Only the states expanded are kept: one that cannot beat the best now never will. */
-        if (bs_ceiling(core, search->sc, state.pm, state.live) <= best) continue;
+        if (bs_ceiling(core, search->sc, state) <= best) continue;
         if (!table_put(core, &search->seen, key, 1)) { result = CORE_FULL; break; }
         if (!reserve(core, (void **)&frames, &capacity, depth, sizeof(bs_frame_t))) { result = CORE_FULL; break; }
         frames[depth].count = bs_moves(d, state, frames[depth].moves);
@@ -225,10 +232,10 @@ static bs_entry_t heap_pop(bs_search_t *search) {
 /* BestScoreSearch.needed: at least how many moves take a state to `gain` (-1: never). */
 static int bs_needed(const core_t *core, const best_scoring_t *sc, bs_state_t s, int gain) {
     int now = bs_gain(core, sc, s.pm, s.live);
-    if (bs_ceiling(core, sc, s.pm, s.live) < gain) return -1;
+    if (bs_ceiling(core, sc, s) < gain) return -1;
     if (now >= gain) return 0;
     if (sc->kind != SCORING_MSC) return 1;
-    int shortfall = gain - now - bs_outlook(core, sc, s.pm, s.live).bonus;
+    int shortfall = gain - now - bs_outlook(core, sc, s.pm, bs_playable(core, s)).bonus;
     int removals = shortfall <= 0 ? 0 : (shortfall + 4) / 5;
     return removals > 1 ? removals : 1;
 }
