@@ -25,10 +25,8 @@ def choose(session: Session, line: str) -> dict[str, Any]:
 
 
 def tap_move(session: Session, move: Move) -> None:
-    """Play Pyramid ``move`` the way a touchscreen player would: tap its cards (a pyramid card, else the waste
-    top), or the stock."""
-    board = session.screen.table.board  # type: ignore[attr-defined]
-    targets = ["stock"] if move.kind != "remove" else [
-        board.index_of(card) if board.index_of(card) is not None else "waste" for card in move.cards]
+    """Play Pyramid ``move`` the way a touchscreen player would: tap its cards (a pyramid card, the waste
+    top, the stock top where the rules let it play: tapped last, as a first tap there draws), or the stock."""
+    targets = sorted(session.screen.table.targets_of(move), key=lambda target: target == "stock")  # type: ignore[attr-defined]
     for target in targets:
         session.handle(Action.tap(0, 0), lambda x, y: target)

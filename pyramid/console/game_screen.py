@@ -179,6 +179,31 @@ def daily_game(session: Console) -> None:
     new_game(session, challenge.number, today, challenge.par, challenge.score_par)
 
 
+def score_challenge(session: Console) -> None:
+    """A score challenge: a deal whose best score is known (one of the daily deals, not today's), to
+    be reached under the preset's own redeals; the end panel says how close the player came."""
+    from pyramid.engine.daily import challenges, daily_challenge  # the lists load only when asked
+
+    today = daily_challenge(session.today(), session.rules.name).number if challenges(session.rules.name) else None
+    known = [challenge for challenge in challenges(session.rules.name)
+             if challenge.score_par is not None and challenge.number != today]
+    if not known:
+        session.push(NoticeScreen(session, say("game.no_challenge_title"),
+                                  say("game.no_challenge", variant=variant_title(session.rules.name))))
+        return
+    challenge = session.rng.choice(known)
+    request = DealRequest(challenge.number, score_par=challenge.score_par)
+
+    def deal() -> None:
+        start_pyramid(session, session.rules.redeals, request)
+
+    if session.store.has_progress(GAME):
+        session.push(ConfirmScreen(session, say("game.new_question"), say("menu.new_game"), deal,
+                                   (say("game.new_detail"),)))
+    else:
+        deal()
+
+
 def deal_new_game(session: Console, number: int | None = None, daily: datetime.date | None = None,
                   par: int | None = None, score_par: int | None = None) -> None:
     """Ask "Redeal the stock?" when the rules say so, else deal at once with the preset's redeals.
@@ -494,16 +519,27 @@ class GameScreen(Screen):
             return say("end.you_par", moves=len(self.board.move_stack), par=par), *points, streak
         return say("game.par", par=par), *points, streak
 
+    def challenge_line(self) -> tuple[str, ...]:
+        """For a score challenge: the goal reached ("Best score reached: 420 points"), or how far from
+        it ("380 of 420 points: 40 short")."""
+        goal = score_par_of(self.progress)
+        if goal is None or daily_of(self.progress) is not None:
+            return ()
+        points = self.board.score
+        if points >= goal:
+            return (say("end.score_reached", points=points),)
+        return (say("end.score_short", points=points, goal=goal, short=goal - points),)
+
     def end_panel(self) -> PanelView | None:
         status = self.board.status()
         if status == "cleared":
             if self.board.rules.scoring == "cards_left":
                 return PanelView(say("end.cleared"), (say("end.no_card_left"), *self.daily_line()),
                                  self.end_lines(), self.end_selected)
-            return PanelView(say("end.cleared_points", points=self.board.score), self.daily_line(), self.end_lines(),
-                             self.end_selected)
+            return PanelView(say("end.cleared_points", points=self.board.score),
+                             (*self.challenge_line(), *self.daily_line()), self.end_lines(), self.end_selected)
         if status == "no_moves":
-            lines = [self.table.view().score_label, *self.daily_line()]
+            lines = [self.table.view().score_label, *self.challenge_line(), *self.daily_line()]
             verdict = "judging" if self.judging else self.from_start.verdict if self.from_start else "unknown"
             lines.append(say(f"end.verdict_{verdict}"))
             return PanelView(say("end.no_move"), tuple(lines), self.end_lines(), self.end_selected)
@@ -521,8 +557,12 @@ class GameScreen(Screen):
 
     def detail(self) -> str:
         """Under the title: the deal's difficulty, when known ("Hard"), and a daily deal's par (its score
-        par, on the end panel: with it the line no longer fits a 320x240 screen)."""
+        par, on the end panel: with it the line no longer fits a 320x240 screen); for a score challenge,
+        the score to reach."""
         grade, par = grade_in(self.progress), par_of(self.progress)
+        goal = score_par_of(self.progress)
+        if goal is not None and daily_of(self.progress) is None:
+            return say("game.score_goal", goal=goal)  # a score challenge: the goal alone fits 320x240
         parts = ([say(f"game.grade.{grade}")] if grade else []) + ([say("game.par", par=par)] if par else [])
         return " · ".join(parts)
 

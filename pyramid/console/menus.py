@@ -87,6 +87,8 @@ class MainMenu(MenuScreen):
             (say("menu.settings"), lambda: session.push(SettingsScreen(session))),
             (say("menu.rules"), lambda: session.push(HelpScreen(session))),
         ]
+        if session.rules.scoring != "cards_left":  # a variant that scores points: its best score is a goal
+            lines.append((say("menu.score_challenge"), lambda: _game_screen().score_challenge(session)))
         if session.can_quit:
             lines.append((say("menu.quit"), session.quit))
         if session.power_off is not None:
