@@ -18,7 +18,6 @@ from pyramid.engine.cards import STANDARD_DECK, Card
 from pyramid.engine.deal import numbered_deal
 from pyramid.engine.errors import IllegalMoveError
 from pyramid.engine.rules import (
-    MSC_PYRAMID_BONUS,
     MSC_REMOVAL_POINTS,
     PRESETS,
     Rules,
