@@ -36,10 +36,10 @@ def data_directory(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest
 def each_solver_core(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """Run the test once with each solver core answering ``solve`` and ``DealSolver`` by default:
     the pure-Python reference (as where the compiled core does not load) and the compiled one."""
-    from pyramid.engine.solver import answers, compiled
+    from pyramid.engine.solver import compiled
 
     if request.param == "python":
-        monkeypatch.setattr(answers, "load", lambda: None)
+        monkeypatch.setattr(compiled, "load", lambda: None)
     elif compiled.load() is None:
         pytest.fail("the compiled solver core does not load (./test.sh builds it; the log says why)")
     return str(request.param)
