@@ -4,6 +4,7 @@ says how close the player came. Over a real store file, in both languages, on th
 from __future__ import annotations
 
 import datetime
+import random
 from pathlib import Path
 
 import pygame
@@ -32,9 +33,12 @@ def english_afterwards() -> object:
 
 
 def new_session(path: Path, rules: str, language: str = "en") -> Session:
+    """A console on ``rules`` whose random choices are the same at every run (the deal a challenge
+    picks, so a test's search stays quick)."""
     store = Store.open(path / "pyramid.db")
     store.set_setting("language", language)
     session = Session(preset(rules), DealChoice(), store=store, today=lambda: DAY)
+    session.rng = random.Random(7)
     open_console(session)
     return session
 
@@ -72,7 +76,9 @@ def test_the_best_line_reaches_the_goal_and_the_panel_says_so(tmp_path: Path, la
     assert screen.board.redeals_left == 2, "the preset's own redeals: the goal is for them"
     assert session.view().table.detail == say("game.score_goal", goal=goal)
     assert not cut_short(session, say("game.score_goal", goal=goal))
-    for move in best_score(Board(screen.board.deal, screen.board.rules)).moves:
+    best = best_score(Board(screen.board.deal, screen.board.rules))
+    assert (best.verdict, best.score) == ("best", goal)
+    for move in best.moves:
         tap_move(session, move)
     play_out(session, screen)  # the best line may stop before the game ends: nothing scores more
     panel = session.view().panel
@@ -107,3 +113,19 @@ def test_a_game_in_progress_is_not_replaced_without_asking(tmp_path: Path) -> No
     play(session, "star")
     state = choose(session, say("menu.score_challenge"))
     assert state["screen"] == "confirm"
+
+
+def test_play_again_deals_the_next_challenge(tmp_path: Path) -> None:
+    session = new_session(tmp_path, "retrohub")
+    screen, _ = challenged(session)
+    play_out(session, screen)
+    panel = session.view().panel
+    assert panel is not None
+    while session.state()["menu"]["items"][session.state()["menu"]["selected"]] != say("end.play_again"):
+        play(session, "down")
+    state = play(session, "ok")
+    again = session.screen
+    assert state["screen"] == "game" and isinstance(again, GameScreen) and again is not screen
+    assert again.progress.context.get("score_par") and again.progress.context.get("daily") is None
+    assert session.view().table.detail.startswith("Goal: ")
+    assert session.stack == [session.stack[0], again], "the finished game gave way to the next"

@@ -179,9 +179,10 @@ def daily_game(session: Console) -> None:
     new_game(session, challenge.number, today, challenge.par, challenge.score_par)
 
 
-def score_challenge(session: Console) -> None:
+def score_challenge(session: Console, replace: Screen | None = None) -> None:
     """A score challenge: a deal whose best score is known (one of the daily deals, not today's), to
-    be reached under the preset's own redeals; the end panel says how close the player came."""
+    be reached under the preset's own redeals; the end panel says how close the player came.
+    ``replace``: the finished game's screen, when "Play again" asks for the next challenge."""
     from pyramid.engine.daily import challenges, daily_challenge  # the lists load only when asked
 
     today = daily_challenge(session.today(), session.rules.name).number if challenges(session.rules.name) else None
@@ -195,7 +196,7 @@ def score_challenge(session: Console) -> None:
     request = DealRequest(challenge.number, score_par=challenge.score_par)
 
     def deal() -> None:
-        start_pyramid(session, session.rules.redeals, request)
+        start_pyramid(session, session.rules.redeals, request, replace)
 
     if session.store.has_progress(GAME):
         session.push(ConfirmScreen(session, say("game.new_question"), say("menu.new_game"), deal,
@@ -495,6 +496,8 @@ class GameScreen(Screen):
         elif items[self.end_selected] == UNDO_LAST:
             self.end_key = TO_MENU
             self.undo()
+        elif items[self.end_selected] == PLAY_AGAIN and self.challenge_line():
+            score_challenge(self.session, replace=self)  # the next challenge
         elif items[self.end_selected] == PLAY_AGAIN:
             start_pyramid(self.session, self.progress.redeals, DealRequest(), replace=self)
         elif items[self.end_selected] == RETRY:
