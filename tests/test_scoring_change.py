@@ -7,8 +7,11 @@ lowest rows (85 points then, 110 now).
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
+
+import pytest
 
 from console_steps import choose
 from pyramid.console.menus import open_console
@@ -64,3 +67,24 @@ def test_a_store_written_now_has_no_old_best(tmp_path: Path) -> None:
     store = Store.open(tmp_path / "pyramid.db")
     stats = store.record_result(GameResult("pyramid", "three-pass/two", True, 1290))
     assert (stats.best_score, stats.old_best_score) == (1290, None)
+
+
+def test_a_card_that_cannot_be_written_shows_the_statistics_as_a_writable_one_would(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file of the schema before, read-only (a card locked, a file owned by someone else): read
+    through a copy migrated in memory, and left as it was, byte for byte."""
+    from pyramid.saved import store as store_module
+
+    path = data_before(tmp_path)
+    before = path.read_bytes()
+    real_access = os.access
+    monkeypatch.setattr(store_module.os, "access",
+                        lambda name, mode: False if Path(name) == path and mode == os.W_OK else real_access(name, mode))
+    store = Store.open(path)
+    assert store.read_only
+    kept = {stats.variant: (stats.best_score, stats.old_best_score) for stats in store.all_stats()}
+    assert kept == {"retrohub/none": (1000, None), "three-pass/none": (None, 330), "three-pass/two": (None, 790)}
+    assert not [notice for notice in store.take_notice() if "stats" in notice.key]
+    assert replay(store.load_progress("pyramid")).score == 110  # type: ignore[arg-type]
+    store.close()
+    assert path.read_bytes() == before

@@ -585,13 +585,7 @@ def _open_file(path: Path, clock: Callable[[], datetime.datetime]) -> tuple[sqli
     """
     created = not path.exists()
     if not created and not os.access(path, os.W_OK):
-        connection = _connect_read_only(path)
-        try:
-            _check_integrity(connection)
-        except BaseException:
-            connection.close()
-            raise
-        return connection, StoreNotice.of("read_only", path=str(path)), True
+        return _read_as_current(path), StoreNotice.of("read_only", path=str(path)), True
     connection = _connect(path)
     notice = None
     try:
@@ -615,6 +609,29 @@ def _open_file(path: Path, clock: Callable[[], datetime.datetime]) -> tuple[sqli
     if created:
         _sync_directory(path.parent)  # SQLite syncs the file's data, not its new name in the directory
     return connection, notice, False
+
+
+def _read_as_current(path: Path) -> sqlite3.Connection:
+    """A file this program may not write, checked, and read as this schema: an older one is copied
+    into memory and migrated there (the file stays as it is), so a console on a read-only card shows
+    what it would show on a writable one, Three passes' old best scores apart included."""
+    source = _connect_read_only(path)
+    try:
+        _check_integrity(source)
+        if source.execute("PRAGMA user_version").fetchone()[0] >= SCHEMA_VERSION:
+            return source
+        copy = _connect(":memory:")
+        source.backup(copy)
+    except BaseException:
+        source.close()
+        raise
+    source.close()
+    try:
+        _migrate(copy)
+    except BaseException:
+        copy.close()
+        raise
+    return copy
 
 
 def _connect_read_only(path: Path) -> sqlite3.Connection:
