@@ -99,3 +99,23 @@ def test_the_presets_that_score_points_have_a_score_par_the_best_score_reachable
 
 def test_the_presets_that_count_cards_left_have_no_score_par() -> None:
     assert all(challenge.score_par is None for challenge in challenges("classic"))
+
+
+def test_a_damaged_best_score_list_leaves_the_daily_deals_their_moves_par(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    from pyramid.engine import daily
+
+    def damaged(data: bytes) -> tuple[int, ...]:
+        raise ValueError("damaged best-score list: Error -3 while decompressing data")
+
+    shipped = challenges("three-pass")
+    monkeypatch.setattr(daily, "unpack_scores", damaged)
+    challenges.cache_clear()
+    try:
+        again = challenges("three-pass")
+        assert [(challenge.number, challenge.par) for challenge in again] == [
+            (challenge.number, challenge.par) for challenge in shipped]
+        assert all(challenge.score_par is None for challenge in again)
+        assert "no score par (damaged best-score list" in caplog.text
+    finally:
+        challenges.cache_clear()

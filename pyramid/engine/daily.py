@@ -25,6 +25,7 @@ on the day's deal and its par.
 from __future__ import annotations
 
 import datetime
+import logging
 import math
 import zlib
 from functools import cache
@@ -33,6 +34,8 @@ from typing import NamedTuple
 
 from pyramid.engine.errors import EngineError
 from pyramid.engine.winnable import read_list
+
+log = logging.getLogger(__name__)
 
 #: The first bytes of a par file (and its format version).
 MAGIC = b"PYPR1"
@@ -109,7 +112,11 @@ def challenges(preset_name: str) -> tuple[DailyChallenge, ...]:
         return ()
     pars = unpack_pars(path.read_bytes())
     scores_path = data.joinpath(score_file_name(preset_name))
-    scores = unpack_scores(scores_path.read_bytes()) if scores_path.is_file() else ()
+    try:
+        scores = unpack_scores(scores_path.read_bytes()) if scores_path.is_file() else ()
+    except ValueError as error:  # a damaged card: the daily deals keep their moves par
+        log.warning("daily deals of %s: no score par (%s)", preset_name, error)
+        scores = ()
     numbers = read_list(preset_name).numbers
     return tuple(DailyChallenge(number, par, scores[index] if index < len(scores) and scores[index] else None)
                  for index, (number, par) in enumerate(zip(numbers, pars)) if par != NO_PAR)
