@@ -31,7 +31,8 @@ from pyramid.engine.solver.answers import solve
 from pyramid.engine.solver.budget import Budget, BudgetExceeded
 from pyramid.engine.solver.compiled import (BYTE_BOUND, SCORING_KINDS, WIN, CompiledCore, Core, ScoringRecord,
                                              compiled_library)
-from pyramid.engine.solver.position import DRAW, REDEAL, ROW_STRIDE, SEQUENCE_SHIFT, STOCK_ID, UNLIMITED, Position, uncovered_mask
+from pyramid.engine.solver.position import (DRAW, REDEAL, ROW_STRIDE, SEQUENCE_SHIFT, STOCK_ID, UNLIMITED, Position,
+                                             set_bits, uncovered_mask)
 
 #: Where the redeals left go in a state key: after the pyramid, the waste size and 32 ranks.
 _R_SHIFT = SEQUENCE_SHIFT + 4 * 32
@@ -78,6 +79,8 @@ class BestScoreSearch:
         self.start = _State(pos.start_pm, pos.start_live, pos.start_q, pos.start_r)
         self.rows = [sum(1 << (row * ROW_STRIDE + col) for col in range(row + 1)) for row in range(rules.rows)]
         self.row_of = {row * ROW_STRIDE + col: row for row in range(rules.rows) for col in range(row + 1)}
+        #: RetroHub's points of a pyramid card, by its bit (Board.card_points).
+        self.points = {bit: 5 * (rules.rows - row) for bit, row in self.row_of.items()}
         self.kings = pos.rank_mask[pos.target], pos.stock_rank_mask[pos.target]
         self._outlooks: dict[int, _Outlook] = {}
 
@@ -90,8 +93,7 @@ class BestScoreSearch:
         if scoring == "cards_left":
             return gone_pm.bit_count()
         if scoring == "retrohub":
-            rows = self.rules.rows
-            return sum(5 * (rows - self.row_of[bit]) for bit in _bits(gone_pm)) + 5 * gone_live.bit_count()
+            return sum(self.points[bit] for bit in set_bits(gone_pm)) + 5 * gone_live.bit_count()
         kings = (gone_pm & self.kings[0]).bit_count() + (gone_live & self.kings[1]).bit_count()
         removals = (gone_pm.bit_count() + gone_live.bit_count() + kings) // 2
         emptied = sum(msc_row_bonus(self.rules.rows, row) for row, mask in enumerate(self.rows)
@@ -110,9 +112,7 @@ class BestScoreSearch:
         if scoring == "cards_left":
             return now + (pm & ~outlook.stranded).bit_count()
         if scoring == "retrohub":
-            rows = self.rules.rows
-            return (now + sum(5 * (rows - self.row_of[bit]) for bit in _bits(pm & ~outlook.stranded))
-                    + 5 * outlook.free_live)
+            return now + sum(self.points[bit] for bit in set_bits(pm & ~outlook.stranded)) + 5 * outlook.free_live
         return now + 5 * outlook.removals + outlook.bonus
 
     def playable(self, state: _State) -> int:
@@ -141,16 +141,16 @@ class BestScoreSearch:
             if not count[need] or (rank == need and count[rank] < 2):
                 stranded |= pos.rank_mask[rank] & pm
             elif not pos.stock_rank_mask[need] & live:  # only pyramid partners: those outside its cones
-                for bit in _bits(pos.rank_mask[rank] & pm & ~stranded):
+                for bit in set_bits(pos.rank_mask[rank] & pm & ~stranded):
                     if not pos.pyramid_partners[bit] & pm:
                         stranded |= 1 << bit
-        for bit in _bits(stranded):
+        for bit in set_bits(stranded):
             count[pos.rank[bit]] -= 1
         removals = count[target] + sum(min(count[low], count[high]) if low != high else count[low] // 2
                                        for low, high in pos.rank_pairs)
         free_live = sum((pos.stock_rank_mask[rank] & live).bit_count() for rank in range(1, target + 1)
                         if rank == target or count[target - rank])
-        blocked = max((self.row_of[bit] for bit in _bits(stranded)), default=-1)
+        blocked = max((self.row_of[bit] for bit in set_bits(stranded)), default=-1)
         bonus = sum(msc_row_bonus(self.rules.rows, row) for row, mask in enumerate(self.rows)
                     if row > blocked and pm & mask)
         known = self._outlooks[key] = _Outlook(stranded, removals, free_live, bonus)
@@ -175,7 +175,7 @@ class BestScoreSearch:
         uncovered = uncovered_mask(pm)
         removals = pos.open_removals(uncovered, live, q)
         if not drew:
-            kings = [(bit,) for bit in _bits(uncovered & pos.rank_mask[pos.target])]  # the other searches force them
+            kings = [(bit,) for bit in set_bits(uncovered & pos.rank_mask[pos.target])]  # the other searches force them
             removals = [*kings, *removals, *pos.pyramid_removals(pm, uncovered)]
         for removal in removals:
             after_pm, after_live = pm, live
@@ -300,8 +300,8 @@ class BestScoreSearch:
         for row, mask in enumerate(self.rows):
             scoring.row_mask[row] = mask
             scoring.row_bonus[row] = msc_row_bonus(rules.rows, row)
-        for bit, row in self.row_of.items():
-            scoring.card_points[bit] = 5 * (rules.rows - row)
+        for bit, points in self.points.items():
+            scoring.card_points[bit] = points
         scoring.start_pm, scoring.start_live, scoring.floor = pos.start_pm, pos.start_live, floor
         seconds = None if budget.deadline is None else max(0.0, budget.deadline - time.perf_counter())
         answer, gain = CompiledCore(pos, library, byte_bound).best_score(scoring, pos.start_pm, pos.start_live, pos.start_q,
@@ -315,13 +315,6 @@ class BestScoreSearch:
         if self.rules.scoring == "cards_left":
             return self.board.cards_left() - gain
         return self.board.score + gain
-
-
-def _bits(mask: int) -> Iterator[int]:
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
 
 
 def best_score(board: Board, *, max_nodes: int | None = None, max_seconds: float | None = None,
