@@ -4,7 +4,7 @@ With "Winnable deals only" (or a grade, "Hard deals only") the deal is proven wi
 solver first: a fresh random deal proven live, graded live too, else one of the shipped proven
 and graded deals. That search takes up to :data:`WINNABLE_SEARCH_SECONDS` (ten times the work on
 a Pi Zero 2 as here), so it runs on the session's thinker, beside the main loop: the screen keeps
-drawing, says "Looking for a deal…" after :data:`~pyramid.console.game_screen.THINKING_CUE`
+drawing, says "Looking for a winnable deal" after :data:`~pyramid.console.thinking.THINKING_CUE`
 seconds, and Back calls the search off (issue 27). Every other deal is chosen at once.
 """
 
@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 from pyramid.actions import Action
 from pyramid.console.catalogue import say
 from pyramid.console.screen import Console, Screen
+from pyramid.console.thinking import THINKING_CUE
 from pyramid.engine.cards import Card
 from pyramid.engine.deal import MAX_DEAL_NUMBER, numbered_deal
 from pyramid.engine.difficulty import Grade
@@ -29,11 +30,9 @@ WINNABLE_SEARCH_SECONDS = 5.0
 #: How long "winnable deals only" first searches random deals live (about 3 wins a second here under
 #: RetroHub rules, one every 3 s on a Pi Zero 2: benchmarks/make_winnable_lists.py).
 WINNABLE_LIVE_SECONDS = 2.0
-#: How long grading a deal proven live may take: 20 ms on average here with the compiled core,
-#: 90 ms at most over the shipped lists (benchmarks/make_grade_lists.py), ten times that on a Pi Zero 2.
+#: How long grading a deal proven live may take: 9-17 ms on average here with the compiled core,
+#: 185 ms at most over the shipped lists (benchmarks/make_grade_lists.py), ten times that on a Pi Zero 2.
 LIVE_GRADE_SECONDS = 2.0
-#: Seconds of searching before the screen says so (a quick search shows nothing).
-SEARCH_CUE = 0.15
 
 
 class DealRequest(NamedTuple):
@@ -116,7 +115,7 @@ def find_deal(rules: Rules, wanted: bool | Grade, rng: random.Random, cancelled:
 
 class DealingScreen(Screen):
     """Shown while the thinker looks for a winnable deal: the screen below, then after
-    :data:`SEARCH_CUE` a panel saying so. Back (or OK on Cancel) calls the search off and goes
+    :data:`THINKING_CUE` a panel saying so. Back (or OK on Cancel) calls the search off and goes
     back; the deal found goes to ``then`` (which deals it), this screen closed first."""
 
     name = "dealing"
@@ -147,12 +146,12 @@ class DealingScreen(Screen):
             self.session.pop()
 
     def due(self) -> float | None:
-        cue = self.since + SEARCH_CUE
+        cue = self.since + THINKING_CUE
         return cue if self.session.clock() < cue else None
 
     def view(self) -> View:
         below = self.view_below()
-        if self.session.clock() < self.since + SEARCH_CUE:
+        if self.session.clock() < self.since + THINKING_CUE:
             return below._replace(screen=self.name)
         return View(self.name, menu=below.menu, table=below.table,
                     panel=PanelView(say("dealing.title"), (say("dealing.detail"),), (say("dealing.cancel"),), 0))

@@ -20,6 +20,7 @@ from pyramid.console.dealing import DealingScreen, DealRequest, Dealt, deal_at_o
 from pyramid.console.help_text import pyramid_help
 from pyramid.console.screen import Console, HelpScreen, MenuScreen, NoticeScreen, Screen, choose_line
 from pyramid.console.table import Table
+from pyramid.console.thinking import THINKING_CUE
 from pyramid.console.widgets import ConfirmScreen
 from pyramid.console.wording import card_name, describe_move, month_name, variant_title
 from pyramid.engine.board import Board, Move
@@ -45,8 +46,6 @@ PLAY_AGAIN, RETRY, UNDO_LAST, WATCH, TO_MENU = (
     "end.play_again", "end.retry", "end.undo_last", "end.watch", "end.to_menu")
 #: Seconds the search for the best move on a deal that cannot be won may take (after the solver).
 ADVICE_SECONDS = 1.0
-#: Seconds a hint may take before the status line says "Thinking…" (a quick one shows no cue).
-THINKING_CUE = 0.15
 
 
 def game_solver() -> Solve:

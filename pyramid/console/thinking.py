@@ -24,6 +24,9 @@ from typing import Any, NamedTuple, TypeVar
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
+#: Seconds a question may take before the screen says it is thinking (a quick answer shows no cue):
+#: a hint's "Thinking…", the search for a winnable deal's panel.
+THINKING_CUE = 0.15
 #: What a question runs: given its ``cancelled`` (true once it is called off), the answer.
 Work = Callable[[Callable[[], bool]], T]
 
