@@ -61,8 +61,8 @@ MAX_INPUT_BYTES = 32 << 20
 MAX_LINE_CHARACTERS = 1000
 #: Below this a worker cannot even start Python and the solver.
 MIN_MEMORY = 64 << 20
-#: What the compiled best-score search may keep of one deal without --max-memory: its hardest of the
-#: first 40 reference deals keep some hundreds of MB (the peer's Java search was given 12 GB).
+#: What the compiled best-score search may keep of one deal without --max-memory: the hardest of the
+#: first 40 reference deals (some 20 million states) need most of it (the peer's Java search was given 12 GB).
 BEST_SCORE_BYTES = 2 << 30
 _UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
 
@@ -184,13 +184,13 @@ class SolveLine(NamedTuple):
 
 def _solve_one(job: Job) -> SolveLine:
     """One deal; running out of memory (``--max-memory``) is the verdict ``unknown``, like the time budget."""
-    number, deal, rules, question, budget, core, _ = job
+    number, deal, rules, question, budget, core, best_score_bytes = job
     started = time.perf_counter()
     score: int | None = None
     verdict: str
     try:
         if question == "best-score":
-            best = best_score(Board(deal, rules), max_seconds=budget, core=core, max_bytes=job.best_score_bytes)
+            best = best_score(Board(deal, rules), max_seconds=budget, core=core, max_bytes=best_score_bytes)
             verdict, score, steps, moves = best.verdict, best.score, len(best.moves), best.moves
         else:
             solution = solve(Board(deal, rules), optimal=question == "optimal", max_seconds=budget, core=core)
