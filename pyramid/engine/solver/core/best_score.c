@@ -95,11 +95,9 @@ static uint64_t bs_playable(const core_t *core, bs_state_t s) {
     return forget_buried(&core->deal, s.pm, s.live, s.q, s.r);
 }
 
-/* BestScoreSearch.ceiling: at least the best gain reachable from a state. */
-static int bs_ceiling(const core_t *core, const best_scoring_t *sc, bs_state_t s) {
-    uint64_t pm = s.pm;
-    bs_outlook_t o = bs_outlook(core, sc, pm, bs_playable(core, s));
-    int now = bs_gain(core, sc, pm, s.live);
+/* BestScoreSearch.ceiling: at least the best gain reachable from a state whose gain is `now` and
+   whose outlook is `o`. */
+static int bs_ceiling_of(const best_scoring_t *sc, uint64_t pm, int now, bs_outlook_t o) {
     if (sc->kind == SCORING_CARDS_LEFT) return now + popcount(pm & ~o.stranded);
     if (sc->kind == SCORING_RETROHUB) {
         int points = now + 5 * o.free_live;
@@ -107,6 +105,10 @@ static int bs_ceiling(const core_t *core, const best_scoring_t *sc, bs_state_t s
         return points;
     }
     return now + 5 * o.removals + o.bonus;
+}
+
+static int bs_ceiling(const core_t *core, const best_scoring_t *sc, bs_state_t s) {
+    return bs_ceiling_of(sc, s.pm, bs_gain(core, sc, s.pm, s.live), bs_outlook(core, sc, s.pm, bs_playable(core, s)));
 }
 
 /* BestScoreSearch.successors: removals first (none inside the pyramid right after a draw), then
@@ -232,10 +234,11 @@ static bs_entry_t heap_pop(bs_search_t *search) {
 /* BestScoreSearch.needed: at least how many moves take a state to `gain` (-1: never). */
 static int bs_needed(const core_t *core, const best_scoring_t *sc, bs_state_t s, int gain) {
     int now = bs_gain(core, sc, s.pm, s.live);
-    if (bs_ceiling(core, sc, s) < gain) return -1;
+    bs_outlook_t o = bs_outlook(core, sc, s.pm, bs_playable(core, s));
+    if (bs_ceiling_of(sc, s.pm, now, o) < gain) return -1;
     if (now >= gain) return 0;
     if (sc->kind != SCORING_MSC) return 1;
-    int shortfall = gain - now - bs_outlook(core, sc, s.pm, bs_playable(core, s)).bonus;
+    int shortfall = gain - now - o.bonus;
     int removals = shortfall <= 0 ? 0 : (shortfall + 4) / 5;
     return removals > 1 ? removals : 1;
 }
