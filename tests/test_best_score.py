@@ -19,7 +19,8 @@ from pyramid.engine.cards import parse_deal
 from pyramid.engine.deal import numbered_deal
 from pyramid.engine.rules import PRESETS, preset
 from pyramid.engine.solver import Core
-from pyramid.engine.solver.best_score import best_score
+from pyramid.engine.solver.best_score import BestScoreSearch, best_score
+from pyramid.engine.solver.budget import Budget
 
 
 def plain_best(board: Board) -> tuple[int, int]:
@@ -128,3 +129,31 @@ def test_a_line_the_compiled_core_shortened_on_the_way_still_replays() -> None:
     answer = best_score(board, core="compiled", max_bytes=1 << 30)
     assert (answer.verdict, answer.score) == ("best", 275)
     assert replayed(board, answer.moves).score == 275
+
+
+def test_cards_that_can_never_leave_take_those_they_cover_and_those_left_without_partner() -> None:
+    """The 5c at the base's left corner covers every 8: none of them can ever leave, nor what they
+    cover (up to the apex), nor the 5s in the stock, which have no 8 left to pair with; no row can
+    ever be emptied, the base holding a dead card."""
+    cells = {0: "Qc", 1: "2c", 3: "8s", 6: "8h", 10: "8d", 15: "8c", 21: "5c"}
+    others = iter(rank + suit for rank in "A23467 9TJQK".replace(" ", "") for suit in "cdhs"
+                  if rank + suit not in cells.values())
+    pyramid = [cells.get(index) or next(others) for index in range(28)]
+    board = Board(build_deal(pyramid, ["5d", "5h", "5s"]), preset("three-pass"))
+    search = BestScoreSearch(board, Budget(None, None, None))
+    dead_pm, dead_live = search.dead_cards(search.start.pm, search.start.live)
+    assert dead_pm == sum(1 << (row * 8) for row in range(7)), "the left edge, from the 5c at the base up"
+    assert [search.pos.stock_rank[index] for index in range(24) if dead_live >> index & 1] == [5, 5, 5]
+    assert search.outlook(search.start.pm, search.start.live).bonus == 0
+
+
+def test_rows_stay_out_of_the_ceiling_when_one_rank_lacks_the_partners_its_cards_need() -> None:
+    """Reference deal 22: three aces in the pyramid (rows 3, 5, 5); the queens are the apex and the
+    Qs above all three, so only the two queens of the stock can take them. One ace stays: no row
+    from the Ad's up can be emptied (the bonus within reach is rows 4 to 6's, 150), and aces and
+    queens make three pairs, not four (27 removals, kings included)."""
+    deal = ("Qc 3h Kc Jd Tc Qs 4h 9d Ad Js 5d Td 3s 3d 6h Th Jh Ah 6d 4s As 7c Kd 9s 7h 5h 4d 6c "
+            "8c 5s 9h Ks 2h 9c Ts Jc 3c 8s Ac Kh Qd 7d Qh 5c 7s 2d 2s 8h 8d 2c 4c 6s")
+    search = BestScoreSearch(Board(parse_deal(deal), preset("three-pass")), Budget(None, None, None))
+    outlook = search.outlook(search.start.pm, search.start.live)
+    assert (outlook.bonus, outlook.removals) == (150, 27)

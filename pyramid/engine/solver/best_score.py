@@ -31,8 +31,8 @@ from pyramid.engine.solver.answers import solve
 from pyramid.engine.solver.budget import Budget, BudgetExceeded
 from pyramid.engine.solver.compiled import (BYTE_BOUND, SCORING_KINDS, WIN, CompiledCore, Core, ScoringRecord,
                                              compiled_library)
-from pyramid.engine.solver.position import (DRAW, REDEAL, ROW_STRIDE, SEQUENCE_SHIFT, STOCK_ID, UNLIMITED, Position,
-                                             set_bits, uncovered_mask)
+from pyramid.engine.solver.position import (DRAW, PYRAMID_BITS, REDEAL, ROW_STRIDE, SEQUENCE_SHIFT, STOCK_ID, UNLIMITED,
+                                             Position, max_matching, set_bits, uncovered_mask)
 
 #: Where the redeals left go in a state key: after the pyramid, the waste size and 32 ranks.
 _R_SHIFT = SEQUENCE_SHIFT + 4 * 32
@@ -52,8 +52,8 @@ class BestScore(NamedTuple):
 
 
 class _Outlook(NamedTuple):
-    """What the ranks left allow: the pyramid cards without a partner left, the removals the counts
-    allow, the live cards with a partner left, the row bonuses still within reach."""
+    """What the cards that may still leave allow: the pyramid cards that never can, the removals the
+    ranks of the others allow, the live cards that may leave, the row bonuses still within reach."""
 
     stranded: int
     removals: int
@@ -101,10 +101,10 @@ class BestScoreSearch:
         return 5 * removals + emptied
 
     def ceiling(self, state: _State) -> int:
-        """At least the best gain reachable from a state: as if every card that still has a partner
-        left (for Three passes: each king and each pair of complementary ranks that the counts allow,
-        and every row but those a card without any partner left blocks, with all above it). Cards
-        buried in the last pass under a waste card that can never leave are not counted."""
+        """At least the best gain reachable from a state (:meth:`outlook`): as if every card that may
+        still leave did (for Three passes: each king, the most pairs each pair of ranks can make, and
+        every row bonus those pairs leave within reach). Cards buried in the last pass under a waste
+        card that can never leave are not counted."""
         pm, live = state.pm, state.live
         now = self.gain(pm, live)
         scoring = self.rules.scoring
@@ -124,37 +124,81 @@ class BestScoreSearch:
         return self.outlook(state.pm, self.playable(state)).bonus
 
     def outlook(self, pm: int, live: int) -> "_Outlook":
-        """What the ranks left allow (cached by the pyramid and live cards). A pyramid card is stranded
-        when no card left could ever pair with it: none of its partner rank in the stock or waste, and
-        none in the pyramid outside the cards it covers and those covering it."""
+        """What the cards that may still leave (not :meth:`dead_cards`) allow, by pairs of ranks
+        (:meth:`pair_outlook`); cached by the pyramid and live cards."""
         key = pm | (live << 64)
         known = self._outlooks.get(key)
         if known is not None:
             return known
         pos, target = self.pos, self.pos.target
-        count = [0] * (target + 1)
-        for rank in range(1, target + 1):
-            count[rank] = (pos.rank_mask[rank] & pm).bit_count() + (pos.stock_rank_mask[rank] & live).bit_count()
-        stranded = 0
-        for rank in range(1, target):
-            need = target - rank
-            if not count[need] or (rank == need and count[rank] < 2):
-                stranded |= pos.rank_mask[rank] & pm
-            elif not pos.stock_rank_mask[need] & live:  # only pyramid partners: those outside its cones
-                for bit in set_bits(pos.rank_mask[rank] & pm & ~stranded):
-                    if not pos.pyramid_partners[bit] & pm:
-                        stranded |= 1 << bit
-        for bit in set_bits(stranded):
-            count[pos.rank[bit]] -= 1
-        removals = count[target] + sum(min(count[low], count[high]) if low != high else count[low] // 2
-                                       for low, high in pos.rank_pairs)
-        free_live = sum((pos.stock_rank_mask[rank] & live).bit_count() for rank in range(1, target + 1)
-                        if rank == target or count[target - rank])
-        blocked = max((self.row_of[bit] for bit in set_bits(stranded)), default=-1)
+        stranded, dead_live = self.dead_cards(pm, live)
+        alive_pm, alive_live = pm & ~stranded, live & ~dead_live
+        removals = (pos.rank_mask[target] & alive_pm).bit_count() + (pos.stock_rank_mask[target] & alive_live).bit_count()
+        clear_from = max((self.row_of[bit] + 1 for bit in set_bits(stranded)), default=0)
+        for low, high in pos.rank_pairs:
+            if low == high:  # an even target: at most half of them pair
+                pairs = ((pos.rank_mask[low] & alive_pm).bit_count() + (pos.stock_rank_mask[low] & alive_live).bit_count()) // 2
+            else:
+                pairs, from_row = self.pair_outlook(low, high, alive_pm, alive_live)
+                clear_from = max(clear_from, from_row)
+            removals += pairs
         bonus = sum(msc_row_bonus(self.rules.rows, row) for row, mask in enumerate(self.rows)
-                    if row > blocked and pm & mask)
-        known = self._outlooks[key] = _Outlook(stranded, removals, free_live, bonus)
+                    if row >= clear_from and pm & mask)
+        known = self._outlooks[key] = _Outlook(stranded, removals, alive_live.bit_count(), bonus)
         return known
+
+    def pair_outlook(self, low: int, high: int, pm: int, live: int) -> tuple[int, int]:
+        """For one pair of complementary ranks, of the cards ``pm`` and ``live`` (those that may still
+        leave): the most pairs they can make, and the highest row from which every one of their pyramid
+        cards down may leave (the number of rows when none can). A live card may pair with any card of
+        the other rank; a pyramid card with those outside its cones (``max_matching``), so pairs inside
+        the pyramid are tried from none to the most, the others then taken by live cards. A set of
+        pyramid cards of both ranks can all leave when each rank's set can (Mendelsohn-Dulmage)."""
+        pos = self.pos
+        lows, highs = pos.rank_mask[low] & pm, pos.rank_mask[high] & pm
+        stock_lows = (pos.stock_rank_mask[low] & live).bit_count()
+        stock_highs = (pos.stock_rank_mask[high] & live).bit_count()
+        pairs = 0
+        for inside in range(self.matching(lows, highs) + 1):
+            low_out, high_out = lows.bit_count() - inside, highs.bit_count() - inside
+            with_low, with_high = min(high_out, stock_lows), min(low_out, stock_highs)
+            pairs = max(pairs, inside + with_low + with_high + min(stock_lows - with_low, stock_highs - with_high))
+        for row in range(PYRAMID_BITS // ROW_STRIDE):
+            down = ~((1 << (row * ROW_STRIDE)) - 1)
+            need_lows, need_highs = lows & down, highs & down
+            if (need_lows.bit_count() - self.matching(need_lows, highs) <= stock_highs
+                    and need_highs.bit_count() - self.matching(need_highs, lows) <= stock_lows):
+                return pairs, row
+        return pairs, PYRAMID_BITS // ROW_STRIDE
+
+    def matching(self, cards: int, others: int) -> int:
+        """The most pairs pyramid ``cards`` can make with pyramid ``others``."""
+        return max_matching(cards, others, self.pos.pyramid_partners) if cards and others else 0
+
+    def dead_cards(self, pm: int, live: int) -> tuple[int, int]:
+        """The pyramid cards and the live cards that can never leave: a card covered by one that never
+        leaves, and a card without a partner left that could (none of its partner rank among the live
+        cards, nor in the pyramid outside the cards it covers and those covering it), until none is
+        added. Sound: a card leaves with a partner leaving at the same time, once uncovered."""
+        pos, target = self.pos, self.pos.target
+        alive_pm, alive_live, changed = pm, live, True
+        while changed:
+            changed = False
+            for bit in set_bits(alive_pm):
+                need = target - pos.rank[bit]
+                card = 1 << bit
+                if (pos.covering[bit] & pm & ~alive_pm
+                        or need > 0 and not pos.stock_rank_mask[need] & alive_live
+                        and not pos.pyramid_partners[bit] & alive_pm & ~card):
+                    alive_pm &= ~card
+                    changed = True
+            for index in set_bits(alive_live):
+                need = target - pos.stock_rank[index]
+                card = 1 << index
+                if need > 0 and not pos.stock_rank_mask[need] & alive_live & ~card and not pos.rank_mask[need] & alive_pm:
+                    alive_live &= ~card
+                    changed = True
+        return pm & ~alive_pm, live & ~alive_live
 
     # -- the moves ---------------------------------------------------------------------
     def key(self, state: _State) -> int:

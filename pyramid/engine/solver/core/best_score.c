@@ -56,35 +56,90 @@ static int bs_gain(const core_t *core, const best_scoring_t *sc, uint64_t pm, ui
     return points;
 }
 
-static bs_outlook_t bs_outlook(const core_t *core, const best_scoring_t *sc, uint64_t pm, uint64_t live) {
-    const deal_t *d = &core->deal;
-    int t = d->target, count[MAX_RANK + 1] = {0};
-    for (int rank = 1; rank <= t; rank++)
-        count[rank] = popcount(d->rank_mask[rank] & pm) + popcount(d->stock_rank_mask[rank] & live);
-    bs_outlook_t o = {0};
-    for (int rank = 1; rank < t; rank++) {
-        int need = t - rank;
-        if (!count[need] || (rank == need && count[rank] < 2)) {
-            o.stranded |= d->rank_mask[rank] & pm;
-        } else if (!(d->stock_rank_mask[need] & live)) {  /* only pyramid partners: outside its cones */
-            for (uint64_t rest = d->rank_mask[rank] & pm & ~o.stranded; rest; rest &= rest - 1)
-                if (!(d->pyramid_partners[bit_index(rest)] & pm)) o.stranded |= low_bit(rest);
+/* The cards of (pm, live) that can never leave (BestScoreSearch.dead_cards): *dead_pm, *dead_live. */
+static void bs_dead(const deal_t *d, uint64_t pm, uint64_t live, uint64_t *dead_pm, uint64_t *dead_live) {
+    int t = d->target;
+    uint64_t alive_pm = pm, alive_live = live;
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (uint64_t rest = alive_pm; rest; rest &= rest - 1) {
+            int bit = bit_index(rest), need = t - d->rank[bit];
+            uint64_t card = low_bit(rest);
+            if ((d->covering[bit] & ~alive_pm & pm)
+                || (need > 0 && !(d->stock_rank_mask[need] & alive_live)
+                    && !(d->pyramid_partners[bit] & alive_pm & ~card))) {
+                alive_pm &= ~card;
+                changed = 1;
+            }
+        }
+        for (uint64_t rest = alive_live; rest; rest &= rest - 1) {
+            uint64_t card = low_bit(rest);
+            int need = t - d->stock_rank[bit_index(rest)];
+            if (need > 0 && !(d->stock_rank_mask[need] & alive_live & ~card) && !(d->rank_mask[need] & alive_pm)) {
+                alive_live &= ~card;
+                changed = 1;
+            }
         }
     }
-    for (uint64_t rest = o.stranded; rest; rest &= rest - 1) count[d->rank[bit_index(rest)]]--;
-    o.removals = count[t];
-    for (int i = 0; i < core->rank_pair_count; i++) {
-        int low = core->rank_pairs[i][0], high = core->rank_pairs[i][1];
-        o.removals += low == high ? count[low] / 2 : (count[low] < count[high] ? count[low] : count[high]);
+    *dead_pm = pm & ~alive_pm;
+    *dead_live = live & ~alive_live;
+}
+
+/* What one pair of complementary ranks allows (BestScoreSearch.pair_outlook): the most pairs its
+   cards that may still leave can make (*pairs), and the highest row from which every one of its
+   pyramid cards down may leave (*clear_from; the rows' count when none can). A live card may pair with
+   any, a pyramid card with those of the other rank outside its cones. */
+static void bs_pair_outlook(const core_t *core, int low, int high, uint64_t pm, uint64_t live, int *pairs,
+                            int *clear_from) {
+    const deal_t *d = &core->deal;
+    uint64_t lows = d->rank_mask[low] & pm, highs = d->rank_mask[high] & pm;
+    int stock_lows = popcount(d->stock_rank_mask[low] & live), stock_highs = popcount(d->stock_rank_mask[high] & live);
+    int pyramid_pairs = lows && highs ? max_matching(d, lows, highs) : 0;
+    *pairs = 0;
+    for (int inside = 0; inside <= pyramid_pairs; inside++) {
+        int low_out = popcount(lows) - inside, high_out = popcount(highs) - inside;
+        int with_low = high_out < stock_lows ? high_out : stock_lows, with_high = low_out < stock_highs ? low_out : stock_highs;
+        int rest_lows = stock_lows - with_low, rest_highs = stock_highs - with_high;
+        int total = inside + with_low + with_high + (rest_lows < rest_highs ? rest_lows : rest_highs);
+        if (total > *pairs) *pairs = total;
     }
-    for (int rank = 1; rank <= t; rank++)
-        if (rank == t || count[t - rank]) o.free_live += popcount(d->stock_rank_mask[rank] & live);
-    int blocked = -1;
+    /* Every required card matched on each side is enough for both at once (Mendelsohn-Dulmage). */
+    *clear_from = 0;
+    for (int row = 0; row < PYRAMID_BITS / ROW_STRIDE; row++) {
+        uint64_t down = ~below(row * ROW_STRIDE), need_lows = lows & down, need_highs = highs & down;
+        if (popcount(need_lows) - (need_lows && highs ? max_matching(d, need_lows, highs) : 0) <= stock_highs
+            && popcount(need_highs) - (need_highs && lows ? max_matching(d, need_highs, lows) : 0) <= stock_lows)
+            break;
+        *clear_from = row + 1;
+    }
+}
+
+/* BestScoreSearch.outlook: what the cards that may still leave allow. */
+static bs_outlook_t bs_outlook(const core_t *core, const best_scoring_t *sc, uint64_t pm, uint64_t live) {
+    const deal_t *d = &core->deal;
+    int t = d->target;
+    bs_outlook_t o = {0};
+    uint64_t dead_live;
+    bs_dead(d, pm, live, &o.stranded, &dead_live);
+    uint64_t alive_pm = pm & ~o.stranded, alive_live = live & ~dead_live;
+    o.free_live = popcount(alive_live);
+    o.removals = popcount(d->rank_mask[t] & alive_pm) + popcount(d->stock_rank_mask[t] & alive_live);
+    int clear_from = 0;
     for (uint64_t rest = o.stranded; rest; rest &= rest - 1) {
-        int row = bit_index(rest) / ROW_STRIDE;
-        if (row > blocked) blocked = row;
+        int row = bit_index(rest) / ROW_STRIDE + 1;
+        if (row > clear_from) clear_from = row;
     }
-    for (int row = blocked + 1; row < sc->rows; row++)
+    for (int i = 0; i < core->rank_pair_count; i++) {
+        int low = core->rank_pairs[i][0], high = core->rank_pairs[i][1], pairs, from = 0;
+        if (low == high) {  /* an even target: at most half of them pair */
+            pairs = (popcount(d->rank_mask[low] & alive_pm) + popcount(d->stock_rank_mask[low] & alive_live)) / 2;
+        } else {
+            bs_pair_outlook(core, low, high, alive_pm, alive_live, &pairs, &from);
+        }
+        o.removals += pairs;
+        if (from > clear_from) clear_from = from;
+    }
+    for (int row = clear_from; row < sc->rows; row++)
         if (pm & sc->row_mask[row]) o.bonus += sc->row_bonus[row];
     return o;
 }

@@ -233,6 +233,7 @@ int table_put(core_t *core, table_t *t, const uint64_t *key, int value);
 int reserve(core_t *core, void **items, size_t *capacity, size_t count, size_t size);
 int next_live(const deal_t *d, uint64_t live, int q);
 int after_draw(const deal_t *d, uint64_t live, int q);
+int max_matching(const deal_t *d, uint64_t lows, uint64_t highs);
 int pyramid_needs(const core_t *core, uint64_t pm, int needs[MAX_RANK + 1]);
 int needs_more(const core_t *core, uint64_t pm, uint64_t live);
 int is_lost(const core_t *core, uint64_t pm, uint64_t live);

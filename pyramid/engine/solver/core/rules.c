@@ -32,7 +32,7 @@ static int augment(const deal_t *d, int low, uint64_t highs, uint64_t *seen, int
     return 0;
 }
 
-static int max_matching(const deal_t *d, uint64_t lows, uint64_t highs) {
+int max_matching(const deal_t *d, uint64_t lows, uint64_t highs) {
     int owner[PYRAMID_BITS];
     for (int i = 0; i < PYRAMID_BITS; i++) owner[i] = -1;
     int matched = 0;
