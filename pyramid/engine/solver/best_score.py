@@ -211,6 +211,12 @@ class BestScoreSearch:
         left out: they could have come before that draw, which changes neither the cards removed nor
         the length (and where one clears the pyramid, the draw before it was not needed at all), so
         some best line, and some shortest one, never makes them right after a draw.
+
+        A king that can leave is the one move tried: a king pairs with nothing, so it only ever
+        keeps cards from play, and any line that leaves it there does as well or better once it
+        leaves first (its draws, and a redeal that only brought it back, dropped). A best line
+        removes it, since leaving it would earn 5 more, so some best line, and some shortest one,
+        removes it at once.
         """
         pos = self.pos
         pm, live, q, r = state
@@ -219,8 +225,11 @@ class BestScoreSearch:
         uncovered = uncovered_mask(pm)
         removals = pos.open_removals(uncovered, live, q)
         if not drew:
-            kings = [(bit,) for bit in set_bits(uncovered & pos.rank_mask[pos.target])]  # the other searches force them
+            kings = [(bit,) for bit in set_bits(uncovered & pos.rank_mask[pos.target])]
             removals = [*kings, *removals, *pos.pyramid_removals(pm, uncovered)]
+        king = bool(removals) and len(removals[0]) == 1
+        if king:
+            removals = removals[:1]  # a king that can leave leaves at once (see above)
         for removal in removals:
             after_pm, after_live = pm, live
             for card in removal:
@@ -229,6 +238,8 @@ class BestScoreSearch:
                 else:
                     after_pm &= ~(1 << card)
             yield removal, _State(after_pm, after_live, pos.next_live(after_live, q), r)
+        if king:
+            return
         if q < pos.m:
             yield DRAW, _State(pm, live, pos.after_draw(live, q), r)
         elif live & ((1 << q) - 1) and r:

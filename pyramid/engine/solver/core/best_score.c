@@ -166,8 +166,8 @@ static int bs_ceiling(const core_t *core, const best_scoring_t *sc, bs_state_t s
     return bs_ceiling_of(sc, s.pm, bs_gain(core, sc, s.pm, s.live), bs_outlook(core, sc, s.pm, bs_playable(core, s)));
 }
 
-/* BestScoreSearch.successors: removals first (none inside the pyramid right after a draw), then
- * the draw or the redeal. The count of moves written to `out`. */
+/* BestScoreSearch.successors: removals first (none inside the pyramid right after a draw; a king
+ * that can leave alone), then the draw or the redeal. The count of moves written to `out`. */
 static int bs_moves(const deal_t *d, bs_state_t s, bs_move_t out[96]) {
     int n = 0;
     if (!s.pm && !(d->goal_all && s.live)) return 0;  /* the game is over */
@@ -182,6 +182,8 @@ static int bs_moves(const deal_t *d, bs_state_t s, bs_move_t out[96]) {
     }
     count += open_removals(d, uncovered, s.live, s.q, removals + count);
     if (!s.drew) count += pyramid_removals(d, s.pm, uncovered, removals + count);
+    int king = count && removals[0].b == NO_CARD;
+    if (king) count = 1;  /* a king that can leave leaves at once */
     for (int i = 0; i < count; i++) {
         bs_state_t after = s;
         after.drew = 0;
@@ -195,6 +197,7 @@ static int bs_moves(const deal_t *d, bs_state_t s, bs_move_t out[96]) {
         out[n].token = token_of(removals[i]);
         out[n++].after = after;
     }
+    if (king) return n;
     bs_state_t after = s;
     after.drew = 1;
     if (s.q < d->m) {
