@@ -83,6 +83,9 @@ class BestScoreSearch:
         self.points = {bit: 5 * (rules.rows - row) for bit, row in self.row_of.items()}
         self.kings = pos.rank_mask[pos.target], pos.stock_rank_mask[pos.target]
         self._outlooks: dict[int, _Outlook] = {}
+        self._pair_outlooks: dict[tuple[int, int, int, int], tuple[int, int]] = {}
+        #: Per low rank of a pair of complementary ranks: the pair's pyramid cards.
+        self.pair_cards = {low: (pos.rank_mask[low] | pos.rank_mask[high]) & pos.start_pm for low, high in pos.rank_pairs}
 
     # -- what a state is worth ------------------------------------------------------
     def gain(self, pm: int, live: int) -> int:
@@ -150,26 +153,34 @@ class BestScoreSearch:
     def pair_outlook(self, low: int, high: int, pm: int, live: int) -> tuple[int, int]:
         """For one pair of complementary ranks, of the cards ``pm`` and ``live`` (those that may still
         leave): the most pairs they can make, and the highest row from which every one of their pyramid
-        cards down may leave (the number of rows when none can). A live card may pair with any card of
-        the other rank; a pyramid card with those outside its cones (``max_matching``), so pairs inside
-        the pyramid are tried from none to the most, the others then taken by live cards. A set of
-        pyramid cards of both ranks can all leave when each rank's set can (Mendelsohn-Dulmage)."""
+        cards down may leave (the number of rows when none can); cached.
+
+        Over every set of their pyramid cards that could leave: with each card, those of the pair that
+        cover it (they leave first); every card of the set matched, with a card of the other rank
+        outside its cones (``max_matching``) or with a live card (which may pair with any). Pairs
+        inside the set are as many as the matching allows, the others taken by live cards, the live
+        cards left pairing with each other."""
         pos = self.pos
-        lows, highs = pos.rank_mask[low] & pm, pos.rank_mask[high] & pm
-        stock_lows = (pos.stock_rank_mask[low] & live).bit_count()
-        stock_highs = (pos.stock_rank_mask[high] & live).bit_count()
-        pairs = 0
-        for inside in range(self.matching(lows, highs) + 1):
-            low_out, high_out = lows.bit_count() - inside, highs.bit_count() - inside
-            with_low, with_high = min(high_out, stock_lows), min(low_out, stock_highs)
-            pairs = max(pairs, inside + with_low + with_high + min(stock_lows - with_low, stock_highs - with_high))
-        for row in range(PYRAMID_BITS // ROW_STRIDE):
-            down = ~((1 << (row * ROW_STRIDE)) - 1)
-            need_lows, need_highs = lows & down, highs & down
-            if (need_lows.bit_count() - self.matching(need_lows, highs) <= stock_highs
-                    and need_highs.bit_count() - self.matching(need_highs, lows) <= stock_lows):
-                return pairs, row
-        return pairs, PYRAMID_BITS // ROW_STRIDE
+        alive = self.pair_cards[low] & pm
+        lows, highs = (pos.stock_rank_mask[low] & live).bit_count(), (pos.stock_rank_mask[high] & live).bit_count()
+        key = (low, alive, lows, highs)
+        known = self._pair_outlooks.get(key)
+        if known is not None:
+            return known
+        pairs, clear_from = 0, PYRAMID_BITS // ROW_STRIDE
+        for leave in subsets(alive):
+            if any(pos.covering[bit] & alive & ~leave for bit in set_bits(leave)):
+                continue  # a card of the pair covering one that leaves stays
+            leave_lows, leave_highs = leave & pos.rank_mask[low], leave & pos.rank_mask[high]
+            low_count, high_count = leave_lows.bit_count(), leave_highs.bit_count()
+            inside = self.matching(leave_lows, leave_highs)
+            if low_count - inside > highs or high_count - inside > lows:
+                continue
+            pairs = max(pairs, low_count + high_count + min(lows - high_count, highs - low_count))
+            stay = alive & ~leave
+            clear_from = min(clear_from, self.row_of[stay.bit_length() - 1] + 1 if stay else 0)
+        known = self._pair_outlooks[key] = (pairs, clear_from)
+        return known
 
     def matching(self, cards: int, others: int) -> int:
         """The most pairs pyramid ``cards`` can make with pyramid ``others``."""
@@ -370,6 +381,16 @@ class BestScoreSearch:
         if self.rules.scoring == "cards_left":
             return self.board.cards_left() - gain
         return self.board.score + gain
+
+
+def subsets(mask: int) -> Iterator[int]:
+    """Every subset of ``mask``, ``mask`` itself first and 0 last."""
+    subset = mask
+    while True:
+        yield subset
+        if not subset:
+            return
+        subset = (subset - 1) & mask
 
 
 def best_score(board: Board, *, max_nodes: int | None = None, max_seconds: float | None = None,

@@ -18,9 +18,27 @@ typedef struct { bs_state_t state; int32_t parent, token, moves, closed; } bs_no
 /* An entry of A*'s queue: ordered by the moves at least, then the deepest, then first pushed. */
 typedef struct { int32_t estimate, made, order, node; } bs_entry_t;
 
+/* Most cards a pair of complementary ranks has (four suits each), and most of one rank live. */
+#define PAIR_CARDS 8
+#define RANK_CARDS 4
+/* The pair outlooks one pair keeps: by its pyramid cards that may still leave, and its live lows
+   and highs that may. */
+#define PAIR_OUTLOOKS ((1 << PAIR_CARDS) * (RANK_CARDS + 1) * (RANK_CARDS + 1))
+
+/* One pair of complementary ranks: its pyramid cards at the start, and its outlooks as found
+   (pairs + 1 | clear_from << 8; 0 not yet). */
+typedef struct {
+    int low, high, count;
+    uint8_t bits[PAIR_CARDS];
+    uint16_t *known;
+} bs_pair_t;
+
 typedef struct {
     core_t *core;
     const best_scoring_t *sc;
+    bs_pair_t pairs[MAX_RANK];
+    size_t pair_capacity;
+    uint16_t *pair_known;   /* the pairs' outlooks, PAIR_OUTLOOKS each */
     table_t seen;           /* the key of a state (bs_key) -> 1, or its node in the A* pass */
     bs_node_t *nodes;
     size_t node_count, node_capacity;
@@ -85,37 +103,61 @@ static void bs_dead(const deal_t *d, uint64_t pm, uint64_t live, uint64_t *dead_
     *dead_live = live & ~alive_live;
 }
 
-/* What one pair of complementary ranks allows (BestScoreSearch.pair_outlook): the most pairs its
-   cards that may still leave can make (*pairs), and the highest row from which every one of its
-   pyramid cards down may leave (*clear_from; the rows' count when none can). A live card may pair with
-   any, a pyramid card with those of the other rank outside its cones. */
-static void bs_pair_outlook(const core_t *core, int low, int high, uint64_t pm, uint64_t live, int *pairs,
-                            int *clear_from) {
+/* What one pair of complementary ranks allows (BestScoreSearch.pair_outlook), of its pyramid cards
+   `alive` (bits of pair->bits) that may still leave and `lows`, `highs` live cards that may: the
+   most pairs they can make (returned) and the highest row from which every one of its pyramid cards
+   down may leave (*clear_from; the rows' count when none can). Over every set of its pyramid cards
+   that could leave: with each card, those of the pair covering it; all matched, a pyramid card
+   with one of the other rank outside its cones or with a live card. */
+static int bs_pair_search(const core_t *core, const bs_pair_t *pair, unsigned alive, int lows, int highs,
+                          int *clear_from) {
     const deal_t *d = &core->deal;
-    uint64_t lows = d->rank_mask[low] & pm, highs = d->rank_mask[high] & pm;
-    int stock_lows = popcount(d->stock_rank_mask[low] & live), stock_highs = popcount(d->stock_rank_mask[high] & live);
-    int pyramid_pairs = lows && highs ? max_matching(d, lows, highs) : 0;
-    *pairs = 0;
-    for (int inside = 0; inside <= pyramid_pairs; inside++) {
-        int low_out = popcount(lows) - inside, high_out = popcount(highs) - inside;
-        int with_low = high_out < stock_lows ? high_out : stock_lows, with_high = low_out < stock_highs ? low_out : stock_highs;
-        int rest_lows = stock_lows - with_low, rest_highs = stock_highs - with_high;
-        int total = inside + with_low + with_high + (rest_lows < rest_highs ? rest_lows : rest_highs);
-        if (total > *pairs) *pairs = total;
+    uint64_t alive_mask = 0;
+    for (int j = 0; j < pair->count; j++)
+        if (alive >> j & 1) alive_mask |= 1ULL << pair->bits[j];
+    int pairs = 0;
+    *clear_from = PYRAMID_BITS / ROW_STRIDE;
+    for (unsigned leave = alive;; leave = (leave - 1) & alive) {
+        uint64_t set = 0, closed = 1;
+        for (int j = 0; j < pair->count; j++)
+            if (leave >> j & 1) set |= 1ULL << pair->bits[j];
+        for (uint64_t rest = set; rest && closed; rest &= rest - 1)
+            closed = !(d->covering[bit_index(rest)] & alive_mask & ~set);
+        uint64_t set_lows = set & d->rank_mask[pair->low], set_highs = set & d->rank_mask[pair->high];
+        int low_count = popcount(set_lows), high_count = popcount(set_highs);
+        int inside = closed && set_lows && set_highs ? max_matching(d, set_lows, set_highs) : 0;
+        if (closed && low_count - inside <= highs && high_count - inside <= lows) {
+            int made = low_count + high_count + (lows - high_count < highs - low_count ? lows - high_count : highs - low_count);
+            if (made > pairs) pairs = made;
+            uint64_t stay = alive_mask & ~set;
+            int from = stay ? (63 - __builtin_clzll(stay)) / ROW_STRIDE + 1 : 0;
+            if (from < *clear_from) *clear_from = from;
+        }
+        if (!leave) break;
     }
-    /* Every required card matched on each side is enough for both at once (Mendelsohn-Dulmage). */
-    *clear_from = 0;
-    for (int row = 0; row < PYRAMID_BITS / ROW_STRIDE; row++) {
-        uint64_t down = ~below(row * ROW_STRIDE), need_lows = lows & down, need_highs = highs & down;
-        if (popcount(need_lows) - (need_lows && highs ? max_matching(d, need_lows, highs) : 0) <= stock_highs
-            && popcount(need_highs) - (need_highs && lows ? max_matching(d, need_highs, lows) : 0) <= stock_lows)
-            break;
-        *clear_from = row + 1;
+    return pairs;
+}
+
+/* bs_pair_search, kept: each outlook is found once. */
+static int bs_pair_outlook(const core_t *core, const bs_pair_t *pair, uint64_t pm, uint64_t live, int *clear_from) {
+    const deal_t *d = &core->deal;
+    unsigned alive = 0;
+    for (int j = 0; j < pair->count; j++)
+        if (pm >> pair->bits[j] & 1) alive |= 1U << j;
+    int lows = popcount(d->stock_rank_mask[pair->low] & live), highs = popcount(d->stock_rank_mask[pair->high] & live);
+    uint16_t *known = &pair->known[(alive * (RANK_CARDS + 1) + (unsigned)lows) * (RANK_CARDS + 1) + (unsigned)highs];
+    if (!*known) {
+        int from, pairs = bs_pair_search(core, pair, alive, lows, highs, &from);
+        *known = (uint16_t)((pairs + 1) | from << 8);
     }
+    *clear_from = *known >> 8;
+    return (*known & 0xff) - 1;
 }
 
 /* BestScoreSearch.outlook: what the cards that may still leave allow. */
-static bs_outlook_t bs_outlook(const core_t *core, const best_scoring_t *sc, uint64_t pm, uint64_t live) {
+static bs_outlook_t bs_outlook(const bs_search_t *search, uint64_t pm, uint64_t live) {
+    const core_t *core = search->core;
+    const best_scoring_t *sc = search->sc;
     const deal_t *d = &core->deal;
     int t = d->target;
     bs_outlook_t o = {0};
@@ -130,18 +172,44 @@ static bs_outlook_t bs_outlook(const core_t *core, const best_scoring_t *sc, uin
         if (row > clear_from) clear_from = row;
     }
     for (int i = 0; i < core->rank_pair_count; i++) {
-        int low = core->rank_pairs[i][0], high = core->rank_pairs[i][1], pairs, from = 0;
-        if (low == high) {  /* an even target: at most half of them pair */
-            pairs = (popcount(d->rank_mask[low] & alive_pm) + popcount(d->stock_rank_mask[low] & alive_live)) / 2;
-        } else {
-            bs_pair_outlook(core, low, high, alive_pm, alive_live, &pairs, &from);
-        }
-        o.removals += pairs;
+        const bs_pair_t *pair = &search->pairs[i];
+        int from = 0;
+        if (pair->low == pair->high)  /* an even target: at most half of them pair */
+            o.removals += (popcount(d->rank_mask[pair->low] & alive_pm) + popcount(d->stock_rank_mask[pair->low] & alive_live)) / 2;
+        else
+            o.removals += bs_pair_outlook(core, pair, alive_pm, alive_live, &from);
         if (from > clear_from) clear_from = from;
     }
     for (int row = clear_from; row < sc->rows; row++)
         if (pm & sc->row_mask[row]) o.bonus += sc->row_bonus[row];
     return o;
+}
+
+/* The pairs of ranks and their outlook tables; 0 when memory is short or a pair has more cards
+   than a deck of four suits gives (CORE_BAD then: not a deal the search takes). */
+static int bs_pairs_init(bs_search_t *search, uint64_t pm, uint64_t live, int *result) {
+    core_t *core = search->core;
+    const deal_t *d = &core->deal;
+    for (int i = 0; i < core->rank_pair_count; i++) {
+        bs_pair_t *pair = &search->pairs[i];
+        pair->low = core->rank_pairs[i][0];
+        pair->high = core->rank_pairs[i][1];
+        uint64_t cards = (d->rank_mask[pair->low] | d->rank_mask[pair->high]) & pm;
+        if (popcount(cards) > PAIR_CARDS || popcount(d->stock_rank_mask[pair->low] & live) > RANK_CARDS
+            || popcount(d->stock_rank_mask[pair->high] & live) > RANK_CARDS) {
+            *result = CORE_BAD;
+            return 0;
+        }
+        for (pair->count = 0; cards; cards &= cards - 1) pair->bits[pair->count++] = (uint8_t)bit_index(cards);
+    }
+    size_t total = (size_t)core->rank_pair_count * PAIR_OUTLOOKS;
+    if (!reserve(core, (void **)&search->pair_known, &search->pair_capacity, total, sizeof(uint16_t))) {
+        *result = CORE_FULL;
+        return 0;
+    }
+    memset(search->pair_known, 0, total * sizeof(uint16_t));
+    for (int i = 0; i < core->rank_pair_count; i++) search->pairs[i].known = search->pair_known + (size_t)i * PAIR_OUTLOOKS;
+    return 1;
 }
 
 /* The live cards that may still leave: in the last pass, none buried under a waste card that never
@@ -162,12 +230,23 @@ static int bs_ceiling_of(const best_scoring_t *sc, uint64_t pm, int now, bs_outl
     return now + 5 * o.removals + o.bonus;
 }
 
-static int bs_ceiling(const core_t *core, const best_scoring_t *sc, bs_state_t s) {
-    return bs_ceiling_of(sc, s.pm, bs_gain(core, sc, s.pm, s.live), bs_outlook(core, sc, s.pm, bs_playable(core, s)));
+static int bs_ceiling(const bs_search_t *search, bs_state_t s) {
+    const core_t *core = search->core;
+    return bs_ceiling_of(search->sc, s.pm, bs_gain(core, search->sc, s.pm, s.live),
+                         bs_outlook(search, s.pm, bs_playable(core, s)));
 }
 
-/* BestScoreSearch.successors: removals first (none inside the pyramid right after a draw; a king
- * that can leave alone), then the draw or the redeal. The count of moves written to `out`. */
+/* Whether card `id` (a pyramid bit or STOCK_ID + index) could ever pair with no card of s but
+   `other` (BestScoreSearch.only_partner). */
+static int bs_only_partner(const deal_t *d, bs_state_t s, int id, int other) {
+    int stock = id >= STOCK_ID, need = d->target - (stock ? d->stock_rank[id - STOCK_ID] : d->rank[id]);
+    uint64_t pyramid = stock ? d->rank_mask[need] & s.pm : d->pyramid_partners[id] & s.pm & ~(1ULL << id);
+    uint64_t live = d->stock_rank_mask[need] & s.live & ~(stock ? 1ULL << (id - STOCK_ID) : 0);
+    return other >= STOCK_ID ? !pyramid && live == 1ULL << (other - STOCK_ID) : !live && pyramid == 1ULL << other;
+}
+
+/* BestScoreSearch.successors: removals first (none inside the pyramid right after a draw; a king,
+ * or two cards that can only leave together, alone), then the draw or the redeal. The count of moves written to `out`. */
 static int bs_moves(const deal_t *d, bs_state_t s, bs_move_t out[96]) {
     int n = 0;
     if (!s.pm && !(d->goal_all && s.live)) return 0;  /* the game is over */
@@ -182,8 +261,14 @@ static int bs_moves(const deal_t *d, bs_state_t s, bs_move_t out[96]) {
     }
     count += open_removals(d, uncovered, s.live, s.q, removals + count);
     if (!s.drew) count += pyramid_removals(d, s.pm, uncovered, removals + count);
-    int king = count && removals[0].b == NO_CARD;
-    if (king) count = 1;  /* a king that can leave leaves at once */
+    int forced = 0;
+    for (int i = 0; i < count && !forced; i++) {
+        if (removals[i].b != NO_CARD && !(bs_only_partner(d, s, removals[i].a, removals[i].b)
+                                          && bs_only_partner(d, s, removals[i].b, removals[i].a)))
+            continue;
+        removals[0] = removals[i];  /* a king, or two cards that can only ever leave together: at once */
+        count = forced = 1;
+    }
     for (int i = 0; i < count; i++) {
         bs_state_t after = s;
         after.drew = 0;
@@ -197,7 +282,7 @@ static int bs_moves(const deal_t *d, bs_state_t s, bs_move_t out[96]) {
         out[n].token = token_of(removals[i]);
         out[n++].after = after;
     }
-    if (king) return n;
+    if (forced) return n;
     bs_state_t after = s;
     after.drew = 1;
     if (s.q < d->m) {
@@ -221,7 +306,7 @@ typedef struct { bs_move_t moves[96]; int32_t count, next; } bs_frame_t;
 static int bs_best_gain(bs_search_t *search, bs_state_t start, int floor) {
     core_t *core = search->core;
     const deal_t *d = &core->deal;
-    int top = bs_ceiling(core, search->sc, start), best = bs_gain(core, search->sc, start.pm, start.live);
+    int top = bs_ceiling(search, start), best = bs_gain(core, search->sc, start.pm, start.live);
     if (floor > best) best = floor;
     bs_frame_t *frames = NULL;
     size_t depth = 0, capacity = 0;
@@ -245,7 +330,7 @@ static int bs_best_gain(bs_search_t *search, bs_state_t start, int floor) {
         int gain = bs_gain(core, search->sc, state.pm, state.live);
         if (gain > best) best = gain;
         /* Only the states expanded are kept: one that cannot beat the best now never will. */
-        if (bs_ceiling(core, search->sc, state) <= best) continue;
+        if (bs_ceiling(search, state) <= best) continue;
         if (!table_put(core, &search->seen, key, 1)) { result = CORE_FULL; break; }
         if (!reserve(core, (void **)&frames, &capacity, depth, sizeof(bs_frame_t))) { result = CORE_FULL; break; }
         frames[depth].count = bs_moves(d, state, frames[depth].moves);
@@ -290,9 +375,10 @@ static bs_entry_t heap_pop(bs_search_t *search) {
 }
 
 /* BestScoreSearch.needed: at least how many moves take a state to `gain` (-1: never). */
-static int bs_needed(const core_t *core, const best_scoring_t *sc, bs_state_t s, int gain) {
-    int now = bs_gain(core, sc, s.pm, s.live);
-    bs_outlook_t o = bs_outlook(core, sc, s.pm, bs_playable(core, s));
+static int bs_needed(const bs_search_t *search, bs_state_t s, int gain) {
+    const best_scoring_t *sc = search->sc;
+    int now = bs_gain(search->core, sc, s.pm, s.live);
+    bs_outlook_t o = bs_outlook(search, s.pm, bs_playable(search->core, s));
     if (bs_ceiling_of(sc, s.pm, now, o) < gain) return -1;
     if (now >= gain) return 0;
     if (sc->kind != SCORING_MSC) return 1;
@@ -311,7 +397,7 @@ static int bs_reach(bs_search_t *search, int32_t from, int32_t token, bs_state_t
     if (known >= 0 && (search->nodes[known].closed || search->nodes[known].moves <= moves)) return 0;
     int tick_result = tick(core);
     if (tick_result) return tick_result;
-    int estimate = bs_needed(core, search->sc, after, gain);
+    int estimate = bs_needed(search, after, gain);
     if (estimate < 0) return 0;
     if (known < 0) {
         if (!reserve(core, (void **)&search->nodes, &search->node_capacity, search->node_count, sizeof(bs_node_t))
@@ -366,7 +452,7 @@ int best_score_line(core_t *core, const best_scoring_t *sc, uint64_t pm, uint64_
     bs_state_t start = {pm, live, q, r, 0};
     bs_search_t search = {.core = core, .sc = sc};
     int result = table_init(core, &search.seen, 3) ? 0 : CORE_FULL;
-    if (!result) result = bs_best_gain(&search, start, floor);
+    if (!result && bs_pairs_init(&search, pm, live, &result)) result = bs_best_gain(&search, start, floor);
     if (result >= 0) {
         *gain = result;
         core->bytes -= table_bytes(&search.seen, search.seen.capacity);
@@ -374,8 +460,9 @@ int best_score_line(core_t *core, const best_scoring_t *sc, uint64_t pm, uint64_
         result = table_init(core, &search.seen, 3) ? bs_shortest_to(&search, start, *gain) : CORE_FULL;
     }
     core->bytes -= table_bytes(&search.seen, search.seen.capacity) + search.node_capacity * sizeof(bs_node_t)
-                   + search.heap_capacity * sizeof(bs_entry_t);
+                   + search.heap_capacity * sizeof(bs_entry_t) + search.pair_capacity * sizeof(uint16_t);
     table_free(&search.seen);
+    free(search.pair_known);
     free(search.nodes);
     free(search.heap);
     return result ? result : CORE_WIN;
