@@ -61,6 +61,14 @@ class _Outlook(NamedTuple):
     bonus: int
 
 
+class _PairOutlook(NamedTuple):
+    """What one pair of complementary ranks allows (:meth:`BestScoreSearch.pair_outlook`)."""
+
+    pairs: int
+    clear_from: int
+    stay: int
+
+
 class _State(NamedTuple):
     pm: int
     live: int
@@ -83,7 +91,7 @@ class BestScoreSearch:
         self.points = {bit: 5 * (rules.rows - row) for bit, row in self.row_of.items()}
         self.kings = pos.rank_mask[pos.target], pos.stock_rank_mask[pos.target]
         self._outlooks: dict[int, _Outlook] = {}
-        self._pair_outlooks: dict[tuple[int, int, int, int], tuple[int, int]] = {}
+        self._pair_outlooks: dict[tuple[int, int, int, int], _PairOutlook] = {}
         #: Per low rank of a pair of complementary ranks: the pair's pyramid cards.
         self.pair_cards = {low: (pos.rank_mask[low] | pos.rank_mask[high]) & pos.start_pm for low, high in pos.rank_pairs}
 
@@ -128,38 +136,46 @@ class BestScoreSearch:
 
     def outlook(self, pm: int, live: int) -> "_Outlook":
         """What the cards that may still leave (not :meth:`dead_cards`) allow, by pairs of ranks
-        (:meth:`pair_outlook`); cached by the pyramid and live cards."""
+        (:meth:`pair_outlook`); cached by the pyramid and live cards. The pairs' searches may find
+        pyramid cards that can never leave: the dead cards are then found again with them."""
         key = pm | (live << 64)
         known = self._outlooks.get(key)
         if known is not None:
             return known
         pos, target = self.pos, self.pos.target
-        stranded, dead_live = self.dead_cards(pm, live)
-        alive_pm, alive_live = pm & ~stranded, live & ~dead_live
-        removals = (pos.rank_mask[target] & alive_pm).bit_count() + (pos.stock_rank_mask[target] & alive_live).bit_count()
-        clear_from = max((self.row_of[bit] + 1 for bit in set_bits(stranded)), default=0)
-        for low, high in pos.rank_pairs:
-            if low == high:  # an even target: at most half of them pair
-                pairs = ((pos.rank_mask[low] & alive_pm).bit_count() + (pos.stock_rank_mask[low] & alive_live).bit_count()) // 2
-            else:
-                pairs, from_row = self.pair_outlook(low, high, alive_pm, alive_live)
-                clear_from = max(clear_from, from_row)
-            removals += pairs
+        stranded, stay = 0, -1
+        while stay:
+            stranded, dead_live = self.dead_cards(pm, live, stranded)
+            alive_pm, alive_live = pm & ~stranded, live & ~dead_live
+            removals = (pos.rank_mask[target] & alive_pm).bit_count() + (pos.stock_rank_mask[target] & alive_live).bit_count()
+            clear_from = max((self.row_of[bit] + 1 for bit in set_bits(stranded)), default=0)
+            stay = 0
+            for low, high in pos.rank_pairs:
+                if low == high:  # an even target: at most half of them pair
+                    removals += ((pos.rank_mask[low] & alive_pm).bit_count()
+                                 + (pos.stock_rank_mask[low] & alive_live).bit_count()) // 2
+                    continue
+                pair = self.pair_outlook(low, high, alive_pm, alive_live)
+                removals += pair.pairs
+                clear_from = max(clear_from, pair.clear_from)
+                stay |= pair.stay
+            stranded |= stay
         bonus = sum(msc_row_bonus(self.rules.rows, row) for row, mask in enumerate(self.rows)
                     if row >= clear_from and pm & mask)
         known = self._outlooks[key] = _Outlook(stranded, removals, alive_live.bit_count(), bonus)
         return known
 
-    def pair_outlook(self, low: int, high: int, pm: int, live: int) -> tuple[int, int]:
+    def pair_outlook(self, low: int, high: int, pm: int, live: int) -> "_PairOutlook":
         """For one pair of complementary ranks, of the cards ``pm`` and ``live`` (those that may still
-        leave): the most pairs they can make, and the highest row from which every one of their pyramid
-        cards down may leave (the number of rows when none can); cached.
+        leave): the most pairs they can make, the highest row from which every one of their pyramid
+        cards down may leave, and their pyramid cards that can never leave; cached.
 
         Over every set of their pyramid cards that could leave: with each card, those of the pair that
         cover it (they leave first); every card of the set matched, with a card of the other rank
         outside its cones (``max_matching``) or with a live card (which may pair with any). Pairs
         inside the set are as many as the matching allows, the others taken by live cards, the live
-        cards left pairing with each other."""
+        cards left pairing with each other. A card in no such set never leaves: the cards of the pair
+        that leave in any line make such a set."""
         pos = self.pos
         alive = self.pair_cards[low] & pm
         lows, highs = (pos.stock_rank_mask[low] & live).bit_count(), (pos.stock_rank_mask[high] & live).bit_count()
@@ -167,7 +183,7 @@ class BestScoreSearch:
         known = self._pair_outlooks.get(key)
         if known is not None:
             return known
-        pairs, clear_from = 0, PYRAMID_BITS // ROW_STRIDE
+        pairs, clear_from, leave_any = 0, PYRAMID_BITS // ROW_STRIDE, 0
         for leave in subsets(alive):
             if any(pos.covering[bit] & alive & ~leave for bit in set_bits(leave)):
                 continue  # a card of the pair covering one that leaves stays
@@ -179,20 +195,22 @@ class BestScoreSearch:
             pairs = max(pairs, low_count + high_count + min(lows - high_count, highs - low_count))
             stay = alive & ~leave
             clear_from = min(clear_from, self.row_of[stay.bit_length() - 1] + 1 if stay else 0)
-        known = self._pair_outlooks[key] = (pairs, clear_from)
+            leave_any |= leave
+        known = self._pair_outlooks[key] = _PairOutlook(pairs, clear_from, alive & ~leave_any)
         return known
 
     def matching(self, cards: int, others: int) -> int:
         """The most pairs pyramid ``cards`` can make with pyramid ``others``."""
         return max_matching(cards, others, self.pos.pyramid_partners) if cards and others else 0
 
-    def dead_cards(self, pm: int, live: int) -> tuple[int, int]:
-        """The pyramid cards and the live cards that can never leave: a card covered by one that never
-        leaves, and a card without a partner left that could (none of its partner rank among the live
-        cards, nor in the pyramid outside the cards it covers and those covering it), until none is
-        added. Sound: a card leaves with a partner leaving at the same time, once uncovered."""
+    def dead_cards(self, pm: int, live: int, dead: int = 0) -> tuple[int, int]:
+        """The pyramid cards and the live cards that can never leave, from the pyramid cards ``dead``
+        known to: a card covered by one that never leaves, and a card without a partner left that
+        could (none of its partner rank among the live cards, nor in the pyramid outside the cards it
+        covers and those covering it), until none is added. Sound: a card leaves with a partner
+        leaving at the same time, once uncovered."""
         pos, target = self.pos, self.pos.target
-        alive_pm, alive_live, changed = pm, live, True
+        alive_pm, alive_live, changed = pm & ~dead, live, True
         while changed:
             changed = False
             for bit in set_bits(alive_pm):

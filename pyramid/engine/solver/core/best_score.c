@@ -26,19 +26,20 @@ typedef struct { int32_t estimate, made, order, node; } bs_entry_t;
 #define PAIR_OUTLOOKS ((1 << PAIR_CARDS) * (RANK_CARDS + 1) * (RANK_CARDS + 1))
 
 /* One pair of complementary ranks: its pyramid cards at the start, and its outlooks as found
-   (pairs + 1 | clear_from << 8; 0 not yet). */
+   (PAIR_KNOWN | pairs | clear_from << 8 | the cards that may leave, as indices of bits, << 16). */
 typedef struct {
     int low, high, count;
     uint8_t bits[PAIR_CARDS];
-    uint16_t *known;
+    uint32_t *known;
 } bs_pair_t;
+#define PAIR_KNOWN (1U << 31)
 
 typedef struct {
     core_t *core;
     const best_scoring_t *sc;
     bs_pair_t pairs[MAX_RANK];
     size_t pair_capacity;
-    uint16_t *pair_known;   /* the pairs' outlooks, PAIR_OUTLOOKS each */
+    uint32_t *pair_known;   /* the pairs' outlooks, PAIR_OUTLOOKS each */
     table_t seen;           /* the key of a state (bs_key) -> 1, or its node in the A* pass */
     bs_node_t *nodes;
     size_t node_count, node_capacity;
@@ -74,10 +75,11 @@ static int bs_gain(const core_t *core, const best_scoring_t *sc, uint64_t pm, ui
     return points;
 }
 
-/* The cards of (pm, live) that can never leave (BestScoreSearch.dead_cards): *dead_pm, *dead_live. */
+/* The cards of (pm, live) that can never leave (BestScoreSearch.dead_cards), from the pyramid cards
+   *dead_pm known to: *dead_pm, *dead_live. */
 static void bs_dead(const deal_t *d, uint64_t pm, uint64_t live, uint64_t *dead_pm, uint64_t *dead_live) {
     int t = d->target;
-    uint64_t alive_pm = pm, alive_live = live;
+    uint64_t alive_pm = pm & ~*dead_pm, alive_live = live;
     for (int changed = 1; changed;) {
         changed = 0;
         for (uint64_t rest = alive_pm; rest; rest &= rest - 1) {
@@ -105,18 +107,20 @@ static void bs_dead(const deal_t *d, uint64_t pm, uint64_t live, uint64_t *dead_
 
 /* What one pair of complementary ranks allows (BestScoreSearch.pair_outlook), of its pyramid cards
    `alive` (bits of pair->bits) that may still leave and `lows`, `highs` live cards that may: the
-   most pairs they can make (returned) and the highest row from which every one of its pyramid cards
-   down may leave (*clear_from; the rows' count when none can). Over every set of its pyramid cards
-   that could leave: with each card, those of the pair covering it; all matched, a pyramid card
-   with one of the other rank outside its cones or with a live card. */
+   most pairs they can make (returned), the highest row from which every one of its pyramid cards
+   down may leave (*clear_from; the rows' count when none can), and those that may leave at all
+   (*leave_any). Over every set of its pyramid cards that could leave: with each card, those of the
+   pair covering it; all matched, a pyramid card with one of the other rank outside its cones or
+   with a live card. */
 static int bs_pair_search(const core_t *core, const bs_pair_t *pair, unsigned alive, int lows, int highs,
-                          int *clear_from) {
+                          int *clear_from, unsigned *leave_any) {
     const deal_t *d = &core->deal;
     uint64_t alive_mask = 0;
     for (int j = 0; j < pair->count; j++)
         if (alive >> j & 1) alive_mask |= 1ULL << pair->bits[j];
     int pairs = 0;
     *clear_from = PYRAMID_BITS / ROW_STRIDE;
+    *leave_any = 0;
     for (unsigned leave = alive;; leave = (leave - 1) & alive) {
         uint64_t set = 0, closed = 1;
         for (int j = 0; j < pair->count; j++)
@@ -132,53 +136,69 @@ static int bs_pair_search(const core_t *core, const bs_pair_t *pair, unsigned al
             uint64_t stay = alive_mask & ~set;
             int from = stay ? (63 - __builtin_clzll(stay)) / ROW_STRIDE + 1 : 0;
             if (from < *clear_from) *clear_from = from;
+            *leave_any |= leave;
         }
         if (!leave) break;
     }
     return pairs;
 }
 
-/* bs_pair_search, kept: each outlook is found once. */
-static int bs_pair_outlook(const core_t *core, const bs_pair_t *pair, uint64_t pm, uint64_t live, int *clear_from) {
+/* bs_pair_search, kept: each outlook is found once. *stay: the pair's pyramid cards in pm that
+   can never leave. */
+static int bs_pair_outlook(const core_t *core, const bs_pair_t *pair, uint64_t pm, uint64_t live, int *clear_from,
+                           uint64_t *stay) {
     const deal_t *d = &core->deal;
     unsigned alive = 0;
     for (int j = 0; j < pair->count; j++)
         if (pm >> pair->bits[j] & 1) alive |= 1U << j;
     int lows = popcount(d->stock_rank_mask[pair->low] & live), highs = popcount(d->stock_rank_mask[pair->high] & live);
-    uint16_t *known = &pair->known[(alive * (RANK_CARDS + 1) + (unsigned)lows) * (RANK_CARDS + 1) + (unsigned)highs];
+    uint32_t *known = &pair->known[(alive * (RANK_CARDS + 1) + (unsigned)lows) * (RANK_CARDS + 1) + (unsigned)highs];
     if (!*known) {
-        int from, pairs = bs_pair_search(core, pair, alive, lows, highs, &from);
-        *known = (uint16_t)((pairs + 1) | from << 8);
+        int from;
+        unsigned leave_any;
+        int pairs = bs_pair_search(core, pair, alive, lows, highs, &from, &leave_any);
+        *known = PAIR_KNOWN | (uint32_t)pairs | (uint32_t)from << 8 | leave_any << 16;
     }
-    *clear_from = *known >> 8;
-    return (*known & 0xff) - 1;
+    *clear_from = *known >> 8 & 0xff;
+    *stay = 0;
+    for (int j = 0; j < pair->count; j++)
+        if ((alive & ~(*known >> 16)) >> j & 1) *stay |= 1ULL << pair->bits[j];
+    return *known & 0xff;
 }
 
-/* BestScoreSearch.outlook: what the cards that may still leave allow. */
+/* BestScoreSearch.outlook: what the cards that may still leave allow. The pairs' searches may find
+   pyramid cards that can never leave: the dead cards are then found again with them. */
 static bs_outlook_t bs_outlook(const bs_search_t *search, uint64_t pm, uint64_t live) {
     const core_t *core = search->core;
     const best_scoring_t *sc = search->sc;
     const deal_t *d = &core->deal;
-    int t = d->target;
+    int t = d->target, clear_from;
     bs_outlook_t o = {0};
-    uint64_t dead_live;
-    bs_dead(d, pm, live, &o.stranded, &dead_live);
-    uint64_t alive_pm = pm & ~o.stranded, alive_live = live & ~dead_live;
-    o.free_live = popcount(alive_live);
-    o.removals = popcount(d->rank_mask[t] & alive_pm) + popcount(d->stock_rank_mask[t] & alive_live);
-    int clear_from = 0;
-    for (uint64_t rest = o.stranded; rest; rest &= rest - 1) {
-        int row = bit_index(rest) / ROW_STRIDE + 1;
-        if (row > clear_from) clear_from = row;
-    }
-    for (int i = 0; i < core->rank_pair_count; i++) {
-        const bs_pair_t *pair = &search->pairs[i];
-        int from = 0;
-        if (pair->low == pair->high)  /* an even target: at most half of them pair */
-            o.removals += (popcount(d->rank_mask[pair->low] & alive_pm) + popcount(d->stock_rank_mask[pair->low] & alive_live)) / 2;
-        else
-            o.removals += bs_pair_outlook(core, pair, alive_pm, alive_live, &from);
-        if (from > clear_from) clear_from = from;
+    for (uint64_t stay = 1; stay;) {
+        uint64_t dead_live;
+        bs_dead(d, pm, live, &o.stranded, &dead_live);
+        uint64_t alive_pm = pm & ~o.stranded, alive_live = live & ~dead_live;
+        o.free_live = popcount(alive_live);
+        o.removals = popcount(d->rank_mask[t] & alive_pm) + popcount(d->stock_rank_mask[t] & alive_live);
+        clear_from = 0;
+        stay = 0;
+        for (uint64_t rest = o.stranded; rest; rest &= rest - 1) {
+            int row = bit_index(rest) / ROW_STRIDE + 1;
+            if (row > clear_from) clear_from = row;
+        }
+        for (int i = 0; i < core->rank_pair_count; i++) {
+            const bs_pair_t *pair = &search->pairs[i];
+            int from = 0;
+            uint64_t stays = 0;
+            if (pair->low == pair->high)  /* an even target: at most half of them pair */
+                o.removals += (popcount(d->rank_mask[pair->low] & alive_pm)
+                               + popcount(d->stock_rank_mask[pair->low] & alive_live)) / 2;
+            else
+                o.removals += bs_pair_outlook(core, pair, alive_pm, alive_live, &from, &stays);
+            if (from > clear_from) clear_from = from;
+            stay |= stays;
+        }
+        o.stranded |= stay;
     }
     for (int row = clear_from; row < sc->rows; row++)
         if (pm & sc->row_mask[row]) o.bonus += sc->row_bonus[row];
@@ -203,11 +223,11 @@ static int bs_pairs_init(bs_search_t *search, uint64_t pm, uint64_t live, int *r
         for (pair->count = 0; cards; cards &= cards - 1) pair->bits[pair->count++] = (uint8_t)bit_index(cards);
     }
     size_t total = (size_t)core->rank_pair_count * PAIR_OUTLOOKS;
-    if (!reserve(core, (void **)&search->pair_known, &search->pair_capacity, total, sizeof(uint16_t))) {
+    if (!reserve(core, (void **)&search->pair_known, &search->pair_capacity, total, sizeof(uint32_t))) {
         *result = CORE_FULL;
         return 0;
     }
-    memset(search->pair_known, 0, total * sizeof(uint16_t));
+    memset(search->pair_known, 0, total * sizeof(uint32_t));
     for (int i = 0; i < core->rank_pair_count; i++) search->pairs[i].known = search->pair_known + (size_t)i * PAIR_OUTLOOKS;
     return 1;
 }
@@ -460,7 +480,7 @@ int best_score_line(core_t *core, const best_scoring_t *sc, uint64_t pm, uint64_
         result = table_init(core, &search.seen, 3) ? bs_shortest_to(&search, start, *gain) : CORE_FULL;
     }
     core->bytes -= table_bytes(&search.seen, search.seen.capacity) + search.node_capacity * sizeof(bs_node_t)
-                   + search.heap_capacity * sizeof(bs_entry_t) + search.pair_capacity * sizeof(uint16_t);
+                   + search.heap_capacity * sizeof(bs_entry_t) + search.pair_capacity * sizeof(uint32_t);
     table_free(&search.seen);
     free(search.pair_known);
     free(search.nodes);
