@@ -281,7 +281,7 @@ class BestScoreSearch:
         start = self.start
         top = self.ceiling(start)
         best = max(self.gain(start.pm, start.live), floor)
-        seen = {self.key(start) << 1}
+        seen = {self.key(start): False}
         stack = [self.successors(start)]
         while stack and best < top:
             step = next(stack[-1], None)
@@ -289,16 +289,25 @@ class BestScoreSearch:
                 stack.pop()
                 continue
             token, state = step
-            drew = token == DRAW or token == REDEAL
-            key = self.key(state) << 1 | drew
-            if key in seen:
+            if not self.first_visit(seen, state, token == DRAW or token == REDEAL):
                 continue
-            seen.add(key)
             self.budget.tick()
             best = max(best, self.gain(state.pm, state.live))
             if self.ceiling(state) > best:
-                stack.append(self.successors(state, drew))
+                stack.append(self.successors(state, seen[self.key(state)]))
         return best
+
+    def first_visit(self, seen: dict[int, bool], state: _State, drew: bool) -> bool:
+        """Whether the depth-first pass expands ``state``, reached by a draw or a redeal (``drew``) or
+        not: once, and once more when a draw reached it first and another move then does (it then
+        tries the pyramid's removals too, see :meth:`successors`). ``seen``: per state met, whether
+        only a draw reached it. (States that cannot beat the best are kept too: they never will.)"""
+        key = self.key(state)
+        known = seen.get(key)
+        if known is False or (known and drew):
+            return False
+        seen[key] = drew
+        return True
 
     def shortest_to(self, gain: int) -> list[Token]:
         """The second pass: a shortest line from the start to a state worth ``gain``, by A*.

@@ -34,11 +34,16 @@ typedef struct {
 } bs_pair_t;
 #define PAIR_KNOWN (1U << 31)
 
+/* An outlook kept (bs_outlook): states share their cards, nine in ten on reference deal 9. */
+typedef struct { uint64_t pm, live; bs_outlook_t outlook; } bs_kept_t;
+#define KEPT_OUTLOOKS (1 << 17)
+
 typedef struct {
     core_t *core;
     const best_scoring_t *sc;
+    bs_kept_t *kept;        /* KEPT_OUTLOOKS, by a hash of the cards; pm all ones when empty */
     bs_pair_t pairs[MAX_RANK];
-    size_t pair_capacity;
+    size_t pair_capacity, kept_capacity;
     uint32_t *pair_known;   /* the pairs' outlooks, PAIR_OUTLOOKS each */
     table_t seen;           /* the key of a state (bs_key) -> 1, or its node in the A* pass */
     bs_node_t *nodes;
@@ -168,7 +173,7 @@ static int bs_pair_outlook(const core_t *core, const bs_pair_t *pair, uint64_t p
 
 /* BestScoreSearch.outlook: what the cards that may still leave allow. The pairs' searches may find
    pyramid cards that can never leave: the dead cards are then found again with them. */
-static bs_outlook_t bs_outlook(const bs_search_t *search, uint64_t pm, uint64_t live) {
+static bs_outlook_t bs_outlook_of(const bs_search_t *search, uint64_t pm, uint64_t live) {
     const core_t *core = search->core;
     const best_scoring_t *sc = search->sc;
     const deal_t *d = &core->deal;
@@ -205,6 +210,20 @@ static bs_outlook_t bs_outlook(const bs_search_t *search, uint64_t pm, uint64_t 
     return o;
 }
 
+/* bs_outlook_of for a state, kept by its cards (the last one of each slot): the pyramid and the live
+   cards that may still leave (in the last pass, none buried under a waste card that never can:
+   Position.forget_buried). */
+static bs_outlook_t bs_outlook(const bs_search_t *search, bs_state_t s) {
+    uint64_t live = forget_buried(&search->core->deal, s.pm, s.live, s.q, s.r);
+    bs_kept_t *kept = &search->kept[mix(s.pm ^ mix(live)) & (KEPT_OUTLOOKS - 1)];
+    if (kept->pm != s.pm || kept->live != live) {
+        kept->pm = s.pm;
+        kept->live = live;
+        kept->outlook = bs_outlook_of(search, s.pm, live);
+    }
+    return kept->outlook;
+}
+
 /* The pairs of ranks and their outlook tables; 0 when memory is short or a pair has more cards
    than a deck of four suits gives (CORE_BAD then: not a deal the search takes). */
 static int bs_pairs_init(bs_search_t *search, uint64_t pm, uint64_t live, int *result) {
@@ -228,14 +247,13 @@ static int bs_pairs_init(bs_search_t *search, uint64_t pm, uint64_t live, int *r
         return 0;
     }
     memset(search->pair_known, 0, total * sizeof(uint32_t));
+    if (!reserve(core, (void **)&search->kept, &search->kept_capacity, KEPT_OUTLOOKS - 1, sizeof(bs_kept_t))) {
+        *result = CORE_FULL;
+        return 0;
+    }
+    for (size_t i = 0; i < KEPT_OUTLOOKS; i++) search->kept[i].pm = UINT64_MAX;
     for (int i = 0; i < core->rank_pair_count; i++) search->pairs[i].known = search->pair_known + (size_t)i * PAIR_OUTLOOKS;
     return 1;
-}
-
-/* The live cards that may still leave: in the last pass, none buried under a waste card that never
-   can (Position.forget_buried); the outlook counts these alone. */
-static uint64_t bs_playable(const core_t *core, bs_state_t s) {
-    return forget_buried(&core->deal, s.pm, s.live, s.q, s.r);
 }
 
 /* BestScoreSearch.ceiling: at least the best gain reachable from a state whose gain is `now` and
@@ -253,7 +271,7 @@ static int bs_ceiling_of(const best_scoring_t *sc, uint64_t pm, int now, bs_outl
 static int bs_ceiling(const bs_search_t *search, bs_state_t s) {
     const core_t *core = search->core;
     return bs_ceiling_of(search->sc, s.pm, bs_gain(core, search->sc, s.pm, s.live),
-                         bs_outlook(search, s.pm, bs_playable(core, s)));
+                         bs_outlook(search, s));
 }
 
 /* Whether card `id` (a pyramid bit or STOCK_ID + index) could ever pair with no card of s but
@@ -321,6 +339,21 @@ static int bs_moves(const deal_t *d, bs_state_t s, bs_move_t out[96]) {
 /* A frame of the depth-first pass: a state's moves and the next one to try. */
 typedef struct { bs_move_t moves[96]; int32_t count, next; } bs_frame_t;
 
+/* Whether the depth-first pass expands `state` (BestScoreSearch.first_visit): 1 yes, 0 no, or
+   CORE_FULL. `seen` holds a state's key without its draw flag, and 1 while only a draw reached it. */
+static int bs_first_visit(bs_search_t *search, bs_state_t state) {
+    uint64_t key[3];
+    bs_state_t plain = state;
+    plain.drew = 0;
+    bs_key(&search->core->deal, plain, key);
+    int added;
+    int32_t *only_drew = table_entry(search->core, &search->seen, key, state.drew, &added);
+    if (!only_drew) return CORE_FULL;
+    if (!added && (!*only_drew || state.drew)) return 0;
+    *only_drew = state.drew;
+    return 1;
+}
+
 /* BestScoreSearch.best_gain: the depth-first pass, from a gain some line is known to reach. The
    best gain, or < 0 to stop. */
 static int bs_best_gain(bs_search_t *search, bs_state_t start, int floor) {
@@ -330,9 +363,7 @@ static int bs_best_gain(bs_search_t *search, bs_state_t start, int floor) {
     if (floor > best) best = floor;
     bs_frame_t *frames = NULL;
     size_t depth = 0, capacity = 0;
-    uint64_t key[3];
-    bs_key(d, start, key);
-    int result = table_put(core, &search->seen, key, 1) && reserve(core, (void **)&frames, &capacity, 0, sizeof(bs_frame_t))
+    int result = bs_first_visit(search, start) > 0 && reserve(core, (void **)&frames, &capacity, 0, sizeof(bs_frame_t))
                  ? 0 : CORE_FULL;
     if (!result) {
         frames[0].count = bs_moves(d, start, frames[0].moves);
@@ -343,15 +374,13 @@ static int bs_best_gain(bs_search_t *search, bs_state_t start, int floor) {
         bs_frame_t *frame = &frames[depth - 1];
         if (frame->next == frame->count) { depth--; continue; }
         bs_state_t state = frame->moves[frame->next++].after;
-        bs_key(d, state, key);
-        if (table_get(&search->seen, key) >= 0) continue;
+        int expand = bs_first_visit(search, state);
+        if (expand <= 0) { result = expand; continue; }
         result = tick(core);
         if (result) break;
         int gain = bs_gain(core, search->sc, state.pm, state.live);
         if (gain > best) best = gain;
-        /* Only the states expanded are kept: one that cannot beat the best now never will. */
         if (bs_ceiling(search, state) <= best) continue;
-        if (!table_put(core, &search->seen, key, 1)) { result = CORE_FULL; break; }
         if (!reserve(core, (void **)&frames, &capacity, depth, sizeof(bs_frame_t))) { result = CORE_FULL; break; }
         frames[depth].count = bs_moves(d, state, frames[depth].moves);
         frames[depth++].next = 0;
@@ -398,7 +427,7 @@ static bs_entry_t heap_pop(bs_search_t *search) {
 static int bs_needed(const bs_search_t *search, bs_state_t s, int gain) {
     const best_scoring_t *sc = search->sc;
     int now = bs_gain(search->core, sc, s.pm, s.live);
-    bs_outlook_t o = bs_outlook(search, s.pm, bs_playable(search->core, s));
+    bs_outlook_t o = bs_outlook(search, s);
     if (bs_ceiling_of(sc, s.pm, now, o) < gain) return -1;
     if (now >= gain) return 0;
     if (sc->kind != SCORING_MSC) return 1;
@@ -480,9 +509,11 @@ int best_score_line(core_t *core, const best_scoring_t *sc, uint64_t pm, uint64_
         result = table_init(core, &search.seen, 3) ? bs_shortest_to(&search, start, *gain) : CORE_FULL;
     }
     core->bytes -= table_bytes(&search.seen, search.seen.capacity) + search.node_capacity * sizeof(bs_node_t)
-                   + search.heap_capacity * sizeof(bs_entry_t) + search.pair_capacity * sizeof(uint32_t);
+                   + search.heap_capacity * sizeof(bs_entry_t) + search.pair_capacity * sizeof(uint32_t)
+                   + search.kept_capacity * sizeof(bs_kept_t);
     table_free(&search.seen);
     free(search.pair_known);
+    free(search.kept);
     free(search.nodes);
     free(search.heap);
     return result ? result : CORE_WIN;

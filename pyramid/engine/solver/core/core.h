@@ -230,6 +230,7 @@ void table_free(table_t *t);
 size_t slot_of(const table_t *t, const uint64_t *key);
 int table_get(const table_t *t, const uint64_t *key);
 int table_put(core_t *core, table_t *t, const uint64_t *key, int value);
+int32_t *table_entry(core_t *core, table_t *t, const uint64_t *key, int value, int *added);
 int reserve(core_t *core, void **items, size_t *capacity, size_t count, size_t size);
 int next_live(const deal_t *d, uint64_t live, int q);
 int after_draw(const deal_t *d, uint64_t live, int q);

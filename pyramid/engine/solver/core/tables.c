@@ -115,6 +115,21 @@ int table_put(core_t *core, table_t *t, const uint64_t *key, int value) {
     return 1;
 }
 
+/* The value under key, added as `value` when the key is not there (*added says which); NULL (and
+   core->full) when the byte bound forbids it. One probe where table_get then table_put make two. */
+int32_t *table_entry(core_t *core, table_t *t, const uint64_t *key, int value, int *added) {
+    if (2 * (t->count + 1) > t->capacity && !table_grow(core, t)) return NULL;
+    size_t i = slot_of(t, key);
+    *added = !t->used[i];
+    if (*added) {
+        memcpy(t->keys + i * t->words, key, t->words * sizeof(uint64_t));
+        t->used[i] = 1;
+        t->count++;
+        t->values[i] = value;
+    }
+    return &t->values[i];
+}
+
 /* Grow an array of `size`-byte items to hold item `count` (doubling); 0 (and core->full) when it cannot. */
 int reserve(core_t *core, void **items, size_t *capacity, size_t count, size_t size) {
     if (count < *capacity) return 1;
