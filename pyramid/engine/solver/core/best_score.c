@@ -339,6 +339,16 @@ static int bs_moves(const deal_t *d, bs_state_t s, bs_move_t out[96]) {
 /* A frame of the depth-first pass: a state's moves and the next one to try. */
 typedef struct { bs_move_t moves[96]; int32_t count, next; } bs_frame_t;
 
+/* The first state from `state` (reached by a draw or a redeal) where a removal can be made or no
+   card drawn: the draws in between are the only moves of the states they pass, which the depth-first
+   pass need not keep (BestScoreSearch.next_choice). */
+static bs_state_t bs_next_choice(const deal_t *d, bs_state_t s) {
+    removal_t removals[16];
+    while (s.q < d->m && !open_removals(d, uncovered_mask(s.pm), s.live, s.q, removals))
+        s.q = after_draw(d, s.live, s.q);
+    return s;
+}
+
 /* Whether the depth-first pass expands `state` (BestScoreSearch.first_visit): 1 yes, 0 no, or
    CORE_FULL. `seen` holds a state's key without its draw flag, and 1 while only a draw reached it. */
 static int bs_first_visit(bs_search_t *search, bs_state_t state) {
@@ -374,6 +384,7 @@ static int bs_best_gain(bs_search_t *search, bs_state_t start, int floor) {
         bs_frame_t *frame = &frames[depth - 1];
         if (frame->next == frame->count) { depth--; continue; }
         bs_state_t state = frame->moves[frame->next++].after;
+        if (state.drew) state = bs_next_choice(d, state);
         int expand = bs_first_visit(search, state);
         if (expand <= 0) { result = expand; continue; }
         result = tick(core);
