@@ -3,13 +3,14 @@
 Command (from the repository root; CPU- and memory-heavy, so niced)::
 
     nice -n 10 .venv/bin/python benchmarks/make_score_lists.py [--count 400] [--minutes 30] [--jobs 1]
-        [--budget 60] [PRESET ...]
+        [--budget 60] [--again] [PRESET ...]
 
 The first ``--count`` deals of each scoring preset's winnable list (the deals the daily challenge
 picks from: :mod:`pyramid.engine.daily`) get the best score reachable under the preset's default
 redeals (:func:`pyramid.engine.solver.best_score.best_score`, the compiled core, up to 1 GiB and
-``--budget`` seconds a deal), in list order, carrying on after the last deal the file holds; a deal
-past the budget gets no score par (0). The file is rewritten after every batch. Each preset's line
+``--budget`` seconds a deal), in list order, carrying on after the last deal the file holds (from
+the first with ``--again``, after the search got faster); a deal past the budget gets no score par
+(0). The file is rewritten after every batch. Each preset's line
 reports how many deals have a score par, the time per deal here and the slowest (why they are
 shipped: the slowest deals take minutes on a Pi Zero 2, and more memory than it has).
 """
@@ -47,11 +48,11 @@ def score_of(job: tuple[str, int, float]) -> tuple[int, float]:
     return (answer.score if answer.verdict == "best" else NO_PAR), time.perf_counter() - started
 
 
-def grow(name: str, count: int, minutes: float, jobs: int, budget: float) -> str:
-    """Search more of ``name``'s daily deals; the report line."""
+def grow(name: str, count: int, minutes: float, jobs: int, budget: float, again: bool) -> str:
+    """Search more of ``name``'s daily deals (all of them again with ``again``); the report line."""
     numbers = read_list(name).numbers[:count]
     path = DATA / score_file_name(name)
-    scores = list(unpack_scores(path.read_bytes()) if path.exists() else ())
+    scores = [] if again else list(unpack_scores(path.read_bytes()) if path.exists() else ())
     started = time.perf_counter()
     times: list[float] = []
     batch = 4 * jobs
@@ -81,9 +82,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--minutes", type=float, default=30.0, help="time limit per preset")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--budget", type=float, default=60.0, help="seconds a deal")
+    parser.add_argument("--again", action="store_true", help="search each preset's deals again from the first")
     args = parser.parse_args(argv)
     for name in args.presets:
-        print(grow(name, args.count, args.minutes, args.jobs, args.budget), flush=True)
+        print(grow(name, args.count, args.minutes, args.jobs, args.budget, args.again), flush=True)
     return 0
 
 

@@ -106,6 +106,18 @@ def test_the_first_reference_deal_reaches_1290_in_45_moves(core: Core) -> None:
 
 
 @pytest.mark.parametrize("core", ["python", "compiled"])
+def test_the_king_that_clears_the_pyramid_waits_for_the_cards_still_to_score(core: Core) -> None:
+    """RetroHub deal 564: its apex, the Kh, is free while the Ks is still in the stock. A king is
+    removed at once, except this one: clearing the pyramid ends the game 5 points short (495); the
+    best line draws on to the Ks first (500)."""
+    rules = preset("retrohub")
+    board = Board(numbered_deal(564, rules.deck), rules)
+    answer = best_score(board, core=core)
+    assert (answer.score, len(answer.moves)) == (500, 47)
+    assert replayed(board, answer.moves).score == 500
+
+
+@pytest.mark.parametrize("core", ["python", "compiled"])
 def test_a_search_out_of_budget_says_unknown_never_a_guess(core: Core) -> None:
     board = Board(numbered_deal(3), preset("three-pass"))
     answer = best_score(board, max_nodes=500, core=core)

@@ -241,11 +241,12 @@ class BestScoreSearch:
         the length (and where one clears the pyramid, the draw before it was not needed at all), so
         some best line, and some shortest one, never makes them right after a draw.
 
-        A king that can leave is the one move tried: a king pairs with nothing, so it only ever
-        keeps cards from play, and any line that leaves it there does as well or better once it
-        leaves first (its draws, and a redeal that only brought it back, dropped). A best line
-        removes it, since leaving it would earn 5 more, so some best line, and some shortest one,
-        removes it at once.
+        A king that can leave without ending the game is the one move tried: a king pairs with
+        nothing, so it only ever keeps cards from play, and any line that leaves it there does as
+        well or better once it leaves first (its draws, and a redeal that only brought it back,
+        dropped). A best line removes it, since leaving it would earn more, so some best line, and
+        some shortest one, removes it at once. Not the king whose removal clears the pyramid: that
+        ends the game, and cards still to score might have left first.
         """
         pos = self.pos
         pm, live, q, r = state
@@ -256,23 +257,26 @@ class BestScoreSearch:
         if not drew:
             kings = [(bit,) for bit in set_bits(uncovered & pos.rank_mask[pos.target])]
             removals = [*kings, *removals, *pos.pyramid_removals(pm, uncovered)]
-        king = bool(removals) and len(removals[0]) == 1
-        if king:
-            removals = removals[:1]  # a king that can leave leaves at once (see above)
-        for removal in removals:
-            after_pm, after_live = pm, live
-            for card in removal:
-                if card >= STOCK_ID:
-                    after_live &= ~(1 << (card - STOCK_ID))
-                else:
-                    after_pm &= ~(1 << card)
-            yield removal, _State(after_pm, after_live, pos.next_live(after_live, q), r)
-        if king:
+        moves = [(removal, self.after(state, removal)) for removal in removals]
+        king = next((move for move in moves if len(move[0]) == 1 and not pos.is_won(move[1].pm, move[1].live)), None)
+        if king is not None:
+            yield king  # a king that can leave leaves at once (see above)
             return
+        yield from moves
         if q < pos.m:
             yield DRAW, _State(pm, live, pos.after_draw(live, q), r)
         elif live & ((1 << q) - 1) and r:
             yield REDEAL, _State(pm, live, pos.next_live(live, 0), r if r == UNLIMITED else r - 1)
+
+    def after(self, state: _State, removal: tuple[int, ...]) -> _State:
+        """The state ``removal`` leads to from ``state``."""
+        pm, live = state.pm, state.live
+        for card in removal:
+            if card >= STOCK_ID:
+                live &= ~(1 << (card - STOCK_ID))
+            else:
+                pm &= ~(1 << card)
+        return _State(pm, live, self.pos.next_live(live, state.q), state.r)
 
     # -- the two searches ----------------------------------------------------------------
     def best_gain(self, floor: int = 0) -> int:

@@ -274,20 +274,17 @@ static int bs_ceiling(const bs_search_t *search, bs_state_t s) {
                          bs_outlook(search, s));
 }
 
-/* Whether card `id` (a pyramid bit or STOCK_ID + index) could ever pair with no card of s but
-   `other` (BestScoreSearch.only_partner). */
-static int bs_only_partner(const deal_t *d, bs_state_t s, int id, int other) {
-    int stock = id >= STOCK_ID, need = d->target - (stock ? d->stock_rank[id - STOCK_ID] : d->rank[id]);
-    uint64_t pyramid = stock ? d->rank_mask[need] & s.pm : d->pyramid_partners[id] & s.pm & ~(1ULL << id);
-    uint64_t live = d->stock_rank_mask[need] & s.live & ~(stock ? 1ULL << (id - STOCK_ID) : 0);
-    return other >= STOCK_ID ? !pyramid && live == 1ULL << (other - STOCK_ID) : !live && pyramid == 1ULL << other;
+/* Whether the game is over with these cards left: nothing scores after its goal is met. */
+static int bs_over(const deal_t *d, uint64_t pm, uint64_t live) {
+    return !pm && !(d->goal_all && live);
 }
 
-/* BestScoreSearch.successors: removals first (none inside the pyramid right after a draw; a king,
- * or two cards that can only leave together, alone), then the draw or the redeal. The count of moves written to `out`. */
+/* BestScoreSearch.successors: removals first (none inside the pyramid right after a draw; a king
+ * that can leave without ending the game, alone), then the draw or the redeal. The count of moves
+ * written to `out`. */
 static int bs_moves(const deal_t *d, bs_state_t s, bs_move_t out[96]) {
     int n = 0;
-    if (!s.pm && !(d->goal_all && s.live)) return 0;  /* the game is over */
+    if (bs_over(d, s.pm, s.live)) return 0;
     uint64_t uncovered = uncovered_mask(s.pm);
     removal_t removals[96];
     int count = 0;
@@ -300,13 +297,6 @@ static int bs_moves(const deal_t *d, bs_state_t s, bs_move_t out[96]) {
     count += open_removals(d, uncovered, s.live, s.q, removals + count);
     if (!s.drew) count += pyramid_removals(d, s.pm, uncovered, removals + count);
     int forced = 0;
-    for (int i = 0; i < count && !forced; i++) {
-        if (removals[i].b != NO_CARD && !(bs_only_partner(d, s, removals[i].a, removals[i].b)
-                                          && bs_only_partner(d, s, removals[i].b, removals[i].a)))
-            continue;
-        removals[0] = removals[i];  /* a king, or two cards that can only ever leave together: at once */
-        count = forced = 1;
-    }
     for (int i = 0; i < count; i++) {
         bs_state_t after = s;
         after.drew = 0;
@@ -317,6 +307,12 @@ static int bs_moves(const deal_t *d, bs_state_t s, bs_move_t out[96]) {
             else after.pm &= ~(1ULL << cards[c]);
         }
         after.q = next_live(d, after.live, s.q);
+        if (removals[i].b == NO_CARD && !forced && !bs_over(d, after.pm, after.live)) {
+            n = 0;  /* a king that can leave leaves at once, unless that ends the game (kings come first) */
+            forced = 1;
+        } else if (forced) {
+            break;
+        }
         out[n].token = token_of(removals[i]);
         out[n++].after = after;
     }
