@@ -75,7 +75,7 @@ typedef struct {
 typedef struct {
     uint64_t *keys;   /* words * capacity */
     int32_t *values;
-    uint8_t *used;
+    uint8_t *tags;    /* 0: empty; else eight bits of the key's hash (tables.c) */
     size_t capacity, count;
     int words;
 } table_t;

@@ -259,7 +259,7 @@ int second_pass_wins(core_t *core, uint64_t pm, int32_t root) {
         for (uint64_t i = 0; i < count; i++) PUSH_STATE(PAIR_PM(core->pairs[found + 1 + i]), PAIR_NODE(core->pairs[found + 1 + i]));
     }
     for (size_t i = 0; i < seen.capacity; i++)  /* the family's pass is lost from every state it met */
-        if (seen.used[i] && !table_put(core, &core->second_lost, seen.keys + 2 * i, 1)) { result = CORE_FULL; break; }
+        if (seen.tags[i] && !table_put(core, &core->second_lost, seen.keys + 2 * i, 1)) { result = CORE_FULL; break; }
 done:
 #undef PUSH_STATE
     core->pair_scratch_count = 0;

@@ -42,14 +42,14 @@ int table_init(core_t *core, table_t *t, int words) {
     t->count = 0;
     t->keys = calloc(t->capacity * words, sizeof(uint64_t));
     t->values = calloc(t->capacity, sizeof(int32_t));
-    t->used = calloc(t->capacity, 1);
+    t->tags = calloc(t->capacity, 1);
     core->bytes += table_bytes(t, t->capacity);
-    return t->keys && t->values && t->used;
+    return t->keys && t->values && t->tags;
 }
 
 void table_free(table_t *t) {
-    free(t->keys); free(t->values); free(t->used);
-    t->keys = NULL; t->values = NULL; t->used = NULL;
+    free(t->keys); free(t->values); free(t->tags);
+    t->keys = NULL; t->values = NULL; t->tags = NULL;
 }
 
 static inline int same_key(const uint64_t *a, const uint64_t *b, int words) {
@@ -58,72 +58,86 @@ static inline int same_key(const uint64_t *a, const uint64_t *b, int words) {
     return 1;
 }
 
-size_t slot_of(const table_t *t, const uint64_t *key) {
+/* A key's hash (table_grow hashes each key again). */
+static inline uint64_t hash_of(const table_t *t, const uint64_t *key) {
     uint64_t h = 0;
     for (int w = 0; w < t->words; w++) h = mix(h ^ key[w]) + w;
+    return h;
+}
+
+/* A slot's tag: 0 while empty, else eight bits of its key's hash, never 0, so that a probe reads
+   the key only of a slot whose tag matches (most probes for a key not there read no key at all). */
+static inline uint8_t tag_of(uint64_t h) { return (uint8_t)(h >> 56) | 1; }
+
+/* The slot of key, or the empty slot where it would go; *tag: its tag. */
+static size_t probe(const table_t *t, const uint64_t *key, uint8_t *tag) {
+    uint64_t h = hash_of(t, key);
     size_t mask = t->capacity - 1, i = (size_t)h & mask;
-    while (t->used[i]) {
-        if (same_key(t->keys + i * t->words, key, t->words)) return i;
+    *tag = tag_of(h);
+    while (t->tags[i]) {
+        if (t->tags[i] == *tag && same_key(t->keys + i * t->words, key, t->words)) return i;
         i = (i + 1) & mask;
     }
     return i;
 }
 
+size_t slot_of(const table_t *t, const uint64_t *key) {
+    uint8_t tag;
+    return probe(t, key, &tag);
+}
+
 /* The value under key, or -1. */
 int table_get(const table_t *t, const uint64_t *key) {
     size_t i = slot_of(t, key);
-    return t->used[i] ? t->values[i] : -1;
+    return t->tags[i] ? t->values[i] : -1;
 }
 
 static int table_grow(core_t *core, table_t *t) {
     size_t old_capacity = t->capacity, capacity = old_capacity * 2;
     size_t added = table_bytes(t, capacity) - table_bytes(t, old_capacity);
     if (core->bytes + added > core->byte_bound) { core->full = 1; return 0; }
-    uint64_t *keys = t->keys; int32_t *values = t->values; uint8_t *used = t->used;
+    uint64_t *keys = t->keys; int32_t *values = t->values; uint8_t *tags = t->tags;
     t->keys = calloc(capacity * t->words, sizeof(uint64_t));
     t->values = calloc(capacity, sizeof(int32_t));
-    t->used = calloc(capacity, 1);
-    if (!t->keys || !t->values || !t->used) {
-        free(t->keys); free(t->values); free(t->used);
-        t->keys = keys; t->values = values; t->used = used;
+    t->tags = calloc(capacity, 1);
+    if (!t->keys || !t->values || !t->tags) {
+        free(t->keys); free(t->values); free(t->tags);
+        t->keys = keys; t->values = values; t->tags = tags;
         core->full = 1;
         return 0;
     }
     t->capacity = capacity;
     core->bytes += added;
     for (size_t i = 0; i < old_capacity; i++) {
-        if (!used[i]) continue;
-        size_t j = slot_of(t, keys + i * t->words);
+        if (!tags[i]) continue;
+        uint8_t tag;
+        size_t j = probe(t, keys + i * t->words, &tag);
         memcpy(t->keys + j * t->words, keys + i * t->words, t->words * sizeof(uint64_t));
         t->values[j] = values[i];
-        t->used[j] = 1;
+        t->tags[j] = tag;
     }
-    free(keys); free(values); free(used);
+    free(keys); free(values); free(tags);
     return 1;
 }
 
 /* Set key to value; 0 (and core->full) when the byte bound forbids it. */
 int table_put(core_t *core, table_t *t, const uint64_t *key, int value) {
-    if (2 * (t->count + 1) > t->capacity && !table_grow(core, t)) return 0;
-    size_t i = slot_of(t, key);
-    if (!t->used[i]) {
-        memcpy(t->keys + i * t->words, key, t->words * sizeof(uint64_t));
-        t->used[i] = 1;
-        t->count++;
-    }
-    t->values[i] = value;
-    return 1;
+    int added;
+    int32_t *entry = table_entry(core, t, key, value, &added);
+    if (entry) *entry = value;
+    return entry != NULL;
 }
 
 /* The value under key, added as `value` when the key is not there (*added says which); NULL (and
    core->full) when the byte bound forbids it. One probe where table_get then table_put make two. */
 int32_t *table_entry(core_t *core, table_t *t, const uint64_t *key, int value, int *added) {
     if (2 * (t->count + 1) > t->capacity && !table_grow(core, t)) return NULL;
-    size_t i = slot_of(t, key);
-    *added = !t->used[i];
+    uint8_t tag;
+    size_t i = probe(t, key, &tag);
+    *added = !t->tags[i];
     if (*added) {
         memcpy(t->keys + i * t->words, key, t->words * sizeof(uint64_t));
-        t->used[i] = 1;
+        t->tags[i] = tag;
         t->count++;
         t->values[i] = value;
     }

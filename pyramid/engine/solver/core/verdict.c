@@ -21,7 +21,7 @@ static void unmark(core_t *core, size_t start) {
     while (core->mark_count > start) {
         const mark_t *marked = &core->marks[--core->mark_count];
         size_t i = slot_of(&core->lost, marked->key);
-        if (core->lost.used[i]) core->lost.values[i] = marked->before;
+        if (core->lost.tags[i]) core->lost.values[i] = marked->before;
     }
 }
 
