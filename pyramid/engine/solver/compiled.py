@@ -280,14 +280,11 @@ def _deal_of(pos: Position) -> DealRecord:
     deal.stock_top_playable, deal.waste_playable = int(pos.stock_top_playable), int(pos.waste_playable)
     deal.overlap, deal.goal_all = int(pos.overlap), int(pos.goal_all)
     all_bits = (1 << 64) - 1
-    for bit in range(PYRAMID_BITS):
-        deal.rank[bit] = pos.rank[bit]
-        deal.pyramid_partners[bit] = pos.pyramid_partners[bit] & all_bits
-        deal.covering[bit] = pos.covering[bit]
-    for rank in range(pos.target + 1):
-        deal.rank_mask[rank] = pos.rank_mask[rank]
-        deal.stock_rank_mask[rank] = pos.stock_rank_mask[rank]
-    for j, rank in enumerate(pos.stock_rank):
-        deal.stock_rank[j] = rank
+    deal.rank[:PYRAMID_BITS] = pos.rank
+    deal.pyramid_partners[:PYRAMID_BITS] = [partners & all_bits for partners in pos.pyramid_partners]
+    deal.covering[:PYRAMID_BITS] = pos.covering
+    deal.rank_mask[:pos.target + 1] = pos.rank_mask
+    deal.stock_rank_mask[:pos.target + 1] = pos.stock_rank_mask
+    deal.stock_rank[:pos.m] = pos.stock_rank
     deal.start_live = pos.start_live
     return deal

@@ -172,15 +172,11 @@ class Position:
                     if index in covers[parent]:
                         near |= 1 << bit_of[parent]
                 cone &= ~near
-            self.pyramid_partners[bit] = self._dealt_rank_mask(need) & ~cone
+            self.pyramid_partners[bit] = self.rank_mask[need] & ~cone
         self.stock_needs = [0] * self.m
         for j, rank in enumerate(self.stock_rank):
             if rank < self.target:
                 self.stock_needs[j] = self.target - rank
-
-    def _dealt_rank_mask(self, rank: int) -> int:
-        """Pyramid bits of the cards of ``rank`` still present."""
-        return sum(1 << bit for bit in range(PYRAMID_BITS) if self.rank[bit] == rank)
 
     # -- the rules on the compact state ---------------------------------------
     def next_live(self, live: int, q: int) -> int:
