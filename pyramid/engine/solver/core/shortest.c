@@ -15,12 +15,12 @@ typedef struct {
     size_t count, capacity;
 } bucket_t;
 
-/* The record of states: each state's key (ShortestSearch._state), distance and previous state. */
+/* The record of states: each state's distance and previous state, and its key (ShortestSearch._state)
+   in the index alone (the line is found again through it: no second copy of every key). */
 typedef struct {
     table_t index;       /* key -> state */
-    uint64_t (*keys)[4];
     int32_t *distance, *parent;
-    size_t count, capacity, parent_capacity, distance_capacity;
+    size_t count, parent_capacity, distance_capacity;
     bucket_t *buckets;   /* by f */
     size_t bucket_count;
 } astar_t;
@@ -116,12 +116,10 @@ static int new_state_lost(core_t *core, int32_t token, uint64_t pm, uint64_t liv
 
 /* A state's record: its index (new ones recorded with `distance` and `parent`), or < 0. */
 static int32_t record(core_t *core, astar_t *search, const uint64_t key[4], int distance, int32_t parent) {
-    if (!reserve(core, (void **)&search->keys, &search->capacity, search->count, sizeof(search->keys[0]))
-        || !reserve(core, (void **)&search->distance, &search->distance_capacity, search->count, sizeof(int32_t))
+    if (!reserve(core, (void **)&search->distance, &search->distance_capacity, search->count, sizeof(int32_t))
         || !reserve(core, (void **)&search->parent, &search->parent_capacity, search->count, sizeof(int32_t))
         || !table_put(core, &search->index, key, (int32_t)search->count))
         return CORE_FULL;
-    memcpy(search->keys[search->count], key, sizeof(search->keys[0]));
     search->distance[search->count] = distance;
     search->parent[search->count] = parent;
     return (int32_t)search->count++;
@@ -151,13 +149,13 @@ static int line_to(core_t *core, astar_t *search, int32_t goal, uint64_t pm, uin
     core->path_len = steps;
     for (int32_t at = goal; search->parent[at] >= 0; at = search->parent[at]) core->path[--steps] = at;
     for (size_t step = 0; step < core->path_len; step++) {
-        const uint64_t *wanted = search->keys[core->path[step]];
+        int32_t wanted = core->path[step];
         successor_t moves[96];
         int n = successors(core, pm, live, q, r, 0, moves), found = 0;
         for (int i = 0; i < n && !found; i++) {
             uint64_t key[4];
             state_key(d, moves[i].after.pm, moves[i].after.live, moves[i].after.q, moves[i].r, key);
-            if (memcmp(key, wanted, sizeof(key))) continue;
+            if (table_get(&search->index, key) != wanted) continue;
             core->path[step] = moves[i].token;
             pm = moves[i].after.pm, live = moves[i].after.live, q = moves[i].after.q, r = moves[i].r;
             found = 1;
@@ -220,10 +218,9 @@ int shortest_line(core_t *core, uint64_t pm, uint64_t live, int q, int r) {
     if (!table_init(core, &search.index, 4)) { core->full = 1; return CORE_FULL; }
     int result = run_astar(core, &search, pm, live, q, r);
     core->bytes -= table_bytes(&search.index, search.index.capacity)
-                   + search.capacity * sizeof(search.keys[0])
                    + (search.distance_capacity + search.parent_capacity) * sizeof(int32_t);
     table_free(&search.index);
-    free(search.keys); free(search.distance); free(search.parent);
+    free(search.distance); free(search.parent);
     for (size_t f = 0; f < search.bucket_count; f++) {
         core->bytes -= search.buckets[f].capacity * sizeof(open_t);
         free(search.buckets[f].items);
