@@ -14,8 +14,8 @@ of the stock and waste in drawing order, the waste's size and the redeals left (
 **Two passes over the states.** A depth-first search, removals first, finds high scores early and
 skips every state whose :meth:`BestScoreSearch.ceiling` (its score plus all that could still be
 earned) cannot beat the best so far; it stops at once when the best equals the start's ceiling (a
-perfect game). Then a breadth-first search, which skips the states whose ceiling falls short of
-that best, finds the fewest moves that reach it.
+perfect game). Then an A* search, which skips the states whose ceiling falls short of that best,
+finds the fewest moves that reach it. docs/solver.md says why each shortcut on the way is sound.
 """
 
 from __future__ import annotations
