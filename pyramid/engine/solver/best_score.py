@@ -269,7 +269,8 @@ class BestScoreSearch:
             yield REDEAL, _State(pm, live, pos.next_live(live, 0), r if r == UNLIMITED else r - 1)
 
     def after(self, state: _State, removal: tuple[int, ...]) -> _State:
-        """The state ``removal`` leads to from ``state``."""
+        """The state ``removal`` leads to from ``state`` (not :meth:`Position.apply_removal`, which
+        forgets buried waste cards: here they would count as removed, and score)."""
         pm, live = state.pm, state.live
         for card in removal:
             if card >= STOCK_ID:
