@@ -27,7 +27,7 @@ from pyramid.scripting import OutputError, ScriptSource, Trace, dump_state, writ
 from pyramid.system.sdnotify import Notifier
 from pyramid.console.menus import open_console
 from pyramid.console.screen import DealChoice, PressSeen
-from pyramid.console.net.service import TableService
+from pyramid.console.net.tables import Tables
 from pyramid.console.thinking import Thinker
 from pyramid.console.session import Session
 from pyramid.view import Hit, View
@@ -262,8 +262,8 @@ def build_session(options: Options, settings: "HardwareSettings", sink: EventSin
     else:
         store = Store.in_memory()
     port = network_port(settings)
-    tables = TableService(network_opener(sink), port if options.table_port is None else options.table_port,
-                          options.table_address or "", options.name)
+    tables = Tables(network_opener(sink), port if options.table_port is None else options.table_port,
+                    options.table_address or "", options.name)
     # Hints search on a worker thread, their answers posted like the network's events; the scripted
     # mode answers at once, so that its traces do not depend on timing.
     thinker = Thinker.inline() if options.scripted else Thinker(sink)
@@ -397,7 +397,9 @@ def run_scripted(options: Options) -> int:
             dump_state(options.dump_state, session.state())
         if options.screenshot:
             write_output("--screenshot", options.screenshot, frontend.display.screenshot(options.screenshot))
-        session.tables.leave_current(session)  # the script is over: leave the table cleanly
+        from pyramid.console.net.lobby import leave_current
+
+        leave_current(session)  # the script is over: leave the table cleanly
     except OutputError as error:
         print(f"pyramid: {error}", file=sys.stderr)
         return 1

@@ -1,4 +1,4 @@
-"""The network screens in-process: a Session with a table service over a recording network, fed events.
+"""The network screens in-process: a Session with its tables over a recording network, fed events.
 
 The events are the network layer's own values, handed to the session as the
 main loop does (``Session.post_event``); the network object only records the
@@ -16,7 +16,7 @@ import pytest
 
 from pyramid.actions import Action, parse_script
 from pyramid.console.menus import open_console
-from pyramid.console.net.service import TableService
+from pyramid.console.net.tables import Tables
 from pyramid.console.screen import DealChoice
 from pyramid.console.session import Session
 from pyramid.engine.duel.ai import play_match
@@ -90,7 +90,7 @@ class Networks:
 def new_session(tmp_path: Path, networks: Networks | None = None, deal_number: int | None = None) -> Session:
     store = Store.open(tmp_path / "pyramid.db")
     session = Session(None, DealChoice(number=deal_number), store=store,
-                      tables=TableService(networks, 47312))  # type: ignore[arg-type]
+                      tables=Tables(networks, 47312))  # type: ignore[arg-type]
     open_console(session)
     return session
 

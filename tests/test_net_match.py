@@ -18,7 +18,7 @@ from pyramid.engine.duel.ai import play_match
 from pyramid.engine.duel.board import DuelBoard
 from pyramid.net import events as ev
 from pyramid.net.limits import Limits
-from pyramid.net.link import MatchLink, TableStateError
+from pyramid.net.link import MatchLink
 from pyramid.net.network import Network
 
 GUARD = 30.0  # seconds: only a hang guard

@@ -1,7 +1,7 @@
 """A stateful test of the match at a real host: random well-formed messages, in any order, never
 end the console, never change its own game, and the match ends played or void (issue 26).
 
-The host is the console's own session and table service over a real ``Network`` on
+The host is the console's own session and tables over a real ``Network`` on
 127.0.0.1, its events taken in the test's thread as the main loop takes them. The
 peer is a raw socket that sits at the table like a console, then sends what the
 rules below choose: its honest game (the engine's casual player), or moves, statuses,
@@ -28,7 +28,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 from pyramid.console.menus import open_console
 from pyramid.console.net.lobby import start_table
 from pyramid.console.net.match import NetDuelScreen
-from pyramid.console.net.service import TableService
+from pyramid.console.net.tables import Tables
 from pyramid.console.screen import DealChoice
 from pyramid.console.session import Session
 from pyramid.engine.duel.ai import opponent_for
@@ -71,7 +71,7 @@ class MatchAtARealHost(RuleBasedStateMachine):
 
         store = Store.open(Path(self.folder.name) / "pyramid.db")
         self.session = Session(None, DealChoice(number=MATCH), store=store,
-                               tables=TableService(open_network, 0, "127.0.0.1", "Ann"))
+                               tables=Tables(open_network, 0, "127.0.0.1", "Ann"))
 
         def never(doing: str) -> None:
             raise AssertionError(f"a screen failed while {doing}")  # the console would have been taken to the menu

@@ -95,7 +95,7 @@ def test_a_failing_network_event_takes_the_player_back_to_the_menu(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
     session = game_in_progress(tmp_path)
 
-    def fail(console: object, event: object) -> None:
+    def fail(event: object) -> None:
         raise Broken("event")
 
     monkeypatch.setattr(session.tables, "on_event", fail)

@@ -9,7 +9,10 @@ Screens reach the rest of the console only through :class:`Console`, a small
 protocol (the screen stack plus the services: store, settings, rules, clock,
 random numbers, the network tables). :class:`~pyramid.console.session.Session` is the one real
 implementation; nothing here imports it, so every screen module can be
-imported on its own and the flow has no import cycle.
+imported on its own and the flow has no import cycle, type-only imports
+counted. The network tables are seen the same way, through :class:`NetworkTables`
+and :class:`TableRun` (:class:`~pyramid.console.net.tables.Tables` and
+:class:`~pyramid.console.net.match.NetDuelRun` are the real ones).
 """
 
 from __future__ import annotations
@@ -29,8 +32,12 @@ from pyramid.engine.rules import Rules
 from pyramid.view import Cue, Hit, MenuHit, MenuView, PanelView, Target, TextView, View
 
 if TYPE_CHECKING:
-    from pyramid.console.net.service import TableService
     from pyramid.console.thinking import Thinker
+    from pyramid.engine.duel.board import DuelBoard
+    from pyramid.net.advert import TableAd
+    from pyramid.net.events import InviteReceived
+    from pyramid.net.link import MatchLink
+    from pyramid.net.views import TableView
     from pyramid.saved.settings import PlayerSettings
     from pyramid.saved.store import Store
 
@@ -48,6 +55,117 @@ class PressSeen(NamedTuple):
 
     action: str
     device: str
+
+
+class TableRun(Protocol):
+    """The match at the table this console sits at, as the tables and the table's screens read it."""
+
+    link: MatchLink
+    #: 0 for the host, 1 for the guest.
+    seat: int
+    own_name: str
+    board: DuelBoard
+    #: Where a host's table listens (saved, so that a restart listens there again).
+    listen: tuple[str, int] | None
+    #: The latest news from the table, worded.
+    status: str
+    gone: bool
+    voided: bool
+
+    @property
+    def opponent_name(self) -> str: ...
+
+    @property
+    def match_number(self) -> int: ...
+
+    @property
+    def active(self) -> bool:
+        """The match still goes on at the table (nothing recorded, nobody gone, not void)."""
+
+    def opponent_board(self) -> DuelBoard:
+        """The opponent's game as replayed so far."""
+
+    def on_event(self, event: object) -> None:
+        """News of the match from the network."""
+
+    def save(self, board: DuelBoard) -> None:
+        """Keep the game as it is now (a power cut loses nothing)."""
+
+    def leave(self) -> None:
+        """This player leaves the table (a match under way and not decided is lost)."""
+
+    def game_screen(self) -> Screen:
+        """The player's own game at the table."""
+
+    def next_round(self) -> TableRun:
+        """A fresh run for the new round both agreed on, at the same table."""
+
+
+class NetworkTables(Protocol):
+    """The network as the screens see it: the tables and consoles seen, invites, the match at a table.
+
+    State and the network's lifecycle only: which screens show, and when, is
+    the network screens' business (``console/net/lobby.py``).
+    """
+
+    #: Where this console listens for guests and invites ("": every address).
+    address: str
+    port: int
+    #: The tables announced on the network, and the consoles in their network menu, by key.
+    tables: dict[str, TableAd]
+    consoles: dict[str, TableAd]
+    #: The latest thing to tell about the network itself, worded ("" when nothing).
+    notice: str
+    #: The table is turning connections away: its screen says so.
+    crowded: bool
+    #: The match at this console's table, or the seat it holds at another's.
+    run: TableRun | None
+    #: A seat asked for and not yet answered: (host, port).
+    joining: tuple[str, int] | None
+
+    @property
+    def available(self) -> bool:
+        """This console has a network (a self-test has none)."""
+
+    @property
+    def name(self) -> str:
+        """The player's name at the tables."""
+
+    def table_view(self) -> TableView | None:
+        """The trace's ``table`` object of the table this console is at (``None``: at none)."""
+
+    def listen(self) -> None:
+        """Take invites, announce this console, look for tables."""
+
+    def release(self) -> None:
+        """No network screen is shown: with no table open, stop listening and looking."""
+
+    def open_table(self, match_number: int, level: str) -> MatchLink:
+        """Open this console's table for ``match_number``."""
+
+    def join(self, host: str, port: int) -> None:
+        """Ask for the seat at ``host``:``port`` (the answer comes as an event)."""
+
+    def reopen(self, link: MatchLink, listen: tuple[str, int] | None) -> None:
+        """After a restart: a host opens its saved table again, a guest goes back to its seat."""
+
+    def seated_link(self) -> MatchLink | None:
+        """The seat granted to the join asked for (``None`` once it was left again)."""
+
+    def close_table(self) -> None:
+        """Leave the table or the seat asked for, on the network."""
+
+    def invite(self, console: TableAd) -> None:
+        """Invite a console seen in its network menu to this console's table."""
+
+    def silence(self, address: str) -> None:
+        """ "Not now": no invite from the console at ``address`` for a while."""
+
+    def take_invite(self) -> InviteReceived | None:
+        """The invite held to be shown, now taken (one at a time)."""
+
+    def on_event(self, event: object) -> None:
+        """One network event: the lists, the notices, the invites, the match's news."""
 
 
 class Console(Protocol):
@@ -68,10 +186,12 @@ class Console(Protocol):
     power_off: Callable[[], None] | None
     input_log: Callable[[], Sequence[PressSeen]]
     input_devices: Callable[[], Sequence[str]]
-    #: The network tables: the tables seen, invites, the match at a table (made by the app).
-    tables: TableService
     #: Where long searches run without freezing the screen (a worker thread, or at once in the scripted mode).
     thinker: Thinker
+
+    @property
+    def tables(self) -> NetworkTables:
+        """The network tables: the tables seen, invites, the match at a table (made by the app)."""
 
     @property
     def screen(self) -> Screen:

@@ -19,7 +19,7 @@ from typing import Any, Callable, Sequence
 
 from pyramid.console.catalogue import say, use_language
 from pyramid.actions import Action
-from pyramid.console.net.service import TableService
+from pyramid.console.net.tables import Tables
 from pyramid.console.screen import DealChoice, NoticeScreen, PressSeen, Screen
 from pyramid.console.thinking import Thinker, Thought
 from pyramid.console.wording import describe_notice, describe_notices
@@ -41,7 +41,7 @@ class Session:
 
     def __init__(self, rules: Rules | None = None, deal: DealChoice | None = None,
                  rng: random.Random | None = None, store: Store | None = None,
-                 today: Callable[[], datetime.date] = datetime.date.today, tables: TableService | None = None,
+                 today: Callable[[], datetime.date] = datetime.date.today, tables: Tables | None = None,
                  thinker: Thinker | None = None) -> None:
         self.store = store or Store.in_memory()
         self.settings: PlayerSettings = self.store.settings()
@@ -64,7 +64,8 @@ class Session:
         #: The latest cue a screen gave (:meth:`cue`), carried by every view after it.
         self.feedback: Feedback | None = None
         #: The network tables; without ``tables`` the console has no network (a self-test, most tests).
-        self.tables = tables or TableService()
+        self.tables = tables or Tables()
+        self.tables.settings_name = lambda: self.settings.player_name
         #: Where long searches run (hints): a worker thread the app gives, else at once on the main loop.
         self.thinker = thinker or Thinker.inline()
         #: The language of the device when the player chose none (the settings file's ``[console] language``).
@@ -181,8 +182,9 @@ class Session:
     def post_event(self, event: object) -> None:
         """One event of the network thread, taken in the main loop like an action.
 
-        The table service takes it (lists, the match's news, new screens when
-        a seat is granted); an invite is shown at once over a menu screen, and
+        The network screens take it (:func:`~pyramid.console.net.lobby.take_event`: new
+        screens when a seat is granted, the rest to the tables: lists, the
+        match's news); an invite is shown at once over a menu screen, and
         held while a game is being played (:meth:`offer_invites`).
         """
         if isinstance(event, Thought):  # an answer of the worker thread (a hint)
@@ -191,17 +193,21 @@ class Session:
         self._guarded(f"taking the network's {type(event).__name__}", lambda: self._take_event(event))
 
     def _take_event(self, event: object) -> None:
-        self.tables.on_event(self, event)
+        from pyramid.console.net import lobby  # the network screens, loaded with the network's first event
+
+        lobby.take_event(self, event)
         self.offer_invites()
 
     def offer_invites(self) -> None:
         """Show a held invite unless a game is in progress: it waits for the game's end or its pause (help).
 
-        One invite panel at a time; the table service holds at most one, within its limits
-        (:data:`~pyramid.console.net.service.INVITE_INTERVAL`).
+        One invite panel at a time; the tables hold at most one, within their limits
+        (:data:`~pyramid.console.net.tables.INVITE_INTERVAL`).
         """
         if self.tables.held_invite is not None and not self.game_in_progress() and self.screen.name != "invite":
-            self.push(self.tables.take_invite(self))
+            from pyramid.console.net import lobby
+
+            lobby.offer_invite(self)
 
     def game_in_progress(self) -> bool:
         """The top screen is a game being played (its trace status is "playing"): never cover it."""

@@ -53,7 +53,7 @@ def continue_pyramids(session: Console) -> None:
     """Resume the saved duel exactly: the same player, the same move; a network match also rejoins its table."""
     saved = saved_duel(session)
     if saved is not None and "table" in saved.context:
-        session.tables.resume(session, saved)
+        _lobby().resume_table(session, saved)
         return
     resumed = resume(session)
     if resumed is None:

@@ -1,9 +1,16 @@
-"""The network screens: the tables seen, joining by address, a table's own screen, invites.
+"""The network screens and their entry points: the tables seen, joining by address, a table's own screen, invites.
 
 Everything is chosen with the arrows and ✓ (the console has no keyboard). The
-lists are live: the network thread's events update the table service and the
-main loop draws again after each, so a table opened elsewhere appears without
-a key being pressed.
+lists are live: the network thread's events update the tables
+(:class:`~pyramid.console.net.tables.Tables`, the state, which knows no
+screen) and the main loop draws again after each, so a table opened elsewhere
+appears without a key being pressed. Which screen shows, and when, is decided
+here: the entry points below open, join, resume and leave a table, and
+:func:`take_event` takes the events that change screens (a seat granted or
+refused, a new round) before the tables take the rest.
+
+The match played at a table and its screens are in ``match.py``, loaded when
+a table first opens.
 """
 
 from __future__ import annotations
@@ -13,17 +20,24 @@ from typing import TYPE_CHECKING, Any
 
 from pyramid.console.catalogue import say
 from pyramid.actions import Action
-from pyramid.console.duel.flow import match_number_for, remembered_level
+from pyramid.console.duel.flow import abandon_saved_duel, match_number_for, remembered_level
 from pyramid.console.duel.help import PyramidsHelpKey
 from pyramid.console.net import wording
-from pyramid.console.screen import Console, LiveLine, LiveMenuScreen, NoticeScreen, Screen
+from pyramid.console.screen import Console, LiveLine, LiveMenuScreen, NoticeScreen, Screen, TableRun
+from pyramid.console.widgets import ConfirmScreen
 from pyramid.view import Hit, MenuHit, MenuView, PanelView, View
 
 if TYPE_CHECKING:
-    from pyramid.console.net.match import NetDuelRun
-    from pyramid.net.advert import TableAd
-    from pyramid.net.events import InviteReceived
+    import datetime
 
+    from pyramid.engine.duel.board import DuelBoard
+    from pyramid.net.advert import TableAd
+    from pyramid.net.events import InviteReceived, Seated
+    from pyramid.net.link import MatchLink
+    from pyramid.saved.progress import Progress
+
+
+# -- entry points ------------------------------------------------------------------
 def open_network_menu(session: Console, match_number: int | None = None) -> None:
     """Pyramids → "Play on the network" (a notice on a console started without a network)."""
     if not session.tables.available:
@@ -35,12 +49,186 @@ def open_network_menu(session: Console, match_number: int | None = None) -> None
 def start_table(session: Console, host: str | None, port: int | None) -> None:
     """``--table``: open a table at once (``host`` None; ``--deal-number`` is its match), or join ``host``:``port``."""
     if host is None or port is None:
-        session.tables.open_table(session, match_number_for(session, None), remembered_level(session),
-                                  from_menu=False)
+        open_table(session, match_number_for(session, None), remembered_level(session), from_menu=False)
     else:
-        session.tables.join(session, host, port)
+        join_table(session, host, port)
 
 
+def open_table(session: Console, match_number: int, level: str, from_menu: bool) -> None:
+    """Open a table for ``match_number`` and put the player's game on screen at once.
+
+    The host plays at its own pace from the start; a guest who sits later
+    receives every move already made. Any saved duel is replaced.
+    """
+    abandon_saved_duel(session)
+    tables = session.tables
+    link = tables.open_table(match_number, level)
+    run = _start(session, link, from_menu, listen=(tables.address, tables.port))
+    run.save(run.board)
+    session.show_store_notice()
+
+
+def join_table(session: Console, host: str, port: int) -> None:
+    """Ask for the seat at ``host``:``port``; the table opens when the host answers."""
+    tables = session.tables
+    tables.joining = (host, port)  # before leaving a current table: the network must stay up
+    leave_current(session)
+    tables.join(host, port)
+    session.push(JoiningScreen(session, host, port))
+
+
+def cancel_join(session: Console, from_menu: bool) -> None:
+    tables = session.tables
+    tables.joining = None
+    tables.close_table()
+    session.pop()
+    if not from_menu:
+        tables.release()
+
+
+def resume_table(session: Console, progress: Progress) -> None:
+    """Continue: the saved game and its table (a host reopens it on its port, a guest comes back to it)."""
+    from pyramid.engine.errors import ReplayError
+    from pyramid.net.errors import NetError
+    from pyramid.net.link import MatchLink
+    from pyramid.saved.progress import replay_duel
+
+    context = progress.context
+    tables = session.tables
+    if not tables.available:
+        session.push(NoticeScreen(session, say("net.no_network"), say("net.no_network_detail")))
+        return
+    try:
+        _, board = replay_duel(progress)
+        link = MatchLink.from_json(context["table"])
+        listen = context.get("listen")
+        where = (str(listen[0]), int(listen[1])) if isinstance(listen, list) and len(listen) == 2 else None
+        if link.own_moves != [str(move) for move in board.move_stack] or link.match_number != board.match_number:
+            raise ReplayError("the saved table and the saved game disagree")
+        if link.role == "guest" and link.address is None:
+            raise ReplayError("the saved seat has no table address")
+    except (KeyError, TypeError, ValueError, NetError) as error:
+        session.store.clear_progress("pyramids")
+        session.push(NoticeScreen(session, say("net.cannot_resume"), str(error)))
+        return
+    tables.reopen(link, where)
+    _start(session, link, False, board, progress.started, where)
+
+
+def _start(session: Console, link: MatchLink, from_menu: bool, board: DuelBoard | None = None,
+           started: datetime.datetime | None = None, listen: tuple[str, int] | None = None) -> TableRun:
+    """The run of ``link`` and its screens: the table's screen, the player's game over it."""
+    from pyramid.console.net.match import NetDuelRun
+
+    tables = session.tables
+    run = NetDuelRun(session, link, tables.name, tables.table_view, partial(ask_to_leave, session), board, started,
+                     listen)
+    tables.run = run
+    session.push(TableScreen(session, from_menu))
+    session.push(run.game_screen())
+    return run
+
+
+def leave_current(session: Console) -> None:
+    """Leave the table this console is at, if any (a join or an invite accepted elsewhere, the script's end)."""
+    if session.tables.run is not None:
+        leave_table(session)
+
+
+def ask_to_leave(session: Console) -> None:
+    """ "Leave the table": asked first while a match under way would count as lost."""
+    run = session.tables.run
+    if run is not None and run.active and run.link.opponent_name is not None:
+        session.push(ConfirmScreen(session, say("net.leave_question"), say("net.leave"), partial(leave_table, session)))
+    else:
+        leave_table(session)
+
+
+def leave_table(session: Console) -> None:
+    """Leave the table (a match not decided is lost), close its screens; stop the network if no menu needs it."""
+    tables = session.tables
+    run, tables.run = tables.run, None
+    if run is not None:
+        run.leave()
+    tables.close_table()
+    screen = _table_screen(session)
+    if screen is not None:
+        while session.screen is not screen:
+            session.pop()
+        session.pop()
+    if screen is None or not screen.from_menu:
+        tables.release()
+
+
+def _table_screen(session: Console) -> TableScreen | None:
+    """The table's screen, if it is on the stack (there is one at most)."""
+    screen: Screen | None = session.screen
+    while screen is not None and not isinstance(screen, TableScreen):
+        screen = session.screen_below(screen)
+    return screen
+
+
+def take_event(session: Console, event: object) -> None:
+    """One network event, in the main loop: a seat granted or refused and a new round change screens
+    here; the tables take the rest (the lists, the notices, invites, the match's news)."""
+    from pyramid.net import events as ev
+
+    tables = session.tables
+    if isinstance(event, ev.JoinFailed) and tables.joining is not None:
+        _join_failed(session, wording.join_failed(event.reason))
+    elif isinstance(event, ev.Seated) and tables.joining is not None:
+        _seated(session, event)
+    elif isinstance(event, ev.RematchStarted) and tables.run is not None:
+        _new_round(session, tables.run)
+    else:
+        tables.on_event(event)
+
+
+def _join_failed(session: Console, why: str) -> None:
+    tables = session.tables
+    tables.joining = None
+    if isinstance(session.screen, JoiningScreen):
+        from_menu = session.screen.from_menu
+        session.pop()
+        if not from_menu:
+            tables.release()
+    session.push(NoticeScreen(session, say("net.no_seat"), why))
+
+
+def _seated(session: Console, event: Seated) -> None:
+    tables = session.tables
+    tables.joining = None
+    link = tables.seated_link()
+    if link is None:
+        return  # the seat was left again before this event was handled
+    from_menu = True
+    if isinstance(session.screen, JoiningScreen):
+        from_menu = session.screen.from_menu
+        session.pop()
+    abandon_saved_duel(session)
+    run = _start(session, link, from_menu)
+    run.on_event(event)
+
+
+def _new_round(session: Console, old: TableRun) -> None:
+    """Both agreed on a new round: a fresh game on the new match, on the same table."""
+    run = session.tables.run = old.next_round()
+    screen = _table_screen(session)
+    if screen is not None:
+        while session.screen is not screen:
+            session.pop()
+    session.push(run.game_screen())
+    run.save(run.board)
+
+
+def offer_invite(session: Console) -> None:
+    """Show the invite held, over the screen on top (the session asks when no game is being played)."""
+    invite = session.tables.take_invite()
+    if invite is not None:
+        session.push(InviteScreen(session, invite))
+
+
+# -- screens -----------------------------------------------------------------------
 class NetworkMenu(PyramidsHelpKey, LiveMenuScreen):
     """The tables on the network, live; "Open a table"; "Join by address".
 
@@ -54,7 +242,7 @@ class NetworkMenu(PyramidsHelpKey, LiveMenuScreen):
     def __init__(self, session: Console, match_number: int | None = None) -> None:
         self.match_number = match_number
         super().__init__(session)
-        session.tables.listen(session)
+        session.tables.listen()
 
     def live_lines(self) -> list[LiveLine]:
         session, tables = self.session, self.session.tables
@@ -73,18 +261,17 @@ class NetworkMenu(PyramidsHelpKey, LiveMenuScreen):
             return tables.notice
         if not tables.tables:
             return say("net.no_table_seen")
-        return say("net.you_play_as", name=tables.name(self.session))
+        return say("net.you_play_as", name=tables.name)
 
     def join(self, ad: TableAd) -> None:
         if not ad.seats:
             self.session.push(NoticeScreen(self.session, say("net.table_full"), wording.join_failed("full")))
             return
-        self.session.tables.join(self.session, ad.address, ad.port)
+        join_table(self.session, ad.address, ad.port)
 
     def open_table(self) -> None:
         session = self.session
-        session.tables.open_table(session, match_number_for(session, self.match_number), remembered_level(session),
-                                  from_menu=True)
+        open_table(session, match_number_for(session, self.match_number), remembered_level(session), from_menu=True)
 
     def leave(self) -> None:
         self.session.pop()
@@ -129,7 +316,7 @@ class JoinAddressScreen(PyramidsHelpKey, Screen):
             session = self.session
             session.change_setting("join_address", f"{self.host}:{self.port}")
             session.pop()
-            session.tables.join(session, self.host, self.port)
+            join_table(session, self.host, self.port)
         elif action.name in ("back", "star"):
             self.session.pop()
 
@@ -158,7 +345,7 @@ class JoiningScreen(PyramidsHelpKey, Screen):
 
     def handle(self, action: Action, hit: Hit) -> None:
         if action.name in ("ok", "tap", "back", "star"):
-            self.session.tables.cancel_join(self.session, self.from_menu)
+            cancel_join(self.session, self.from_menu)
 
     def view(self) -> View:
         below = self.view_below()
@@ -180,7 +367,7 @@ class TableScreen(PyramidsHelpKey, LiveMenuScreen):
         super().__init__(session)
 
     @property
-    def run(self) -> NetDuelRun | None:
+    def run(self) -> TableRun | None:
         return self.session.tables.run
 
     def heading(self) -> str:
@@ -201,7 +388,7 @@ class TableScreen(PyramidsHelpKey, LiveMenuScreen):
         lines = [LiveLine("play", say("duel.see_results") if run.board.is_over() else say("net.play"), self.play)]
         if run.seat == 0 and run.link.opponent_name is None and run.active:
             lines += [LiveLine(("invite", ad.key), say("net.invite_line", name=ad.host),
-                               partial(tables.invite, self.session, ad))
+                               partial(tables.invite, ad))
                       for ad in sorted(tables.consoles.values(), key=lambda ad: (ad.host, ad.key))]
         return lines + [leave]
 
@@ -218,15 +405,13 @@ class TableScreen(PyramidsHelpKey, LiveMenuScreen):
         return say("net.both_seated", name=run.own_name, opponent=run.opponent_name)
 
     def play(self) -> None:
-        from pyramid.console.net.match import NetDuelScreen
-
         run = self.run
         if run is not None:
-            self.session.push(NetDuelScreen(self.session, run))
+            self.session.push(run.game_screen())
 
     def leave(self) -> None:
         """Back, ✱ or "Leave the table": asked first while the match is still on."""
-        self.session.tables.ask_to_leave(self.session)
+        ask_to_leave(self.session)
 
 
 class InviteScreen(PyramidsHelpKey, Screen):
@@ -255,7 +440,7 @@ class InviteScreen(PyramidsHelpKey, Screen):
             session = self.session
             session.pop()
             if session.tables.available:
-                session.tables.join(session, self.invite.address, self.invite.port)
+                join_table(session, self.invite.address, self.invite.port)
 
     def view(self) -> View:
         below = self.view_below()

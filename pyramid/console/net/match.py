@@ -63,7 +63,7 @@ class NetDuelRun(DuelRun):
         self.board = board if board is not None else DuelBoard.for_match(link.match_number)
         self.table_view = table_view
         self.listen = listen
-        #: "Leave the table" as the results screen offers it (the table service asks first when it counts).
+        #: "Leave the table" as the results screen offers it (asked first when it counts: lobby.ask_to_leave).
         self.leave_table = leave_table
         #: The latest news from the table, worded ("Ann's console is not answering").
         self.status = ""
@@ -75,6 +75,14 @@ class NetDuelRun(DuelRun):
         self.my_rematch: int | None = None
         self._opponent = DuelBoard.for_match(link.match_number)
         super().__init__(session, self._duel(), started)
+
+    def game_screen(self) -> NetDuelScreen:
+        """The player's own game at the table."""
+        return NetDuelScreen(self.session, self)
+
+    def next_round(self) -> NetDuelRun:
+        """A fresh run for the new round both agreed on: the same link (now on the new match), a new game."""
+        return NetDuelRun(self.session, self.link, self.own_name, self.table_view, self.leave_table, listen=self.listen)
 
     # -- what is known of the match -------------------------------------------
     @property

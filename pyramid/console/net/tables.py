@@ -1,0 +1,225 @@
+"""The console's network state: the tables seen, the invites, the match at a table, the network's lifecycle.
+
+The session owns one :class:`Tables` and hands it the network's events
+(through :func:`pyramid.console.net.lobby.take_event`, which first takes the
+ones that change screens); screens see it as
+:class:`~pyramid.console.screen.NetworkTables`. It knows no screen: which
+screen shows, and when, is decided in ``console/net/lobby.py``.
+
+The :class:`~pyramid.net.network.Network` itself is made by the app, the
+composition root, through ``open_network``, and only when a network screen, a
+saved table or ``--table`` needs it: a console that never opens the network
+menu listens on no port and starts no thread. It is stopped again when the
+player leaves the network screens with no table open.
+
+This module loads nothing of the network until it is used (the session
+imports it before the first frame).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from pyramid.console.wording import player_name
+from pyramid.errors import PyramidError
+from pyramid.net.limits import DEFAULT_PORT
+
+if TYPE_CHECKING:
+    from pyramid.console.screen import TableRun
+    from pyramid.net.advert import TableAd
+    from pyramid.net.events import InviteReceived
+    from pyramid.net.link import MatchLink
+    from pyramid.net.network import Network
+    from pyramid.net.views import TableView
+
+#: Invites: at most one held or on screen, at most one a console per INVITE_INTERVAL seconds and
+#: one from anybody per INVITE_INTERVAL, and "Not now" silences that console for INVITE_SILENCE.
+#: Why: an invite panel covers the menu, so a stranger sending them in a loop (1,148 in 30 s
+#: from two addresses, issue 26) kept the player from ever getting away but by joining.
+INVITE_INTERVAL = 30.0
+INVITE_SILENCE = 600.0
+
+
+class NoNetworkError(PyramidError):
+    """A network screen was reached on a console started without a network (a self-test, a test session)."""
+
+
+class Tables:
+    """The network as the console keeps it; see the module note.
+
+    ``port`` and ``address`` are where this console listens (the settings
+    file's ``[network]`` port, or ``--table-port`` / ``--table-address``);
+    ``name`` overrides the player's name for this run (``--name``).
+    """
+
+    def __init__(self, open_network: Callable[[str], Network] | None = None, port: int = DEFAULT_PORT,
+                 address: str = "", name: str | None = None) -> None:
+        self._open_network = open_network
+        self.port = port
+        self.address = address
+        self.name_override = name
+        #: The player's name as the settings say it now (the session that owns the settings sets this).
+        self.settings_name: Callable[[], str] = lambda: ""
+        self._network: Network | None = None
+        self.tables: dict[str, TableAd] = {}
+        self.consoles: dict[str, TableAd] = {}
+        #: The invite to show when no game is being played (the session shows it; one at a time).
+        self.held_invite: InviteReceived | None = None
+        #: The clock of the invite limits (swappable, as the session's).
+        self.clock: Callable[[], float] = time.monotonic
+        self._invites_from: dict[str, float] = {}  # address → when its next invite may show
+        self._next_invite = 0.0  # when any console's next invite may show
+        self.run: TableRun | None = None
+        self.joining: tuple[str, int] | None = None
+        self.notice = ""
+        self.crowded = False
+        self._invited: dict[str, str] = {}  # address → name, to word InviteSent
+
+    # -- the network object ----------------------------------------------------
+    @property
+    def available(self) -> bool:
+        return self._open_network is not None
+
+    @property
+    def name(self) -> str:
+        return self.name_override or player_name(self.settings_name())
+
+    def network(self) -> Network:
+        """The network, made on first use; :class:`NoNetworkError` when this console has none (a self-test)."""
+        if self._network is None:
+            if self._open_network is None:
+                raise NoNetworkError("this console was started without a network")
+            self._network = self._open_network(self.name)
+        return self._network
+
+    def table_view(self) -> TableView | None:
+        """The trace's ``table`` object of the table this console is at (``None``: none, or no network yet)."""
+        return None if self._network is None else self._network.table_view()
+
+    def listen(self) -> None:
+        """The network menu is shown: take invites, announce this console, look for tables."""
+        network = self.network()
+        network.listen(self.address, self.port)
+        network.browse()
+
+    def release(self) -> None:
+        """The player left the network screens: with no table open, stop listening and looking."""
+        if self.run is None and self.joining is None:
+            self.stop()
+
+    def stop(self) -> None:
+        """End the network (the app's exit): the table is left cleanly, the thread ends."""
+        network, self._network = self._network, None
+        self.tables.clear()
+        self.consoles.clear()
+        if network is not None:
+            network.stop()
+
+    # -- tables ------------------------------------------------------------------
+    def open_table(self, match_number: int, level: str) -> MatchLink:
+        """Open this console's table for ``match_number``, listening where this console listens."""
+        return self.network().open_table(match_number, level, self.address, self.port)
+
+    def join(self, host: str, port: int) -> None:
+        """Ask for the seat at ``host``:``port``; the answer comes as an event (Seated, JoinFailed)."""
+        self.joining = (host, port)
+        self.network().join(host, port)
+
+    def reopen(self, link: MatchLink, listen: tuple[str, int] | None) -> None:
+        """Continue after a restart: a host opens its table again where it listened (``listen``, else
+        where this console listens now), a guest goes back to its seat."""
+        network = self.network()
+        if link.role == "host":
+            address, port = listen or (self.address, self.port)
+            network.open_table(link.match_number, link.level, address, port, resume=link)
+        elif link.address is not None:
+            network.join(*link.address, resume=link)
+
+    def seated_link(self) -> MatchLink | None:
+        return self.network().link
+
+    def close_table(self) -> None:
+        """Leave the table (or give up the seat asked for) on the network, if there is one."""
+        if self._network is not None:
+            self._network.close_table()
+
+    def invite(self, console: TableAd) -> None:
+        """Invite a console seen in its network menu to this console's table."""
+        self._invited[console.address] = console.host
+        self.network().invite(console.address, console.port)
+
+    def take_invite(self) -> InviteReceived | None:
+        invite, self.held_invite = self.held_invite, None
+        return invite
+
+    def silence(self, address: str) -> None:
+        """ "Not now": no invite from the console at ``address`` for :data:`INVITE_SILENCE` seconds."""
+        self._invites_from[address] = self.clock() + INVITE_SILENCE
+
+    def _receive_invite(self, invite: InviteReceived) -> None:
+        """Hold ``invite`` if the limits allow it (module note); else it is dropped, unseen."""
+        now = self.clock()
+        if self.held_invite is not None or now < self._next_invite or now < self._invites_from.get(invite.address, 0):
+            return
+        self._invites_from = {address: until for address, until in self._invites_from.items() if until > now}
+        self._invites_from[invite.address] = now + INVITE_INTERVAL
+        self._next_invite = now + INVITE_INTERVAL
+        self.held_invite = invite
+
+    # -- events ------------------------------------------------------------------
+    def on_event(self, event: object) -> None:
+        """One network event: the lists, the notices and the invites here, the match's news to the run."""
+        from pyramid.console.net import wording
+        from pyramid.net import events as ev
+        from pyramid.net.discovery import instance_name
+
+        if isinstance(event, ev.TableSeen):
+            ad = event.table
+            if ad.key == instance_name(self.name):
+                return  # this console's own announcement, heard back
+            (self.tables if ad.is_table else self.consoles)[ad.key] = ad
+            (self.consoles if ad.is_table else self.tables).pop(ad.key, None)
+        elif isinstance(event, ev.TableGone):
+            self.tables.pop(event.key, None)
+            self.consoles.pop(event.key, None)
+        elif isinstance(event, ev.Listening):
+            self.notice = ""
+            run = self.run
+            if run is not None and run.seat == 0:
+                run.listen = (event.host, event.port)  # port 0 asked: a restart must listen on this one
+                run.save(run.board)
+        elif isinstance(event, ev.ListenFailed):
+            self.notice = wording.listen_failed(event.port)
+            if self.run is not None and self.run.seat == 0:
+                self.run.status = self.notice  # nobody can sit at this table: say so on it
+        elif isinstance(event, ev.Crowded):
+            self.crowded = event.crowded
+        elif isinstance(event, ev.DiscoveryFailed):
+            self.notice = wording.discovery_failed()
+        elif isinstance(event, ev.InviteReceived):
+            self._receive_invite(event)
+        elif isinstance(event, ev.InviteSent):
+            self.notice = wording.invite_sent(self._invited.pop(event.address, event.address), event.delivered)
+        elif self.run is not None:
+            self.run.on_event(event)
+
+    # -- the scripted mode's waits -------------------------------------------------
+    def heard(self, item: object) -> bool:
+        """``item`` is news from the other console (the script's ``wait``)."""
+        from pyramid.net import events as ev
+
+        return isinstance(item, (ev.OpponentJoined, ev.Seated, ev.JoinFailed, ev.PeerConnection, ev.OpponentMoved,
+                                 ev.OpponentStatus, ev.MatchVoided, ev.OpponentLeft, ev.RematchProposed,
+                                 ev.RematchStarted, ev.InviteReceived))
+
+    def reached(self, goal: str) -> bool:
+        """``"joined"``: two players sit at the table, connected (after a restart: the other is back);
+        ``"done"``: the opponent's match is over (or the opponent is gone)."""
+        run = self.run
+        if run is None:
+            return False
+        if goal == "joined":
+            return run.link.opponent_name is not None and run.link.token is not None and run.link.connected
+        return run.opponent_board().is_over() or run.gone or run.voided
