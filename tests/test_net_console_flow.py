@@ -306,16 +306,19 @@ def test_watching_goes_live_once_caught_up(tmp_path: Path) -> None:
     from pyramid.net.protocol import Move
 
     theirs = play_match(16, "casual").moves
-    link._replay.apply(Move(16, 1, str(theirs[0])))
+    link._replay.apply(Move(16, 1, str(theirs[0])))  # as the network thread does, then it posts the news
+    session.post_event(ev.OpponentMoved(1, str(theirs[0]), 1, 0, False))
     run = session.tables.run
     assert run is not None
     session.push(WatchScreen(session, run))
     assert session.screen.step == 0 and len(session.screen.moves) == 1  # type: ignore[attr-defined]
     press(session, "right")
     link._replay.apply(Move(16, 2, str(theirs[1])))
+    drawn = session.view()
+    assert session.screen.step == 1 and drawn == session.view()  # type: ignore[attr-defined]  # drawing changes nothing
     session.post_event(ev.OpponentMoved(2, str(theirs[1]), 1, 0, False))
-    session.view()
     assert session.screen.step == 2  # type: ignore[attr-defined]
+    assert run.opponent == link.opponent_game() and len(run.opponent.moves) == 2  # the one replay's copy
     assert session.view().table.status_line.startswith("Live: Bob is playing")
 
 

@@ -93,8 +93,8 @@ def test_a_whole_match_each_side_computes_the_others_score(pair: tuple[Endpoint,
     guest_board = DuelBoard.for_match(match)
     guest_board.replay(str(move) for move in guest_game.moves)
     assert host_link.opponent().score == guest_board.score
-    assert host_link.opponent_moves() == [str(move) for move in guest_game.moves]
-    assert guest_link.opponent_moves() == [str(move) for move in host_game.moves]
+    assert list(host_link.opponent_game().moves) == [str(move) for move in guest_game.moves]
+    assert list(guest_link.opponent_game().moves) == [str(move) for move in host_game.moves]
     numbers = [event.number for event in host.seen if isinstance(event, ev.OpponentMoved)]
     assert numbers == list(range(1, len(guest_game.moves) + 1))
 

@@ -77,7 +77,7 @@ def test_a_dropped_connection_resumes_with_the_numbered_moves() -> None:
         assert numbers(guest) == list(range(1, len(host_game) + 1))
         assert numbers(host) == list(range(1, len(guest_game) + 1))
         assert any(isinstance(event, ev.PeerConnection) and not event.connected for event in host.seen)
-        assert guest_link.opponent_moves() == [str(move) for move in host_game]
+        assert list(guest_link.opponent_game().moves) == [str(move) for move in host_game]
         assert host_link.opponent().score == sum(play_match(MATCH, "casual").round_scores)
     finally:
         guest.net.stop()
@@ -120,7 +120,7 @@ def test_a_guest_killed_mid_match_resumes_from_its_saved_table() -> None:
             already = len(saved["opponent"]["moves"])  # the host's moves the child had saved
             assert numbers(reborn) == list(range(already + 1, len(host_game) + 1))  # none twice, none missing
             assert numbers(host) == list(range(1, len(guest_game) + 1))  # none doubled, none lost
-            assert host_link.opponent_moves() == [str(move) for move in guest_game]
+            assert list(host_link.opponent_game().moves) == [str(move) for move in guest_game]
             assert link.opponent().score == sum(play_match(MATCH, "expert").round_scores)
             assert host_link.opponent().score == sum(play_match(MATCH, "casual").round_scores)
             assert not any(isinstance(event, ev.MatchVoided) for event in host.seen + reborn.seen)

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from pyramid.net.advert import TableAd
     from pyramid.net.events import InviteReceived
     from pyramid.net.link import MatchLink
-    from pyramid.net.views import TableView
+    from pyramid.net.views import OpponentGame, TableView
     from pyramid.saved.settings import PlayerSettings
     from pyramid.saved.store import Store
 
@@ -71,6 +71,8 @@ class TableRun(Protocol):
     status: str
     gone: bool
     voided: bool
+    #: The opponent's game as the network thread's replay had it at the latest news.
+    opponent: OpponentGame
 
     @property
     def opponent_name(self) -> str: ...
@@ -82,8 +84,6 @@ class TableRun(Protocol):
     def active(self) -> bool:
         """The match still goes on at the table (nothing recorded, nobody gone, not void)."""
 
-    def opponent_board(self) -> DuelBoard:
-        """The opponent's game as replayed so far."""
 
     def on_event(self, event: object) -> None:
         """News of the match from the network."""
@@ -276,6 +276,10 @@ class Screen(ABC):
 
     def resume(self) -> None:
         """Called when the screen above this one closes (menus refresh their lines)."""
+
+    def news(self) -> None:
+        """News from the network was taken (the main loop draws after it): a screen that shows
+        something live takes it here, never while it draws."""
 
     def due(self) -> float | None:
         """When the screen next moves by itself (a ``clock`` time), or ``None``: it waits for the player."""

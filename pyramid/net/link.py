@@ -33,7 +33,7 @@ from pyramid.net.events import (
     MatchVoided, OpponentLeft, OpponentLeftReason, OpponentMoved, OpponentStatus, RematchProposed, RematchStarted,
 )
 from pyramid.net.opponent import OpponentReplay
-from pyramid.net.views import OpponentStatusName, OpponentView, TableStateName, TableView
+from pyramid.net.views import OpponentGame, OpponentStatusName, OpponentView, TableStateName, TableView
 from pyramid.net.protocol import (
     Leave, Message, Move, Ping, Pong, Rematch, RematchAccept, Resend, Status, check_name,
 )
@@ -136,10 +136,14 @@ class MatchLink:
         players = (own_name, *others) if self.role == "host" else (*others, own_name)
         return TableView(address, port, players, state)
 
-    def opponent_moves(self) -> list[str]:
-        """The opponent's moves replayed so far (for "watch the opponent")."""
+    def opponent_game(self) -> OpponentGame:
+        """The opponent's game as replayed so far (a snapshot: the console's one view of it)."""
         with self._lock:
-            return list(self._replay.to_json()["moves"])
+            replay = self._replay
+            board = replay.board
+            return OpponentGame(replay.match_number, tuple(replay.played), board.round_number,
+                                board.score, board.is_over(), tuple(board.round_scores()),
+                                sum(tally.cleared for tally in board.tallies))
 
     def to_json(self) -> dict[str, Any]:
         """Everything needed to come back to this table after a power cut (plain JSON)."""

@@ -37,6 +37,8 @@ class OpponentReplay:
     def __init__(self, match_number: int) -> None:
         self.match_number = match_number
         self.board = DuelBoard.for_match(match_number)
+        #: The moves replayed, in notation (kept as they come: a snapshot copies them, never writes them again).
+        self.played: list[str] = []
 
     @property
     def moves(self) -> int:
@@ -63,7 +65,7 @@ class OpponentReplay:
         if message.match != self.match_number:
             raise MatchVoidError("wrong_match", f"move {message.n} is for match {message.match}, not {self.match_number}")
         if message.n <= self.moves:
-            played = str(self.board.move_stack[message.n - 1])
+            played = self.played[message.n - 1]
             if played != message.move:
                 raise MatchVoidError(
                     "changed_move", f"move {message.n} was {played!r} and is now sent as {quote(message.move)}"
@@ -72,9 +74,11 @@ class OpponentReplay:
         if message.n != self.moves + 1:
             raise MatchVoidError("out_of_order", f"move {message.n} arrived before move {self.moves + 1}")
         try:
-            self.board.push(DuelMove.parse(message.move))
+            move = DuelMove.parse(message.move)
+            self.board.push(move)
         except EngineError as error:
             raise MatchVoidError("illegal_move", f"move {message.n} {quote(message.move)} is not legal: {error}") from None
+        self.played.append(str(move))
         return "applied"
 
     def check(self, status: Status) -> None:
@@ -96,7 +100,7 @@ class OpponentReplay:
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON: the match number and the moves replayed, in order."""
-        return {"match": self.match_number, "moves": [str(move) for move in self.board.move_stack]}
+        return {"match": self.match_number, "moves": list(self.played)}
 
     @classmethod
     def from_json(cls, data: object) -> "OpponentReplay":

@@ -42,3 +42,20 @@ class OpponentView:
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class OpponentGame:
+    """The opponent's game as this console's replay has it (:meth:`MatchLink.opponent_game`): what the
+    console shows, compares and lets the player watch. The replay on the network thread is the one
+    board; this is its copy at one moment, taken under the link's lock."""
+
+    match: int
+    #: The moves replayed, in notation, in order.
+    moves: tuple[str, ...]
+    round: int
+    score: int
+    finished: bool
+    #: Points of each round played so far (the current one included).
+    round_scores: tuple[int, ...]
+    rounds_cleared: int

@@ -170,7 +170,8 @@ def _table_screen(session: Console) -> TableScreen | None:
 
 def take_event(session: Console, event: object) -> None:
     """One network event, in the main loop: a seat granted or refused and a new round change screens
-    here; the tables take the rest (the lists, the notices, invites, the match's news)."""
+    here; the tables take the rest (the lists, the notices, invites, the match's news), and the
+    screen on top is told (:meth:`~pyramid.console.screen.Screen.news`)."""
     from pyramid.net import events as ev
 
     tables = session.tables
@@ -182,6 +183,7 @@ def take_event(session: Console, event: object) -> None:
         _new_round(session, tables.run)
     else:
         tables.on_event(event)
+    session.screen.news()
 
 
 def _join_failed(session: Console, why: str) -> None:

@@ -36,7 +36,7 @@ from pyramid.engine.duel.board import DuelBoard, DuelMove
 from pyramid.engine.duel.match import Contender, Duel, FinishedGame
 from pyramid.net import events as ev
 from pyramid.net.link import MatchLink, TableStateError
-from pyramid.net.views import TableView
+from pyramid.net.views import OpponentGame, TableView
 from pyramid.saved.progress import Progress
 from pyramid.saved.stats import NETWORK_GAME, GameResult
 from pyramid.view import Hit, MenuHit, PanelView, View
@@ -73,7 +73,8 @@ class NetDuelRun(DuelRun):
         #: A new round proposed by the opponent, and the one this player proposed.
         self.their_rematch: int | None = None
         self.my_rematch: int | None = None
-        self._opponent = DuelBoard.for_match(link.match_number)
+        #: The opponent's game as the link's replay had it at the latest news (:meth:`refresh`).
+        self.opponent: OpponentGame = link.opponent_game()
         super().__init__(session, self._duel(), started)
 
     def game_screen(self) -> NetDuelScreen:
@@ -102,24 +103,28 @@ class NetDuelRun(DuelRun):
         """The match still goes on at the table (nothing recorded, nobody gone, not void)."""
         return not (self.recorded or self.voided or self.gone)
 
-    def opponent_board(self) -> DuelBoard:
-        """The opponent's game as replayed so far (new moves pushed onto the same board)."""
-        if self.link.match_number == self.match_number:
-            moves = self.link.opponent_moves()
-            for move in moves[len(self._opponent.move_stack):]:
-                self._opponent.push(DuelMove.parse(move))
-        return self._opponent
+    def _take_opponent(self) -> None:
+        """The opponent's game as the link's replay has it now (none of a new round's: that is the next run's)."""
+        game = self.link.opponent_game()
+        if game.match == self.match_number:
+            self.opponent = game
+
+    @property
+    def under_way(self) -> bool:
+        """Somebody has moved in this match."""
+        return bool(self.board.move_stack or self.opponent.moves)
 
     def _duel(self) -> Duel:
         names = [self.own_name, self.opponent_name] if self.seat == 0 else [self.opponent_name, self.own_name]
         mine = FinishedGame.of_board(self.board) if self.board.is_over() else None
-        opponent = self.opponent_board()
-        theirs = FinishedGame.of_board(opponent) if opponent.is_over() else None
+        opponent = self.opponent
+        theirs = FinishedGame(opponent.round_scores, opponent.rounds_cleared) if opponent.finished else None
         results = (mine, theirs) if self.seat == 0 else (theirs, mine)
         return Duel(self.match_number, (Contender(names[0]), Contender(names[1])), results)
 
     def refresh(self) -> None:
         """Bring the duel up to date with the opponent's replay; count the match when both games are over."""
+        self._take_opponent()
         self.duel = self._duel()
         if self.duel.is_finished and not self.recorded and not self.voided:
             self.record(self.duel.outcome_for(self.seat) == "win")
@@ -168,8 +173,8 @@ class NetDuelRun(DuelRun):
         Nothing counts when nobody sat at the table or nobody has moved yet
         (leaving a new round offered at the end of a match).
         """
-        under_way = bool(self.board.move_stack or self.opponent_board().move_stack)
-        if self.active and self.link.opponent_name is not None and under_way:
+        self._take_opponent()
+        if self.active and self.link.opponent_name is not None and self.under_way:
             self.record(False)
         elif self.active:
             self.session.store.clear_progress(GAME)
@@ -202,8 +207,7 @@ class NetDuelRun(DuelRun):
             self.status = wording.left(name, event.reason)
             self.refresh()
             if self.active:
-                under_way = bool(self.board.move_stack or self.opponent_board().move_stack)
-                if self.opponent_board().is_over() or not under_way:
+                if self.opponent.finished or not self.under_way:
                     # Their total stands and is compared when this game ends; or nobody had moved yet
                     # (a new round offered at the end of a match, left at once): nothing to count.
                     self.session.store.clear_progress(GAME)
@@ -251,8 +255,8 @@ class NetDuelRun(DuelRun):
     def opponent_line(self) -> str:
         if self.link.opponent_name is None:
             return say("net.no_opponent")
-        board = self.opponent_board()
-        return wording.progress(self.opponent_name, board.round_number, board.score, board.is_over())
+        opponent = self.opponent
+        return wording.progress(self.opponent_name, opponent.round, opponent.score, opponent.finished)
 
     def verdict(self) -> str:
         name = self.opponent_name
@@ -267,7 +271,7 @@ class NetDuelRun(DuelRun):
 
     def comparison(self) -> tuple[str, ...]:
         """Both totals, then round by round (as against the computer); the opponent's rounds so far."""
-        mine, theirs = self.board.round_scores(), self.opponent_board().round_scores()
+        mine, theirs = self.board.round_scores(), self.opponent.round_scores
         lines = [say("net.totals", mine=sum(mine), theirs=sum(theirs), name=self.opponent_name)]
         for number in range(1, max(len(mine), len(theirs)) + 1):
             a = str(mine[number - 1]) if number <= len(mine) else "·"
@@ -387,38 +391,37 @@ class WatchScreen(ReplayScreen[DuelMove]):
     """The opponent's game so far, move by move (▶ ◀), then live: once every move so far is shown,
     a new one shows as soon as it arrives.
 
-    The moves come from the link's replay, read whenever the screen is drawn
-    (the main loop draws after every network event), so nothing is pushed at
-    this screen from outside.
+    The moves are the run's snapshot of the opponent's game (:attr:`NetDuelRun.opponent`), taken
+    when news comes (:meth:`news`, and :meth:`resume` after a screen over this one closes); drawing
+    changes nothing.
     """
 
     name = "watch"
 
     def __init__(self, session: Console, run: NetDuelRun) -> None:
         table = DuelTable(DuelBoard.for_match(run.match_number), session.settings.card_letters)
-        moves = [DuelMove.parse(move) for move in run.link.opponent_moves()]
+        moves = [DuelMove.parse(move) for move in run.opponent.moves]
         super().__init__(session, table, moves, say("net.game_of", name=run.opponent_name))
         self.duel_table = table
         self.run = run
         self.match = run.match_number
 
-    def sync(self) -> None:
+    def news(self) -> None:
         """Take the opponent's new moves; follow them live when every move so far is shown."""
-        if self.run.link.match_number != self.match:
+        game = self.run.opponent
+        if game.match != self.match:
             return  # a new round started: this game is complete
-        arrived = self.run.link.opponent_moves()[len(self.moves):]
+        arrived = game.moves[len(self.moves):]
         caught_up = self.step == len(self.moves)
         self.moves += [DuelMove.parse(move) for move in arrived]
         while caught_up and self.step < len(self.moves):
             self.table.board.push(self.moves[self.step])
             self.step += 1
 
-    def handle(self, action: Action, hit: Hit) -> None:
-        self.sync()
-        super().handle(action, hit)
+    def resume(self) -> None:
+        self.news()
 
     def view(self) -> View:
-        self.sync()
         view = super().view()
         if view.table is None or self.step < len(self.moves) or self.duel_table.board.is_over():
             return view

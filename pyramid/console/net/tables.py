@@ -222,4 +222,4 @@ class Tables:
             return False
         if goal == "joined":
             return run.link.opponent_name is not None and run.link.token is not None and run.link.connected
-        return run.opponent_board().is_over() or run.gone or run.voided
+        return run.opponent.finished or run.gone or run.voided
