@@ -13,6 +13,7 @@ else.
 
 # Annotations are evaluated, not postponed: cheaper named tuples at start-up (see pyramid.view).
 
+from enum import Enum
 from typing import NamedTuple
 
 from pyramid.errors import InvalidActionError
@@ -24,15 +25,44 @@ TYPABLE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456
 REPEATING = frozenset(("up", "down", "left", "right"))
 
 
+class Kind(Enum):
+    """What an action is: one of the buttons, a tap (with where) or a typed character (with which).
+
+    Screens compare kinds (``action.kind is Kind.OK``), never names: a misspelt
+    kind is an error the type check finds, a misspelt name was a comparison that
+    was silently never true. The values are the notation's words.
+    """
+
+    UP = "up"
+    DOWN = "down"
+    LEFT = "left"
+    RIGHT = "right"
+    OK = "ok"
+    BACK = "back"
+    STAR = "star"
+    HELP = "help"
+    UNDO = "undo"
+    HINT = "hint"
+    ERASE = "erase"
+    TAP = "tap"
+    TYPE = "type"
+
+
+#: The kinds by their word in the notation.
+KINDS = {kind.value: kind for kind in Kind}
+#: The four arrows (what moves a cursor or a highlight).
+ARROWS = frozenset((Kind.UP, Kind.DOWN, Kind.LEFT, Kind.RIGHT))
+
+
 class _ActionValue(NamedTuple):
-    name: str
+    kind: Kind
     x: int
     y: int
     text: str
 
 
 class Action(_ActionValue):
-    """One action: a button name, or ``"tap"`` with a screen position.
+    """One action: a button, a tap with a screen position, or a typed character (its :class:`Kind`).
 
     A named tuple (immutable, cheap to define before the first frame),
     checked when it is made.
@@ -40,13 +70,13 @@ class Action(_ActionValue):
 
     __slots__ = ()
 
-    def __new__(cls, name: str, x: int = 0, y: int = 0, text: str = "") -> "Action":
-        if name == "type":
-            if len(text) != 1 or text not in TYPABLE:
-                raise InvalidActionError(f"cannot type {text!r}: one letter, digit, space, - or '")
-        elif name not in BUTTONS and name != "tap":
+    def __new__(cls, name: "str | Kind", x: int = 0, y: int = 0, text: str = "") -> "Action":
+        kind = name if isinstance(name, Kind) else KINDS.get(name)
+        if kind is None:
             raise InvalidActionError(f"unknown action {name!r} (use one of {', '.join(BUTTONS)}, tap:X,Y or type:C)")
-        return super().__new__(cls, name, x, y, text)
+        if kind is Kind.TYPE and (len(text) != 1 or text not in TYPABLE):
+            raise InvalidActionError(f"cannot type {text!r}: one letter, digit, space, - or '")
+        return super().__new__(cls, kind, x, y, text)
 
     @classmethod
     def typed(cls, character: str) -> "Action":
@@ -73,9 +103,9 @@ class Action(_ActionValue):
         return cls(word)
 
     def __str__(self) -> str:
-        if self.name == "type":
+        if self.kind is Kind.TYPE:
             return f"type:{self.text}"
-        return f"tap:{self.x},{self.y}" if self.name == "tap" else self.name
+        return f"tap:{self.x},{self.y}" if self.kind is Kind.TAP else self.kind.value
 
 
 def parse_script(text: str) -> list[Action]:

@@ -28,3 +28,19 @@ def test_mypy_is_strict_on_the_four_packages() -> None:
     assert config["strict"] is True
     assert set(config["files"]) == {"pyramid", "display", "input", "audio"}
     assert all((ROOT / package / "py.typed").is_file() for package in config["files"])
+
+
+def test_an_action_compared_with_a_word_is_a_type_error(tmp_path: Path) -> None:
+    """Screens compare an action's :class:`~pyramid.actions.Kind` (issue 28): a comparison with a
+    word, the old way, could be misspelt and silently never true; now the check above refuses it."""
+    screen = tmp_path / "screen_by_words.py"
+    screen.write_text("from pyramid.actions import Action, Kind\n\n\n"
+                      "def chosen(action: Action) -> bool:\n"
+                      "    return action.kind is Kind.OK or action.kind == 'ok' or action.kind in ('tap',)\n",
+                      encoding="utf-8")
+    result = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-error-summary", "--cache-dir",
+                             str(tmp_path / "cache"), str(screen)], cwd=ROOT, capture_output=True, text=True,
+                            timeout=600)
+    assert result.returncode == 1
+    refused = [line for line in result.stdout.splitlines() if "[comparison-overlap]" in line]
+    assert [line.split(":")[1] for line in refused] == ["5", "5"], result.stdout

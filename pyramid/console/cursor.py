@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from pyramid.actions import Kind
 from pyramid.view import Target
 
 STOCK_POINT = (0.0, -6.0)
@@ -37,27 +38,27 @@ def ordered(targets: Sequence[Target], places: Sequence[tuple[int, int]]) -> lis
     return sorted(targets, key=lambda t: target_point(t, places))
 
 
-def step(targets: Sequence[Target], current: Target | None, direction: str,
+def step(targets: Sequence[Target], current: Target | None, direction: Kind,
          places: Sequence[tuple[int, int]]) -> Target | None:
-    """Where the cursor goes from ``current`` when ``direction`` is pressed.
+    """Where the cursor goes from ``current`` when the arrow ``direction`` is pressed.
 
-    ``left``/``right`` wrap around the reading order; ``up``/``down`` stay put
-    when there is no row further that way.
+    ◀ ▶ wrap around the reading order; ▲ ▼ stay put when there is no row
+    further that way.
     """
     if not targets:
         return None
     if current is None or current not in targets:
         return nearest(targets, current, places)
-    if direction in ("left", "right"):
+    if direction in (Kind.LEFT, Kind.RIGHT):
         order = ordered(targets, places)
-        delta = 1 if direction == "right" else -1
+        delta = 1 if direction is Kind.RIGHT else -1
         return order[(order.index(current) + delta) % len(order)]
     y, x = target_point(current, places)
     rows = sorted({target_point(t, places)[0] for t in targets})
-    further = [r for r in rows if (r < y if direction == "up" else r > y)]
+    further = [r for r in rows if (r < y if direction is Kind.UP else r > y)]
     if not further:
         return current
-    row_y = further[-1] if direction == "up" else further[0]
+    row_y = further[-1] if direction is Kind.UP else further[0]
     in_row = [t for t in targets if target_point(t, places)[0] == row_y]
     return min(in_row, key=lambda t: (abs(target_point(t, places)[1] - x), target_point(t, places)[1]))
 

@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from pyramid.actions import Action
+from pyramid.actions import Action, Kind
 from pyramid.console.catalogue import say
 from pyramid.console.screen import Console, Screen
 from pyramid.console.thinking import THINKING_CUE
@@ -141,7 +141,7 @@ class DealingScreen(Screen):
         self.then(dealt)
 
     def handle(self, action: Action, hit: Hit) -> None:
-        if action.name in ("back", "ok", "star", "tap") or isinstance(hit, MenuHit):
+        if action.kind in (Kind.BACK, Kind.OK, Kind.STAR, Kind.TAP) or isinstance(hit, MenuHit):
             self.session.thinker.cancel()
             self.session.pop()
 

@@ -14,7 +14,7 @@ import datetime
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from pyramid.actions import Action
+from pyramid.actions import ARROWS, Action, Kind
 from pyramid.console.catalogue import say, say_count
 from pyramid.console.dealing import DealingScreen, DealRequest, Dealt, deal_at_once
 from pyramid.console.help_text import pyramid_help
@@ -318,23 +318,23 @@ class GameScreen(Screen):
             self._handle_end(action, hit)
             return
         self.message, self.hint = "", ()
-        if self.thinking_since is not None and action.name not in ("up", "down", "left", "right", "hint"):
+        if self.thinking_since is not None and action.kind not in ARROWS and action.kind is not Kind.HINT:
             self.stop_thinking()  # Back, a pick or an undo: the hint asked for is no longer wanted
-            if action.name == "back":
+            if action.kind is Kind.BACK:
                 return  # Back calls the search off, and does nothing more
-        if action.name in ("up", "down", "left", "right"):
-            self.table.move_cursor(action.name)
-        elif action.name == "ok" and self.table.cursor is not None:
+        if action.kind in ARROWS:
+            self.table.move_cursor(action.kind)
+        elif action.kind is Kind.OK and self.table.cursor is not None:
             self._pick(self.table.cursor)
-        elif action.name == "tap" and hit is not None and not isinstance(hit, MenuHit):
+        elif action.kind is Kind.TAP and hit is not None and not isinstance(hit, MenuHit):
             self._pick(hit)
-        elif action.name == "back" and self.table.cancel():
+        elif action.kind is Kind.BACK and self.table.cancel():
             pass
-        elif action.name in ("back", "star"):
+        elif action.kind in (Kind.BACK, Kind.STAR):
             self.session.pop()
-        elif action.name == "undo":
+        elif action.kind is Kind.UNDO:
             self.undo()
-        elif action.name == "hint":
+        elif action.kind is Kind.HINT:
             self.give_hint()
 
     def on_help(self) -> None:
@@ -474,11 +474,11 @@ class GameScreen(Screen):
 
     def _handle_end(self, action: Action, hit: Hit) -> None:
         items = self.end_items()
-        if action.name == "undo" and UNDO_LAST in items:
+        if action.kind is Kind.UNDO and UNDO_LAST in items:
             action, self.end_selected = Action("ok"), items.index(UNDO_LAST)
         choice = choose_line(action, hit, self.end_selected, len(items))
         if choice is None:
-            if action.name in ("star", "back"):
+            if action.kind in (Kind.STAR, Kind.BACK):
                 self.session.pop()
             return
         self.end_selected = choice.selected

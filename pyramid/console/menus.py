@@ -13,7 +13,7 @@ import logging
 from types import ModuleType
 from typing import TYPE_CHECKING, Callable
 
-from pyramid.actions import Action
+from pyramid.actions import Action, Kind
 from pyramid.console.catalogue import LANGUAGE_NAMES, current_language, say
 from pyramid.console.help_text import Sections
 from pyramid.console.screen import Console, HelpScreen, MenuScreen, NoticeScreen, PagedScreen, Screen
@@ -230,10 +230,10 @@ class StatisticsScreen(PagedScreen):
         return tuple(sections)
 
     def answer(self, action: Action) -> None:
-        if action.name in ("ok", "tap"):
+        if action.kind in (Kind.OK, Kind.TAP):
             self.session.push(ConfirmScreen(self.session, say("statistics.reset_question"), say("statistics.reset"),
                                             self.reset))
-        elif action.name in ("back", "star"):
+        elif action.kind in (Kind.BACK, Kind.STAR):
             self.session.pop()
 
     def reset(self) -> None:
@@ -331,7 +331,7 @@ class ControlsScreen(Screen):
         self.seen: list[str] = []
 
     def handle(self, action: Action, hit: Hit) -> None:
-        leaving = action.name in ("back", "star") and self.seen[-1:] == [str(action)]
+        leaving = action.kind in (Kind.BACK, Kind.STAR) and self.seen[-1:] == [str(action)]
         self.seen.append(str(action))
         if leaving:
             self.session.pop()
@@ -355,7 +355,7 @@ class SystemScreen(Screen):
     name = "system"
 
     def handle(self, action: Action, hit: Hit) -> None:
-        if action.name in ("ok", "back", "star", "tap"):
+        if action.kind in (Kind.OK, Kind.BACK, Kind.STAR, Kind.TAP):
             self.session.pop()
 
     def view(self) -> View:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Generic, Protocol, Sequence
 
 from pyramid.console.catalogue import say, say_count
-from pyramid.actions import Action
+from pyramid.actions import Action, Kind
 from pyramid.console.screen import Console, Screen
 from pyramid.engine.game import Game, MoveT
 from pyramid.view import Hit, TableView, Target, View
@@ -64,20 +64,20 @@ class ReplayScreen(Screen, Generic[MoveT]):
             self.step += 1
 
     def handle(self, action: Action, hit: Hit) -> None:
-        if action.name in ("ok", "tap"):
+        if action.kind in (Kind.OK, Kind.TAP):
             self.next_at = None if self.playing else self.session.clock() + PACES[self.pace]
-        elif action.name == "right":
+        elif action.kind is Kind.RIGHT:
             self.next_at = None
             self.forward()
-        elif action.name == "left" and self.step > 0:
+        elif action.kind is Kind.LEFT and self.step > 0:
             self.next_at = None
             self.table.board.pop()
             self.step -= 1
-        elif action.name in ("up", "down"):
-            self.pace = min(max(self.pace + (-1 if action.name == "up" else 1), 0), len(PACES) - 1)
+        elif action.kind in (Kind.UP, Kind.DOWN):
+            self.pace = min(max(self.pace + (-1 if action.kind is Kind.UP else 1), 0), len(PACES) - 1)
             if self.playing:
                 self.next_at = self.session.clock() + PACES[self.pace]
-        elif action.name in ("back", "star"):
+        elif action.kind in (Kind.BACK, Kind.STAR):
             self.session.pop()
 
     def due(self) -> float | None:

@@ -24,7 +24,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Protocol, Sequence
 
-from pyramid.actions import Action
+from pyramid.actions import Action, Kind
 from pyramid.console.catalogue import say
 from pyramid.console.help_text import Sections, paginate, pyramid_help
 from pyramid.engine.cards import Card
@@ -236,13 +236,13 @@ class LineChoice(NamedTuple):
 def choose_line(action: Action, hit: Hit, selected: int, count: int) -> LineChoice | None:
     """The lines of a panel the same everywhere: ▲ ▼ move the highlight round them, ✓ or a tap on a
     line chooses; a tap beside them changes nothing. ``None``: the action is not about the lines."""
-    if action.name in ("up", "down"):
-        return LineChoice((selected + (1 if action.name == "down" else -1)) % count, False)
-    if action.name == "tap":
+    if action.kind in (Kind.UP, Kind.DOWN):
+        return LineChoice((selected + (1 if action.kind is Kind.DOWN else -1)) % count, False)
+    if action.kind is Kind.TAP:
         if isinstance(hit, MenuHit) and 0 <= hit.index < count:
             return LineChoice(hit.index, True)
         return LineChoice(selected, False)
-    if action.name == "ok":
+    if action.kind is Kind.OK:
         return LineChoice(selected, True)
     return None
 
@@ -340,16 +340,16 @@ class MenuScreen(Screen):
 
     def handle(self, action: Action, hit: Hit) -> None:
         count = len(self.items())
-        if action.name in ("up", "down") and count:
-            self.selected = (self.selected + (1 if action.name == "down" else -1)) % count
-        elif action.name in ("left", "right") and count:
-            self.sideways(1 if action.name == "right" else -1)
-        elif action.name == "ok" and count:
+        if action.kind in (Kind.UP, Kind.DOWN) and count:
+            self.selected = (self.selected + (1 if action.kind is Kind.DOWN else -1)) % count
+        elif action.kind in (Kind.LEFT, Kind.RIGHT) and count:
+            self.sideways(1 if action.kind is Kind.RIGHT else -1)
+        elif action.kind is Kind.OK and count:
             self._choose(self.selected)
-        elif action.name == "tap" and isinstance(hit, MenuHit) and 0 <= hit.index < count:
+        elif action.kind is Kind.TAP and isinstance(hit, MenuHit) and 0 <= hit.index < count:
             self.selected = hit.index
             self._choose(hit.index)
-        elif action.name in ("back", "star"):
+        elif action.kind in (Kind.BACK, Kind.STAR):
             self.leave()
 
     def _choose(self, index: int) -> None:
@@ -435,8 +435,8 @@ class PagedScreen(Screen):
         self.page = min(self.page, len(self.pages) - 1)
 
     def handle(self, action: Action, hit: Hit) -> None:
-        if action.name in ("left", "up", "right", "down"):
-            step = 1 if action.name in ("right", "down") else -1
+        if action.kind in (Kind.LEFT, Kind.UP, Kind.RIGHT, Kind.DOWN):
+            step = 1 if action.kind in (Kind.RIGHT, Kind.DOWN) else -1
             self.page = min(max(self.page + step, 0), len(self.pages) - 1)
         else:
             self.answer(action)
@@ -464,7 +464,7 @@ class HelpScreen(PagedScreen):
                          sections if sections is not None else pyramid_help(session.rules))
 
     def answer(self, action: Action) -> None:
-        if action.name in ("ok", "back", "star", "tap"):
+        if action.kind in (Kind.OK, Kind.BACK, Kind.STAR, Kind.TAP):
             self.session.pop()
 
     def on_help(self) -> None:
@@ -482,7 +482,7 @@ class NoticeScreen(Screen):
         self.text = text
 
     def handle(self, action: Action, hit: Hit) -> None:
-        if action.name in ("ok", "back", "star", "tap") or isinstance(hit, MenuHit):
+        if action.kind in (Kind.OK, Kind.BACK, Kind.STAR, Kind.TAP) or isinstance(hit, MenuHit):
             self.session.pop()
 
     def view(self) -> View:

@@ -18,7 +18,7 @@ import time
 from typing import Any, Callable, Sequence
 
 from pyramid.console.catalogue import say, use_language
-from pyramid.actions import Action
+from pyramid.actions import Action, Kind
 from pyramid.console.net.tables import Tables
 from pyramid.console.screen import DealChoice, NoticeScreen, PressSeen, Screen
 from pyramid.console.thinking import Thinker, Thought
@@ -163,15 +163,15 @@ class Session:
     def handle(self, action: Action, locate: Locate | None = None) -> None:
         """Apply one action (a failure in doing so is :meth:`recover`-ed from).
         Taps are located by the renderer's layout (``locate``)."""
-        self._guarded(f"handling {action.name!r}", lambda: self._handle(action, locate))
+        self._guarded(f"handling {str(action)!r}", lambda: self._handle(action, locate))
 
     def _handle(self, action: Action, locate: Locate | None) -> None:
-        hit = locate(action.x, action.y) if action.name == "tap" and locate else None
-        if not self.screen.takes_text and action.name in ("erase", "type"):
-            if action.name == "type":
+        hit = locate(action.x, action.y) if action.kind is Kind.TAP and locate else None
+        if not self.screen.takes_text and action.kind in (Kind.ERASE, Kind.TYPE):
+            if action.kind is Kind.TYPE:
                 return
             action = Action("back")  # a keyboard's Backspace, where nothing is typed
-        if action.name == "help":
+        if action.kind is Kind.HELP:
             self.screen.on_help()
         else:
             self.screen.handle(action, hit)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from pyramid.console.catalogue import say, say_count
+from pyramid.actions import Kind
 from pyramid.console import cursor
 from pyramid.engine.board import Board, Move
 from pyramid.engine.cards import Card
@@ -60,7 +61,7 @@ class Table:
         return "stock"
 
     # -- actions ------------------------------------------------------------
-    def move_cursor(self, direction: str) -> None:
+    def move_cursor(self, direction: Kind) -> None:
         self.cursor = cursor.step(self.targets(), self.cursor, direction, self.board.places)
 
     def pick(self, target: Target) -> Move | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from abc import abstractmethod
 from typing import Callable
 
-from pyramid.actions import Action
+from pyramid.actions import Action, Kind
 from pyramid.console.catalogue import say
 from pyramid.console.screen import Console, MenuScreen, Screen
 from pyramid.engine.deal import MAX_DEAL_NUMBER
@@ -50,21 +50,21 @@ class NumberEntryScreen(Screen):
         """The player took ``number`` (always valid)."""
 
     def handle(self, action: Action, hit: Hit) -> None:
-        if action.name == "type" and action.text.isdigit():
+        if action.kind is Kind.TYPE and action.text.isdigit():
             # Typed digits come in on the right, like a calculator's: 1, 2 makes 12.
             self.digits = (self.digits[1:] + [int(action.text)]) if self.typed else [0] * (self.DIGITS - 1) + [
                 int(action.text)]
             self.typed, self.position = True, self.DIGITS - 1
-        elif action.name == "erase":
+        elif action.kind is Kind.ERASE:
             self.digits, self.typed = [0] + self.digits[:-1], True
             self.position = self.DIGITS - 1
-        elif action.name in ("up", "down"):
-            self.digits[self.position] = (self.digits[self.position] + (1 if action.name == "up" else -1)) % 10
-        elif action.name in ("left", "right"):
-            self.position = (self.position + (1 if action.name == "right" else -1)) % self.DIGITS
-        elif action.name in ("ok", "tap") and self.valid:
+        elif action.kind in (Kind.UP, Kind.DOWN):
+            self.digits[self.position] = (self.digits[self.position] + (1 if action.kind is Kind.UP else -1)) % 10
+        elif action.kind in (Kind.LEFT, Kind.RIGHT):
+            self.position = (self.position + (1 if action.kind is Kind.RIGHT else -1)) % self.DIGITS
+        elif action.kind in (Kind.OK, Kind.TAP) and self.valid:
             self.accept(self.number)
-        elif action.name in ("back", "star"):
+        elif action.kind in (Kind.BACK, Kind.STAR):
             self.session.pop()
 
     def view(self) -> View:

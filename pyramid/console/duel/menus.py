@@ -13,7 +13,7 @@ from types import ModuleType
 
 from pyramid.console.catalogue import say
 from pyramid.console.wording import describe_notices, level_name, player_name
-from pyramid.actions import Action
+from pyramid.actions import Action, Kind
 from pyramid.engine.duel.ai import LEVELS
 from pyramid.console.duel.flow import (
     LEVEL_CHOICE,
@@ -170,24 +170,24 @@ class NameEntryScreen(PyramidsHelpKey, Screen):
         return "".join(self.letters).strip()
 
     def handle(self, action: Action, hit: Hit) -> None:
-        if action.name == "type" and action.text in self.LETTERS:  # a keyboard types the name
+        if action.kind is Kind.TYPE and action.text in self.LETTERS:  # a keyboard types the name
             self.letters[self.position] = action.text
             self.position = min(self.position + 1, self.LENGTH - 1)
-        elif action.name == "erase":  # Backspace deletes the letter before the one aimed at
+        elif action.kind is Kind.ERASE:  # Backspace deletes the letter before the one aimed at
             at = self.position - 1 if self.letters[self.position] == " " and self.position else self.position
             self.letters = self.letters[:at] + self.letters[at + 1:] + [" "]
             self.position = at
-        elif action.name in ("up", "down"):
+        elif action.kind in (Kind.UP, Kind.DOWN):
             letter = self.LETTERS.index(self.letters[self.position])
-            step = 1 if action.name == "up" else -1
+            step = 1 if action.kind is Kind.UP else -1
             self.letters[self.position] = self.LETTERS[(letter + step) % len(self.LETTERS)]
-        elif action.name in ("left", "right"):
-            self.position = (self.position + (1 if action.name == "right" else -1)) % self.LENGTH
-        elif action.name in ("ok", "tap"):
+        elif action.kind in (Kind.LEFT, Kind.RIGHT):
+            self.position = (self.position + (1 if action.kind is Kind.RIGHT else -1)) % self.LENGTH
+        elif action.kind in (Kind.OK, Kind.TAP):
             chosen = " ".join(self.text.split()) or self.default
             self.session.pop()
             self.then(chosen)
-        elif action.name in ("back", "star"):
+        elif action.kind in (Kind.BACK, Kind.STAR):
             self.session.pop()
 
     def shown(self) -> str:

@@ -14,7 +14,7 @@ from typing import Any
 
 from pyramid.console.catalogue import say
 from pyramid.console.wording import level_name
-from pyramid.actions import Action
+from pyramid.actions import ARROWS, Action, Kind
 from pyramid.console.duel.flow import DuelRun, abandon_saved_duel
 from pyramid.engine.deal import MAX_DEAL_NUMBER
 from pyramid.engine.duel.board import DuelBoard, DuelMove
@@ -77,13 +77,13 @@ class DuelScreen(PyramidsHelpKey, Screen):
             self._handle_panel(action, hit)
             return
         self.message = ""
-        if action.name in ("up", "down", "left", "right"):
-            self.table.move_cursor(action.name)
-        elif action.name == "ok" and self.table.cursor is not None:
+        if action.kind in ARROWS:
+            self.table.move_cursor(action.kind)
+        elif action.kind is Kind.OK and self.table.cursor is not None:
             self._pick(self.table.cursor)
-        elif action.name == "tap" and hit is not None and not isinstance(hit, MenuHit):
+        elif action.kind is Kind.TAP and hit is not None and not isinstance(hit, MenuHit):
             self._pick(hit)
-        elif action.name in ("back", "star"):
+        elif action.kind in (Kind.BACK, Kind.STAR):
             self.session.pop()
 
     def _pick(self, target: Target) -> None:
@@ -107,9 +107,9 @@ class DuelScreen(PyramidsHelpKey, Screen):
             self.cleared_round = round_before
 
     def _handle_panel(self, action: Action, hit: Hit) -> None:
-        if action.name not in ("ok", "tap", "back", "star"):
+        if action.kind not in (Kind.OK, Kind.TAP, Kind.BACK, Kind.STAR):
             return
-        if action.name == "tap" and not isinstance(hit, MenuHit):
+        if action.kind is Kind.TAP and not isinstance(hit, MenuHit):
             return
         if self.cleared_round is not None:
             self.cleared_round = None
@@ -193,9 +193,9 @@ class TurnScreen(PyramidsHelpKey, Screen):
         self.game = game
 
     def handle(self, action: Action, hit: Hit) -> None:
-        if action.name in ("ok", "tap"):
+        if action.kind in (Kind.OK, Kind.TAP):
             self.session.pop()
-        elif action.name in ("back", "star"):
+        elif action.kind in (Kind.BACK, Kind.STAR):
             self.session.pop()
             self.session.pop()
 
@@ -239,7 +239,7 @@ class ResultScreen(PyramidsHelpKey, Screen):
         items = self.items()
         choice = choose_line(action, hit, self.selected, len(items))
         if choice is None:
-            if action.name in ("back", "star"):
+            if action.kind in (Kind.BACK, Kind.STAR):
                 self.session.pop()
                 self.session.pop()
             return

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pyramid.console.catalogue import say
+from pyramid.actions import Kind
 from pyramid.console import cursor
 from pyramid.engine.duel.board import DuelBoard, DuelMove
 from pyramid.console.wording import card_name
@@ -54,7 +55,7 @@ class DuelTable:
         return "available" if self.board.joker_available else "spent"
 
     # -- actions ------------------------------------------------------------
-    def move_cursor(self, direction: str) -> None:
+    def move_cursor(self, direction: Kind) -> None:
         self.cursor = cursor.step(self.targets(), self.cursor, direction, self.board.places)
 
     def pick(self, target: Target) -> Pick:

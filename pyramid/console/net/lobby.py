@@ -19,7 +19,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from pyramid.console.catalogue import say
-from pyramid.actions import Action
+from pyramid.actions import Action, Kind
 from pyramid.console.duel.flow import abandon_saved_duel, match_number_for, remembered_level
 from pyramid.console.duel.help import PyramidsHelpKey
 from pyramid.console.net import wording
@@ -306,20 +306,20 @@ class JoinAddressScreen(PyramidsHelpKey, Screen):
         return self.parts[4]
 
     def handle(self, action: Action, hit: Hit) -> None:
-        if action.name in ("up", "down"):
-            step = 1 if action.name == "up" else -1
+        if action.kind in (Kind.UP, Kind.DOWN):
+            step = 1 if action.kind is Kind.UP else -1
             if self.position == 4:
                 self.parts[4] = (self.parts[4] - 1 + step) % 65535 + 1
             else:
                 self.parts[self.position] = (self.parts[self.position] + step) % 256
-        elif action.name in ("left", "right"):
-            self.position = (self.position + (1 if action.name == "right" else -1)) % len(self.parts)
-        elif action.name in ("ok", "tap"):
+        elif action.kind in (Kind.LEFT, Kind.RIGHT):
+            self.position = (self.position + (1 if action.kind is Kind.RIGHT else -1)) % len(self.parts)
+        elif action.kind in (Kind.OK, Kind.TAP):
             session = self.session
             session.change_setting("join_address", f"{self.host}:{self.port}")
             session.pop()
             join_table(session, self.host, self.port)
-        elif action.name in ("back", "star"):
+        elif action.kind in (Kind.BACK, Kind.STAR):
             self.session.pop()
 
     def shown(self) -> str:
@@ -346,7 +346,7 @@ class JoiningScreen(PyramidsHelpKey, Screen):
         self.from_menu = isinstance(session.screen, NetworkMenu)
 
     def handle(self, action: Action, hit: Hit) -> None:
-        if action.name in ("ok", "tap", "back", "star"):
+        if action.kind in (Kind.OK, Kind.TAP, Kind.BACK, Kind.STAR):
             cancel_join(self.session, self.from_menu)
 
     def view(self) -> View:
@@ -428,17 +428,17 @@ class InviteScreen(PyramidsHelpKey, Screen):
         self.selected = 0
 
     def handle(self, action: Action, hit: Hit) -> None:
-        if action.name in ("up", "down"):
+        if action.kind in (Kind.UP, Kind.DOWN):
             self.selected = 1 - self.selected
             return
-        if action.name == "tap":
+        if action.kind is Kind.TAP:
             if not isinstance(hit, MenuHit) or not 0 <= hit.index < len(self.ITEMS):
                 return
             self.selected = hit.index
-        if action.name in ("back", "star") or (action.name in ("ok", "tap") and self.selected == 1):
+        if action.kind in (Kind.BACK, Kind.STAR) or (action.kind in (Kind.OK, Kind.TAP) and self.selected == 1):
             self.session.pop()
             self.session.tables.silence(self.invite.address)  # "Not now": that console, for a while
-        elif action.name in ("ok", "tap"):
+        elif action.kind in (Kind.OK, Kind.TAP):
             session = self.session
             session.pop()
             if session.tables.available:

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pyramid.console.catalogue import say
-from pyramid.actions import Action
+from pyramid.actions import Action, Kind
 from pyramid.console.duel.flow import GAME, DuelRun
 from pyramid.console.duel.screens import DuelScreen, ResultScreen
 from pyramid.console.duel.table import DuelTable
@@ -312,8 +312,8 @@ class NetDuelScreen(DuelScreen):
         return super().status_line() or self.run.status
 
     def _handle_panel(self, action: Action, hit: Hit) -> None:
-        if self.finished and self.cleared_round is None and action.name in ("ok", "tap"):
-            if action.name == "ok" or isinstance(hit, MenuHit):
+        if self.finished and self.cleared_round is None and action.kind in (Kind.OK, Kind.TAP):
+            if action.kind is Kind.OK or isinstance(hit, MenuHit):
                 self.session.push(NetResultScreen(self.session, self))
             return
         super()._handle_panel(action, hit)
@@ -358,7 +358,7 @@ class NetResultScreen(ResultScreen):
         items = self.items()
         choice = choose_line(action, hit, min(self.selected, len(items) - 1), len(items))
         if choice is None:
-            if action.name in ("back", "star"):
+            if action.kind in (Kind.BACK, Kind.STAR):
                 self.session.pop()
             return
         self.selected = choice.selected
