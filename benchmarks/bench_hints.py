@@ -23,7 +23,7 @@ A second table follows a player who leaves the line at once: the greedy
 player of :mod:`pyramid.engine.greedy`, on the ``--hardest`` deals whose
 verdict (won or lost) the solver takes longest to give, a hint asked before
 each of its first ``--hints`` moves within the console's budget scaled to this
-machine (:data:`~pyramid.console.game_screen.SOLVER_SECONDS` divided by the
+machine (:data:`~pyramid.console.game_flow.SOLVER_SECONDS` divided by the
 Pi Zero 2 factor), through :class:`GameVerdicts` over
 
 - *a new search each time*: :func:`~pyramid.engine.solver.solve` per question,
@@ -49,7 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench_solver import Deal, reference_deals
 from make_winnable_lists import PI_ZERO_2_FACTOR
 
-from pyramid.console.game_screen import SOLVER_SECONDS
+from pyramid.console.game_flow import SOLVER_SECONDS
 from pyramid.engine.board import Board
 from pyramid.engine.greedy import greedy_move
 from pyramid.engine.rules import PRESETS, REDEAL_CHOICES, Rules

@@ -88,7 +88,7 @@ def test_hard_deals_only_deals_a_hard_deal_and_says_so(tmp_path: Path) -> None:
     play(session, "star")
     choose(session, "New game")
     play(session, "ok")  # no redeal
-    number = session.screen.progress.deal_number  # type: ignore[attr-defined]
+    number = session.screen.run.progress.deal_number  # type: ignore[attr-defined]
     assert listed_grade(preset("retrohub"), number) == "hard"
     assert session.view().table.detail == "Hard"
     session.store.close()
@@ -123,7 +123,7 @@ def test_every_grade_and_the_par_show_whole_on_the_smallest_screen(tmp_path: Pat
     screen = session.screen
     assert isinstance(screen, GameScreen)
     for grade in GRADES:
-        screen.progress = dataclasses.replace(screen.progress, context={**screen.progress.context, "grade": grade})
+        screen.run.progress = dataclasses.replace(screen.run.progress, context={**screen.run.progress.context, "grade": grade})
         assert session.view().table.detail.endswith(par_words.format(par=challenge.par))
         assert not shown_whole(session), grade
     for move in solve(Board(screen.board.deal, screen.board.rules), optimal=True).moves:

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pyramid.console import game_screen
+from pyramid.console import game_flow
 from pyramid.engine import solver as solver_module
 from pyramid.engine.solver import answers
 from pyramid.engine.board import Board
@@ -108,7 +108,7 @@ def test_the_console_asks_one_deal_solver_per_game(monkeypatch: pytest.MonkeyPat
 
     monkeypatch.setattr(solver_module, "DealSolver", CountedDealSolver)
     board = Board(numbered_deal(2), RETROHUB.with_redeals(None))
-    ask = game_screen.game_solver()
+    ask = game_flow.game_solver()
     first = ask(board)
     board.push(board.legal_moves[0])
     second = ask(board)

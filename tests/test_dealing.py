@@ -75,9 +75,9 @@ def test_a_winnable_deal_is_found_beside_the_main_loop_then_dealt_proven_and_gra
     answered(session, events)
     assert session.state()["screen"] == "game" and not session.thinker.thinking
     screen = session.screen
-    rules, number = screen.board.rules, screen.progress.deal_number  # type: ignore[attr-defined]
+    rules, number = screen.board.rules, screen.run.progress.deal_number  # type: ignore[attr-defined]
     assert solve(Board(numbered_deal(number, rules.deck), rules)).verdict == "win"
-    grade = screen.progress.context.get("grade")  # type: ignore[attr-defined]
+    grade = screen.run.progress.context.get("grade")  # type: ignore[attr-defined]
     difficulty = measure(Board(numbered_deal(number, rules.deck), rules))
     shipped = read_grades("classic")
     assert difficulty is not None and shipped is not None
@@ -116,7 +116,7 @@ def test_a_grade_asked_for_is_dealt_from_the_search_with_that_grade(tmp_path: Pa
     if session.state()["screen"] == "dealing":
         answered(session, events)
     assert session.state()["screen"] == "game"
-    assert session.screen.progress.context.get("grade") == "expert"  # type: ignore[attr-defined]
+    assert session.screen.run.progress.context.get("grade") == "expert"  # type: ignore[attr-defined]
 
 
 def test_the_search_stops_at_once_when_called_off() -> None:

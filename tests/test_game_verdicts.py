@@ -13,7 +13,7 @@ from pyramid.engine.deal import numbered_deal
 from pyramid.engine.rules import RETROHUB
 from pyramid.engine.solver import Solution, solve
 from pyramid.engine.verdicts import GameVerdicts
-from pyramid.console import game_screen
+from pyramid.console import game_flow
 
 from console_steps import choose, play
 from test_session_features import new_session
@@ -112,7 +112,7 @@ def test_in_the_console_a_second_hint_on_the_line_is_not_searched_again(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Two hints in a row along the hinted line (the first one played): one search, both shown."""
     solver = CountingSolver()
-    monkeypatch.setattr(game_screen, "game_solver", lambda: solver)
+    monkeypatch.setattr(game_flow, "game_solver", lambda: solver)
     session = new_session(tmp_path, number=2)
     choose(session, "New game")
     play(session, "down ok")  # Unlimited redeals

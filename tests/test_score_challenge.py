@@ -61,7 +61,7 @@ def challenged(session: Session) -> tuple[GameScreen, int]:
     state = choose(session, say("menu.score_challenge"))
     screen = session.screen
     assert state["screen"] == "game" and isinstance(screen, GameScreen)
-    number = screen.progress.deal_number
+    number = screen.run.progress.deal_number
     known = {challenge.number: challenge.score_par for challenge in challenges(screen.board.rules.name)}
     goal = known[number]
     assert goal is not None and number != daily_challenge(DAY, screen.board.rules.name).number
@@ -126,6 +126,6 @@ def test_play_again_deals_the_next_challenge(tmp_path: Path) -> None:
     state = play(session, "ok")
     again = session.screen
     assert state["screen"] == "game" and isinstance(again, GameScreen) and again is not screen
-    assert again.progress.context.get("score_par") and again.progress.context.get("daily") is None
+    assert again.run.progress.context.get("score_par") and again.run.progress.context.get("daily") is None
     assert session.view().table.detail.startswith("Goal: ")
     assert session.stack == [session.stack[0], again], "the finished game gave way to the next"

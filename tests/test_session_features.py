@@ -13,7 +13,7 @@ from pyramid.engine.cards import format_cards, parse_deal
 from pyramid.engine.daily import daily_challenge
 from pyramid.engine.deal import numbered_deal
 from pyramid.engine.rules import RETROHUB
-from pyramid.console import dealing, game_screen
+from pyramid.console import dealing, game_flow
 from pyramid.console.menus import open_console
 from pyramid.console.screen import DealChoice, PressSeen
 from pyramid.console.session import Session
@@ -182,7 +182,7 @@ def greedy_loss(rules) -> tuple[int, list[Move]]:
 
 def test_lost_deal_says_if_it_was_winnable_and_shows_the_solution(tmp_path: Path,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(game_screen, "SOLVER_SECONDS", 60.0)  # the flow is tested, not the budget (a loaded CI machine)
+    monkeypatch.setattr(game_flow, "SOLVER_SECONDS", 60.0)  # the flow is tested, not the budget (a loaded CI machine)
     number, moves = greedy_loss(RETROHUB.with_redeals(1))
     session = new_session(tmp_path, number=number)
     play(session, "ok down ok")
@@ -238,7 +238,7 @@ def test_winnable_deals_only_deals_a_deal_the_solver_wins(tmp_path: Path) -> Non
     choose(session, "New game")
     play(session, "ok")
     rules = session.screen.table.board.rules  # type: ignore[attr-defined]
-    number = session.screen.progress.deal_number  # type: ignore[attr-defined]
+    number = session.screen.run.progress.deal_number  # type: ignore[attr-defined]
     assert solve(Board(numbered_deal(number), rules)).verdict == "win", "a deal proven live"
 
 
@@ -252,7 +252,7 @@ def test_winnable_deals_only_falls_back_on_the_shipped_list_when_the_live_search
     choose(session, "New game")
     play(session, "ok")
     rules = session.screen.table.board.rules  # type: ignore[attr-defined]
-    assert session.screen.progress.deal_number in winnable_deal_numbers(rules)  # type: ignore[attr-defined]
+    assert session.screen.run.progress.deal_number in winnable_deal_numbers(rules)  # type: ignore[attr-defined]
 
 
 def test_system_page_shows_version_and_addresses(tmp_path: Path) -> None:
@@ -381,7 +381,7 @@ def test_the_end_panel_goes_on_undo_the_last_move_play_again_retry(tmp_path: Pat
     items = session.state()["menu"]["items"]
     state = play(session, " ".join(["down"] * items.index("Retry this deal")) + " ok")
     assert state["screen"] == "game" and state["game"]["deal"] == format_cards(numbered_deal(number))
-    assert state["game"]["redeals_left"] == 1 and session.screen.progress.deal_number == number  # type: ignore
+    assert state["game"]["redeals_left"] == 1 and session.screen.run.progress.deal_number == number  # type: ignore
     assert len(session.stack) == 2, "the finished game made way for the new one"
     # Play again: another deal at once.
     for move in moves:

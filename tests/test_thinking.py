@@ -17,8 +17,8 @@ import pytest
 
 from console_steps import play
 from deals import clearable_deal
-from pyramid.console import game_screen
-from pyramid.console.game_screen import HintAnswer
+from pyramid.console import game_flow
+from pyramid.console.game_flow import HintAnswer
 from pyramid.console.menus import open_console
 from pyramid.console.screen import DealChoice
 from pyramid.console.session import Session
@@ -122,7 +122,7 @@ def threaded_game(tmp_path: Path) -> tuple[Session, "queue.Queue[object]", Clock
 def test_the_screen_answers_while_a_hint_is_searched_for_and_back_calls_it_off(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     session, events, clock = threaded_game(tmp_path)
-    monkeypatch.setattr(game_screen, "think_of_hint", lambda verdicts, board, cancelled: until_called_off(cancelled))
+    monkeypatch.setattr(game_flow, "think_of_hint", lambda verdicts, board, cancelled: until_called_off(cancelled))
     play(session, "hint")
     assert session.thinker.thinking and session.view().table.status_line != "Thinking… (Back stops)"
     before = session.state()["game"]["cursor"]
@@ -145,7 +145,7 @@ def test_a_hint_searched_on_the_worker_is_the_hint_searched_at_once(tmp_path: Pa
     threaded = session.view().table.status_line
     board = session.screen.board  # type: ignore[attr-defined]
     assert threaded.startswith("Hint: "), threaded
-    inline = game_screen.think_of_hint(GameVerdicts(solve), board.copy(), lambda: False)
+    inline = game_flow.think_of_hint(GameVerdicts(solve), board.copy(), lambda: False)
     assert isinstance(inline, HintAnswer) and inline.solution.verdict == "win"
     assert session.screen.hint and not session.thinker.thinking  # type: ignore[attr-defined]
 
@@ -156,7 +156,7 @@ def test_the_end_panel_comes_at_once_and_watch_the_solution_joins_it_when_the_de
     wait for it, and the line highlighted stays highlighted when "Watch the solution" comes in."""
     session, events, clock = threaded_game(tmp_path)
     screen = session.screen
-    verdicts, gate = screen.verdicts, threading.Event()  # type: ignore[attr-defined]
+    verdicts, gate = screen.run.verdicts, threading.Event()  # type: ignore[attr-defined]
     judge = verdicts.solve
 
     def slow(board: Board, cancelled: Callable[[], bool] | None = None) -> object:
@@ -168,7 +168,7 @@ def test_the_end_panel_comes_at_once_and_watch_the_solution_joins_it_when_the_de
     while board.status() == "playing":  # a poor player: draws first, removes last
         draws = [move for move in board.legal_moves if move.kind != "remove"]
         board.push(draws[0] if draws else board.legal_moves[-1])
-    screen._check_end()  # type: ignore[attr-defined]
+    screen.run.check_end()  # type: ignore[attr-defined]
     state = session.state()
     assert state["menu"]["items"] == ["Back to the menu", "Undo the last move", "Play again", "Retry this deal"]
     assert session.view().panel.lines[-1] == "Judging this deal…"

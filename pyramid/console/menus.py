@@ -191,8 +191,10 @@ class DealNumberScreen(NumberEntryScreen):
     verb_key = "deal_number.verb"
 
     def accept(self, number: int) -> None:
+        from pyramid.console.dealing import DealRequest
+
         self.session.pop()
-        _game_screen().new_game(self.session, number)
+        _game_screen().new_game(self.session, DealRequest(number))
 
 
 class StatisticsScreen(PagedScreen):

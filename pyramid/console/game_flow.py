@@ -1,0 +1,304 @@
+"""A Pyramid game as the console plays it: which deal, the game saved move by move, its result, its solver.
+
+A :class:`PyramidRun` carries one game through the session, as
+:class:`~pyramid.console.duel.flow.DuelRun` carries a duel: every completed
+move is saved at once (a handheld is switched off at any moment); the result
+goes into the statistics as soon as the deal is over, once; assists (hint,
+undo) mark the game as assisted, which the statistics count apart; the deal is
+judged from its start when it is lost (for "Watch the solution"); hints are
+searched for on the session's thinker. Which deal a new game plays (a number,
+the daily deal, a score challenge, the same deal again) is decided here too.
+The screens (``game_screen.py``) show the run and take the player's presses;
+nothing here shows a screen.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from pyramid.console.dealing import DealRequest, Dealt
+from pyramid.console.screen import Console
+from pyramid.engine.board import Board, Move
+from pyramid.engine.cards import format_cards
+from pyramid.engine.difficulty import GRADES, Grade
+from pyramid.engine.errors import ReplayError
+from pyramid.engine.rules import Rules, preset
+from pyramid.engine.verdicts import GameVerdicts, Solve
+from pyramid.saved.progress import Progress, replay
+from pyramid.saved.stats import GameResult, PyramidVariant
+
+if TYPE_CHECKING:
+    from pyramid.engine.advice import Advice
+    from pyramid.engine.solver import DealSolver, Solution
+    from pyramid.saved.store import Store
+
+GAME = "pyramid"
+#: Seconds the solver may think for a hint or a verdict (a Pi is ~10x slower than a PC).
+SOLVER_SECONDS = 3.0
+#: Seconds the search for the best move on a deal that cannot be won may take (after the solver).
+ADVICE_SECONDS = 1.0
+
+
+def game_solver() -> Solve:
+    """The solver for the positions of one game, within the console's time budget.
+
+    A :class:`~pyramid.engine.solver.DealSolver` of the deal, made at the first
+    question (the solver loads then: start-up time), so that what a search
+    proved serves the next hints, even when its budget ran out first.
+    """
+    solvers: list[DealSolver] = []
+
+    def solve(board: Board, *, cancelled: Callable[[], bool] | None = None) -> "Solution":
+        from pyramid.engine.solver import DealSolver
+
+        if not solvers:
+            solvers.append(DealSolver(Board(board.deal, board.rules)))
+        return solvers[0].solve(board, max_seconds=SOLVER_SECONDS, cancelled=cancelled)
+
+    return solve
+
+
+class HintAnswer(NamedTuple):
+    """What a hint found: the solver's answer, and for a deal it could not win from here, the move
+    that removes the most pyramid cards (``None`` when it won, or when no move is left)."""
+
+    solution: "Solution"
+    advice: "Advice | None"
+
+
+def think_of_hint(verdicts: GameVerdicts, board: Board, cancelled: Callable[[], bool]) -> HintAnswer:
+    """The search behind a hint, run on the session's thinker (a worker thread): it reads ``board``,
+    a copy of the position, and this game's solver, nothing of the screen."""
+    from pyramid.engine.advice import best_move  # loaded on the first hint, with the solver
+
+    solution = verdicts.solve(board, cancelled)
+    if solution.verdict == "win" or cancelled():
+        return HintAnswer(solution, None)
+    return HintAnswer(solution, best_move(board, ADVICE_SECONDS))
+
+
+# -- what a saved game says of itself -------------------------------------------
+def variant_of(board: Board) -> PyramidVariant:
+    """The statistics key of a game: its preset and redeal allowance."""
+    return PyramidVariant(board.rules.name, board.rules.redeals)
+
+
+def result_of(progress: Progress, board: Board) -> GameResult:
+    """How a game ended (or was abandoned), for the statistics."""
+    cards_left = board.rules.scoring == "cards_left"
+    score = board.cards_left() if cards_left else board.score
+    return GameResult(GAME, variant_of(board).key, board.status() == "cleared", score,
+                      progress.assisted, not cards_left)
+
+
+def daily_of(progress: Progress) -> datetime.date | None:
+    """The date whose daily deal ``progress`` plays, if it is one (saved in its context)."""
+    daily = progress.context.get("daily")
+    try:
+        return datetime.date.fromisoformat(daily) if isinstance(daily, str) else None
+    except ValueError:
+        return None
+
+
+def par_of(progress: Progress) -> int | None:
+    """The par of the daily deal ``progress`` plays (saved in its context), if it has one."""
+    par = progress.context.get("par")
+    return par if type(par) is int and par > 0 else None
+
+
+def score_par_of(progress: Progress) -> int | None:
+    """The score par (best score reachable) of the daily deal ``progress`` plays, if it has one."""
+    score_par = progress.context.get("score_par")
+    return score_par if type(score_par) is int and score_par > 0 else None
+
+
+def grade_in(progress: Progress) -> Grade | None:
+    """The difficulty of the deal ``progress`` plays (saved in its context), if known."""
+    grade = progress.context.get("grade")
+    return next((known for known in GRADES if known == grade), None)
+
+
+def record_abandoned(store: "Store", progress: Progress) -> None:
+    """Count a saved game that the player replaced by a new deal (a loss, unless it was over)."""
+    try:
+        board = replay(progress)
+    except ReplayError:
+        store.clear_progress(progress.game)
+        return
+    store.record_result(result_of(progress, board))
+
+
+# -- one game --------------------------------------------------------------------
+class PyramidRun:
+    """One Pyramid game: the board, its saved progress, the result counted once, its solver."""
+
+    def __init__(self, session: Console, board: Board, progress: Progress) -> None:
+        self.session = session
+        self.board = board
+        self.progress = progress
+        self.recorded = False
+        #: The deal's verdict from its start, once judged (a lost game is judged for its end panel).
+        self.from_start: Solution | None = None
+        #: The deal is being judged from its start (on the session's thinker).
+        self.judging = False
+        #: The solver for this game: a hint along the line it found, or after a proven loss, comes at once.
+        self.verdicts = GameVerdicts(game_solver())
+        #: When the hint being searched for was asked (the session's clock), or ``None``.
+        self.thinking_since: float | None = None
+        self.check_end()
+
+    @property
+    def over(self) -> bool:
+        return self.board.status() != "playing"
+
+    # -- what the game is ------------------------------------------------------
+    @property
+    def daily(self) -> datetime.date | None:
+        return daily_of(self.progress)
+
+    @property
+    def par(self) -> int | None:
+        return par_of(self.progress)
+
+    @property
+    def score_par(self) -> int | None:
+        return score_par_of(self.progress)
+
+    @property
+    def grade(self) -> Grade | None:
+        return grade_in(self.progress)
+
+    @property
+    def score_goal(self) -> int | None:
+        """The score a score challenge asks for (``None``: this game is no score challenge)."""
+        return self.score_par if self.daily is None else None
+
+    def same_deal(self) -> DealRequest:
+        """ "Play this deal again": the same cards, with everything known of them."""
+        progress = self.progress
+        return DealRequest(progress.deal_number, self.board.deal, self.daily, self.par, self.grade, self.score_par)
+
+    # -- the game going on -----------------------------------------------------
+    def played(self, move: Move) -> None:
+        """``move`` is on the board: saved at once, and the end counted if it ended the deal."""
+        self._save(self.progress.with_move(move))
+        self.check_end()
+
+    def undone(self) -> None:
+        """The last move was taken back (the table did it): an assist."""
+        self._save(self.progress.without_last_move().with_assist("undo"))
+
+    def hinted(self) -> None:
+        """A hint suggested a move: an assist."""
+        self._save(self.progress.with_assist("hint"))
+
+    def _save(self, progress: Progress) -> None:
+        self.progress = progress
+        self.session.store.save_progress(progress)
+
+    def check_end(self) -> None:
+        """Count the result once, as soon as the deal is over, and judge a lost deal from its start."""
+        status = self.board.status()
+        if status == "playing":
+            return
+        if self.recorded:  # over again after "Undo the last move": counted the first time
+            self.session.store.clear_progress(GAME)
+            return
+        self.recorded = True
+        self.session.store.record_result(result_of(self.progress, self.board), daily=self.daily)
+        if status != "cleared":
+            self.thinking_since = None  # a hint's search, even called off, leaves this game's solver first
+            self.session.thinker.cancel(wait=True)
+            verdicts, start = self.verdicts, Board(self.board.deal, self.board.rules)
+            self.judging = True
+            self.session.thinker.ask(lambda cancelled: verdicts.solve(start, cancelled), self.judged)
+
+    def judged(self, solution: "Solution") -> None:
+        self.judging = False
+        self.from_start = solution
+
+    # -- hints -----------------------------------------------------------------
+    def ask_hint(self, answer: Callable[[HintAnswer], None]) -> None:
+        """Search for a hint on the session's thinker (the screen keeps drawing); ``answer`` gets it,
+        on the main loop. Nothing more while the same position is being searched already."""
+        if self.thinking_since is not None:
+            return
+        verdicts, board = self.verdicts, self.board.copy()
+        self.thinking_since = self.session.clock()
+
+        def answered(found: HintAnswer) -> None:
+            self.thinking_since = None
+            answer(found)
+
+        self.session.thinker.ask(lambda cancelled: think_of_hint(verdicts, board, cancelled), answered)
+
+    def stop_hint(self) -> None:
+        """Call off the hint being searched for, if any."""
+        if self.thinking_since is not None:
+            self.thinking_since = None
+            self.session.thinker.cancel()
+
+
+# -- which game -------------------------------------------------------------------
+def saved_run(session: Console) -> PyramidRun | None:
+    """The saved game, replayed, its preset chosen again (``None``: none is saved).
+    :class:`~pyramid.engine.errors.ReplayError` when it no longer replays: it is cleared."""
+    progress = session.store.load_progress(GAME)
+    if progress is None:
+        return None
+    try:
+        board = replay(progress)
+    except ReplayError:
+        session.store.clear_progress(GAME)
+        raise
+    session.rules = preset(progress.preset)
+    return PyramidRun(session, board, progress)
+
+
+def daily_request(session: Console) -> DealRequest | None:
+    """Today's daily challenge (the same winnable deal for everyone on this date, with its par), or
+    ``None`` when the preset has none."""
+    from pyramid.engine.daily import NoDailyChallenge, daily_challenge  # the lists load only when asked
+
+    today = session.today()
+    try:
+        challenge = daily_challenge(today, session.rules.name)
+    except NoDailyChallenge:
+        return None
+    return DealRequest(challenge.number, daily=today, par=challenge.par, score_par=challenge.score_par)
+
+
+def challenge_request(session: Console) -> DealRequest | None:
+    """A score challenge: a deal whose best score is known (one of the daily deals, not today's), or
+    ``None`` when the preset has none."""
+    from pyramid.engine.daily import challenges, daily_challenge  # the lists load only when asked
+
+    name = session.rules.name
+    today = daily_challenge(session.today(), name).number if challenges(name) else None
+    known = [challenge for challenge in challenges(name)
+             if challenge.score_par is not None and challenge.number != today]
+    if not known:
+        return None
+    challenge = session.rng.choice(known)
+    return DealRequest(challenge.number, score_par=challenge.score_par)
+
+
+def new_run(session: Console, rules: Rules, request: DealRequest, dealt: Dealt) -> PyramidRun:
+    """The game of the cards ``dealt``: it replaces the saved game (which counts as lost, as in most
+    solitaire games) and is saved before its first move."""
+    saved = session.store.load_progress(GAME)
+    if saved is not None:
+        record_abandoned(session.store, saved)
+    context: dict[str, Any] = {"daily": request.daily.isoformat()} if request.daily else {}
+    if request.par is not None:
+        context["par"] = request.par
+    if request.score_par is not None:
+        context["score_par"] = request.score_par
+    if dealt.grade is not None:
+        context["grade"] = dealt.grade
+    progress = Progress(GAME, rules.name, rules.redeals, format_cards(dealt.cards), deal_number=dealt.number,
+                        context=context)
+    session.store.save_progress(progress)
+    return PyramidRun(session, Board(dealt.cards, rules), progress)
