@@ -85,7 +85,8 @@ def scripted_latency(actions: int = 300) -> list[float]:
 
     from display.headless import HeadlessDisplay
     from pyramid.actions import Action
-    from pyramid.app import Frontend, run_loop
+    from pyramid.app.frontend import Frontend
+    from pyramid.app.loop import run_loop
     from pyramid.scripting import ScriptSource
     from pyramid.system.sdnotify import Notifier
     from pyramid.console.menus import open_console
@@ -130,7 +131,8 @@ def idle_after_motion() -> tuple[int, float]:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     from display.headless import HeadlessDisplay
     from input.hub import InputHub
-    from pyramid.app import Frontend, Liveliness, run_loop
+    from pyramid.app.frontend import Frontend, Liveliness
+    from pyramid.app.loop import run_loop
     from pyramid.console.menus import open_console
     from pyramid.console.screen import DealChoice
     from pyramid.console.session import Session

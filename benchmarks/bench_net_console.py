@@ -91,7 +91,8 @@ def move_to_screen() -> list[float]:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     from display.headless import HeadlessDisplay
     from input.hub import InputHub
-    from pyramid.app import Frontend, run_loop
+    from pyramid.app.frontend import Frontend
+    from pyramid.app.loop import run_loop
     from pyramid.console.menus import open_console
     from pyramid.console.net.lobby import start_table
     from pyramid.console.net.service import TableService

@@ -7,7 +7,7 @@ importing the package costs nothing):
 - :class:`display.render.Renderer` draws a :class:`pyramid.view.View` into a
   frame and returns the rectangles that changed, for ``Display.present``;
 - :meth:`display.render.Renderer.hit_at` turns a tap into a target;
-- :func:`display.settings.load_settings` reads the ``[display]`` settings.
+- :func:`display.settings.read_display` reads the ``[display]`` table (the file is read by ``pyramid.app.settings_file``).
 
 Nothing here changes the game: views are read, never written.
 """

@@ -17,7 +17,7 @@ from pyramid.engine.cards import Card, parse_deal
 from pyramid.engine.deal import MAX_DEAL_NUMBER
 from pyramid.engine.errors import UnknownPresetError
 from pyramid.errors import PyramidError
-from pyramid.saved.settings import LANGUAGES
+from pyramid.languages import LANGUAGES
 from pyramid.view import parse_size
 from pyramid.engine.rules import PRESETS, REDEAL_CHOICES, Redeals, preset
 
@@ -125,7 +125,7 @@ def build_parser() -> argparse.ArgumentParser:
                                                          "off in scripted mode)")
     parser.add_argument("--sound", choices=ON_OFF, help="play sound effects for this run (default: the settings'; "
                                                         "off in scripted mode)")
-    parser.add_argument("--language", choices=LANGUAGES, help="the interface language for this run "
+    parser.add_argument("--language", choices=list(LANGUAGES), help="the interface language for this run "
                                                               "(default: the settings', else en)")
     parser.add_argument("--power-off", choices=POWER_OFF_METHODS, default="none",
                         help="logind: offer Power off in the main menu (the appliance's service)")

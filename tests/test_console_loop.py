@@ -18,7 +18,8 @@ from gpiozero.pins.mock import MockFactory
 from display.headless import HeadlessDisplay
 from input import sources
 from input.keymap import DEFAULT_GPIO_PINS, InputSettings
-from pyramid.app import Frontend, run_loop
+from pyramid.app.frontend import Frontend
+from pyramid.app.loop import run_loop
 from pyramid.engine.cards import parse_deal
 from pyramid.system.sdnotify import Notifier
 from pyramid.console.screen import DealChoice

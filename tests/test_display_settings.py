@@ -6,13 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from display.settings import (
-    DisplaySettings,
-    load_settings,
-    parse_settings,
-    parse_size,
-    settings_path,
-)
+from display.settings import DisplaySettings, parse_size
+from pyramid.app.settings_file import load_settings, parse_settings, settings_path
 
 REPO = Path(__file__).resolve().parents[1]
 

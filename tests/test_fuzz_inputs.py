@@ -18,7 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from display.rotation import ROTATIONS
-from display.settings import MAX_SAFE_AREA, load_settings, parse_settings
+from display.settings import MAX_SAFE_AREA
+from pyramid.app.settings_file import load_settings, parse_settings
 from input.keymap import GPIO_PIN_RANGE, SOURCES, InputSettings
 from pyramid.actions import parse_script
 from pyramid.engine.cards import DECKS, format_cards, parse_deal

@@ -1,6 +1,6 @@
 """Motion in the real main loop: frames only while an animation runs, and a press never waits for one.
 
-The loop (``pyramid.app.run_loop``) drives a real session and renderer; the
+The loop (``pyramid.app.loop.run_loop``) drives a real session and renderer; the
 source of actions is a script that also turns the animator's clock, so what
 is checked does not depend on the machine's speed.
 """
@@ -21,7 +21,9 @@ from display.motion import FRAME  # noqa: E402
 from display.rect import Rect  # noqa: E402
 from display.render import Renderer  # noqa: E402
 from pyramid.actions import Action  # noqa: E402
-from pyramid.app import Frontend, Liveliness, open_console_parts, run_loop  # noqa: E402
+from pyramid.app.frontend import Frontend, Liveliness  # noqa: E402
+from pyramid.app.loop import run_loop  # noqa: E402
+from pyramid.app.start import open_console_parts  # noqa: E402
 from pyramid.console.menus import open_console  # noqa: E402
 from pyramid.console.screen import DealChoice  # noqa: E402
 from pyramid.console.session import Session  # noqa: E402
@@ -161,7 +163,7 @@ def test_the_scripted_mode_has_no_motion_unless_asked_and_ends_on_the_same_frame
 
 
 def test_settings_motion_and_sound_reach_the_frontend_at_once_unless_the_run_decides(tmp_path: Path) -> None:
-    from pyramid.app import liveliness
+    from pyramid.app.start import liveliness
 
     console, _ = parse_options(["--display", "headless"])
     session = Session(None)

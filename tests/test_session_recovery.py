@@ -18,7 +18,8 @@ from console_steps import play
 from deals import clearable_deal
 from display.headless import HeadlessDisplay
 from pyramid.actions import Action
-from pyramid.app import Frontend, show_or_recover
+from pyramid.app.frontend import Frontend
+from pyramid.app.loop import show_or_recover
 from pyramid.console.menus import open_console
 from pyramid.console.screen import DealChoice, Screen
 from pyramid.console.session import Session

@@ -15,9 +15,11 @@ import pytest
 from evdev import ecodes
 
 from display.headless import HeadlessDisplay
-from display.settings import MAX_SETTINGS_BYTES, DisplaySettings, load_settings, parse_settings
+from display.settings import DisplaySettings
+from pyramid.app.settings_file import MAX_SETTINGS_BYTES, load_settings, parse_settings
 from input.keymap import DEFAULT_GPIO_PINS, InputSettings
-from pyramid.app import load_hardware_settings, open_input
+from pyramid.app.modes import open_input
+from pyramid.app.settings_file import load_hardware_settings
 from pyramid.options import parse_options
 
 GOOD = "[display]\nrotation = 180\n"

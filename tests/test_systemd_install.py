@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from display.settings import DisplaySettings, parse_settings
+from display.settings import DisplaySettings
+from pyramid.app.settings_file import parse_settings
 from update_fakes import REPOSITORY, make_bundle
 
 INSTALL = REPOSITORY / "firmware" / "install.sh"

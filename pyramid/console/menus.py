@@ -14,11 +14,12 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Callable
 
 from pyramid.actions import Action, Kind
-from pyramid.console.catalogue import LANGUAGE_NAMES, current_language, say
+from pyramid.console.catalogue import current_language, say
 from pyramid.console.help_text import Sections
 from pyramid.console.screen import Console, HelpScreen, MenuScreen, NoticeScreen, PagedScreen, Screen
 from pyramid.console.widgets import ConfirmScreen, NumberEntryScreen
 from pyramid.console.wording import describe_variant, variant_line, variant_title
+from pyramid.languages import LANGUAGES
 from pyramid.engine.rules import PRESETS, Redeals
 from pyramid.system import device_info
 from pyramid.view import Hit, TextView, View
@@ -268,7 +269,7 @@ class SettingsScreen(MenuScreen):
     def options(self) -> list[tuple[str, str, list[object]]]:
         """(catalogue key of the label, setting name, values in order) for each line."""
         from pyramid.engine.difficulty import GRADES
-        from pyramid.saved.settings import LANGUAGES, VOLUME_LEVELS
+        from pyramid.saved.settings import VOLUME_LEVELS
 
         return [
             ("settings.card_letters", "card_letters", ["french", "english"]),
@@ -292,7 +293,7 @@ class SettingsScreen(MenuScreen):
     def describe(name: str, value: object) -> str:
         """A setting's value as its line shows it."""
         if name == "language":
-            return LANGUAGE_NAMES.get(str(value) or current_language(), str(value))  # "": the device's
+            return LANGUAGES.get(str(value) or current_language(), str(value))  # "": the device's
         if name == "safe_area":
             return say("settings.automatic") if value is None else say("settings.percent", percent=value)
         if name == "volume":

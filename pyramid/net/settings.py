@@ -3,9 +3,9 @@
 The file is the owner's (``/boot/firmware/pyramid.toml`` on a Pi, edited on
 another computer), so a wrong value must never stop the console: each problem
 is one line naming the key and the default used instead, and the rest of the
-table still counts. ``display/settings.py`` reads the file and passes this
-table through untouched (``HardwareSettings.sections``); reading it here keeps
-the network's settings with the network.
+table still counts. ``pyramid/app/settings_file.py`` reads the file and hands
+this table here (``HardwareSettings.sections``); reading it here keeps the
+network's settings with the network.
 """
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ live in the display's TOML file, not here.
 from types import MappingProxyType
 from typing import Any, Callable, Mapping, NamedTuple
 
+from pyramid.languages import LANGUAGES
 from pyramid.engine.cards import CardLetters
 from pyramid.engine.difficulty import GRADES, Grade
 from pyramid.saved.errors import InvalidSettingError
@@ -26,8 +27,6 @@ MAX_SAFE_AREA = 20
 #: The longest player name: what the name-entry screen types and the network protocol carries.
 MAX_NAME = 32
 DEFAULT_PLAYER_NAME = "Player"
-#: The interface languages, one catalogue each (pyramid/console/catalogue/).
-LANGUAGES = ("en", "fr")
 #: Sound volume steps, in percent, as Settings offers them.
 VOLUME_LEVELS = (10, 25, 50, 75, 100)
 

@@ -1,10 +1,11 @@
-"""Every word the console shows, in one catalogue per language (``en``, ``fr``).
+"""Every word the console shows, in one catalogue per language (:data:`pyramid.languages.LANGUAGES`).
 
 Screens hold no player-visible text: they ask :func:`say` for a message by its
 dotted key (``"menu.new_game"``), with named fields for what varies
 (``say("game.cleared_points", points=420)``), so a translator works on one file
 per language and never on the code. :func:`say_count` picks the singular or
-plural form by each language's own rule (French says "1 donne", "0 donne").
+plural form by each language's own rule (each catalogue's ``singular``: French
+says "1 donne", "0 donne").
 
 The language is one for the whole console, like gettext's current locale: the
 player's setting (or ``--language``) chooses it at start and Settings changes it,
@@ -15,23 +16,20 @@ default and is loaded with this module; another catalogue loads only when chosen
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from importlib import import_module
-from types import MappingProxyType
 from typing import Mapping
 
 from pyramid.console.catalogue import en
-
-#: The languages there is a catalogue for, each the name of a module of this package.
-LANGUAGES = ("en", "fr")
-#: The name of each language in its own words, as the Settings line shows it.
-LANGUAGE_NAMES = MappingProxyType({"en": "English", "fr": "Français"})
+from pyramid.languages import LANGUAGES
 
 
 class _Current:
-    """The language in use and its messages (one per console: see the module's docstring)."""
+    """The language in use, its messages and its plural rule (one per console: see the module's docstring)."""
 
     language = "en"
     messages: Mapping[str, str] = en.MESSAGES
+    singular: Callable[[int], bool] = staticmethod(en.singular)
 
 
 def use_language(language: str) -> None:
@@ -39,7 +37,7 @@ def use_language(language: str) -> None:
     if language not in LANGUAGES:
         raise ValueError(f"unknown language {language!r}: use one of {', '.join(LANGUAGES)}")
     module = import_module(f"{__name__}.{language}")
-    _Current.language, _Current.messages = language, module.MESSAGES
+    _Current.language, _Current.messages, _Current.singular = language, module.MESSAGES, module.singular
 
 
 def current_language() -> str:
@@ -61,7 +59,6 @@ def knows(key: str) -> bool:
 
 
 def say_count(key: str, count: int, **fields: object) -> str:
-    """``key.one`` or ``key.other`` by ``count`` (English: 1 is singular; French: 0 and 1 are), with
-    ``count`` among the fields."""
-    singular = count in (0, 1) if _Current.language == "fr" else count == 1
-    return say(f"{key}.{'one' if singular else 'other'}", count=count, **fields)
+    """``key.one`` or ``key.other`` by ``count``, as the language's own rule says (English: 1 is
+    singular; French: 0 and 1 are), with ``count`` among the fields."""
+    return say(f"{key}.{'one' if _Current.singular(count) else 'other'}", count=count, **fields)

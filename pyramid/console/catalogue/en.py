@@ -1,5 +1,11 @@
 """The console's words in English (the default language): one message per key, see the package's docstring."""
 
+
+def singular(count: int) -> bool:
+    """Whether ``count`` takes the singular ("1 deal", "0 deals")."""
+    return count == 1
+
+
 MESSAGES: dict[str, str] = {
     "menu.title": "Pyramid",
     "menu.continue": "Continue",

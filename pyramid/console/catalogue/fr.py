@@ -1,5 +1,11 @@
 """Les mots de la console en français: the same keys as en.py, in the seed's own language."""
 
+
+def singular(count: int) -> bool:
+    """Whether ``count`` takes the singular: 0 and 1 do in French ("0 donne", "1 donne", "2 donnes")."""
+    return count in (0, 1)
+
+
 MESSAGES: dict[str, str] = {
     "menu.title": "Pyramide",
     "menu.continue": "Reprendre",

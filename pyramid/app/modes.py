@@ -1,0 +1,167 @@
+"""The two ways the console runs: the console proper (screen, input sources, the loop until stopped)
+and the scripted mode (a script through the same loop, then its outputs)."""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import sys
+from typing import TYPE_CHECKING
+
+from pyramid.app.loop import announce_ready, run_loop
+from pyramid.app.settings_file import HardwareSettings, input_settings
+from pyramid.app.start import open_console_parts
+from pyramid.console.screen import PressSeen
+from pyramid.console.session import Session
+from pyramid.options import Options
+from pyramid.scripting import OutputError, ScriptSource, Trace, dump_state, write_output
+from pyramid.system.sdnotify import Notifier
+
+if TYPE_CHECKING:
+    from display.base import Display
+    from input.hub import InputHub
+
+
+def run_scripted(options: Options) -> int:
+    """Play the script through the main loop, then write the outputs asked for.
+
+    An output that cannot be written is one line naming the option and exit
+    status 1; SIGTERM stops the script (128 + 15, and no final outputs: the
+    script did not finish).
+    """
+    settings, sink, session, frontend = open_console_parts(options)
+    source = ScriptSource(options.script or (), options.script_delay_ms / 1000, probe=session.tables)
+    sink.attach(source.post)
+    try:
+        with contextlib.closing(Trace(options.trace)) if options.trace else contextlib.nullcontext() as trace, \
+                source.stopping_on(signal.SIGTERM):
+            if options.table is not None and options.table.opens and not table_listening(session, source):
+                return 1
+            if trace:
+                trace.write(session.state())
+            run_loop(session, frontend, source, Notifier.from_environ(),
+                     after_action=(lambda s: trace.write(s.state())) if trace else (lambda s: None))
+        if source.stopped_by is not None:
+            return 128 + source.stopped_by
+        if options.dump_state:
+            dump_state(options.dump_state, session.state())
+        if options.screenshot:
+            write_output("--screenshot", options.screenshot, frontend.display.screenshot(options.screenshot))
+        from pyramid.console.net.lobby import leave_current
+
+        leave_current(session)  # the script is over: leave the table cleanly
+    except OutputError as error:
+        print(f"pyramid: {error}", file=sys.stderr)
+        return 1
+    finally:
+        session.tables.stop()
+        frontend.close()
+    return 0
+
+
+def table_listening(session: Session, source: ScriptSource) -> bool:
+    """``--table open``: wait until the table listens, so the trace's first line has its real port.
+
+    A table that cannot listen ends the run with one line naming the port.
+    """
+    from pyramid.net.events import Listening, ListenFailed
+
+    arrived = source.until(lambda item: isinstance(item, (Listening, ListenFailed)), 10.0)
+    for item in arrived:
+        session.post_event(item)
+    failed = next((item for item in arrived if isinstance(item, ListenFailed)), None)
+    if failed is not None or not any(isinstance(item, Listening) for item in arrived):
+        detail = failed.detail if failed is not None else "no answer from the network thread"
+        print(f"pyramid: --table open: cannot listen on port {session.tables.port} ({detail})", file=sys.stderr)
+        return False
+    return True
+
+
+class StopRequest:
+    """The SIGTERM handler: remembers a stop that comes before the input hub exists, then stops the hub.
+
+    The first frame is on screen before the inputs open, so SIGTERM can come
+    while they are still opening; the hub is not made earlier because its
+    modules would then load before the first frame.
+    """
+
+    def __init__(self) -> None:
+        self.requested = False
+        self._hub: "InputHub | None" = None
+
+    def __call__(self, number: int, frame: object) -> None:
+        self.requested = True
+        if self._hub is not None:
+            self._hub.stop()
+
+    def hand_to(self, hub: "InputHub") -> None:
+        """From now on a stop goes to ``hub``; one that came already is passed on at once."""
+        self._hub = hub
+        if self.requested:
+            hub.stop()
+
+
+def run_console(options: Options) -> int:
+    """The console proper: the screen, the input sources, and the loop until asked to stop.
+
+    The first frame is shown before the input sources open: importing
+    gpiozero alone takes about as long as starting pygame, and the player
+    should see the menu rather than a dark screen meanwhile. ``READY=1``
+    waits for the sources, though: "active" then means a key is read (a
+    press before a device is open never reaches it; a power-cut trial in the
+    emulator pressed Continue in that gap once). A source that cannot open
+    ends the console with its message before it is ready: its start fails,
+    and the updater sees that.
+    """
+    settings, sink, session, frontend = open_console_parts(options)
+    session.can_quit = frontend.display.name == "window"  # a console is switched off, a window closed
+    notifier = Notifier.from_environ()
+    stop = StopRequest()
+    signal.signal(signal.SIGTERM, stop)  # SDL's own handler would only queue a quit event nobody reads yet
+    try:
+        frontend.show(session.view())
+        hub = open_input(options, frontend.display, settings)
+    except BaseException:
+        session.tables.stop()
+        frontend.close()
+        raise
+    stop.hand_to(hub)
+    announce_ready(frontend, notifier)
+    sink.attach(hub.post)
+    session.input_log = lambda: [PressSeen(str(record.action), record.device) for record in hub.recent_presses]
+    session.input_devices = lambda: list(hub.connected_devices)
+    try:
+        run_loop(session, frontend, hub, notifier)
+    finally:
+        session.tables.stop()
+        hub.close()
+        frontend.close()
+    return 0
+
+
+def open_input(options: Options, display: "Display", settings: "HardwareSettings") -> "InputHub":
+    """The input hub with the sources asked for: ``--input``, else the settings file, else by display.
+
+    A window gets SDL's keyboard and mouse; the console on KMS or a framebuffer
+    reads evdev devices (remotes, gamepads, keyboards, touchscreens), because
+    SDL does not know the keys TV remotes send.
+    """
+    import pygame
+
+    from input import keymap, sources
+
+    config = input_settings(settings)
+    if options.inputs:
+        names = keymap.parse_sources(",".join(options.inputs))
+    elif config.sources_given:
+        names = config.sources
+    else:
+        names = ("keyboard",) if display.name == "window" else ("evdev",)
+    if display.name == "window" and "keyboard" not in names:
+        names = ("keyboard", *names)  # a window must pump SDL's events, or it stops answering
+    # The screen lost its picture (exposed, shown again, resized from outside): paint it again.
+    repaint = {pygame.WINDOWEXPOSED, pygame.WINDOWSHOWN, pygame.WINDOWRESTORED, pygame.WINDOWMAXIMIZED,
+               pygame.WINDOWSIZECHANGED, pygame.WINDOWRESIZED, pygame.VIDEORESIZE, pygame.VIDEOEXPOSE}
+    on_other_event = (lambda event: display.refresh() if event.type in repaint else None)
+    return sources.open_hub(names, lambda: display.rotation.panel_size(display.size), config,
+                            on_other_event=on_other_event)
