@@ -13,4 +13,5 @@ from typing import Mapping
 LANGUAGES: Mapping[str, str] = MappingProxyType({
     "en": "English",
     "fr": "Français",
+    "de": "Deutsch",
 })

@@ -1,10 +1,12 @@
 """One catalogue per language: the same messages in each, every screen speaking the chosen one, none cut off.
 
 The tour below opens every kind of screen the console has (menus, pages, the
-tables of both games, their panels, the network screens) in English and in
-French, and checks each French view for text that is still English (a message
-of the English catalogue, its fields filled in with anything) and each view of
-both languages, drawn at 320x240, for text the renderer had to shorten with "…".
+tables of both games, their panels, the network screens) in every language of
+:data:`pyramid.languages.LANGUAGES`, and checks each view of a language other
+than English for text that is still English (a message of the English catalogue,
+its fields filled in with anything) and each view of every language, drawn at
+320x240, for text the renderer had to shorten with "…". A language added is
+checked by every test here without a line changed.
 """
 
 from __future__ import annotations
@@ -17,7 +19,9 @@ import string
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
+from importlib import import_module
 from pathlib import Path
+from types import ModuleType
 
 import pygame
 import pytest
@@ -26,7 +30,7 @@ from deals import build_deal, clearable_deal
 from display.render import Renderer
 from pyramid.actions import Action, parse_script
 from pyramid.console import catalogue
-from pyramid.console.catalogue import en, fr, say, say_count, use_language
+from pyramid.console.catalogue import en, say, say_count, use_language
 from pyramid.console.duel import menus as duel_menus
 from pyramid.console.duel.help import open_pyramids_help
 from pyramid.console.dealing import DealingScreen
@@ -52,8 +56,15 @@ DAY = datetime.date(2026, 12, 1)
 HOPELESS = build_deal(["3c", "3d", "3h", "3s", "4c", "4d", "4h", "4s", "Kd", "Kh", "Ks", "Ac", "Ad",
                        "Ah", "As", "2c", "2d", "2h", "2s", "9s", "Kc"]
                       + ["Tc", "Td", "Th", "Ts", "9c", "9d", "9h"], [])
-#: Words that are the same in both languages (a French screen may show them).
-SHARED_WORDS = {"OK", "Joker", "Points", "Score", "Solution", "Pyramides", "Table", "Match", "Pause", "A", "port"}
+#: Words that are the same in English and another language (a French or German screen may show them).
+SHARED_WORDS = {"OK", "Joker", "Points", "Score", "Solution", "Pyramides", "Table", "Match", "Pause", "A", "port",
+                "Pyramids", "System", "Software", "Hardware", "Computer", "Port", "Par", "Live"}
+#: Every language but English, whose screens must show no English.
+TRANSLATIONS = [language for language in catalogue.LANGUAGES if language != "en"]
+
+
+def catalogue_of(language: str) -> ModuleType:
+    return import_module(f"pyramid.console.catalogue.{language}")
 
 
 @pytest.fixture(autouse=True)
@@ -66,11 +77,13 @@ def fields_of(message: str) -> list[str]:
     return sorted(field for _, field, _, _ in string.Formatter().parse(message) if field)
 
 
-def test_every_language_has_every_message_with_the_same_fields() -> None:
-    assert list(en.MESSAGES) == list(fr.MESSAGES)
+@pytest.mark.parametrize("language", TRANSLATIONS)
+def test_every_language_has_every_message_with_the_same_fields(language: str) -> None:
+    messages = catalogue_of(language).MESSAGES
+    assert list(en.MESSAGES) == list(messages)
     for key, message in en.MESSAGES.items():
-        assert fields_of(message) == fields_of(fr.MESSAGES[key]), key
-        assert message.strip() == message and fr.MESSAGES[key].strip() == fr.MESSAGES[key], key
+        assert fields_of(message) == fields_of(messages[key]), key
+        assert message.strip() == message and messages[key].strip() == messages[key], key
 
 
 def test_plurals_follow_each_languages_rule() -> None:
@@ -79,13 +92,16 @@ def test_plurals_follow_each_languages_rule() -> None:
     use_language("fr")
     assert say_count("table.redeals_left", 0) == "0 redonne restante"
     assert say_count("table.redeals_left", 2) == "2 redonnes restantes"
+    use_language("de")
+    assert say_count("table.stock_cards", 1, redeals="") == "1 Karte · "
+    assert say_count("table.stock_cards", 0, redeals="") == "0 Karten · "
 
 
 def test_an_unknown_key_or_language_is_named() -> None:
     with pytest.raises(KeyError, match="'menu.nothing'.*'en'"):
         say("menu.nothing")
-    with pytest.raises(ValueError, match="'de'"):
-        use_language("de")
+    with pytest.raises(ValueError, match="'tlh'"):
+        use_language("tlh")
 
 
 def test_every_key_the_code_names_is_in_the_catalogue() -> None:
@@ -264,12 +280,12 @@ def texts(view: View) -> list[str]:
     return [text for text in found if text]
 
 
-def english_patterns() -> list[re.Pattern[str]]:
-    """Each English message that French says differently, its fields matching anything."""
-    patterns = []
+def english_patterns(language: str) -> list[re.Pattern[str]]:
+    """Each English message that ``language`` says differently, its fields matching anything."""
+    patterns, translated = [], catalogue_of(language).MESSAGES
     for key, message in en.MESSAGES.items():
         parts = re.split(r"\{[^}]*\}", message)
-        if message == fr.MESSAGES[key] or message in SHARED_WORDS or not re.search(r"[A-Za-z]{3}", "".join(parts)):
+        if message == translated[key] or message in SHARED_WORDS or not re.search(r"[A-Za-z]{3}", "".join(parts)):
             continue
         patterns.append(re.compile(".*".join(re.escape(part) for part in parts)))
     return patterns
@@ -283,28 +299,33 @@ def tours(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, list[
     return tours
 
 
-def test_the_tour_sees_every_screen_differently_in_each_language(tours: dict[str, dict[str, list[View]]]) -> None:
+@pytest.mark.parametrize("language", TRANSLATIONS)
+def test_the_tour_sees_every_screen_differently_in_each_language(tours: dict[str, dict[str, list[View]]],
+                                                                 language: str) -> None:
+    assert len(tours[language]) == len(TOUR)
     for name, views in tours["en"].items():
-        french = tours["fr"][name]
-        assert views[0].screen == french[0].screen, name
-        assert texts(views[0]) != texts(french[0]), name
+        translated = tours[language][name]
+        assert views[0].screen == translated[0].screen, name
+        assert texts(views[0]) != texts(translated[0]), name
 
 
-def test_no_french_screen_shows_english(tours: dict[str, dict[str, list[View]]]) -> None:
-    patterns = english_patterns()
-    for name, views in tours["fr"].items():
+@pytest.mark.parametrize("language", TRANSLATIONS)
+def test_no_translated_screen_shows_english(tours: dict[str, dict[str, list[View]]], language: str) -> None:
+    patterns = english_patterns(language)
+    for name, views in tours[language].items():
         for view in views:
             for text in texts(view):
                 english = [pattern.pattern for pattern in patterns if pattern.fullmatch(text)]
                 assert not english, f"{name}: {text!r} is English"
 
 
-def test_no_words_are_the_same_in_both_tours(tours: dict[str, dict[str, list[View]]]) -> None:
-    """Text built outside the catalogue (a name the engine made, a label kept from a menu) reads the same in both
-    languages: only names, numbers, cards, paths and the commands an owner types may."""
+@pytest.mark.parametrize("language", TRANSLATIONS)
+def test_no_words_are_the_same_as_in_english(tours: dict[str, dict[str, list[View]]], language: str) -> None:
+    """Text built outside the catalogue (a name the engine made, a label kept from a menu) reads the same in every
+    language: only names, numbers, cards, paths and the commands an owner types may."""
     for name, views in tours["en"].items():
-        for english, french in zip(views, tours["fr"][name]):
-            same = set(texts(english)) & set(texts(french))
+        for english, translated in zip(views, tours[language][name]):
+            same = set(texts(english)) & set(texts(translated))
             worded = {text for text in same if not text.startswith(("ssh ", "/"))
                       and set(re.findall(r"[A-Za-z]{3,}", text)) - SHARED_WORDS}
             assert not worded, f"{name}: {worded} not translated"
@@ -323,8 +344,9 @@ def test_nothing_is_cut_off_at_320x240(tours: dict[str, dict[str, list[View]]], 
                         f"{language} {name}: {shown!r} cut off"
 
 
-def test_network_sentences_are_french_too() -> None:
-    use_language("fr")
+@pytest.mark.parametrize("language", TRANSLATIONS)
+def test_network_sentences_are_translated_too(language: str) -> None:
+    use_language(language)
     sentences = [wording.join_failed(reason) for reason in wording.JOIN_FAILURES + ("other",)]
     sentences += [wording.void(reason) for reason in wording.VOID_REASONS + ("other",)]
     sentences += [wording.left("Ann", reason) for reason in ("closed", "timeout", "void", "left")]
@@ -332,7 +354,7 @@ def test_network_sentences_are_french_too() -> None:
                   wording.progress("Ann", 5, 90, True), wording.invite_sent("Ann", True),
                   wording.invite_sent("Ann", False), wording.listen_failed(47312), wording.discovery_failed(),
                   wording.table_line("Ann", 12, "expert", 1), wording.table_line("Ann", 12, "wizard", 0)]
-    patterns = english_patterns()
+    patterns = english_patterns(language)
     for sentence in sentences:
         assert not [pattern.pattern for pattern in patterns if pattern.fullmatch(sentence)], sentence
     assert wording.table_line("Ann", 12, "wizard", 0).count("wizard") == 1  # a level from a peer, as it came
@@ -369,7 +391,7 @@ def test_the_option_the_players_choice_and_the_settings_file_choose_the_language
 def test_a_wrong_language_in_the_settings_file_is_told_and_english_spoken(tmp_path: Path) -> None:
     state, said = console(tmp_path, "--script", "", settings='[console]\nlanguage = "klingon"\n')
     assert state["menu"]["items"][0] == "New game"
-    assert "console.language 'klingon'" in said and "en, fr" in said
+    assert "console.language 'klingon'" in said and f"use one of {', '.join(catalogue.LANGUAGES)};" in said
     state, said = console(tmp_path, "--script", "", settings='console = "fr"\n')
     assert state["menu"]["items"][0] == "New game" and "'console' must be a table" in said
     state, said = console(tmp_path, "--script", "", settings='[console]\nlangage = "fr"\n')
