@@ -1,10 +1,11 @@
 """What the System screen tells the owner: the software version and where to SSH.
 
 The addresses come from ``/proc/net`` rather than from sockets or netlink: the
-console's unit only allows ``AF_UNIX`` sockets (``RestrictAddressFamilies=``),
-and ``/proc/net`` shows the host's addresses as long as the unit keeps the host
-network namespace (it does: no ``PrivateNetwork=``). Reading text files also
-keeps this free of ioctls and platform-specific structures.
+unit allows the families the tables need (``RestrictAddressFamilies=AF_UNIX
+AF_NETLINK AF_INET AF_INET6``, systemd/pyramid.service), but the System page
+needs no socket at all, and ``/proc/net`` shows the host's addresses as long as
+the unit keeps the host network namespace (it does: no ``PrivateNetwork=``).
+Reading text files also keeps this free of ioctls and platform-specific structures.
 """
 
 from __future__ import annotations
