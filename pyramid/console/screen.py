@@ -395,19 +395,23 @@ class LiveMenuScreen(MenuScreen):
 
     @property
     def selected(self) -> int:
+        """The highlighted line's number now (read while drawing: nothing changes here)."""
         keys = [line.key for line in self.live_lines()]
-        if self._key in keys:
-            self._index = keys.index(self._key)
-        else:  # the line went: the one in its place (or the last) takes the highlight
-            self._index = min(self._index, max(len(keys) - 1, 0))
-            self._key = keys[self._index] if keys else None
-        return self._index
+        return keys.index(self._key) if self._key in keys else min(self._index, max(len(keys) - 1, 0))
 
     @selected.setter
     def selected(self, index: int) -> None:
         lines = self.live_lines()
         self._index = min(max(index, 0), max(len(lines) - 1, 0))
         self._key = lines[self._index].key if lines else None
+
+    def news(self) -> None:
+        """Lines may have come or gone: the highlight follows its line (module note); when that line
+        went, the one in its place (or the last) takes the highlight, and keeps it from then on."""
+        self.selected = self.selected
+
+    def resume(self) -> None:
+        self.news()
 
     def items(self) -> list[str]:
         return [line.label for line in self.live_lines()]
