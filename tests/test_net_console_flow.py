@@ -627,3 +627,42 @@ def test_the_table_screen_says_when_the_host_turns_connections_away(tmp_path: Pa
     assert session.view().menu.footer == "Many connections at once: some are turned away"
     session.post_event(ev.Crowded(False))
     assert session.view().menu.footer == "Waiting for a second player · you play as Player"
+
+
+# -- issue 29: nothing lost by a menu ------------------------------------------------------------
+def duel_with_one_move(session: Session) -> None:
+    """A duel against the computer, one move played, then left for the menus (saved, as Esc does)."""
+    from pyramid.console.duel import menus as duel_menus
+    from pyramid.engine.duel.ai import opponent_for
+
+    duel_menus.play_computer(session, 7)
+    screen = session.screen
+    move = opponent_for("good", 3).choose(screen.board)  # type: ignore[attr-defined]
+    target = ("stock" if move.kind == "turn" else "joker" if move.kind == "joker"
+              else screen.board.index_of(move.card))  # type: ignore[attr-defined]
+    session.handle(Action.tap(1, 1), lambda x, y: target)
+    assert len(screen.board.move_stack) == 1  # type: ignore[attr-defined]
+    press(session, "star")
+    assert session.store.has_progress("pyramids")
+
+
+@pytest.mark.parametrize("way", ["open", "address", "invite"])
+def test_a_duel_in_progress_is_never_lost_by_the_network_menus_without_a_question(tmp_path: Path, way: str) -> None:
+    """Esc → Pyramids → Play on the network → Open a table (or join one) used to replace the duel and count it
+    lost at once; now it asks, as "Two players" does, and No keeps the duel as it was."""
+    session = new_session(tmp_path, Networks())
+    duel_with_one_move(session)
+    before = session.store.load_progress("pyramids")
+    if way == "invite":
+        session.post_event(INVITE)
+        state = press(session, "ok")  # Join
+    else:
+        network_menu(session)
+        state = choose(session, "Open a table") if way == "open" else (choose(session, "Join by address"),
+                                                                         press(session, "ok"))[1]
+    assert state["screen"] == "confirm" and state["menu"]["items"] == ["No", "New duel"]
+    assert session.view().panel.title == "Start a new duel?"
+    press(session, "ok")  # No
+    assert session.store.load_progress("pyramids") == before
+    assert session.store.stats("pyramids", "good").played == 0
+    assert session.tables.run is None and session.tables.joining is None
