@@ -460,3 +460,21 @@ def test_a_daily_deal_finished_counts_for_the_daily_streak_shown_at_the_end_and_
     choose(session, "Statistics")
     sections = dict(session.view().text.sections)
     assert sections["Daily deals"] == ("1 played, 0 won", "In a row: 1 played, 0 won", "Best: 1 played, 0 won")
+
+
+def test_a_hint_clears_the_chosen_card_so_ok_on_the_hinted_card_starts_its_pair(tmp_path: Path) -> None:
+    """Issue 29 item 2: with 6♦ chosen, a hint of "2♦ + J♠" left 6♦ chosen, and ✓ on 2♦ then said
+    "6♦ + 2♦ make 8, not 13" with a buzz."""
+    session = new_session(tmp_path, clearable_deal())
+    play(session, "ok ok hint")
+    hinted = session.screen.hint  # type: ignore[attr-defined]
+    board = session.screen.board  # type: ignore[attr-defined]
+    other = next(i for i in board.uncovered_indices() if i not in hinted
+                 and all(board.pyramid[i].rank + board.pyramid[j].rank != 13 for j in hinted if isinstance(j, int)))
+    session.handle(Action.tap(0, 0), lambda x, y: other)  # a card the hint is not about, chosen
+    assert session.state()["game"]["chosen"] is not None
+    state = play(session, "hint")
+    assert state["game"]["chosen"] is None
+    play(session, "ok")  # on the hinted card, where the hint put the cursor
+    assert "not 13" not in session.view().table.status_line
+    assert session.feedback is None or session.feedback.cue != "wrong"

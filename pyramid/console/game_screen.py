@@ -265,6 +265,7 @@ class GameScreen(Screen):
             self.message = say(verdict, move=describe_move(move, letters))
         self.run.hinted()
         self.hint = self.table.targets_of(move)
+        self.table.chosen = None  # a card chosen before would pair with the hinted one, not its partner
         self.table.cursor = self.hint[0]
 
     def undo(self) -> None:
