@@ -89,8 +89,9 @@ class Networks:
 
 def new_session(tmp_path: Path, networks: Networks | None = None, deal_number: int | None = None) -> Session:
     store = Store.open(tmp_path / "pyramid.db")
-    session = Session(None, DealChoice(number=deal_number), store=store,
-                      tables=Tables(networks, 47312))  # type: ignore[arg-type]
+    tables = Tables(networks, 47312)  # type: ignore[arg-type]
+    tables.own_addresses = lambda: ["192.168.1.10"]  # this console's addresses, as /proc/net would give them
+    session = Session(None, DealChoice(number=deal_number), store=store, tables=tables)
     open_console(session)
     return session
 
@@ -622,11 +623,11 @@ def test_the_table_screen_says_when_the_host_turns_connections_away(tmp_path: Pa
     network_menu(session)
     choose(session, "Open a table")
     press(session, "back")
-    assert session.view().menu.footer == "Waiting for a second player · you play as Player"
+    assert session.view().menu.footer == "Address 192.168.1.10 · port 47312"
     session.post_event(ev.Crowded(True))
     assert session.view().menu.footer == "Many connections at once: some are turned away"
     session.post_event(ev.Crowded(False))
-    assert session.view().menu.footer == "Waiting for a second player · you play as Player"
+    assert session.view().menu.footer == "Address 192.168.1.10 · port 47312"
 
 
 # -- issue 29: nothing lost by a menu ------------------------------------------------------------
@@ -666,3 +667,28 @@ def test_a_duel_in_progress_is_never_lost_by_the_network_menus_without_a_questio
     assert session.store.load_progress("pyramids") == before
     assert session.store.stats("pyramids", "good").played == 0
     assert session.tables.run is None and session.tables.joining is None
+
+
+def test_the_hosts_table_says_its_address_home_network_first(tmp_path: Path) -> None:
+    """Issue 29 item 3: the host screen showed only "Ann's table · match N"; the guest had to find the address."""
+    session = new_session(tmp_path, Networks())
+    session.tables.own_addresses = lambda: ["93.184.216.34", "fd00::2", "192.168.1.20"]  # type: ignore[method-assign]
+    network_menu(session)
+    choose(session, "Open a table")
+    session.post_event(ev.Listening("", 47999))  # port 0 was asked, or another console took 47312
+    press(session, "back")
+    assert session.view().menu.footer == "Address 192.168.1.20, 93.184.216.34 · port 47999"
+    session.post_event(ev.OpponentJoined("Bob", False))
+    assert session.view().menu.footer == "Bob sat at the table"  # someone sits: the address is no longer needed
+
+
+def test_a_table_listening_on_one_address_says_that_one(tmp_path: Path) -> None:
+    networks = Networks()
+    store = Store.open(tmp_path / "pyramid.db")
+    tables = Tables(networks, 47312, "127.0.0.1")  # type: ignore[arg-type]
+    session = Session(None, DealChoice(number=16), store=store, tables=tables)
+    open_console(session)
+    network_menu(session)
+    choose(session, "Open a table")
+    press(session, "back")
+    assert session.view().menu.footer == "Address 127.0.0.1 · port 47312"

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from pyramid.net.advert import TableAd
     from pyramid.net.events import InviteReceived
     from pyramid.net.link import MatchLink
-    from pyramid.net.views import OpponentGame, TableView
+    from pyramid.net.views import OpponentGame, TableAddress, TableView
     from pyramid.saved.settings import PlayerSettings
     from pyramid.saved.store import Store
 
@@ -133,6 +133,9 @@ class NetworkTables(Protocol):
 
     def table_view(self) -> TableView | None:
         """The trace's ``table`` object of the table this console is at (``None``: at none)."""
+
+    def table_address(self) -> TableAddress | None:
+        """Where a guest joins the table this console hosts (``None``: it hosts none)."""
 
     def listen(self) -> None:
         """Take invites, announce this console, look for tables."""

@@ -59,3 +59,12 @@ class OpponentGame:
     #: Points of each round played so far (the current one included).
     round_scores: tuple[int, ...]
     rounds_cleared: int
+
+
+@dataclass(frozen=True, slots=True)
+class TableAddress:
+    """Where a guest joins this console's table: the addresses it listens on, the home network's first,
+    and the port (what "Join by address" asks for on the other console)."""
+
+    addresses: tuple[str, ...]
+    port: int

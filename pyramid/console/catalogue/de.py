@@ -398,6 +398,7 @@ MESSAGES: dict[str, str] = {
     "net.you_play_as": "Du spielst als {name} · ✓ an einen Tisch setzen",
     "net.table_full": "Dieser Tisch ist voll",
     "net.address_port": "{address} Port {port}",
+    "net.address": "Adresse {addresses} · Port {port}",
     "net.address_keys": "▲ ▼ ändern, ◀ ▶ wechseln, ✓ beitreten",
     "net.joining": "Betrete {host} Port {port}…",
     "net.joining_detail": "Warte auf Antwort des Tisches.",

@@ -397,6 +397,7 @@ MESSAGES: dict[str, str] = {
     "net.you_play_as": "You play as {name} · ✓ sit at a table",
     "net.table_full": "That table is full",
     "net.address_port": "{address} port {port}",
+    "net.address": "Address {addresses} · port {port}",
     "net.address_keys": "▲ ▼ change, ◀ ▶ move, ✓ join",
     "net.joining": "Joining {host} port {port}…",
     "net.joining_detail": "Waiting for the table to answer.",

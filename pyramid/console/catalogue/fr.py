@@ -397,6 +397,7 @@ MESSAGES: dict[str, str] = {
     "net.you_play_as": "Vous jouez sous le nom {name} · ✓ s'asseoir",
     "net.table_full": "Cette table est complète",
     "net.address_port": "{address} port {port}",
+    "net.address": "Adresse {addresses} · port {port}",
     "net.address_keys": "▲ ▼ changer, ◀ ▶ déplacer, ✓ rejoindre",
     "net.joining": "Connexion à {host} port {port}…",
     "net.joining_detail": "En attente de la réponse de la table.",

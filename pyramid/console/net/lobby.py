@@ -413,6 +413,9 @@ class TableScreen(PyramidsHelpKey, LiveMenuScreen):
             return run.status or tables.notice
         if tables.crowded:
             return say("net.crowded")
+        where = tables.table_address()
+        if run.link.opponent_name is None and where is not None and where.addresses:
+            return say("net.address", addresses=", ".join(where.addresses), port=where.port)
         if run.link.opponent_name is None:
             return say("net.waiting_second", name=run.own_name)
         return say("net.both_seated", name=run.own_name, opponent=run.opponent_name)

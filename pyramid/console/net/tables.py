@@ -18,6 +18,7 @@ imports it before the first frame).
 
 from __future__ import annotations
 
+import ipaddress
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -25,6 +26,8 @@ from typing import TYPE_CHECKING
 from pyramid.console.wording import player_name
 from pyramid.errors import PyramidError
 from pyramid.net.limits import DEFAULT_PORT
+from pyramid.net.views import TableAddress
+from pyramid.system import device_info
 
 if TYPE_CHECKING:
     from pyramid.console.screen import TableRun
@@ -69,6 +72,8 @@ class Tables:
         self.held_invite: InviteReceived | None = None
         #: The clock of the invite limits (swappable, as the session's).
         self.clock: Callable[[], float] = time.monotonic
+        #: This console's addresses (swappable too: tests give their own).
+        self.own_addresses: Callable[[], list[str]] = device_info.ip_addresses
         self._invites_from: dict[str, float] = {}  # address → when its next invite may show
         self._next_invite = 0.0  # when any console's next invite may show
         self.run: TableRun | None = None
@@ -97,6 +102,20 @@ class Tables:
     def table_view(self) -> TableView | None:
         """The trace's ``table`` object of the table this console is at (``None``: none, or no network yet)."""
         return None if self._network is None else self._network.table_view()
+
+    def table_address(self) -> TableAddress | None:
+        """Where a guest joins the table this console hosts (``None``: it hosts none): the address it
+        listens on, or with every interface each IPv4 address of the console ("Join by address" takes
+        IPv4), those of the home network first."""
+        run = self.run
+        if run is None or run.seat != 0:
+            return None
+        host, port = run.listen or (self.address, self.port)
+        if host:
+            return TableAddress((host,), port)
+        found = [address for address in self.own_addresses() if ":" not in address]
+        found.sort(key=lambda address: not ipaddress.ip_address(address).is_private)
+        return TableAddress(tuple(found), port)
 
     def listen(self) -> None:
         """The network menu is shown: take invites, announce this console, look for tables."""
