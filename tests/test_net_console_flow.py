@@ -255,7 +255,8 @@ def test_join_by_address_is_entered_with_the_arrows_and_remembered(tmp_path: Pat
     network_menu(session)
     state = choose(session, "Join by address")
     assert state["screen"] == "join_address" and state["menu"]["items"] == ["192.168.1.2:47312"]
-    state = press(session, "up up up left down right right down down")
+    assert session.view().menu.items == ("192.168.1.[2] port 47312",)  # the cursor on the last number
+    state = press(session, "up up up left left left down " + "right " * 8 + "down down")
     assert state["menu"]["items"] == ["192.168.0.5:47310"]
     assert press(session, "ok")["screen"] == "joining"
     assert networks.last.calls[-1] == ("join", "192.168.0.5", 47310)
@@ -692,3 +693,26 @@ def test_a_table_listening_on_one_address_says_that_one(tmp_path: Path) -> None:
     choose(session, "Open a table")
     press(session, "back")
     assert session.view().menu.footer == "Address 127.0.0.1 · port 47312"
+
+
+def test_an_address_is_set_digit_by_digit_or_typed(tmp_path: Path) -> None:
+    """Issue 29 item 4: from the default 192.168.1.2 to 127.0.0.1:47312 took about 235 presses (each
+    number stepped by one, the port too, digits not typed on this screen)."""
+    session = new_session(tmp_path, Networks())
+    network_menu(session)
+    choose(session, "Join by address")
+    script = "down " + "right " * 7 + "up up up right up up up up up right down right up up up up right up up " \
+             + "right right right down"
+    assert len(script.split()) <= 40
+    assert press(session, script)["menu"]["items"] == ["127.0.0.1:47312"]
+    press(session, "back")
+    choose(session, "Join by address")
+    assert press(session, "type:2 type:0")["menu"]["items"] == ["192.168.1.20:47312"]  # typed: the last number
+    assert press(session, "right type:4 type:7 type:3 type:1 type:0")["menu"]["items"] == ["192.168.1.20:47310"]
+    assert press(session, "erase")["menu"]["items"] == ["192.168.1.20:4731"]
+    assert session.view().menu.footer == "▲ ▼ change, ◀ ▶ move, ✓ join"
+    press(session, "left " * 5 + "type:2 type:5 type:6")  # 256 is no address number: the 6 goes on to the port
+    assert session.state()["menu"]["items"] == ["192.168.1.25:6"]
+    press(session, "left " * 7 + "down")  # the hundreds of the last number, 0 down to 9: 925, not an address
+    assert session.view().menu.footer == "Each number up to 255, the port 1 to 65535"
+    assert press(session, "ok")["screen"] == "join_address"  # ✓ waits for a valid address

@@ -12,16 +12,17 @@ from typing import Callable
 
 from pyramid.actions import Action, Kind
 from pyramid.console.catalogue import say
+from pyramid.console.digits import DigitEntry, DigitField
 from pyramid.console.screen import Console, MenuScreen, Screen
 from pyramid.engine.deal import MAX_DEAL_NUMBER
 from pyramid.view import Hit, MenuView, PanelView, View
 
 
 class NumberEntryScreen(Screen):
-    """Typing a number from 1 to :data:`MAX_DEAL_NUMBER` with arrows only.
+    """Typing a number from 1 to :data:`MAX_DEAL_NUMBER`, digit by digit (:class:`~pyramid.console.digits.DigitEntry`).
 
-    ▲ ▼ change a digit, ◀ ▶ pick the digit, ✓ (or a tap) takes the number,
-    Back or ✱ leave without one.
+    ▲ ▼ change a digit, ◀ ▶ pick the digit, digits typed on a keyboard come in
+    on the right, ✓ (or a tap) takes the number, Back or ✱ leave without one.
     """
 
     DIGITS = len(str(MAX_DEAL_NUMBER))
@@ -32,46 +33,35 @@ class NumberEntryScreen(Screen):
 
     def __init__(self, session: Console) -> None:
         super().__init__(session)
-        self.digits = [0] * (self.DIGITS - 1) + [1]
-        self.position = self.DIGITS - 1
-        #: Whether digits were typed (the first one replaces the 1 shown at the start).
-        self.typed = False
+        self.entry = DigitEntry([DigitField(self.DIGITS, 1, MAX_DEAL_NUMBER)], [1], self.DIGITS - 1)
 
     @property
     def number(self) -> int:
-        return int("".join(map(str, self.digits)))
-
-    @property
-    def valid(self) -> bool:
-        return 1 <= self.number <= MAX_DEAL_NUMBER
+        return self.entry.values[0]
 
     @abstractmethod
     def accept(self, number: int) -> None:
         """The player took ``number`` (always valid)."""
 
     def handle(self, action: Action, hit: Hit) -> None:
+        entry = self.entry
         if action.kind is Kind.TYPE and action.text.isdigit():
-            # Typed digits come in on the right, like a calculator's: 1, 2 makes 12.
-            self.digits = (self.digits[1:] + [int(action.text)]) if self.typed else [0] * (self.DIGITS - 1) + [
-                int(action.text)]
-            self.typed, self.position = True, self.DIGITS - 1
+            entry.type(int(action.text))
         elif action.kind is Kind.ERASE:
-            self.digits, self.typed = [0] + self.digits[:-1], True
-            self.position = self.DIGITS - 1
+            entry.erase()
         elif action.kind in (Kind.UP, Kind.DOWN):
-            self.digits[self.position] = (self.digits[self.position] + (1 if action.kind is Kind.UP else -1)) % 10
+            entry.step(action.kind is Kind.UP)
         elif action.kind in (Kind.LEFT, Kind.RIGHT):
-            self.position = (self.position + (1 if action.kind is Kind.RIGHT else -1)) % self.DIGITS
-        elif action.kind in (Kind.OK, Kind.TAP) and self.valid:
+            entry.move(action.kind is Kind.RIGHT)
+        elif action.kind in (Kind.OK, Kind.TAP) and entry.valid:
             self.accept(self.number)
         elif action.kind in (Kind.BACK, Kind.STAR):
             self.session.pop()
 
     def view(self) -> View:
-        shown = "".join(f"[{d}]" if i == self.position else str(d) for i, d in enumerate(self.digits))
-        footer = (say("number.keys", verb=say(self.verb_key)) if self.valid
+        footer = (say("number.keys", verb=say(self.verb_key)) if self.entry.valid
                   else say("number.range", largest=MAX_DEAL_NUMBER))
-        return View(self.name, menu=MenuView(say(self.title_key), (shown,), 0, footer))
+        return View(self.name, menu=MenuView(say(self.title_key), tuple(self.entry.shown()), 0, footer))
 
     def menu_state(self) -> dict[str, object]:
         return {"items": [str(self.number)], "selected": 0}

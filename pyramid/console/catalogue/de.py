@@ -400,6 +400,7 @@ MESSAGES: dict[str, str] = {
     "net.address_port": "{address} Port {port}",
     "net.address": "Adresse {addresses} · Port {port}",
     "net.address_keys": "▲ ▼ ändern, ◀ ▶ wechseln, ✓ beitreten",
+    "net.address_invalid": "Jede Zahl bis 255, der Port 1 bis 65535",
     "net.joining": "Betrete {host} Port {port}…",
     "net.joining_detail": "Warte auf Antwort des Tisches.",
     "net.cancel": "Abbrechen",

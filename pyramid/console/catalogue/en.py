@@ -399,6 +399,7 @@ MESSAGES: dict[str, str] = {
     "net.address_port": "{address} port {port}",
     "net.address": "Address {addresses} · port {port}",
     "net.address_keys": "▲ ▼ change, ◀ ▶ move, ✓ join",
+    "net.address_invalid": "Each number up to 255, the port 1 to 65535",
     "net.joining": "Joining {host} port {port}…",
     "net.joining_detail": "Waiting for the table to answer.",
     "net.cancel": "Cancel",

@@ -399,6 +399,7 @@ MESSAGES: dict[str, str] = {
     "net.address_port": "{address} port {port}",
     "net.address": "Adresse {addresses} · port {port}",
     "net.address_keys": "▲ ▼ changer, ◀ ▶ déplacer, ✓ rejoindre",
+    "net.address_invalid": "Chaque nombre jusqu'à 255, le port de 1 à 65535",
     "net.joining": "Connexion à {host} port {port}…",
     "net.joining_detail": "En attente de la réponse de la table.",
     "net.cancel": "Annuler",

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from pyramid.console.catalogue import say
 from pyramid.actions import Action, Kind
 from pyramid.console.duel.flow import abandon_saved_duel, match_number_for, remembered_level, saved_duel
+from pyramid.console.digits import DigitEntry, DigitField
 from pyramid.console.duel.help import PyramidsHelpKey
 from pyramid.console.net import wording
 from pyramid.console.screen import Console, LiveLine, LiveMenuScreen, NoticeScreen, Screen, TableRun
@@ -292,40 +293,46 @@ class NetworkMenu(PyramidsHelpKey, LiveMenuScreen):
 
 
 class JoinAddressScreen(PyramidsHelpKey, Screen):
-    """An IPv4 address and a port, entered with the arrows: ◀ ▶ pick the part, ▲ ▼ change it, ✓ join.
+    """An IPv4 address and a port, digit by digit (:class:`~pyramid.console.digits.DigitEntry`): ▲ ▼ change
+    the digit, ◀ ▶ move, digits typed on a keyboard fill the fields in turn, ✓ joins.
 
-    Starts from the address joined last (remembered in the player's settings),
-    else from a common home network and this console's port.
+    Starts from the address joined last (remembered in the player's settings), else from a common
+    home network and this console's port, the cursor on the last number: on a home network the one
+    that differs.
     """
 
     name = "join_address"
     START = "192.168.1.2"
+    OCTET = DigitField(3, 0, 255)
+    PORT = DigitField(5, 1, 65535)
+    takes_text = True
 
     def __init__(self, session: Console) -> None:
         super().__init__(session)
         saved = session.settings.join_address or f"{self.START}:{session.tables.port}"
         host, _, port = saved.rpartition(":")
-        self.parts = [int(part) for part in host.split(".")] + [int(port)]
-        self.position = 3
+        values = [int(part) for part in host.split(".")] + [int(port)]
+        self.entry = DigitEntry([self.OCTET] * 4 + [self.PORT], values, 4 * self.OCTET.width - 1)
 
     @property
     def host(self) -> str:
-        return ".".join(map(str, self.parts[:4]))
+        return ".".join(map(str, self.entry.values[:4]))
 
     @property
     def port(self) -> int:
-        return self.parts[4]
+        return self.entry.values[4]
 
     def handle(self, action: Action, hit: Hit) -> None:
-        if action.kind in (Kind.UP, Kind.DOWN):
-            step = 1 if action.kind is Kind.UP else -1
-            if self.position == 4:
-                self.parts[4] = (self.parts[4] - 1 + step) % 65535 + 1
-            else:
-                self.parts[self.position] = (self.parts[self.position] + step) % 256
+        entry = self.entry
+        if action.kind is Kind.TYPE and action.text.isdigit():
+            entry.type(int(action.text))
+        elif action.kind is Kind.ERASE:
+            entry.erase()
+        elif action.kind in (Kind.UP, Kind.DOWN):
+            entry.step(action.kind is Kind.UP)
         elif action.kind in (Kind.LEFT, Kind.RIGHT):
-            self.position = (self.position + (1 if action.kind is Kind.RIGHT else -1)) % len(self.parts)
-        elif action.kind in (Kind.OK, Kind.TAP):
+            entry.move(action.kind is Kind.RIGHT)
+        elif action.kind in (Kind.OK, Kind.TAP) and entry.valid:
             session = self.session
             session.change_setting("join_address", f"{self.host}:{self.port}")
             session.pop()
@@ -334,11 +341,12 @@ class JoinAddressScreen(PyramidsHelpKey, Screen):
             self.session.pop()
 
     def shown(self) -> str:
-        parts = [f"[{part}]" if i == self.position else str(part) for i, part in enumerate(self.parts)]
+        parts = self.entry.shown()
         return say("net.address_port", address=".".join(parts[:4]), port=parts[4])
 
     def view(self) -> View:
-        return View(self.name, menu=MenuView(say("net.join_by_address"), (self.shown(),), 0, say("net.address_keys")))
+        footer = say("net.address_keys") if self.entry.valid else say("net.address_invalid")
+        return View(self.name, menu=MenuView(say("net.join_by_address"), (self.shown(),), 0, footer))
 
     def menu_state(self) -> dict[str, Any]:
         return {"items": [f"{self.host}:{self.port}"], "selected": 0}
