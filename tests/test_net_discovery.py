@@ -41,6 +41,7 @@ ENDPOINT = textwrap.dedent(
     from pyramid.net import events as ev
     name, other = sys.argv[1], sys.argv[2]
     events = queue.Queue()
+    started = time.monotonic()
     net = Network(name, events.put)
     net.open_table(int(sys.argv[3]), "good", "", 0)
     net.browse()
@@ -56,7 +57,8 @@ ENDPOINT = textwrap.dedent(
             if isinstance(event, ev.TableSeen) and event.table.host == other and event.table.is_table:
                 t = event.table
                 print(json.dumps({"kind": "TableSeen", "host": t.host, "match": t.match, "seats": t.seats,
-                                  "address": t.address, "port": t.port}), flush=True)
+                                  "address": t.address, "port": t.port,
+                                  "after": time.monotonic() - started}), flush=True)
                 time.sleep(3)  # let the other side see this table too
                 break
     finally:
@@ -93,11 +95,23 @@ def namespaces() -> Iterator[tuple[str, str]]:
         run("ip", "netns", "del", b, check=False)
 
 
-def endpoint(ns: str, name: str, other: str, match: int, env: dict[str, str]) -> subprocess.Popen[str]:
+#: How soon a console lists a table opened at the same moment (issue 29): the probes a name needs
+#: (three, 250 ms apart) and the first queries; measured 0.8-1.7 s on one host and across namespaces.
+LISTED_WITHIN = 2.0
+
+
+def endpoint(ns: str | None, name: str, other: str, match: int, env: dict[str, str]) -> subprocess.Popen[str]:
+    """A console's network in namespace ``ns`` (``None``: on this host, as two consoles on one machine)."""
+    inside = ["ip", "netns", "exec", ns] if ns is not None else []
     return subprocess.Popen(
-        ["ip", "netns", "exec", ns, sys.executable, "-c", ENDPOINT, name, other, str(match)],
+        [*inside, sys.executable, "-c", ENDPOINT, name, other, str(match)],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
+
+
+def seen_after(lines: list[dict[str, object]]) -> float:
+    """Seconds from the endpoint's start to the other's table listed."""
+    return float(next(row for row in lines if row["kind"] == "TableSeen")["after"])  # type: ignore[arg-type]
 
 
 def outcome(process: subprocess.Popen[str]) -> list[dict[str, object]]:
@@ -123,6 +137,21 @@ def test_two_zeroconf_endpoints_find_each_other(namespaces: tuple[str, str]) -> 
     table = next(row for row in seen_by_ann if row["kind"] == "TableSeen")
     assert (table["host"], table["match"], table["seats"], table["address"]) == ("Bob", 8, 1, "10.77.0.2")
     assert next(row for row in seen_by_bob if row["kind"] == "TableSeen")["match"] == 7
+    assert seen_after(seen_by_ann) < LISTED_WITHIN and seen_after(seen_by_bob) < LISTED_WITHIN
+
+
+def test_two_consoles_on_one_host_list_each_other(tmp_path: Path) -> None:
+    """Issue 29 item 5: two consoles on one machine never saw each other's tables. Its only address was
+    outside the home network's ranges (as this test machine's may be), so the table was announced with
+    no address at all, and no browser could resolve it. Now such a table is announced at 127.0.0.1 on
+    loopback alone: the consoles of this host meet there, and nothing leaves it."""
+    first = endpoint(None, "Ann", "Bob", 7, plain_env())
+    second = endpoint(None, "Bob", "Ann", 8, plain_env())
+    seen_by_ann, seen_by_bob = outcome(first), outcome(second)
+    table = next(row for row in seen_by_ann if row["kind"] == "TableSeen")
+    assert (table["host"], table["match"], table["seats"]) == ("Bob", 8, 1)
+    assert next(row for row in seen_by_bob if row["kind"] == "TableSeen")["match"] == 7
+    assert seen_after(seen_by_ann) < LISTED_WITHIN and seen_after(seen_by_bob) < LISTED_WITHIN
 
 
 @pytest.fixture

@@ -1,12 +1,17 @@
 """The python-zeroconf backend, for hosts where no avahi-daemon owns mDNS.
 
 It runs on the network thread's own event loop (``AsyncZeroconf``), IPv4 only
-(the home networks a console meets) on every interface but loopback. The
-table is published at this host's private and link-local IPv4 addresses (the
-only ones a peer is served from). python-zeroconf re-queries with growing
-intervals (up to an hour) and keeps a cache, so an idle browser costs no CPU to
-speak of. Received announcements are resolved and checked by
-:meth:`TableAd.from_txt`.
+(the home networks a console meets), on the interfaces with a home-network
+address (private or link-local: the only ones a peer is served from) and on
+loopback. The table is published at the home-network addresses, or at
+127.0.0.1 when the host has none: then the announcement never leaves the host,
+and consoles on the same machine still meet (issue 29: on a machine whose only
+address was outside the home ranges, the table went out with no address at all,
+which no browser could resolve, and two consoles there never saw each other).
+A table announced at several addresses is joined at the first that is not
+loopback. python-zeroconf re-queries with growing intervals (up to an hour)
+and keeps a cache, so an idle browser costs no CPU to speak of. Received
+announcements are resolved and checked by :meth:`TableAd.from_txt`.
 """
 
 from __future__ import annotations
@@ -29,6 +34,9 @@ FULL_TYPE = f"{SERVICE_TYPE}.local."
 RESOLVE_MS = 3000
 
 
+LOOPBACK = "127.0.0.1"
+
+
 def lan_addresses() -> list[str]:
     """This host's IPv4 addresses that peers may come from: private or link-local, not loopback."""
     found: list[str] = []
@@ -44,7 +52,7 @@ class ZeroconfBackend:
 
     def __init__(self, context: NetContext) -> None:
         self.context = context
-        self._zeroconf = AsyncZeroconf(ip_version=IPVersion.V4Only)
+        self._zeroconf = AsyncZeroconf(interfaces=[*lan_addresses(), LOOPBACK], ip_version=IPVersion.V4Only)
         self._info: AsyncServiceInfo | None = None
         self._browser: AsyncServiceBrowser | None = None
         self._tasks: set[asyncio.Task[None]] = set()
@@ -53,7 +61,7 @@ class ZeroconfBackend:
     async def publish(self, ad: TableAd, instance: str) -> None:
         info = AsyncServiceInfo(
             FULL_TYPE, f"{instance}.{FULL_TYPE}", port=ad.port, properties=ad.txt(),
-            parsed_addresses=lan_addresses(),
+            parsed_addresses=lan_addresses() or [LOOPBACK],
         )
         if self._info is not None and self._info.name == info.name:
             info.set_server_if_missing()  # as registering does; updating does not, and refuses an info without one
@@ -87,7 +95,7 @@ class ZeroconfBackend:
         if not await info.async_request(self._zeroconf.zeroconf, RESOLVE_MS):
             log.info("could not resolve the announced table %r", name[:100])
             return
-        addresses = info.parsed_addresses(IPVersion.V4Only)
+        addresses = sorted(info.parsed_addresses(IPVersion.V4Only), key=lambda address: address.startswith("127."))
         if not addresses or info.port is None:
             return
         txt = {
