@@ -68,7 +68,8 @@ class Renderer:
         self.layout = self._layout(safe_area)
         self.frame = pygame.Surface(size)
         self._felt = _felt(size)
-        self._scene: list[Sprite] | None = None
+        #: The sprites on the frame now, in drawing order, each marked when an animation's overlay drew it.
+        self._scene: list[tuple[Rect, tuple[Hashable, ...], bool]] | None = None
         self._art: dict[tuple[int, int], CardArt] = {}
         self._derived: OrderedDict[tuple[Hashable, ...], pygame.Surface] = OrderedDict()
 
@@ -101,18 +102,23 @@ class Renderer:
         the cards at some places and draws its own sprites over the scene; being
         sprites too, only the places they left or reached are repainted.
         """
+        layered = [(rect, key, False) for rect, key in scene]
         if overlay is not None:
-            scene = [sprite for sprite in scene
-                     if not (sprite[1][0] in CARD_KINDS and sprite[0] in overlay.hidden)] + list(overlay.sprites)
+            layered = [(rect, key, False) for rect, key in scene
+                       if not (key[0] in CARD_KINDS and rect in overlay.hidden)]
+            layered += [(rect, key, True) for rect, key in overlay.sprites]
         if self._scene is None:
             dirty = [self.layout.screen]
         else:
-            before, after = Counter(self._scene), Counter(scene)
+            # A sprite of the overlay is drawn over everything, a panel's veil too: the same card at the same
+            # place is another picture once it lies under a panel (a card landing as the end panel comes).
+            before, after = Counter(self._scene), Counter(layered)
             changed = (before - after) + (after - before)
-            dirty = merge_rects(_clip(rect, self.layout.screen) for rect, _ in changed)
+            dirty = merge_rects(_clip(rect, self.layout.screen) for rect, _, _ in changed)
+        drawn = [(rect, key) for rect, key, _ in layered]
         for rect in dirty:
-            self._repaint(scene, rect)
-        self._scene = scene
+            self._repaint(drawn, rect)
+        self._scene = layered
         return dirty
 
     def invalidate(self) -> None:

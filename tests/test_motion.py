@@ -220,3 +220,26 @@ def test_back_on_the_same_table_after_the_rules_nothing_is_dealt_again() -> None
     recorder.show(samples.help_view())
     recorder.show(View("game", table=Table(Board(numbered_deal(9))).view()))
     assert recorder.animator.due() is not None, "a new deal after the rules is dealt"
+
+
+def test_a_card_landing_under_a_panel_is_left_under_it() -> None:
+    """Issue 29 item 6: on the duel's end panels the pile's top card was drawn over the panel, undimmed.
+    A card flying to its place arrives there before the animation ends; the frame after it drew the same
+    card at the same place, under the panel's veil this time, and the renderer took it for unchanged."""
+    from pyramid.view import PanelView
+
+    from pyramid.console.duel.table import DuelTable
+    from pyramid.engine.duel.board import DuelBoard
+
+    board = DuelBoard.for_match(7)
+    before = View("duel", table=DuelTable(board).view())
+    board.push(next(move for move in board.legal_moves if move.kind == "place"))  # a card laid on the pile
+    after = View("duel", table=DuelTable(board).view())
+    assert table_change(before, after).laid is not None
+    over = after._replace(panel=PanelView("Round 1: no card can be placed", ("Round 1: 255 · 255",), ("Continue",), 0))
+    recorder = Recorder()
+    recorder.show(before, animate=False)
+    recorder.show(over)
+    assert recorder.animator.running
+    recorder.run_out()
+    assert same_pixels(recorder.renderer.frame, plain_frame(over))
