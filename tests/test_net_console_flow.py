@@ -716,3 +716,20 @@ def test_an_address_is_set_digit_by_digit_or_typed(tmp_path: Path) -> None:
     press(session, "left " * 7 + "down")  # the hundreds of the last number, 0 down to 9: 925, not an address
     assert session.view().menu.footer == "Each number up to 255, the port 1 to 65535"
     assert press(session, "ok")["screen"] == "join_address"  # ✓ waits for a valid address
+
+
+def test_after_a_power_cut_a_live_network_match_comes_before_a_solitaire_game(tmp_path: Path) -> None:
+    """Issue 29 item 7: with a solitaire game and a network match both saved, the menu offered Continue
+    (solitaire) first, highlighted, while the opponent waited."""
+    from pyramid.console.game_screen import start_pyramid
+
+    networks = Networks()
+    session = new_session(tmp_path, networks, deal_number=16)
+    network_menu(session)
+    choose(session, "Open a table")  # a match at this console's table, saved
+    start_pyramid(session, Redeals(0).allowance)  # and a solitaire game, saved
+    session.store.close()
+    again = new_session(tmp_path, Networks())  # the power comes back
+    state = again.state()
+    assert state["menu"]["items"][:2] == ["Continue Pyramids", "Continue"] and state["menu"]["selected"] == 0
+    assert again.store.load_progress("pyramids") is not None and "table" in again.store.load_progress("pyramids").context

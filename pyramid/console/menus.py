@@ -76,8 +76,12 @@ class MainMenu(MenuScreen):
         lines: list[tuple[str, Callable[[], None]]] = []
         if self._saved["pyramid"]:
             lines.append((say(CONTINUE["pyramid"]), lambda: _game_screen().continue_game(session)))
-        if self._saved["pyramids"]:
-            lines.append((say(CONTINUE["pyramids"]), lambda: _duel_menus().continue_pyramids(session)))
+        duel = self._saved["pyramids"]
+        if duel is not None:
+            # A match at a network table comes first: another player is waiting for this one.
+            at_a_table = "table" in duel.context
+            lines.insert(0 if at_a_table else len(lines),
+                         (say(CONTINUE["pyramids"]), lambda: _duel_menus().continue_pyramids(session)))
         lines += [
             (say("menu.new_game"), lambda: _game_screen().new_game(session)),
             (say("menu.daily_deal"), lambda: _game_screen().daily_game(session)),
