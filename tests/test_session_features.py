@@ -368,14 +368,16 @@ def test_the_end_panel_goes_on_undo_the_last_move_play_again_retry(tmp_path: Pat
         tap_move(session, move)
     assert session.view().screen == "game_over"
     assert session.store.stats("pyramid", "retrohub/one").played == 1
-    # Undo the last move: the game goes on, assisted; the loss stays counted once.
+    # Undo the last move: the game goes on, assisted; its count is taken back until it is over again.
     items = session.state()["menu"]["items"]
     state = play(session, " ".join(["down"] * items.index("Undo the last move")) + " ok")
     assert state["screen"] == "game" and len(state["game"]["pyramid"]) == 7
     assert session.store.load_progress("pyramid").assisted
+    assert session.store.stats("pyramid", "retrohub/one").played == 0
     tap_move(session, moves[-1])
     assert session.view().screen == "game_over"
-    assert session.store.stats("pyramid", "retrohub/one").played == 1, "counted once"
+    stats = session.store.stats("pyramid", "retrohub/one")
+    assert (stats.played, stats.assisted_played) == (0, 1), "one game, counted once, assisted"
     assert session.store.load_progress("pyramid") is None, "over again: nothing to continue"
     # Retry this deal: the same cards again, the same redeals, a fresh game.
     items = session.state()["menu"]["items"]
@@ -478,3 +480,28 @@ def test_a_hint_clears_the_chosen_card_so_ok_on_the_hinted_card_starts_its_pair(
     play(session, "ok")  # on the hinted card, where the hint put the cursor
     assert "not 13" not in session.view().table.status_line
     assert session.feedback is None or session.feedback.cue != "wrong"
+
+
+def test_a_game_lost_then_undone_and_won_is_one_assisted_win(tmp_path: Path) -> None:
+    """Issue 29 item 8: a game lost, undone back to its start and then won showed "Pyramid cleared" while
+    the statistics kept the loss (unassisted, though undo followed) and never the win."""
+    from pyramid.engine.solver import solve
+
+    rules = RETROHUB.with_redeals(1)
+    number, moves = greedy_loss(rules)
+    session = new_session(tmp_path, number=number)
+    play(session, "ok down ok")
+    for move in moves:
+        tap_move(session, move)
+    assert session.view().screen == "game_over"
+    assert session.store.stats("pyramid", "retrohub/one").played == 1  # counted as soon as it is over
+    items = session.state()["menu"]["items"]
+    play(session, " ".join(["down"] * items.index("Undo the last move")) + " ok")
+    play(session, " ".join(["undo"] * (len(moves) - 1)))
+    assert session.state()["game"]["score"] == 0 and len(session.screen.board.move_stack) == 0  # type: ignore
+    for move in solve(Board(numbered_deal(number), rules)).moves:
+        tap_move(session, move)
+    assert session.view().panel.title.startswith("Pyramid cleared")
+    stats = session.store.stats("pyramid", "retrohub/one")
+    assert (stats.played, stats.won, stats.assisted_played, stats.assisted_won) == (0, 0, 1, 1)
+    assert stats.current_streak == 0 and stats.best_score is None

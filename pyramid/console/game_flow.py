@@ -27,7 +27,7 @@ from pyramid.engine.errors import ReplayError
 from pyramid.engine.rules import Rules, preset
 from pyramid.engine.verdicts import GameVerdicts, Solve
 from pyramid.saved.progress import Progress, replay
-from pyramid.saved.stats import GameResult, PyramidVariant
+from pyramid.saved.stats import GameResult, PyramidVariant, Stats
 
 if TYPE_CHECKING:
     from pyramid.engine.advice import Advice
@@ -138,7 +138,9 @@ class PyramidRun:
         self.session = session
         self.board = board
         self.progress = progress
-        self.recorded = False
+        #: The statistics of this game's variant before it was counted (``None``: not counted, or counted
+        #: and left over for good); "Undo the last move" on the end panel takes the count back.
+        self.counted_over: Stats | None = None
         #: The deal's verdict from its start, once judged (a lost game is judged for its end panel).
         self.from_start: Solution | None = None
         #: The deal is being judged from its start (on the session's thinker).
@@ -187,7 +189,11 @@ class PyramidRun:
         self.check_end()
 
     def undone(self) -> None:
-        """The last move was taken back (the table did it): an assist."""
+        """The last move was taken back (the table did it): an assist. After the end of a lost deal, the
+        count of the loss is taken back too: one game, one record, counted when it is over again."""
+        if self.counted_over is not None:
+            self.session.store.uncount(self.counted_over)
+            self.counted_over = None
         self._save(self.progress.without_last_move().with_assist("undo"))
 
     def hinted(self) -> None:
@@ -201,13 +207,11 @@ class PyramidRun:
     def check_end(self) -> None:
         """Count the result once, as soon as the deal is over, and judge a lost deal from its start."""
         status = self.board.status()
-        if status == "playing":
+        if status == "playing" or self.counted_over is not None:
             return
-        if self.recorded:  # over again after "Undo the last move": counted the first time
-            self.session.store.clear_progress(GAME)
-            return
-        self.recorded = True
-        self.session.store.record_result(result_of(self.progress, self.board), daily=self.daily)
+        result = result_of(self.progress, self.board)
+        self.counted_over = self.session.store.stats(result.game, result.variant)
+        self.session.store.record_result(result, daily=self.daily)
         if status != "cleared":
             self.thinking_since = None  # a hint's search, even called off, leaves this game's solver first
             self.session.thinker.cancel(wait=True)

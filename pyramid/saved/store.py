@@ -382,11 +382,7 @@ class Store:
             self._saved.pop(saved, None)
 
         def write(db: sqlite3.Connection) -> None:
-            db.execute(
-                f"INSERT OR REPLACE INTO stats (game, variant, {', '.join(_STATS_COLUMNS)})"
-                f" VALUES (?, ?, {', '.join('?' * len(_STATS_COLUMNS))})",
-                (updated.game, updated.variant, *(getattr(updated, column) for column in _STATS_COLUMNS)),
-            )
+            _put_stats(db, updated)
             if clear_progress:
                 _delete_progress(db, saved)
             if daily is not None:
@@ -396,6 +392,14 @@ class Store:
 
         self._write("stats", write)
         return updated
+
+    def uncount(self, before: Stats) -> None:
+        """Take back a result counted moments ago: its (game, variant) statistics as they were before it.
+
+        A Pyramid game lost is counted at once (a power cut must not lose the loss), yet "Undo the last
+        move" on its end panel plays on: the game is one game, counted once it is over again, assisted.
+        """
+        self._write("stats", lambda db: _put_stats(db, before))
 
     def daily_results(self) -> dict[datetime.date, bool]:
         """Every daily deal played: its date, and whether it was won unaided."""
@@ -763,6 +767,15 @@ def _free_name(wanted: Path) -> Path:
         count += 1
         candidate = wanted.with_name(f"{wanted.name}-{count}")
     return candidate
+
+
+def _put_stats(db: sqlite3.Connection, stats: Stats) -> None:
+    """Write the statistics row of (game, variant)."""
+    db.execute(
+        f"INSERT OR REPLACE INTO stats (game, variant, {', '.join(_STATS_COLUMNS)})"
+        f" VALUES (?, ?, {', '.join('?' * len(_STATS_COLUMNS))})",
+        (stats.game, stats.variant, *(getattr(stats, column) for column in _STATS_COLUMNS)),
+    )
 
 
 def _write_aside(database: Path, what: str, now: datetime.datetime, data: bytes) -> Path:
