@@ -41,7 +41,7 @@ from pyramid.console.net import lobby, wording
 from pyramid.console.screen import DealChoice, HelpScreen, NoticeScreen
 from pyramid.console.session import Session
 from pyramid.console.widgets import ConfirmScreen
-from pyramid.console.wording import describe_notices
+from pyramid.console.wording import describe_notices, played_won
 from pyramid.engine.cards import parse_deal
 from pyramid.engine.duel.ai import LEVELS
 from pyramid.engine.rules import PRESETS
@@ -396,3 +396,27 @@ def test_a_wrong_language_in_the_settings_file_is_told_and_english_spoken(tmp_pa
     assert state["menu"]["items"][0] == "New game" and "'console' must be a table" in said
     state, said = console(tmp_path, "--script", "", settings='[console]\nlangage = "fr"\n')
     assert state["menu"]["items"][0] == "New game" and "unknown setting console.langage" in said
+
+
+#: Fields that hold a count of games or days, often 0 or 1: the word after them agrees with them.
+COUNTS = {"played", "won", "count"}
+
+
+@pytest.mark.parametrize("language", catalogue.LANGUAGES)
+def test_a_count_is_followed_by_a_word_only_where_the_word_agrees_with_it(language: str) -> None:
+    """Issue 29 item 9: "1 jouées, 1 gagnées". A count field followed by a word must be worded by
+    ``say_count`` (a ``.one`` / ``.other`` pair) or passed in already worded ("count.played")."""
+    wrong = []
+    for key, message in catalogue_of(language).MESSAGES.items():
+        for _, field, _, _ in string.Formatter().parse(message):
+            if field in COUNTS and not (field == "count" and key.endswith((".one", ".other"))):
+                after = message.split("{" + field + "}", 1)[1]
+                if re.match(r"\s*[^\W\d_]", after):
+                    wrong.append(key)
+    assert not wrong
+
+
+def test_french_counts_agree() -> None:
+    use_language("fr")
+    assert say("statistics.daily_total", **played_won(1, 0)) == "1 jouée, 0 gagnée"
+    assert say("statistics.daily_total", **played_won(3, 2)) == "3 jouées, 2 gagnées"

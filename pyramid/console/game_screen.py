@@ -328,7 +328,7 @@ class GameScreen(Screen):
             return ()
         par, score_par = self.run.par, self.run.score_par
         streaks = daily_streaks(self.session.store.daily_results(), self.session.today())
-        streak = say_count("end.daily_streak", streaks.played, won=streaks.won)
+        streak = say_count("end.daily_streak", streaks.played, won=say_count("count.won", streaks.won))
         points = (say("end.you_score_par", points=self.board.score, par=score_par),) if score_par else ()
         if par is None:
             return (*points, streak)

@@ -18,7 +18,7 @@ from pyramid.console.catalogue import current_language, say
 from pyramid.console.help_text import Sections
 from pyramid.console.screen import Console, HelpScreen, MenuScreen, NoticeScreen, PagedScreen, Screen
 from pyramid.console.widgets import ConfirmScreen, NumberEntryScreen
-from pyramid.console.wording import describe_variant, variant_line, variant_title
+from pyramid.console.wording import describe_variant, played_won, variant_line, variant_title
 from pyramid.languages import LANGUAGES
 from pyramid.engine.rules import PRESETS, Redeals
 from pyramid.system import device_info
@@ -219,9 +219,9 @@ class StatisticsScreen(PagedScreen):
         if days:
             streaks = daily_streaks(days, session.today())
             sections.append((say("statistics.daily"), (
-                say("statistics.daily_total", played=len(days), won=sum(days.values())),
-                say("statistics.daily_in_a_row", played=streaks.played, won=streaks.won),
-                say("statistics.daily_best", played=streaks.best_played, won=streaks.best_won))))
+                say("statistics.daily_total", **played_won(len(days), sum(days.values()))),
+                say("statistics.daily_in_a_row", **played_won(streaks.played, streaks.won)),
+                say("statistics.daily_best", **played_won(streaks.best_played, streaks.best_won)))))
         for stats in session.store.all_stats():
             rate = "–" if stats.win_rate is None else say("statistics.percent", percent=round(stats.win_rate * 100))
             best = "–" if stats.best_score is None else str(stats.best_score)

@@ -99,3 +99,8 @@ def describe_notice(notice: StoreNotice) -> str:
 def describe_notices(notices: Sequence[StoreNotice]) -> str:
     """Several notices, one per line (a notice screen shows them together)."""
     return "\n".join(describe_notice(notice) for notice in notices)
+
+
+def played_won(played: int, won: int) -> dict[str, str]:
+    """The fields ``played`` and ``won`` of a message, each worded with its own count ("1 jouée, 2 gagnées")."""
+    return {"played": say_count("count.played", played), "won": say_count("count.won", won)}
