@@ -420,3 +420,21 @@ def test_french_counts_agree() -> None:
     use_language("fr")
     assert say("statistics.daily_total", **played_won(1, 0)) == "1 jouée, 0 gagnée"
     assert say("statistics.daily_total", **played_won(3, 2)) == "3 jouées, 2 gagnées"
+
+
+@pytest.mark.parametrize("language", catalogue.LANGUAGES)
+def test_a_name_starting_with_a_vowel_elides_the_word_before_it(language: str) -> None:
+    """Issue 29 item 9: "Table de Anne-Sophie" for "Table d'Anne-Sophie"."""
+    elisions = catalogue_of(language).ELISIONS
+    use_language(language)
+    checked = 0
+    for key, message in catalogue_of(language).MESSAGES.items():
+        for word, elided in elisions.items():
+            for field in re.findall(rf"\b{word} \{{(\w+)\}}", message):  # a repr is quoted: no elision
+                said = say(key, **{name: "Anne-Sophie" for name in fields_of(message)})
+                assert f"{elided}Anne-Sophie" in said and f"{word} Anne-Sophie" not in said, key
+                assert f"{word} Bob" in say(key, **{name: "Bob" for name in fields_of(message)}), key
+                checked += 1
+    assert checked or not elisions
+    if language == "fr":
+        assert say("net.table_of", host="Anne-Sophie", match=3) == "Table d'Anne-Sophie · match 3"

@@ -17,6 +17,8 @@ default and is loaded with this module; another catalogue loads only when chosen
 from __future__ import annotations
 
 from collections.abc import Callable
+import re
+import string
 from importlib import import_module
 from typing import Mapping
 
@@ -24,12 +26,30 @@ from pyramid.console.catalogue import en
 from pyramid.languages import LANGUAGES
 
 
+#: A word a field's value (a player's name) is put after, and the vowels before which it elides.
+_OPEN = "\x00"
+_VOWELS = "AEIOUYÀÂÄÆÉÈÊËÎÏÔÖŒÙÛÜaeiouyàâäæéèêëîïôöœùûü"
+
+
+class _Marking(string.Formatter):
+    """``str.format``, each text filled in (a name) marked at its start, for :func:`_elided`."""
+
+    def format_field(self, value: object, format_spec: str) -> str:
+        text: str = super().format_field(value, format_spec)
+        return _OPEN + text if isinstance(value, str) else text
+
+
+_MARKING = _Marking()
+
+
 class _Current:
-    """The language in use, its messages and its plural rule (one per console: see the module's docstring)."""
+    """The language in use, its messages, its plural rule and its elisions (one per console: see the
+    module's docstring)."""
 
     language = "en"
     messages: Mapping[str, str] = en.MESSAGES
     singular: Callable[[int], bool] = staticmethod(en.singular)
+    elisions: Mapping[str, str] = en.ELISIONS
 
 
 def use_language(language: str) -> None:
@@ -38,6 +58,7 @@ def use_language(language: str) -> None:
         raise ValueError(f"unknown language {language!r}: use one of {', '.join(LANGUAGES)}")
     module = import_module(f"{__name__}.{language}")
     _Current.language, _Current.messages, _Current.singular = language, module.MESSAGES, module.singular
+    _Current.elisions = module.ELISIONS
 
 
 def current_language() -> str:
@@ -50,7 +71,19 @@ def say(key: str, **fields: object) -> str:
         message = _Current.messages[key]
     except KeyError:
         raise KeyError(f"no message {key!r} in the {_Current.language!r} catalogue") from None
-    return message.format(**fields) if fields else message
+    if not fields:
+        return message
+    if not _Current.elisions:
+        return message.format(**fields)
+    return _elided(_MARKING.format(message, **fields))
+
+
+def _elided(text: str) -> str:
+    """French puts "d'" for "de" before a name that starts with a vowel ("Table d'Anne-Sophie"): each
+    word of the catalogue's ``ELISIONS`` that stands right before a filled-in name (marked) is elided."""
+    for word, elided in _Current.elisions.items():
+        text = re.sub(rf"\b{word} {_OPEN}(?=[{_VOWELS}])", elided + _OPEN, text)
+    return text.replace(_OPEN, "")
 
 
 def knows(key: str) -> bool:

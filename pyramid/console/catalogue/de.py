@@ -7,6 +7,9 @@ def singular(count: int) -> bool:
     return count == 1
 
 
+#: Words that elide before a name starting with a vowel (none in German).
+ELISIONS: dict[str, str] = {}
+
 MESSAGES: dict[str, str] = {
     "menu.title": "Pyramide",
     "menu.continue": "Weiterspielen",

@@ -6,6 +6,9 @@ def singular(count: int) -> bool:
     return count == 1
 
 
+#: Words that elide before a name starting with a vowel (none in English).
+ELISIONS: dict[str, str] = {}
+
 MESSAGES: dict[str, str] = {
     "menu.title": "Pyramid",
     "menu.continue": "Continue",

@@ -6,6 +6,9 @@ def singular(count: int) -> bool:
     return count in (0, 1)
 
 
+#: Words that elide before a name starting with a vowel: "Table d'Anne-Sophie", "la console d'Émile".
+ELISIONS: dict[str, str] = {"de": "d'", "De": "D'", "que": "qu'", "le": "l'", "la": "l'"}
+
 MESSAGES: dict[str, str] = {
     "menu.title": "Pyramide",
     "menu.continue": "Reprendre",
@@ -213,7 +216,7 @@ MESSAGES: dict[str, str] = {
 
     "undo.nothing": "Rien à annuler.",
 
-    "end.play_again": "Rejouer",
+    "end.play_again": "Une autre donne",
     "end.retry": "Rejouer cette donne",
     "end.undo_last": "Annuler le dernier coup",
     "end.watch": "Voir la solution",
