@@ -257,13 +257,15 @@ def test_winnable_deals_only_falls_back_on_the_shipped_list_when_the_live_search
 
 def test_system_page_shows_version_and_addresses(tmp_path: Path) -> None:
     session = new_session(tmp_path)
-    session.hardware.append("Display: headless 480x320")
+    session.display_description = "headless 480x320"
     choose(session, "Settings")
     state = choose(session, "System")
     assert state["screen"] == "system"
     sections = dict(session.view().text.sections)
     assert sections["Software"][0].startswith("Pyramid console ")
     assert sections["Network"] and sections["Hardware"] == ("Display: headless 480x320",)
+    session.speak("fr")
+    assert dict(session.view().text.sections)["Matériel"] == ("Écran : headless 480x320",)  # issue 29: no English
     assert sections["Data"] == (str(tmp_path / "pyramid.db"),)
     assert play(session, "back")["screen"] == "settings"
 
@@ -279,8 +281,13 @@ def test_controls_screen_shows_each_press_and_leaves_on_back_twice(tmp_path: Pat
         presses.append(PressSeen(action, device))
         session.handle(Action(action))
     sections = dict(session.view().text.sections)
-    assert sections["Last presses, newest first"][:2] == ("back from 'USB Remote'", "ok from 'GPIO 22'")
+    assert sections["Last presses, newest first"][:2] == ("Back from 'USB Remote'", "✓ from 'GPIO 22'")
     assert sections["Devices"] == ("USB Remote", "GPIO 22")
+    presses.append(PressSeen("tap:12,34", "touchscreen"))
+    session.speak("fr")  # issue 29: "ok depuis 'keyboard'" was English in French
+    assert dict(session.view().text.sections)["Dernières touches, la plus récente d'abord"][0] == \
+        "Toucher en 12,34 depuis l'écran tactile"
+    session.speak("en")
     assert session.state()["screen"] == "controls", "a single Back is shown, not obeyed"
     session.handle(Action("back"))
     assert session.state()["screen"] == "settings"

@@ -94,7 +94,7 @@ def open_console_parts(options: Options) -> ConsoleParts:
     except BaseException:
         session.tables.stop()
         raise
-    session.hardware.append(f"Display: {frontend.display.description}")
+    session.display_description = frontend.display.description
     frontend.liveliness = liveliness(options, session)
     return ConsoleParts(settings, sink, session, frontend)
 

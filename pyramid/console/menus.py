@@ -18,7 +18,7 @@ from pyramid.console.catalogue import current_language, say
 from pyramid.console.help_text import Sections
 from pyramid.console.screen import Console, HelpScreen, MenuScreen, NoticeScreen, PagedScreen, Screen
 from pyramid.console.widgets import ConfirmScreen, NumberEntryScreen
-from pyramid.console.wording import describe_variant, played_won, variant_line, variant_title
+from pyramid.console.wording import describe_variant, played_won, press_line, variant_line, variant_title
 from pyramid.languages import LANGUAGES
 from pyramid.engine.rules import PRESETS, Redeals
 from pyramid.system import device_info
@@ -347,7 +347,7 @@ class ControlsScreen(Screen):
         self.seen.append("help")
 
     def view(self) -> View:
-        log = ([say("controls.press", action=press.action, device=press.device) for press in self.session.input_log()]
+        log = ([press_line(press.action, press.device) for press in self.session.input_log()]
                or [say("controls.no_device_info", action=action) for action in self.seen])
         presses = tuple(reversed(log[-self.SHOWN:])) or (say("controls.press_any"),)
         devices = tuple(self.session.input_devices()) or (say("controls.no_device"),)
@@ -377,6 +377,7 @@ class SystemScreen(Screen):
                                       say(f"system.core.{core_name()}"))),
             (say("system.network"), ssh),
             (say("system.data"), (str(self.session.store.location or say("system.not_saved")),)),
-            (say("system.hardware"), tuple(self.session.hardware) or (say("system.unknown"),)),
+            (say("system.hardware"), (say("system.display", display=self.session.display_description)
+                                      if self.session.display_description else say("system.unknown"),)),
         )
         return View(self.name, text=TextView(say("system.title"), sections))

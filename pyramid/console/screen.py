@@ -182,7 +182,8 @@ class Console(Protocol):
     #: Monotonic seconds: what screens that move by themselves time themselves by.
     clock: Callable[[], float]
     fixed_deal: DealChoice
-    hardware: list[str]
+    #: The screen the console draws on, as its display describes it ("window 320x240 (x11)"; "": unknown).
+    display_description: str
     #: Whether the main menu offers "Quit" (a window on a desktop; a console is switched off instead).
     can_quit: bool
     #: Asks the system to power off (``--power-off logind``: the appliance); ``None``: the menu has no such line.

@@ -51,7 +51,7 @@ class Session:
         self.today = today
         self.clock: Callable[[], float] = time.monotonic
         #: Lines for the System screen describing the screen and inputs in use (set by the app).
-        self.hardware: list[str] = []
+        self.display_description = ""
         self.can_quit = False
         self.power_off: Callable[[], None] | None = None
         #: Set by :meth:`quit`: the main loop ends after the action that set it.

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
+from pyramid.actions import Action, Kind
 from pyramid.console.catalogue import knows, say, say_count
 from pyramid.engine.cards import ENGLISH_FACE_LETTERS, FRENCH_FACE_LETTERS, Card
 from pyramid.engine.rules import PRESETS
@@ -104,3 +105,21 @@ def describe_notices(notices: Sequence[StoreNotice]) -> str:
 def played_won(played: int, won: int) -> dict[str, str]:
     """The fields ``played`` and ``won`` of a message, each worded with its own count ("1 jouée, 2 gagnées")."""
     return {"played": say_count("count.played", played), "won": say_count("count.won", won)}
+
+
+#: The input sources that name themselves with a word (others, a remote or a GPIO pin, by their own name).
+WORDED_DEVICES = ("keyboard", "mouse", "touchscreen")
+
+
+def press_line(action: str, device: str) -> str:
+    """A press as the Controls page lists it: the action and where it came from, in the player's words
+    ("✓ depuis le clavier"); a device that names itself ("GPIO 22", a remote) is quoted as it is."""
+    seen = Action.parse(action)
+    if seen.kind is Kind.TAP:
+        worded = say("action.tap", x=seen.x, y=seen.y)
+    elif seen.kind is Kind.TYPE:
+        worded = say("action.type", text=seen.text)
+    else:
+        worded = say(f"action.{seen.kind.value}")
+    source = say(f"device.{device}") if device in WORDED_DEVICES else repr(device)
+    return say("controls.press", action=worded, device=source)
