@@ -180,6 +180,27 @@ def duel_played(session: Session) -> None:
     session.handle(Action("ok"))
 
 
+def duel_joker_to_beat(session: Session) -> None:
+    """A duel against the computer, its game known (a score to beat), the joker on the pile."""
+    from pyramid.console.duel.screens import DuelScreen
+
+    duel_menus.play_computer(session, 7)
+    screen = session.screen
+    assert isinstance(screen, DuelScreen)
+    screen.run.computer_game()  # worked out beside the player's game: waited for here
+    session.handle(Action.tap(1, 1), lambda x, y: "joker")
+    assert screen.board.joker_armed
+
+
+def network_duel_alone(session: Session) -> None:
+    """The player's game at a table nobody has sat at yet."""
+    from pyramid.console.net.match import NetDuelRun
+    from pyramid.net.link import MatchLink
+
+    run = NetDuelRun(session, MatchLink("host", 12, "good"), "Anne-Sophie", lambda: None, lambda: None)
+    session.push(run.game_screen())
+
+
 def looking_for_a_deal(session: Session) -> DealingScreen:
     """The screen of a search for a winnable deal, past the moment it says so."""
     screen = DealingScreen(session, lambda dealt: None)
@@ -231,6 +252,8 @@ TOUR: list[tuple[str, Step, int]] = [
     ("pyramids rules", open_pyramids_help, 9),
     ("name entry", push(duel_menus.your_name), 1),
     ("duel", lambda session: duel_menus.play_computer(session, 7), 1),
+    ("duel, the joker on the pile, a score to beat", duel_joker_to_beat, 1),
+    ("a table's game, nobody seated", network_duel_alone, 1),
     ("two players", lambda session: (session.push(duel_menus.PyramidsMenu(session)),
                                      play("down down ok ok ok")(session)) and None, 1),
     ("duel results", duel_played, 1),
