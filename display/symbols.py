@@ -17,6 +17,8 @@ from typing import NamedTuple, Union
 
 import pygame
 
+from pyramid.engine.cards import RED_SUITS, SUIT_SIGNS
+
 Color = tuple[int, int, int]
 Point = tuple[float, float]
 
@@ -140,8 +142,13 @@ SHAPES: dict[str, tuple[Primitive, ...]] = {
     ),
 }
 
-#: Unicode suit signs map onto the suit shapes, so text such as "5♣" draws too.
-SHAPES.update({"♥": SHAPES["h"], "♦": SHAPES["d"], "♠": SHAPES["s"], "♣": SHAPES["c"]})
+#: The suit signs of text (pyramid.engine.cards.SUIT_SIGNS) map onto the suit shapes, so text such as
+#: "5♣", or a Spanish card's name, draws as the cards do.
+SHAPES.update({sign: SHAPES[suit] for suit, sign in SUIT_SIGNS.items()})
+#: The signs of the red suits, drawn red in text.
+RED_SIGNS = frozenset(SUIT_SIGNS[suit] for suit in RED_SUITS)
+#: Every suit sign: drawn at the height of the text around it.
+SUIT_SIGN_SET = frozenset(SUIT_SIGNS.values())
 
 #: The characters :mod:`display.text` draws with these shapes instead of the font.
 GLYPHS = frozenset(name for name in SHAPES if len(name) == 1 and not name.isascii())

@@ -24,7 +24,8 @@ from pathlib import Path
 
 import pygame
 
-from .symbols import GLYPHS, Color, symbol
+from . import theme
+from .symbols import GLYPHS, RED_SIGNS, SUIT_SIGN_SET, Color, symbol
 
 #: pygame's bundled font file. ``Font(None, size)`` finds it through importlib.resources,
 #: which costs ~8 ms at start-up; opening the file by path skips that.
@@ -96,14 +97,16 @@ def _runs(text: str) -> list[str]:
 OVERSAMPLE = 2
 
 
-def _glyph_size(px: int) -> int:
-    return max(6, round(px * 0.72))
+def _glyph_size(px: int, glyph: str) -> int:
+    """A suit sign as tall as the text around it, in its suit's colour (issue 29: a 5-pixel ♦ in the
+    text's colour read as a ♥); an interface sign (▲, ✓) a little smaller."""
+    return max(8, round(px * 0.92)) if glyph in SUIT_SIGN_SET else max(6, round(px * 0.72))
 
 
 def _run_width(run: str, px: int) -> int:
     """Width of a run at the oversampled size (a glyph, or ordinary characters)."""
     if run in GLYPHS:
-        return (_glyph_size(px) + max(1, px // 10)) * OVERSAMPLE
+        return (_glyph_size(px, run) + max(1, px // 10)) * OVERSAMPLE
     return font(px * OVERSAMPLE).size(run)[0]
 
 
@@ -125,12 +128,15 @@ def render_text(text: str, px: int, color: Color) -> pygame.Surface:
     width = max(1, text_width(text, px))
     height = -(-face.get_linesize() // OVERSAMPLE)
     canvas = pygame.Surface((width * OVERSAMPLE, height * OVERSAMPLE), pygame.SRCALPHA)
-    glyph, gap = _glyph_size(px) * OVERSAMPLE, max(1, px // 10) * OVERSAMPLE
+    gap = max(1, px // 10) * OVERSAMPLE
     cap_middle = face.get_ascent() - round(big_px * 0.36)
     x = 0
     for run in _runs(text):
         if run in GLYPHS:
-            canvas.blit(symbol(run, glyph, color), (x + gap // 2, cap_middle - glyph // 2))
+            glyph = _glyph_size(px, run) * OVERSAMPLE
+            shade = theme.RED if run in RED_SIGNS else color
+            canvas.blit(symbol(run, glyph, shade), (x + gap // 2, min(max(0, cap_middle - glyph // 2),
+                                                                     canvas.get_height() - glyph)))
         elif _run_width(run, px) > 0:  # spaces at a pixel or two take no room, and pygame refuses to draw them
             canvas.blit(face.render(run, True, color), (x, 0))
         x += _run_width(run, px)

@@ -84,3 +84,31 @@ def test_any_text_draws_on_every_screen_at_every_size(renderers: list[Renderer],
     for renderer in renderers:
         for view in scenes(text):
             renderer.draw(view)
+
+
+def ink_rows(surface: object, colour_test: object) -> list[int]:
+    import pygame
+
+    assert isinstance(surface, pygame.Surface)
+    return [y for y in range(surface.get_height())
+            if any(colour_test(surface.get_at((x, y))) for x in range(surface.get_width()))]  # type: ignore[operator]
+
+
+def test_suit_signs_in_text_are_as_tall_as_the_text_and_red_ones_red() -> None:
+    """Issue 29 item 10: in status lines the suits were tiny and in the text's colour (a ♦ read as a ♥;
+    the network detail line's were some 5 pixels tall at 320x240)."""
+    from display import theme
+    from pyramid.console.wording import card_name
+    from pyramid.engine.cards import Card
+
+    px = 12
+    red = ink_rows(render_text("♦", px, theme.FELT_TEXT),
+                   lambda c: c.a > 128 and c.r > 150 and c.g < 90 and c.b < 90)
+    capital = ink_rows(render_text("D", px, theme.FELT_TEXT), lambda c: c.a > 128)
+    assert red and red[-1] - red[0] >= capital[-1] - capital[0]  # as tall as a capital letter beside it
+    black = ink_rows(render_text("♠", px, theme.FELT_TEXT), lambda c: c.a > 128 and c.g > 200)
+    assert black, "a black suit keeps the text's colour: black would vanish on the felt"
+    spanish = card_name(Card.parse("2o"), "french")
+    assert spanish != "2o" and PLACEHOLDER not in drawable(spanish)  # the coin's shape, not the letter o
+    assert card_name(Card.parse("Jo"), "french").startswith("11")  # as the Spanish face shows it, not "V"
+    assert ink_rows(render_text(spanish[1:], px, theme.FELT_TEXT), lambda c: c.a > 128 and c.r > 150 and c.g < 90)

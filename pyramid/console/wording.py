@@ -10,15 +10,12 @@ from typing import TYPE_CHECKING, Sequence
 
 from pyramid.actions import Action, Kind
 from pyramid.console.catalogue import knows, say, say_count
-from pyramid.engine.cards import ENGLISH_FACE_LETTERS, FRENCH_FACE_LETTERS, Card
+from pyramid.engine.cards import ENGLISH_FACE_LETTERS, FRENCH_FACE_LETTERS, SPANISH_SUITS, SUIT_SIGNS, Card
 from pyramid.engine.rules import PRESETS
 
 if TYPE_CHECKING:
     from pyramid.engine.board import Move
     from pyramid.saved.notices import StoreNotice
-
-SUIT_SYMBOLS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
-
 
 def variant_title(preset: str) -> str:
     """The name of rules preset ``preset`` as menus and titles show it ("Pyramid", "Three passes")."""
@@ -48,10 +45,13 @@ def month_name(month: int) -> str:
 
 
 def card_name(card: Card, letters: str) -> str:
-    """``Qd`` → "D♦" with French letters (the default), "Q♦" with English ones."""
+    """``Qd`` → "D♦" with French letters (the default), "Q♦" with English ones; a Spanish card by its
+    number and its suit's sign, as its face shows it ("11" and a coin)."""
+    if card.suit in SPANISH_SUITS:
+        return str(card.rank) + SUIT_SIGNS[card.suit]
     faces = FRENCH_FACE_LETTERS if letters == "french" else ENGLISH_FACE_LETTERS
     rank = faces.get(card.rank) or (say("card.ace") if card.rank == 1 else str(card.rank))
-    return rank + SUIT_SYMBOLS.get(card.suit, card.suit)
+    return rank + SUIT_SIGNS[card.suit]
 
 
 def describe_move(move: Move, letters: str) -> str:

@@ -20,6 +20,12 @@ RANK_LETTERS = "A23456789TJQK"
 FRENCH_SUITS = "cdhs"
 SPANISH_SUITS = "opeb"
 SUIT_LETTERS = FRENCH_SUITS + SPANISH_SUITS
+#: The sign each suit is written with in a sentence ("D♦ + 3♠"). The Spanish suits have no Unicode
+#: signs: private-use characters stand for them, and the renderer draws every one of these signs with
+#: the shape of its suit on the cards (display/symbols.py), so "2o + 4b" reads as the cards look.
+SUIT_SIGNS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠", "o": "\ue000", "p": "\ue001", "e": "\ue002", "b": "\ue003"}
+#: The suits drawn in red (hearts and diamonds, the Spanish oros and copas).
+RED_SUITS = "dhop"
 
 #: Court cards as the console shows them (French letters, docs/rules.md, "Pyramid").
 #: How court cards are lettered on screen: French V/D/R (the default) or English J/Q/K.
@@ -71,7 +77,7 @@ class Card(_CardValue):
     @property
     def is_red(self) -> bool:
         """Hearts and diamonds (and the Spanish oros and copas) are drawn in red."""
-        return self.suit in "dhop"
+        return self.suit in RED_SUITS
 
 
 class Deck(NamedTuple):
