@@ -201,6 +201,22 @@ def network_duel_alone(session: Session) -> None:
     session.push(run.game_screen())
 
 
+def network_duel_under_way(session: Session) -> None:
+    """The player's game at a table, the opponent a few moves in (a name as long as the console allows)."""
+    from pyramid.console.net.match import NetDuelRun
+    from pyramid.engine.duel.ai import play_match
+    from pyramid.net.link import MatchLink
+    from pyramid.net.protocol import Move
+
+    link = MatchLink("host", 12, "good", opponent_name="Marie-Claire")
+    for number, move in enumerate(play_match(12, "good").moves[:30], start=1):
+        link._replay.apply(Move(12, number, str(move)))
+    run = NetDuelRun(session, link, "Anne-Sophie", lambda: None, lambda: None)
+    for move in play_match(12, "good").moves[:3]:  # a few of this player's own moves, a sequence going
+        run.board.push(move)
+    session.push(run.game_screen())
+
+
 def looking_for_a_deal(session: Session) -> DealingScreen:
     """The screen of a search for a winnable deal, past the moment it says so."""
     screen = DealingScreen(session, lambda dealt: None)
@@ -254,6 +270,7 @@ TOUR: list[tuple[str, Step, int]] = [
     ("duel", lambda session: duel_menus.play_computer(session, 7), 1),
     ("duel, the joker on the pile, a score to beat", duel_joker_to_beat, 1),
     ("a table's game, nobody seated", network_duel_alone, 1),
+    ("a table's game under way", network_duel_under_way, 1),
     ("two players", lambda session: (session.push(duel_menus.PyramidsMenu(session)),
                                      play("down down ok ok ok")(session)) and None, 1),
     ("duel results", duel_played, 1),

@@ -212,7 +212,8 @@ def test_opening_a_table_plays_at_once_and_the_host_can_invite(tmp_path: Path) -
     assert state["screen"] == "duel" and state["game"]["match"] == 16
     assert networks.last.calls[-1] == ("open_table", 16, "good", "", 47312)
     assert state["game"]["table"]["state"] == "waiting"
-    assert session.view().table.detail == "no opponent yet · sequence 0"
+    assert session.view().table.detail == "Sequence 0"  # this player's own, as against the computer
+    assert session.view().table.status_line == "no opponent yet"  # the opponent's progress below the table
     state = press(session, "back")
     assert state["screen"] == "table" and state["menu"]["items"] == ["Play", "Invite Cy", "Leave the table"]
     choose(session, "Invite Cy")
@@ -733,3 +734,30 @@ def test_after_a_power_cut_a_live_network_match_comes_before_a_solitaire_game(tm
     state = again.state()
     assert state["menu"]["items"][:2] == ["Continue Pyramids", "Continue"] and state["menu"]["selected"] == 0
     assert again.store.load_progress("pyramids") is not None and "table" in again.store.load_progress("pyramids").context
+
+
+def test_news_of_a_moment_goes_at_the_next_move_and_the_progress_is_the_opponents(tmp_path: Path) -> None:
+    """Issue 29 item 11: "Ann: round 1, 155 · sequence 9" read as Ann's sequence; "Bob sat at the table"
+    stayed, even on the results panel; a guest back at its seat read "Ann is back" about itself."""
+    from pyramid.net.protocol import Move
+
+    networks, session, link = table_with_bob(tmp_path)
+    session.post_event(ev.OpponentJoined("Bob", False))
+    view = session.view()
+    assert view.table.status_line == "Bob sat at the table" and view.table.detail == "Sequence 0"
+    theirs = play_match(16, "casual").moves
+    link._replay.apply(Move(16, 1, str(theirs[0])))
+    session.post_event(ev.OpponentMoved(1, str(theirs[0]), 1, 0, False))
+    screen = session.screen
+    move = play_match(16, "good").moves[0]
+    screen.board.push(move)  # type: ignore[attr-defined]
+    screen.moved(move, screen.board.round_number)  # type: ignore[attr-defined]
+    assert session.view().table.status_line.startswith("Bob: round 1, ")  # the news was seen: Bob's progress
+    session.post_event(ev.PeerConnection(False))
+    screen.board.push(play_match(16, "good").moves[1])  # type: ignore[attr-defined]
+    screen.moved(play_match(16, "good").moves[1], 1)  # type: ignore[attr-defined]
+    assert session.view().table.status_line == "Bob's console is not answering"  # news that holds stays
+    run = session.tables.run
+    assert run is not None
+    run.on_event(ev.Seated("Ann", 16, "good", True))
+    assert run.status == "Back at Ann's table"

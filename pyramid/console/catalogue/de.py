@@ -400,6 +400,7 @@ MESSAGES: dict[str, str] = {
     "net.void.rules": "die andere Konsole brach die Regeln des Tisches",
     "net.void": "Die Partie ist ungültig: {reason}",
     "net.not_answering": "{name}s Konsole antwortet nicht",
+    "net.rejoined": "Zurück an {name}s Tisch",
     "net.back": "{name} ist zurück",
     "net.left.closed": "{name} hat den Tisch geschlossen",
     "net.left.timeout": "{name}s Konsole blieb zu lange weg: {name} hat den Tisch verlassen",

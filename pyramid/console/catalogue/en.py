@@ -399,6 +399,7 @@ MESSAGES: dict[str, str] = {
     "net.void.rules": "the other console broke the rules of the table",
     "net.void": "The match is void: {reason}",
     "net.not_answering": "{name}'s console is not answering",
+    "net.rejoined": "Back at {name}'s table",
     "net.back": "{name} is back",
     "net.left.closed": "{name} closed the table",
     "net.left.timeout": "{name}'s console stayed away too long: {name} left the table",

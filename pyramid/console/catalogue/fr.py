@@ -399,6 +399,7 @@ MESSAGES: dict[str, str] = {
     "net.void.rules": "l'autre console n'a pas respecté les règles de la table",
     "net.void": "Le match est annulé : {reason}",
     "net.not_answering": "La console de {name} ne répond pas",
+    "net.rejoined": "De retour à la table de {name}",
     "net.back": "{name} est de retour",
     "net.left.closed": "{name} a fermé la table",
     "net.left.timeout": "La console de {name} est restée absente trop longtemps : {name} a quitté la table",

@@ -67,6 +67,9 @@ class NetDuelRun(DuelRun):
         self.leave_table = leave_table
         #: The latest news from the table, worded ("Ann's console is not answering").
         self.status = ""
+        #: Whether that news holds until other news comes (not answering, left, void); else it is news of
+        #: a moment ("Bob sat at the table"), gone at this player's next move and never on the results.
+        self.status_holds = False
         self.voided = False
         self.gone = False  # the opponent left, closed the table or stayed away too long
         self.recorded = False
@@ -184,27 +187,28 @@ class NetDuelRun(DuelRun):
     def on_event(self, event: object) -> None:
         name = self.opponent_name
         if isinstance(event, ev.PeerConnection):
-            self.status = wording.back(name) if event.connected else wording.not_answering(name)
+            self._tell(wording.back(name) if event.connected else wording.not_answering(name), not event.connected)
         elif isinstance(event, ev.OpponentJoined):
-            self.status = wording.back(event.name) if event.resumed else say("net.sat_down", name=event.name)
+            self._tell(wording.back(event.name) if event.resumed else say("net.sat_down", name=event.name))
             self.refresh()
             self.save(self.board)  # the seat's token and the name, so a restart keeps the same guest
         elif isinstance(event, ev.Seated):
-            self.status = wording.back(event.host_name) if event.resumed else ""
+            # This console came back to its seat: the host never left (it is not "Ann is back").
+            self._tell(say("net.rejoined", name=event.host_name) if event.resumed else "")
             self.refresh()
             self.save(self.board)
         elif isinstance(event, (ev.OpponentMoved, ev.OpponentStatus)):
             self.refresh()
         elif isinstance(event, ev.MatchVoided):
-            self.status = wording.void(event.reason)
+            self._tell(wording.void(event.reason), holds=True)
             self.void()
         elif isinstance(event, ev.OpponentLeft) and event.reason == "void" and not self.voided:
             # The opponent's console found this side's moves against the rules: void for both, a win for nobody.
-            self.status = wording.left(name, "void")
+            self._tell(wording.left(name, "void"), holds=True)
             self.void()
             self.gone = True
         elif isinstance(event, ev.OpponentLeft) and not self.voided:
-            self.status = wording.left(name, event.reason)
+            self._tell(wording.left(name, event.reason), holds=True)
             self.refresh()
             if self.active:
                 if self.opponent.finished or not self.under_way:
@@ -218,6 +222,14 @@ class NetDuelRun(DuelRun):
             self.their_rematch = event.match
             if self.my_rematch is not None and event.match < self.my_rematch and self.can_rematch:
                 self.link.accept_rematch(event.match)  # both proposed: both sides take the lower number
+
+    def _tell(self, news: str, holds: bool = False) -> None:
+        self.status, self.status_holds = news, holds
+
+    def played(self) -> None:
+        """This player moved: news of a moment has been seen."""
+        if not self.status_holds:
+            self.status = ""
 
     def void(self) -> None:
         """The match is void: it counts for nobody, and its saved game goes."""
@@ -277,7 +289,7 @@ class NetDuelRun(DuelRun):
             a = str(mine[number - 1]) if number <= len(mine) else "·"
             b = str(theirs[number - 1]) if number <= len(theirs) else "·"
             lines.append(say("net.round_totals", round=number, mine=a, theirs=b))
-        if self.status and not self.duel.is_finished:
+        if self.status and self.status_holds and not self.duel.is_finished:
             lines.append(self.status)
         return tuple(lines)
 
@@ -288,7 +300,8 @@ class NetDuelRun(DuelRun):
 
 
 class NetDuelScreen(DuelScreen):
-    """The player's game at a table: the opponent's live progress on the detail line, the table's news below."""
+    """The player's game at a table: this player's sequence on the detail line, as against the computer;
+    below the table the table's news, else the opponent's live progress."""
 
     run: NetDuelRun
 
@@ -299,17 +312,20 @@ class NetDuelScreen(DuelScreen):
 
     def moved(self, move: DuelMove, round_before: int) -> None:
         self.run.send(move)
+        self.run.played()
         super().moved(move, round_before)
 
     def detail(self) -> str:
-        """The opponent first (it is what changes from afar), then this player's sequence or joker."""
+        """This player's sequence or joker (the opponent's progress is on the status line: after "Ann:
+        round 1, 155" a sequence read as Ann's, issue 29)."""
         board = self.board
         own = say("duel.joker_on_pile") if board.joker_armed else say("duel.sequence", streak=board.streak)
-        return say("duel.whose_detail", name=self.run.opponent_line(), detail=own)
+        return own[0].upper() + own[1:]
 
     def status_line(self) -> str:
-        """A refused pick or the joker's cost first (the player's own doing), else the table's news."""
-        return super().status_line() or self.run.status
+        """A refused pick or the joker's cost first (the player's own doing), else the table's news, else
+        the opponent's progress."""
+        return super().status_line() or self.run.status or self.run.opponent_line()
 
     def _handle_panel(self, action: Action, hit: Hit) -> None:
         if self.finished and self.cleared_round is None and action.kind in (Kind.OK, Kind.TAP):
