@@ -302,3 +302,20 @@ def test_a_rematch_deals_a_new_match_against_the_same_opponent(tmp_path: Path) -
     assert session.screen.run.computer_level == "casual"  # type: ignore[attr-defined]
     assert [screen.name for screen in session.stack] == screens, "the finished duel made way"
     assert session.store.stats("pyramids", "casual").played == 1
+
+
+def test_the_computers_total_to_beat_shows_as_soon_as_it_is_known(tmp_path: Path) -> None:
+    """Issue 29 item 12: "to beat: N" appeared only after the player's first key: the computer's game
+    was worked out beside the loop, and nothing woke the loop when it was done."""
+    import queue
+
+    from pyramid.console.thinking import Thinker
+
+    posted: queue.SimpleQueue[object] = queue.SimpleQueue()
+    session = Session(None, DealChoice(number=MATCH), rng=random.Random(5), store=Store.open(tmp_path / "p.db"),
+                      thinker=Thinker(posted.put))
+    open_console(session)
+    start_against_computer(session, "expert")
+    session.post_event(posted.get(timeout=60))  # the thread's news wakes the main loop: nothing pressed
+    computer = session.screen.run.computer_game()  # type: ignore[attr-defined]
+    assert session.view().table.detail == f"Sequence 0 · beat {computer.total}"

@@ -63,6 +63,8 @@ class Thinker:
         self._idle = threading.Event()
         self._idle.set()
         self._worker: threading.Thread | None = None
+        #: What each question run beside the others hands its answer to (:meth:`beside`), by number.
+        self._beside: dict[int, Callable[[Any], None]] = {}
 
     @classmethod
     def inline(cls) -> "Thinker":
@@ -91,6 +93,27 @@ class Thinker:
             self._worker = threading.Thread(target=self._work, name="pyramid-think", daemon=True)
             self._worker.start()
 
+    def beside(self, work: Callable[[], T], deliver: Callable[[T], None]) -> None:
+        """Run ``work`` on a thread of its own, beside the questions (never called off by them), and hand
+        its answer to ``deliver`` on the main loop: the answer's arrival wakes the loop, which draws what
+        it changed at once (the computer's game of a duel: its total to beat shows as soon as it is known,
+        not at the next key). Inline, it runs at once."""
+        if self._post is None:
+            deliver(work())
+            return
+        post = self._post
+        self._number += 1
+        number = self._number
+        self._beside[number] = deliver
+
+        def run() -> None:
+            try:
+                post(Thought(number, work()))
+            except Exception as error:  # handed to the main loop, which recovers from it
+                post(Thought(number, None, error))
+
+        threading.Thread(target=run, name="pyramid-beside", daemon=True).start()
+
     def cancel(self, wait: bool = False) -> None:
         """Call off the question asked, if any: its answer is never handed over. With ``wait``, return
         once the worker has stopped (before the caller asks the same solver itself)."""
@@ -103,10 +126,14 @@ class Thinker:
     def take(self, thought: Thought) -> None:
         """On the main loop: hand ``thought`` to whoever asked, unless its question was called off since.
         The work's exception, if it raised one, is raised here (the session then recovers)."""
+        beside = self._beside.pop(thought.number, None)
         asked, deliver = self._asked, self._deliver
-        if asked is None or deliver is None or thought.number != asked.number:
+        if beside is not None:
+            deliver = beside
+        elif asked is None or deliver is None or thought.number != asked.number:
             return
-        self._asked, self._deliver = None, None
+        else:
+            self._asked, self._deliver = None, None
         if thought.failure is not None:
             raise thought.failure
         deliver(thought.answer)

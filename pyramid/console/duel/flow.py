@@ -16,10 +16,7 @@ person's game the result is ready.
 from __future__ import annotations
 
 import datetime
-import threading
-from collections.abc import Callable
 from concurrent.futures import Future
-from typing import Any
 
 from pyramid.console.screen import Console
 from pyramid.engine.cards import format_cards
@@ -36,22 +33,6 @@ GAME = PYRAMIDS.name
 #: The settings' ``menu_choices`` key remembering the opponent's level.
 LEVEL_CHOICE = "pyramids level"
 DEFAULT_LEVEL = "good"
-
-
-def _in_background(function: Callable[[int, str], MatchRecord], *args: Any) -> Future[MatchRecord]:
-    """Run the computer's game on a daemon thread: it is pure computation, so a console
-    that is switched off or quit mid-search has nothing to wait for (a pool's worker
-    would be joined at exit, up to ~15 s of expert search on a Pi)."""
-    future: Future[MatchRecord] = Future()
-
-    def run() -> None:
-        try:
-            future.set_result(function(*args))
-        except BaseException as error:  # handed to whoever asks for the result
-            future.set_exception(error)
-
-    threading.Thread(target=run, name="pyramids-computer", daemon=True).start()
-    return future
 
 
 def remembered_level(session: Console) -> str:
@@ -76,7 +57,26 @@ class DuelRun:
         self._computer: Future[MatchRecord] | None = None
         computer = self.computer_level
         if computer is not None:
-            self._computer = _in_background(play_match, duel.match_number, computer)
+            self._computer = self._work_out(duel.match_number, computer)
+
+    def _work_out(self, match_number: int, level: str) -> Future[MatchRecord]:
+        """The computer's whole game, worked out beside the main loop as soon as the duel starts (the
+        expert needs seconds on a Pi, the person's game minutes): pure computation on a daemon thread,
+        so a console switched off mid-search has nothing to wait for. When it is known the main loop
+        wakes and draws the total to beat at once (issue 29: it showed only after the next key)."""
+        future: Future[MatchRecord] = Future()
+
+        def work() -> MatchRecord:
+            try:
+                record = play_match(match_number, level)
+            except BaseException as error:  # handed to whoever asks for the result
+                future.set_exception(error)
+                raise
+            future.set_result(record)
+            return record
+
+        self.session.thinker.beside(work, lambda record: None)  # the answer's arrival alone redraws
+        return future
 
     @property
     def computer_level(self) -> str | None:
