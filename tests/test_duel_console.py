@@ -319,3 +319,23 @@ def test_the_computers_total_to_beat_shows_as_soon_as_it_is_known(tmp_path: Path
     session.post_event(posted.get(timeout=60))  # the thread's news wakes the main loop: nothing pressed
     computer = session.screen.run.computer_game()  # type: ignore[attr-defined]
     assert session.view().table.detail == f"Sequence 0 · beat {computer.total}"
+
+
+def test_small_ones_of_the_duel_and_the_entry_screens(tmp_path: Path) -> None:
+    """Issue 29 item 12: U in a duel did nothing and said nothing; "Player 1[ ]"; the number screen did
+    not say how to leave."""
+    session = new_session(tmp_path, MATCH)
+    start_against_computer(session, "casual")
+    press(session, "undo")
+    assert session.view().table.status_line == "A duel takes no move back."
+    press(session, "hint")
+    assert session.view().table.status_line == "A duel gives no hints."
+    press(session, "star")
+    choose(session, "Two players")
+    press(session, "down ok")  # a duel is saved: "Start a new duel?" - New duel
+    assert session.view().menu.items == ("Player 1_",)  # where the next letter goes, not "[ ]"
+    press(session, "left")
+    assert session.view().menu.items == ("Player [1]",)
+    press(session, "back back")
+    choose(session, "Deal number")
+    assert session.view().menu.items == ("[1]",) and session.view().menu.footer.endswith("Back leaves")

@@ -40,7 +40,7 @@ MESSAGES: dict[str, str] = {
 
     "number.title": "Nummer",
     "number.verb": "wählen",
-    "number.keys": "▲ ▼ Ziffer ändern, ◀ ▶ wechseln, ✓ {verb}",
+    "number.keys": "▲ ▼ Ziffer, ◀ ▶ wechseln, ✓ {verb}, Zurück verlässt",
     "number.range": "Wähle 1 bis {largest}",
 
     "confirm.no": "Nein",
@@ -315,7 +315,7 @@ MESSAGES: dict[str, str] = {
     "duel_help.joker": "Joker",
     "duel_help.joker_text": "Einmal pro Runde, für {cost}: jede freie Karte darf auf ihn, und die Folge geht weiter.",
     "duel_help.end": "Ende",
-    "duel_help.end_text": "Das Spiel endet, wenn die Runde nicht mehr abgeräumt werden kann.",
+    "duel_help.end_text": "Das Spiel endet, wenn keine Karte mehr anzulegen ist, auch nicht mit dem ganzen Stapel und dem Joker.",
     "duel_help.controls_aim": "◀ ▶ ▲ ▼  zielen;  ✓  Karte, Stapel oder Joker spielen",
     "duel_help.controls_leave": "Zurück oder ✱  verlassen (das Spiel bleibt gespeichert);  Karte antippen zum Spielen",
 
@@ -372,6 +372,8 @@ MESSAGES: dict[str, str] = {
     "duel.name_wins": "{name} gewinnt!",
     "duel.totals": "{first}: {first_total} · {second}: {second_total}",
     "duel.round_totals": "Runde {round}:  {first} · {second}",
+    "duel.no_undo": "Im Duell wird kein Zug zurückgenommen.",
+    "duel.no_hint": "Im Duell gibt es keine Tipps.",
     "duel.refuse_over": "Das Spiel ist vorbei.",
     "duel.refuse_pile": "Karten kommen auf den Ablagestapel: wähle eine Pyramidenkarte, den Stapel oder den Joker.",
     "duel.refuse_joker_armed": "Der Joker liegt auf dem Ablagestapel: lege eine beliebige freie Karte darauf.",

@@ -39,7 +39,7 @@ MESSAGES: dict[str, str] = {
 
     "number.title": "Number",
     "number.verb": "choose",
-    "number.keys": "▲ ▼ change the digit, ◀ ▶ move, ✓ {verb}",
+    "number.keys": "▲ ▼ the digit, ◀ ▶ move, ✓ {verb}, Back leaves",
     "number.range": "Choose 1 to {largest}",
 
     "confirm.no": "No",
@@ -314,7 +314,7 @@ MESSAGES: dict[str, str] = {
     "duel_help.joker": "Joker",
     "duel_help.joker_text": "Once a round, for {cost}: any uncovered card goes on it, and the run goes on.",
     "duel_help.end": "End",
-    "duel_help.end_text": "The game ends when the round can no longer be cleared.",
+    "duel_help.end_text": "The game ends when no card can be placed any more, even with every card of the stock and the joker.",
     "duel_help.controls_aim": "◀ ▶ ▲ ▼  aim;  ✓  play the card, the stock or the joker aimed at",
     "duel_help.controls_leave": "Back or ✱  leave (the game is saved);  touch a card to play it",
 
@@ -371,6 +371,8 @@ MESSAGES: dict[str, str] = {
     "duel.name_wins": "{name} wins!",
     "duel.totals": "{first}: {first_total} · {second}: {second_total}",
     "duel.round_totals": "Round {round}:  {first} · {second}",
+    "duel.no_undo": "A duel takes no move back.",
+    "duel.no_hint": "A duel gives no hints.",
     "duel.refuse_over": "The game is over.",
     "duel.refuse_pile": "Cards go onto the pile: pick a pyramid card, the stock or the joker.",
     "duel.refuse_joker_armed": "The joker is on the pile: place any uncovered card on it.",

@@ -39,7 +39,7 @@ MESSAGES: dict[str, str] = {
 
     "number.title": "Nombre",
     "number.verb": "choisir",
-    "number.keys": "▲ ▼ chiffre, ◀ ▶ déplacer, ✓ {verb}",
+    "number.keys": "▲ ▼ le chiffre, ◀ ▶ déplacer, ✓ {verb}, Retour sort",
     "number.range": "De 1 à {largest}",
 
     "confirm.no": "Non",
@@ -314,7 +314,7 @@ MESSAGES: dict[str, str] = {
     "duel_help.joker": "Joker",
     "duel_help.joker_text": "Une fois par manche, pour {cost} : toute carte libre va dessus, et la suite continue.",
     "duel_help.end": "Fin",
-    "duel_help.end_text": "La partie s'arrête quand la manche ne peut plus être dégagée.",
+    "duel_help.end_text": "La partie s'arrête quand plus aucune carte ne peut être posée, même avec tout le talon et le joker.",
     "duel_help.controls_aim": "◀ ▶ ▲ ▼  viser ;  ✓  jouer la carte, le talon ou le joker visé",
     "duel_help.controls_leave": "Retour ou ✱  sortir (la partie est gardée) ;  touchez une carte pour la jouer",
 
@@ -371,6 +371,8 @@ MESSAGES: dict[str, str] = {
     "duel.name_wins": "{name} gagne !",
     "duel.totals": "{first} : {first_total} · {second} : {second_total}",
     "duel.round_totals": "Manche {round} :  {first} · {second}",
+    "duel.no_undo": "Un duel ne reprend aucun coup.",
+    "duel.no_hint": "Un duel ne donne pas d'indice.",
     "duel.refuse_over": "La partie est finie.",
     "duel.refuse_pile": "Les cartes vont sur la pile : choisissez une carte de la pyramide, le talon ou le joker.",
     "duel.refuse_joker_armed": "Le joker est sur la pile : posez dessus une carte libre.",

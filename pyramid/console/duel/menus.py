@@ -191,9 +191,11 @@ class NameEntryScreen(PyramidsHelpKey, Screen):
             self.session.pop()
 
     def shown(self) -> str:
-        """The name with the letter being changed in brackets."""
+        """The name with the letter being changed in brackets; past the name's end, where the next letter
+        goes, a "_" (not "[ ]")."""
         end = max(len("".join(self.letters).rstrip()), self.position + 1)
-        return "".join(f"[{c}]" if i == self.position else c for i, c in enumerate(self.letters[:end]))
+        return "".join(("_" if c == " " and i >= len(self.text) else f"[{c}]") if i == self.position else c
+                       for i, c in enumerate(self.letters[:end]))
 
     def view(self) -> View:
         return View(self.name, menu=MenuView(self.title, (self.shown(),), 0,

@@ -85,6 +85,8 @@ class DuelScreen(PyramidsHelpKey, Screen):
             self._pick(hit)
         elif action.kind in (Kind.BACK, Kind.STAR):
             self.session.pop()
+        elif action.kind in (Kind.UNDO, Kind.HINT):  # a duel is scored move by move: neither is offered
+            self.message = say(f"duel.no_{action.kind.value}")
 
     def _pick(self, target: Target) -> None:
         round_before = self.board.round_number
