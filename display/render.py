@@ -35,6 +35,16 @@ Sprite = tuple[Rect, tuple[Hashable, ...]]
 DERIVED_IMAGES = 96
 #: The sprites that are a card (or its place): what an animation hides where a card is on its way.
 CARD_KINDS = frozenset({"face", "back", "edge", "hollow", "joker"})
+#: The rings drawn around a card: hidden with it while it has not landed.
+RING_KINDS = frozenset({"cursor", "hint"})
+
+
+def _hidden(rect: Rect, key: tuple[Hashable, ...], hidden: frozenset[Rect]) -> bool:
+    """Whether an animation frame leaves the sprite out: a card whose place is still empty (it has not
+    landed), and the cursor or a hint around such a place (issue 29: a ring round an empty slot)."""
+    if key[0] in CARD_KINDS:
+        return rect in hidden
+    return key[0] in RING_KINDS and any(rect.contains(place) for place in hidden)
 
 
 class Overlay(NamedTuple):
@@ -104,8 +114,7 @@ class Renderer:
         """
         layered = [(rect, key, False) for rect, key in scene]
         if overlay is not None:
-            layered = [(rect, key, False) for rect, key in scene
-                       if not (key[0] in CARD_KINDS and rect in overlay.hidden)]
+            layered = [(rect, key, False) for rect, key in scene if not _hidden(rect, key, overlay.hidden)]
             layered += [(rect, key, True) for rect, key in overlay.sprites]
         if self._scene is None:
             dirty = [self.layout.screen]

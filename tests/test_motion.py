@@ -243,3 +243,23 @@ def test_a_card_landing_under_a_panel_is_left_under_it() -> None:
     assert recorder.animator.running
     recorder.run_out()
     assert same_pixels(recorder.renderer.frame, plain_frame(over))
+
+
+def test_no_ring_is_drawn_round_a_place_whose_card_has_not_landed() -> None:
+    """Issue 29 item 12: while a deal came in, the cursor showed round an empty slot before its card landed."""
+    from display import theme
+    from display.render import target_rect
+
+    view = first_moves()[0]
+    recorder = Recorder()
+    recorder.show(view)  # a table coming on screen: every card flies in from the stock
+    assert recorder.animator.running and view.table is not None and view.table.cursor is not None
+    table = recorder.renderer.layout.table(view.table.rows)
+    ring = target_rect(table, view.table.cursor).inflate(recorder.renderer._art_for(table)[1].cursor_margin)
+    frame = recorder.renderer.frame
+    edge = [tuple(frame.get_at((x, ring.y + 1)))[:3] for x in range(ring.x, ring.x + ring.w)]
+    assert not any(all(abs(a - b) <= 12 for a, b in zip(colour, theme.CURSOR)) for colour in edge)
+    recorder.run_out()
+    frame = recorder.renderer.frame
+    edge = [tuple(frame.get_at((x, ring.y + 1)))[:3] for x in range(ring.x, ring.x + ring.w)]
+    assert any(all(abs(a - b) <= 12 for a, b in zip(colour, theme.CURSOR)) for colour in edge)  # once landed
