@@ -512,3 +512,11 @@ def test_a_game_lost_then_undone_and_won_is_one_assisted_win(tmp_path: Path) -> 
     stats = session.store.stats("pyramid", "retrohub/one")
     assert (stats.played, stats.won, stats.assisted_played, stats.assisted_won) == (0, 0, 1, 1)
     assert stats.current_streak == 0 and stats.best_score is None
+
+
+def test_a_solution_is_watched_at_about_three_moves_a_second() -> None:
+    """Issue 29: watching a solution started at a move a second."""
+    from pyramid.console import replay
+
+    assert 0.25 <= replay.PACES[replay.START_PACE] <= 0.4
+    assert replay.START_PACE + 1 < len(replay.PACES), "▼ still makes it slower"

@@ -18,9 +18,10 @@ from pyramid.view import Hit, TableView, Target, View
 
 
 #: Seconds between two moves when a replay plays by itself, from the fastest to the slowest pace.
-PACES = (0.25, 0.5, 1.0, 1.6)
-#: The pace a replay starts at: slow enough to follow each pair, highlighted before it leaves.
-START_PACE = 2
+PACES = (0.15, 0.3, 0.5, 1.0, 1.6)
+#: The pace a replay starts at: about three moves a second, each pair still highlighted before it
+#: leaves (issue 29: a move a second made a 50-move solution last nearly a minute); ▲ ▼ change it.
+START_PACE = 1
 
 
 class WatchedTable(Protocol[MoveT]):
