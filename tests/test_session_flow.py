@@ -60,7 +60,7 @@ def test_help_in_a_game_pauses_it_and_changes_nothing() -> None:
     for closer in ("back", "star", "ok", "help"):
         state = play(session, "help")
         assert state["screen"] == "assists"
-        assert state["menu"]["items"] == ["Resume", "Hint", "Undo", "Rules & controls"]
+        assert state["menu"]["items"] == ["Resume", "Hint", "Undo", "Restart this deal", "New game", "Rules & controls"]
         assert play(session, closer) == before
     assert play(session, "help up ok")["screen"] == "help", "the last line shows the rules"
     assert play(session, "back")["screen"] == "assists"
@@ -236,3 +236,20 @@ def test_a_keyboard_types_a_name() -> None:
     session.push(NameEntryScreen(session, "Your name", "", "Player", names.append))
     play(session, "type:A type:n type:n type:e erase type:i ok")
     assert names == ["Anni"]
+
+
+def test_the_pause_menu_restarts_the_deal_or_deals_a_new_one_each_asked_first() -> None:
+    """Issue 29: the pause menu had neither; each replaces the game in progress, so each asks."""
+    session = session_with(clearable_deal())
+    before = play(session, "ok ok")
+    deal = before["game"]["deal"]
+    play(session, "ok")  # a first move
+    state = play(session, "help down down down ok")  # Restart this deal
+    assert state["screen"] == "confirm" and session.view().panel.title == "Restart this deal?"
+    assert play(session, "ok")["screen"] == "game", "No: the game goes on as it was"
+    assert session.state()["game"]["pyramid"] != before["game"]["pyramid"]
+    state = play(session, "help down down down ok down ok")  # Restart this deal - yes
+    assert state["screen"] == "game" and state["game"]["deal"] == deal and state["game"]["score"] == 0
+    assert len(session.stack) == 2, "the new game took the old one's place"
+    state = play(session, "help down down down down ok")  # New game
+    assert state["screen"] == "confirm" and session.view().panel.title == "Start a new game?"

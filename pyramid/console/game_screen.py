@@ -12,6 +12,7 @@ calls back into the menus.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from pyramid.actions import ARROWS, Action, Kind
@@ -56,11 +57,11 @@ def new_game(session: Console, request: DealRequest = DealRequest()) -> None:
     _replacing_the_saved_game(session, lambda: deal_new_game(session, request))
 
 
-def _replacing_the_saved_game(session: Console, deal: Callable[[], None]) -> None:
+def _replacing_the_saved_game(session: Console, deal: Callable[[], None], question: str = "game.new_question",
+                              yes: str = "menu.new_game") -> None:
     """``deal``, asked first while a game is saved (the new deal would count it as lost)."""
     if session.store.has_progress(GAME):
-        session.push(ConfirmScreen(session, say("game.new_question"), say("menu.new_game"), deal,
-                                   (say("game.new_detail"),)))
+        session.push(ConfirmScreen(session, say(question), say(yes), deal, (say("game.new_detail"),)))
     else:
         deal()
 
@@ -111,6 +112,8 @@ def start_pyramid(session: Console, redeals: int | None, request: DealRequest = 
 def _deal(session: Console, rules: Rules, request: DealRequest, dealt: Dealt, replace: Screen | None) -> None:
     run = new_run(session, rules, request, dealt)
     if replace is not None and session.screen is replace:
+        session.pop()
+    while isinstance(session.screen, GameScreen):  # the game this one replaces (a new deal from its pause)
         session.pop()
     session.push(GameScreen(session, run))
     session.show_store_notice()
@@ -404,11 +407,12 @@ class GameScreen(Screen):
 
 
 class AssistPanel(MenuScreen):
-    """The panel ``help`` opens during a game: Resume, Hint, Undo, Rules & controls."""
+    """The panel ``help`` opens during a game: Resume, Hint, Undo, Restart this deal, New game (both
+    asked first: the game in progress would count as lost), Rules & controls."""
 
     name = "assists"
     title_key = "assists.title"
-    ITEMS = ("assists.resume", "assists.hint", "assists.undo", "menu.rules")
+    ITEMS = ("assists.resume", "assists.hint", "assists.undo", "assists.restart", "menu.new_game", "menu.rules")
 
     def __init__(self, session: Console, game: GameScreen) -> None:
         super().__init__(session)
@@ -422,11 +426,17 @@ class AssistPanel(MenuScreen):
         if choice == "menu.rules":
             self.session.push(HelpScreen(self.session, sections=pyramid_help(self.game.board.rules)))
             return
-        self.session.pop()
+        session, game = self.session, self.game
+        session.pop()
         if choice == "assists.hint":
-            self.game.give_hint()
+            game.give_hint()
         elif choice == "assists.undo":
-            self.game.undo()
+            game.undo()
+        elif choice == "assists.restart":  # the same cards again, from the start: asked first
+            again = partial(start_pyramid, session, game.run.progress.redeals, game.run.same_deal(), game)
+            _replacing_the_saved_game(session, again, "game.restart_question", "assists.restart")
+        elif choice == "menu.new_game":
+            new_game(session)
 
     def on_help(self) -> None:
         self.session.pop()

@@ -149,6 +149,7 @@ MESSAGES: dict[str, str] = {
     "assists.resume": "Weiter",
     "assists.hint": "Tipp",
     "assists.undo": "Zurücknehmen",
+    "assists.restart": "Spiel neu beginnen",
 
     "card.ace": "A",
 
@@ -202,6 +203,7 @@ MESSAGES: dict[str, str] = {
     "game.cannot_resume": "Das gespeicherte Spiel lässt sich nicht fortsetzen",
     "game.new_question": "Neues Spiel beginnen?",
     "game.new_detail": "Dein laufendes Spiel zählt als verloren.",
+    "game.restart_question": "Dieses Spiel neu beginnen?",
     "game.daily_title": "Tagesspiel · {day}. {month}",
     "game.numbered_title": "{variant} · Spiel {number}",
     "game.grade.easy": "Leicht",

@@ -148,6 +148,7 @@ MESSAGES: dict[str, str] = {
     "assists.resume": "Resume",
     "assists.hint": "Hint",
     "assists.undo": "Undo",
+    "assists.restart": "Restart this deal",
 
     "card.ace": "A",
 
@@ -201,6 +202,7 @@ MESSAGES: dict[str, str] = {
     "game.cannot_resume": "The saved game cannot be resumed",
     "game.new_question": "Start a new game?",
     "game.new_detail": "Your game in progress will count as lost.",
+    "game.restart_question": "Restart this deal?",
     "game.daily_title": "Daily · {day} {month}",
     "game.numbered_title": "{variant} · deal {number}",
     "game.grade.easy": "Easy",

@@ -148,6 +148,7 @@ MESSAGES: dict[str, str] = {
     "assists.resume": "Reprendre",
     "assists.hint": "Indice",
     "assists.undo": "Annuler",
+    "assists.restart": "Recommencer la donne",
 
     "card.ace": "A",
 
@@ -201,6 +202,7 @@ MESSAGES: dict[str, str] = {
     "game.cannot_resume": "La partie sauvegardée ne peut pas reprendre",
     "game.new_question": "Commencer une nouvelle partie ?",
     "game.new_detail": "La partie en cours comptera comme perdue.",
+    "game.restart_question": "Recommencer cette donne ?",
     "game.daily_title": "Donne du {day} {month}",
     "game.numbered_title": "{variant} · donne {number}",
     "game.grade.easy": "Facile",
