@@ -520,3 +520,12 @@ def test_a_solution_is_watched_at_about_three_moves_a_second() -> None:
 
     assert 0.25 <= replay.PACES[replay.START_PACE] <= 0.4
     assert replay.START_PACE + 1 < len(replay.PACES), "▼ still makes it slower"
+
+
+def test_a_game_that_cannot_go_on_says_why_first(tmp_path: Path) -> None:
+    """Issue 29: the "No move left" panel said the score and the verdict, never why the game stopped."""
+    session = new_session(tmp_path, HOPELESS)
+    play(session, "ok ok")
+    view = session.view()
+    assert view.panel.title == "No move left"
+    assert view.panel.lines[0] == f"The {sum(1 for card in session.screen.board.pyramid if card)} cards left cannot leave"  # type: ignore[attr-defined]

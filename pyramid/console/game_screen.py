@@ -359,7 +359,9 @@ class GameScreen(Screen):
             return PanelView(say("end.cleared_points", points=self.board.score),
                              (*self.challenge_line(), *self.daily_line()), self.end_lines(), self.end_selected)
         if status == "no_moves":
-            lines = [self.table.view().score_label, *self.challenge_line(), *self.daily_line()]
+            left = sum(1 for card in self.board.pyramid if card is not None)
+            lines = [say_count("end.why_stuck", left), self.table.view().score_label, *self.challenge_line(),
+                     *self.daily_line()]
             from_start = self.run.from_start
             verdict = "judging" if self.run.judging else from_start.verdict if from_start else "unknown"
             lines.append(say(f"end.verdict_{verdict}"))

@@ -256,6 +256,8 @@ MESSAGES: dict[str, str] = {
     "end.verdict_lose": "Dieses Spiel war nicht lösbar.",
     "end.verdict_unknown": "Der Löser konnte es nicht rechtzeitig beurteilen.",
     "end.verdict_judging": "Spiel wird beurteilt…",
+    "end.why_stuck.one": "Die letzte Karte kann nicht mehr weg",
+    "end.why_stuck.other": "Die {count} übrigen Karten können nicht mehr weg",
     "end.no_move": "Kein Zug mehr",
 
     "notice.saved_data": "Zu deinen gespeicherten Daten",

@@ -255,6 +255,8 @@ MESSAGES: dict[str, str] = {
     "end.verdict_lose": "This deal could not be won.",
     "end.verdict_unknown": "The solver could not judge this deal in time.",
     "end.verdict_judging": "Judging this deal…",
+    "end.why_stuck.one": "The card left cannot leave",
+    "end.why_stuck.other": "The {count} cards left cannot leave",
     "end.no_move": "No move left",
 
     "notice.saved_data": "About your saved data",

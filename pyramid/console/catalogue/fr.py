@@ -255,6 +255,8 @@ MESSAGES: dict[str, str] = {
     "end.verdict_lose": "Cette donne ne pouvait pas être gagnée.",
     "end.verdict_unknown": "Le solveur n'a pas pu juger cette donne à temps.",
     "end.verdict_judging": "Analyse de la donne…",
+    "end.why_stuck.one": "La carte restante ne peut plus partir",
+    "end.why_stuck.other": "Les {count} cartes restantes ne peuvent plus partir",
     "end.no_move": "Plus aucun coup",
 
     "notice.saved_data": "À propos de vos données",
