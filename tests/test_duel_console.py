@@ -131,7 +131,7 @@ def test_table_targets_stock_joker_and_uncovered_cards(tmp_path: Path) -> None:
     assert screen.table.targets()[:2] == ["stock", "joker"]
     computer = screen.run.computer_game()  # waits for the background game: then its total is the score to beat
     table = session.view().table
-    assert table.joker == "available" and table.title == "Round 1 of 5"
+    assert table.joker == "available" and table.title == f"Match {MATCH} · round 1/5"  # the number to pass on
     assert table.detail == f"Sequence 0 · beat {computer.total}"
     session.screen.table.cursor = "joker"  # type: ignore[attr-defined]
     assert session.view().table.status_line == "Joker: -50, then any uncovered card goes on it", "its cost, before"

@@ -167,7 +167,8 @@ class DuelScreen(PyramidsHelpKey, Screen):
 
     def view(self) -> View:
         board = self.board
-        title = say("duel.round_of", round=board.round_number, rounds=board.rules.rounds)
+        # The match number in play, so that it can be passed on (the same deals for whoever plays it).
+        title = say("duel.title", match=self.run.duel.match_number, round=board.round_number, rounds=board.rules.rounds)
         table = self.table.view(title, self.detail())
         if self.status_line():
             table = table._replace(status_line=self.status_line())
@@ -293,7 +294,7 @@ class ResultScreen(PyramidsHelpKey, Screen):
         lines = [say("duel.totals", first=first, first_total=totals[0], second=second, second_total=totals[1])]
         for number, mine, theirs in duel.rounds_compared():
             lines.append(say("duel.round_totals", round=number, first=_points(mine), second=_points(theirs)))
-        return tuple(lines)
+        return (*lines, say("duel.match_of", match=duel.match_number))
 
     def view(self) -> View:
         return View(self.name, table=self.game.view().table,

@@ -291,7 +291,7 @@ class NetDuelRun(DuelRun):
             lines.append(say("net.round_totals", round=number, mine=a, theirs=b))
         if self.status and self.status_holds and not self.duel.is_finished:
             lines.append(self.status)
-        return tuple(lines)
+        return (*lines, say("duel.match_of", match=self.match_number))
 
     def trace(self) -> dict[str, Any]:
         """The trace's ``table`` and ``opponent`` objects (docs: README, Scripted mode)."""
