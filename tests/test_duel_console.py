@@ -244,7 +244,11 @@ def test_two_players_pass_the_console_and_resume_the_second_turn(tmp_path: Path)
     expected = "A tie" if totals[0] == totals[1] else f"{(first, 'Player 2')[totals[1] > totals[0]]} wins!"
     assert panel.title == expected and panel.items == ("Back to the menu", "Rematch")
     assert again.store.load_progress("pyramids") is None
-    assert again.store.all_stats() == []  # two-player duels have no skill level to count under
+    # Issue 29: two players on one console are counted, each under their own name.
+    stats = {s.variant: s for s in again.store.all_stats() if s.game == "pyramids-local"}
+    assert set(stats) == {first, "Player 2"} and all(one.played == 1 for one in stats.values())
+    assert stats[first].best_score == totals[0] and stats["Player 2"].best_score == totals[1]
+    assert stats[first].won == (totals[0] > totals[1]) and stats["Player 2"].won == (totals[1] > totals[0])
 
 
 def test_starting_another_duel_counts_the_unfinished_one_as_lost(tmp_path: Path) -> None:

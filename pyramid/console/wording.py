@@ -70,12 +70,14 @@ def describe_level(level: str) -> str:
 
 def describe_variant(game: str, variant: str) -> str:
     """A statistics heading: "retrohub/one" → "Pyramid, one redeal"; "good" → "Pyramids against …"; a network match names the opponent."""
-    from pyramid.saved.stats import NETWORK_GAME, PyramidVariant  # loaded with the statistics, not before the menu
+    from pyramid.saved.stats import LOCAL_GAME, NETWORK_GAME, PyramidVariant  # loaded with the statistics
 
     if game == "pyramids":
         return describe_level(variant)
     if game == NETWORK_GAME:
         return say("statistics.against_network", name=variant)
+    if game == LOCAL_GAME:
+        return say("statistics.two_players", name=variant)
     parsed = PyramidVariant.parse(variant)
     if parsed is None:
         return variant_title(variant)

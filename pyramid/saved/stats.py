@@ -3,10 +3,11 @@
 Pure data and arithmetic, so the rules below are tested without a database;
 :mod:`pyramid.saved.store` only loads and saves :class:`Stats`.
 
-The key is generic: ``game`` is ``"pyramid"``, ``"pyramids"`` (the duel) or
-:data:`NETWORK_GAME` (a duel at a network table), ``variant`` is whatever
-distinguishes comparable games — the rules preset for Pyramid, the opponent's
-skill level for the duel, the opponent's name at a network table.
+The key is generic: ``game`` is ``"pyramid"``, ``"pyramids"`` (the duel),
+:data:`NETWORK_GAME` (a duel at a network table) or :data:`LOCAL_GAME` (two
+players on one console), ``variant`` is whatever distinguishes comparable games
+— the rules preset for Pyramid, the opponent's skill level for the duel, the
+opponent's name at a network table, the player's own name on one console.
 
 **Assisted games are counted apart.** A game in which the player used an
 assist (hint, undo, …) goes to ``assisted_played`` / ``assisted_won`` only: it
@@ -26,6 +27,9 @@ from pyramid.engine.rules import REDEAL_CHOICES, format_redeals
 
 #: The statistics game of Pyramids matches played at network tables (variant: the opponent's name).
 NETWORK_GAME = "pyramids-net"
+#: The statistics game of Pyramids duels of two players on one console (variant: each player's name:
+#: both are counted, each with their own result).
+LOCAL_GAME = "pyramids-local"
 
 
 @dataclass(frozen=True)

@@ -194,6 +194,7 @@ MESSAGES: dict[str, str] = {
 
     "statistics.against_computer": "Pyramids gegen den Computer ({level})",
     "statistics.against_network": "Pyramids gegen {name} im Netzwerk",
+    "statistics.two_players": "{name}: Pyramids zu zweit an dieser Konsole",
     "statistics.variant_redeals": "{variant}, {redeals}",
     "statistics.redeals.none": "ohne Neugeben",
     "statistics.redeals.one": "einmal neu geben",

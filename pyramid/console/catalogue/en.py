@@ -193,6 +193,7 @@ MESSAGES: dict[str, str] = {
 
     "statistics.against_computer": "Pyramids against the {level} computer",
     "statistics.against_network": "Pyramids against {name} on the network",
+    "statistics.two_players": "{name}: Pyramids, two players on this console",
     "statistics.variant_redeals": "{variant}, {redeals}",
     "statistics.redeals.none": "no redeal",
     "statistics.redeals.one": "one redeal",

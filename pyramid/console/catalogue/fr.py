@@ -193,6 +193,7 @@ MESSAGES: dict[str, str] = {
 
     "statistics.against_computer": "Pyramides contre l'ordinateur {level}",
     "statistics.against_network": "Pyramides contre {name} en réseau",
+    "statistics.two_players": "{name} : Pyramides à deux sur cette console",
     "statistics.variant_redeals": "{variant}, {redeals}",
     "statistics.redeals.none": "sans redonne",
     "statistics.redeals.one": "une redonne",

@@ -26,7 +26,7 @@ from pyramid.engine.duel.ai import LEVELS, MatchRecord, play_match
 from pyramid.engine.duel.match import Duel, FinishedGame
 from pyramid.engine.errors import ReplayError
 from pyramid.saved.progress import Progress, replay_duel
-from pyramid.saved.stats import GameResult
+from pyramid.saved.stats import LOCAL_GAME, GameResult
 
 
 GAME = PYRAMIDS.name
@@ -137,8 +137,11 @@ class DuelRun:
             self.save(self.new_board())
             return
         level = self.computer_level
-        if level is None:
-            self.session.store.clear_progress(GAME)
+        if level is None:  # two players on one console: each is counted under their own name
+            for seat, contender in enumerate(duel.contenders):
+                self.session.store.record_result(
+                    GameResult(LOCAL_GAME, contender.name, duel.outcome_for(seat) == "win", duel.totals()[seat]),
+                    saved_game=GAME)
         else:
             person = 0 if not duel.contenders[0].is_computer else 1
             self.session.store.record_result(
