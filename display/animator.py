@@ -17,7 +17,7 @@ from typing import Callable, NamedTuple
 
 from pyramid.view import View
 
-from .motion import DURATION, FRAME, Animation, plan
+from .motion import FRAME, Animation, plan
 from .rect import Rect
 from .render import Renderer, Sprite
 
@@ -94,7 +94,7 @@ class Animator:
         """Draw the frame the clock has come to (the last one, the plain view, once time is up)."""
         if self._running is None:
             return
-        progress = (self.clock() - self._running.started) / DURATION
+        progress = (self.clock() - self._running.started) / self._running.animation.duration
         if progress >= 1:
             self.finish()
         else:
@@ -112,10 +112,10 @@ class Animator:
         For the scripted mode, which does not wait between its steps: the frames
         are the same whatever the machine's speed, and all of them are drawn.
         """
-        frames = round(DURATION / FRAME)
         running = self._running
         if running is None:
             return
+        frames = round(running.animation.duration / FRAME)
         for index in range(1, frames):
             self._draw(running, index / frames)
         self.finish()

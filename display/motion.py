@@ -27,6 +27,9 @@ from .text import render_text
 
 #: How long an animation lasts (the issue's limit is 250 ms), and the frame period while it runs.
 DURATION = 0.22
+#: How long a cleared pyramid is celebrated (issue 29: the burst was gone within 220 ms); the cards
+#: still move in :data:`DURATION`, and any press ends it at once.
+WIN_DURATION = 1.6
 FRAME = 1 / 40
 #: Transparency and width are quantised, so every image of an animation is made once and reused.
 ALPHA_STEPS = 5
@@ -79,6 +82,8 @@ class Animation(NamedTuple):
     """The flights from one view to the next; :meth:`overlay` is one frame of it."""
 
     flights: tuple[Flight, ...]
+    #: Seconds it lasts.
+    duration: float = DURATION
 
     def overlay(self, progress: float) -> Overlay:
         hidden = frozenset(flight.end for flight in self.flights if flight.lands and progress < flight.finish)
@@ -93,6 +98,10 @@ def plan(before: View | None, before_scene: list[Sprite], after: View, after_sce
     feedback = after.feedback if before is None or after.feedback != before.feedback else None
     was, now = _cards_at(before_scene), _cards_at(after_scene)
     flights = _card_flights(change, table, was, now)
+    if feedback is not None and feedback.cue == "win" and table.cards:
+        share = DURATION / WIN_DURATION  # the cards move as fast as ever; the burst fills the rest
+        flights = [flight._replace(begin=flight.begin * share, finish=flight.finish * share) for flight in flights]
+        return Animation(tuple(flights + _feedback_flights(feedback, change, table, now)), WIN_DURATION)
     if feedback is not None:
         flights += _feedback_flights(feedback, change, table, now)
     return Animation(tuple(flights))

@@ -61,7 +61,7 @@ def test_the_daily_deal_is_won_at_par_and_the_end_panel_says_so(tmp_path: Path) 
     panel = session.view().panel
     assert session.view().screen == "game_over" and panel.title.startswith("Pyramid cleared")
     assert board.score <= challenge.score_par
-    assert panel.lines == (f"You: {challenge.par} moves · Par: {challenge.par} moves",
+    assert panel.lines == ("Par!", f"You: {challenge.par} moves · Par: {challenge.par} moves",
                            f"You: {board.score} points · Par: {challenge.score_par} points",
                            "Daily deals: 1 day in a row, 1 won")
     assert session.store.daily_results() == {DAY: True}
@@ -128,6 +128,6 @@ def test_every_grade_and_the_par_show_whole_on_the_smallest_screen(tmp_path: Pat
         assert not shown_whole(session), grade
     for move in solve(Board(screen.board.deal, screen.board.rules), optimal=True).moves:
         tap_move(session, move)
-    assert session.view().panel.lines[0] == end_words.format(par=challenge.par)
-    assert session.view().panel.lines[1].endswith(f"{challenge.score_par} points"), "the score par too"
+    assert session.view().panel.lines[1] == end_words.format(par=challenge.par)  # after "Par!"
+    assert session.view().panel.lines[2].endswith(f"{challenge.score_par} points"), "the score par too"
     assert not shown_whole(session)

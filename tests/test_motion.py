@@ -263,3 +263,23 @@ def test_no_ring_is_drawn_round_a_place_whose_card_has_not_landed() -> None:
     frame = recorder.renderer.frame
     edge = [tuple(frame.get_at((x, ring.y + 1)))[:3] for x in range(ring.x, ring.x + ring.w)]
     assert any(all(abs(a - b) <= 12 for a, b in zip(colour, theme.CURSOR)) for colour in edge)  # once landed
+
+
+def test_a_cleared_pyramid_is_celebrated_for_more_than_a_second_and_a_press_ends_it() -> None:
+    """Issue 29: the burst was gone within 220 ms."""
+    from display.motion import WIN_DURATION
+
+    view = samples.end_view(cleared=True)
+    recorder = Recorder()
+    recorder.show(view, animate=False)
+    recorder.show(view._replace(feedback=Feedback("win", 1)))
+    started = recorder.clock.now
+    recorder.run_out()
+    assert recorder.clock.now - started >= 1.0 and WIN_DURATION <= 2.0
+    assert same_pixels(recorder.renderer.frame, plain_frame(view))
+    recorder.show(view._replace(feedback=Feedback("win", 2)))
+    recorder.clock.now += 0.3
+    recorder.animator.tick()
+    assert recorder.animator.running, "still celebrating after 0.3 s"
+    recorder.animator.finish()  # a press
+    assert not recorder.animator.running and same_pixels(recorder.renderer.frame, plain_frame(view))

@@ -336,7 +336,9 @@ class GameScreen(Screen):
         if par is None:
             return (*points, streak)
         if self.board.status() == "cleared":
-            return say("end.you_par", moves=len(self.board.move_stack), par=par), *points, streak
+            moves = len(self.board.move_stack)
+            made = (say("end.under_par") if moves < par else say("end.par_made"),) if moves <= par else ()
+            return *made, say("end.you_par", moves=moves, par=par), *points, streak
         return say("game.par", par=par), *points, streak
 
     def challenge_line(self) -> tuple[str, ...]:

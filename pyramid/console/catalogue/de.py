@@ -249,6 +249,8 @@ MESSAGES: dict[str, str] = {
     "end.cleared": "Pyramide abgeräumt",
     "end.no_card_left": "0 Karten übrig",
     "end.cleared_points": "Pyramide abgeräumt, {points} Punkte",
+    "end.par_made": "Par!",
+    "end.under_par": "Unter Par!",
     "end.you_par": "Du: {moves} Züge · Par: {par} Züge",
     "end.you_score_par": "Du: {points} Punkte · Par: {par} Punkte",
     "end.score_short": "{points} von {goal} Punkten: {short} fehlen",

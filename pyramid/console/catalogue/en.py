@@ -248,6 +248,8 @@ MESSAGES: dict[str, str] = {
     "end.cleared": "Pyramid cleared",
     "end.no_card_left": "0 cards left",
     "end.cleared_points": "Pyramid cleared, {points} points",
+    "end.par_made": "Par!",
+    "end.under_par": "Under par!",
     "end.you_par": "You: {moves} moves · Par: {par} moves",
     "end.you_score_par": "You: {points} points · Par: {par} points",
     "end.score_short": "{points} of {goal} points: {short} short",

@@ -248,6 +248,8 @@ MESSAGES: dict[str, str] = {
     "end.cleared": "Pyramide dégagée",
     "end.no_card_left": "Plus aucune carte",
     "end.cleared_points": "Pyramide dégagée, {points} points",
+    "end.par_made": "Par !",
+    "end.under_par": "Sous le par !",
     "end.you_par": "Vous : {moves} coups · Par : {par} coups",
     "end.you_score_par": "Vous : {points} points · Par : {par} points",
     "end.score_short": "{points} points sur {goal} : il en manque {short}",
