@@ -131,3 +131,17 @@ def test_every_grade_and_the_par_show_whole_on_the_smallest_screen(tmp_path: Pat
     assert session.view().panel.lines[1] == end_words.format(par=challenge.par)  # after "Par!"
     assert session.view().panel.lines[2].endswith(f"{challenge.score_par} points"), "the score par too"
     assert not shown_whole(session)
+
+
+def test_the_menu_says_whether_todays_deal_is_done_and_playing_it_again_says_so(tmp_path: Path) -> None:
+    """Issue 29: the menu never said whether today's deal was done; playing it again said nothing."""
+    session = new_session(tmp_path, "en")
+    assert "Daily deal" in session.state()["menu"]["items"]
+    choose(session, "Daily deal")
+    board = session.screen.board  # type: ignore[attr-defined]
+    for move in solve(Board(board.deal, board.rules), optimal=True).moves:
+        tap_move(session, move)
+    play(session, "ok")  # Back to the menu
+    assert "Daily deal · won ✓" in session.state()["menu"]["items"]
+    choose(session, "Daily deal · won ✓")
+    assert session.view().table.status_line == "Already played today: won"

@@ -115,7 +115,11 @@ def _deal(session: Console, rules: Rules, request: DealRequest, dealt: Dealt, re
         session.pop()
     while isinstance(session.screen, GameScreen):  # the game this one replaces (a new deal from its pause)
         session.pop()
-    session.push(GameScreen(session, run))
+    screen = GameScreen(session, run)
+    played = session.store.daily_results().get(request.daily) if request.daily is not None else None
+    if played is not None:  # the daily deal again: it says so, and how it went
+        screen.message = say("game.daily_again_won" if played else "game.daily_again")
+    session.push(screen)
     session.show_store_notice()
 
 

@@ -84,7 +84,7 @@ class MainMenu(MenuScreen):
                          (say(CONTINUE["pyramids"]), lambda: _duel_menus().continue_pyramids(session)))
         lines += [
             (say("menu.new_game"), lambda: _game_screen().new_game(session)),
-            (say("menu.daily_deal"), lambda: _game_screen().daily_game(session)),
+            (self._daily_label(), lambda: _game_screen().daily_game(session)),
             (say("menu.deal_number"), lambda: session.push(DealNumberScreen(session))),
             (say("menu.pyramids"), lambda: session.push(_duel_menus().PyramidsMenu(session))),
             (say("menu.variant", variant=variant_title(session.rules.name)), lambda: session.push(VariantMenu(session))),
@@ -112,7 +112,19 @@ class MainMenu(MenuScreen):
     def __init__(self, session: Console) -> None:
         self.session = session
         self._saved = self._saved_games()
+        self._daily_today = self._daily_played()
         super().__init__(session)
+
+    def _daily_played(self) -> bool | None:
+        """Today's daily deal: ``None`` not played yet, else whether it was won unaided (read when the
+        menu shows, not on every frame)."""
+        return self.session.store.daily_results().get(self.session.today())
+
+    def _daily_label(self) -> str:
+        """ "Daily deal", or with today's result once it is played ("Daily deal · won")."""
+        if self._daily_today is None:
+            return say("menu.daily_deal")
+        return say("menu.daily_won" if self._daily_today else "menu.daily_played")
 
     def _saved_games(self) -> dict[str, Progress | None]:
         """The games that can be continued: read when the menu shows, not on every frame."""
@@ -124,6 +136,7 @@ class MainMenu(MenuScreen):
         line went away, it goes back to the top."""
         before, saved = self._saved, self._saved_games()
         self._saved = saved
+        self._daily_today = self._daily_played()
         changed = [game for game in CONTINUE if saved[game] is not None and saved[game] != before[game]]
         if changed:
             self.selected = self.items().index(say(CONTINUE[changed[0]]))
