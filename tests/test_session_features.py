@@ -359,7 +359,7 @@ def test_undo_and_hint_take_one_press_each_and_undo_goes_on_back(tmp_path: Path)
     state = play(session, "undo undo")
     assert state["screen"] == "game" and state["game"]["pyramid"] == start["game"]["pyramid"]
     assert session.store.load_progress("pyramid").assists == {"undo": 2}
-    assert session.view().table.status_line == "Assisted game"
+    assert session.view().table.status_line == "Assisted game · 0 moves"
     play(session, "undo")
     assert session.view().table.status_line == "Nothing to undo."
     play(session, "hint")
@@ -529,3 +529,43 @@ def test_a_game_that_cannot_go_on_says_why_first(tmp_path: Path) -> None:
     view = session.view()
     assert view.panel.title == "No move left"
     assert view.panel.lines[0] == f"The {sum(1 for card in session.screen.board.pyramid if card)} cards left cannot leave"  # type: ignore[attr-defined]
+
+
+def test_moves_are_counted_on_the_table_and_a_win_gives_moves_time_and_a_new_best(tmp_path: Path) -> None:
+    """Issue 29 ("time and moves"): a move counter on the table, the time with the timer on (off by
+    default), and the end panel's moves, time and "New best for this deal!"."""
+    from pyramid.engine.solver import solve
+
+    class Clock:
+        now = 1000.0
+
+        def __call__(self) -> float:
+            return self.now
+
+    clock = Clock()
+    session = new_session(tmp_path, number=11)  # won under RetroHub with one redeal, a shorter line than the verdict's
+    session.clock = clock
+    assert not session.settings.timer
+    play(session, "ok down ok")  # one redeal
+    board = session.screen.board  # type: ignore[attr-defined]
+    assert session.view().table.status_line == "0 moves"
+    line = solve(Board(board.deal, board.rules)).moves
+    tap_move(session, line[0])
+    assert session.view().table.status_line == "1 move"
+    session.change_setting("timer", True)
+    clock.now += 65
+    assert session.view().table.status_line == "1 move · 1:05"
+    assert session.screen.due() is not None, "the timer wakes the loop each second"  # type: ignore[attr-defined]
+    for move in line[1:]:
+        tap_move(session, move)
+    assert session.view().panel.lines[0] == f"{len(line)} moves · 1:05"  # no best before: nothing new
+    assert session.store.best_of("pyramid", "retrohub/one", 11) == (11, len(line), 65)
+    # The same deal again, in fewer moves: a new best.
+    shorter = solve(Board(board.deal, board.rules), optimal=True).moves
+    assert len(shorter) < len(line), "the verdict's line is not the shortest here"
+    items = session.state()["menu"]["items"]
+    play(session, " ".join(["down"] * items.index("Retry this deal")) + " ok")
+    for move in shorter:
+        tap_move(session, move)
+    assert session.view().panel.lines[:2] == ("New best for this deal!", f"{len(shorter)} moves · 0:00")
+    assert session.store.best_of("pyramid", "retrohub/one", 11).moves == len(shorter)  # type: ignore[union-attr]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pyramid.console.dealing import DealRequest, Dealt
@@ -27,7 +28,7 @@ from pyramid.engine.errors import ReplayError
 from pyramid.engine.rules import Rules, preset
 from pyramid.engine.verdicts import GameVerdicts, Solve
 from pyramid.saved.progress import Progress, replay
-from pyramid.saved.stats import GameResult, PyramidVariant, Stats
+from pyramid.saved.stats import DealBest, GameResult, PyramidVariant, Stats
 
 if TYPE_CHECKING:
     from pyramid.engine.advice import Advice
@@ -120,6 +121,12 @@ def grade_in(progress: Progress) -> Grade | None:
     return next((known for known in GRADES if known == grade), None)
 
 
+def seconds_of(progress: Progress) -> int:
+    """The seconds of play saved with ``progress`` (0 for a game saved before they were)."""
+    seconds = progress.context.get("seconds")
+    return seconds if type(seconds) is int and seconds >= 0 else 0
+
+
 def record_abandoned(store: "Store", progress: Progress) -> None:
     """Count a saved game that the player replaced by a new deal (a loss, unless it was over)."""
     try:
@@ -147,6 +154,13 @@ class PyramidRun:
         self.judging = False
         #: The solver for this game: a hint along the line it found, or after a proven loss, comes at once.
         self.verdicts = GameVerdicts(game_solver())
+        #: Seconds played before this run began (a game resumed keeps its time), and when it began.
+        self.seconds_before = seconds_of(progress)
+        self.since = session.clock()
+        #: The seconds it took, once over (the time stops with the game).
+        self.final_seconds: int | None = None
+        #: Once won: the deal's best before this game (``None``: first won, or no numbered deal).
+        self.best_before: DealBest | None = None
         #: When the hint being searched for was asked (the session's clock), or ``None``.
         self.thinking_since: float | None = None
         self.check_end()
@@ -191,6 +205,8 @@ class PyramidRun:
     def undone(self) -> None:
         """The last move was taken back (the table did it): an assist. After the end of a lost deal, the
         count of the loss is taken back too: one game, one record, counted when it is over again."""
+        if self.final_seconds is not None:  # the clock goes on from where it stopped
+            self.seconds_before, self.since, self.final_seconds = self.final_seconds, self.session.clock(), None
         if self.counted_over is not None:
             self.session.store.uncount(self.counted_over)
             self.counted_over = None
@@ -200,9 +216,21 @@ class PyramidRun:
         """A hint suggested a move: an assist."""
         self._save(self.progress.with_assist("hint"))
 
+    @property
+    def seconds(self) -> int:
+        """Seconds of play so far (frozen once the game is over)."""
+        if self.final_seconds is not None:
+            return self.final_seconds
+        return self.seconds_before + int(self.session.clock() - self.since)
+
+    @property
+    def new_best(self) -> bool:
+        """Won in fewer moves than this deal ever was before (under these rules)."""
+        return self.best_before is not None and len(self.board.move_stack) < self.best_before.moves
+
     def _save(self, progress: Progress) -> None:
-        self.progress = progress
-        self.session.store.save_progress(progress)
+        self.progress = replace(progress, context={**progress.context, "seconds": self.seconds})
+        self.session.store.save_progress(self.progress)
 
     def check_end(self) -> None:
         """Count the result once, as soon as the deal is over, and judge a lost deal from its start."""
@@ -210,8 +238,14 @@ class PyramidRun:
         if status == "playing" or self.counted_over is not None:
             return
         result = result_of(self.progress, self.board)
+        self.final_seconds = self.seconds
+        best = None
+        number = self.progress.deal_number
+        if result.won and not result.assisted and number is not None:
+            self.best_before = self.session.store.best_of(result.game, result.variant, number)
+            best = DealBest(number, len(self.board.move_stack), self.final_seconds)
         self.counted_over = self.session.store.stats(result.game, result.variant)
-        self.session.store.record_result(result, daily=self.daily)
+        self.session.store.record_result(result, daily=self.daily, best=best)
         if status != "cleared":
             self.thinking_since = None  # a hint's search, even called off, leaves this game's solver first
             self.session.thinker.cancel(wait=True)

@@ -24,7 +24,7 @@ from pyramid.console.screen import Console, HelpScreen, MenuScreen, NoticeScreen
 from pyramid.console.table import Table
 from pyramid.console.thinking import THINKING_CUE
 from pyramid.console.widgets import ConfirmScreen
-from pyramid.console.wording import card_name, describe_move, month_name, variant_title
+from pyramid.console.wording import card_name, clock_time, describe_move, month_name, variant_title
 from pyramid.engine.board import Board, Move
 from pyramid.engine.errors import ReplayError
 from pyramid.engine.rules import REDEAL_CHOICES, Rules
@@ -245,11 +245,14 @@ class GameScreen(Screen):
         self.run.ask_hint(self.show_hint)
 
     def due(self) -> float | None:
-        """While a hint is searched for: when "Thinking…" is due on the status line."""
-        since = self.run.thinking_since
-        if since is None or self.session.clock() >= since + THINKING_CUE:
-            return None
-        return since + THINKING_CUE
+        """While a hint is searched for: when "Thinking…" is due on the status line; with the timer on,
+        while the game is played, the next second (the only time an idle game wakes)."""
+        now, since = self.session.clock(), self.run.thinking_since
+        if since is not None and now < since + THINKING_CUE:
+            return since + THINKING_CUE
+        if self.session.settings.timer and not self.over:
+            return now + 1 - (now - self.run.since) % 1
+        return None
 
     def show_hint(self, answer: "HintAnswer") -> None:
         """The next move of a winning line; when there is none, the move that removes the most
@@ -356,14 +359,26 @@ class GameScreen(Screen):
             return (say("end.score_reached", points=points),)
         return (say("end.score_short", points=points, goal=goal, short=goal - points),)
 
+    def played_line(self, timed: bool) -> str:
+        """ "12 moves", or with the time "12 moves · 1:23"."""
+        moves = say_count("game.moves", len(self.board.move_stack))
+        return say("game.moves_time", moves=moves, time=clock_time(self.run.seconds)) if timed else moves
+
+    def won_lines(self) -> tuple[str, ...]:
+        """A won game's moves and time, and a new best for the deal when it is one (a daily deal with a
+        par says its moves against the par instead: :meth:`daily_line`)."""
+        best = (say("end.new_best"),) if self.run.new_best else ()
+        return best if self.run.daily is not None and self.run.par else (*best, self.played_line(True))
+
     def end_panel(self) -> PanelView | None:
         status = self.board.status()
         if status == "cleared":
             if self.board.rules.scoring == "cards_left":
-                return PanelView(say("end.cleared"), (say("end.no_card_left"), *self.daily_line()),
+                return PanelView(say("end.cleared"), (say("end.no_card_left"), *self.won_lines(), *self.daily_line()),
                                  self.end_lines(), self.end_selected)
             return PanelView(say("end.cleared_points", points=self.board.score),
-                             (*self.challenge_line(), *self.daily_line()), self.end_lines(), self.end_selected)
+                             (*self.challenge_line(), *self.won_lines(), *self.daily_line()), self.end_lines(),
+                             self.end_selected)
         if status == "no_moves":
             left = sum(1 for card in self.board.pyramid if card is not None)
             lines = [say_count("end.why_stuck", left), self.table.view().score_label, *self.challenge_line(),
@@ -399,9 +414,11 @@ class GameScreen(Screen):
         since, assisted = self.run.thinking_since, self.run.progress.assisted
         if since is not None and self.session.clock() >= since + THINKING_CUE:
             table = table._replace(status_line=say("hint.thinking"))
-        elif self.message or self.hint or assisted:
-            status = self.message or (say("game.assisted") if assisted else "")
-            table = table._replace(status_line=status, hint=self.hint)
+        elif self.message or self.hint:
+            table = table._replace(status_line=self.message, hint=self.hint)
+        else:  # the game's moves (and time, with the timer on), and whether it is assisted
+            played = self.played_line(self.session.settings.timer and not self.over)
+            table = table._replace(status_line=say("game.assisted_played", played=played) if assisted else played)
         panel = self.end_panel()
         return View("game_over" if panel else "game", table=table, panel=panel)
 

@@ -295,6 +295,7 @@ class SettingsScreen(MenuScreen):
             ("settings.winnable_only", "winnable_only", [False, True, *GRADES]),
             ("settings.safe_area", "safe_area", list(self.SAFE_AREAS)),
             ("settings.motion", "motion", [True, False]),
+            ("settings.timer", "timer", [False, True]),
             ("settings.sound", "sound", [True, False]),
             ("settings.volume", "volume", list(VOLUME_LEVELS)),
             ("settings.language", "language", list(LANGUAGES)),

@@ -125,3 +125,10 @@ def press_line(action: str, device: str) -> str:
         worded = say(f"action.{seen.kind.value}")
     source = say(f"device.{device}") if device in WORDED_DEVICES else repr(device)
     return say("controls.press", action=worded, device=source)
+
+
+def clock_time(seconds: int) -> str:
+    """A game's time as a clock shows it: "1:05", "1:02:03"."""
+    hours, rest = divmod(max(0, seconds), 3600)
+    minutes, seconds = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes}:{seconds:02d}"

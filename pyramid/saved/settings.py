@@ -46,7 +46,8 @@ class PlayerSettings(NamedTuple):
     table last joined by address (``"192.168.1.20:47312"``, ``""`` before the first).
     ``language`` picks the catalogue every screen's words come from (``""``: not
     chosen yet, so the settings file's ``[console] language`` or English). ``motion``
-    animates moves, ``sound`` plays the effects at ``volume`` percent.
+    animates moves, ``sound`` plays the effects at ``volume`` percent. ``timer`` shows a game's time
+    beside its moves while it is played (off: the moves alone; the end panel gives both).
     """
 
     card_letters: CardLetters = "french"
@@ -62,6 +63,7 @@ class PlayerSettings(NamedTuple):
     motion: bool = True
     sound: bool = True
     volume: int = 75
+    timer: bool = False
 
     @classmethod
     def from_stored(cls, stored: Mapping[str, Any]) -> "PlayerSettings":
@@ -123,6 +125,7 @@ CHECKS: dict[str, Check] = {
     "join_address": Check(_is_join_address, "an empty string or an IPv4 address and port, like 192.168.1.20:47312"),
     "language": Check(lambda v: v == "" or v in LANGUAGES, f"one of {', '.join(LANGUAGES)}, or \"\" (not chosen)"),
     "motion": Check(_is_bool, "true or false"),
+    "timer": Check(_is_bool, "true or false"),
     "sound": Check(_is_bool, "true or false"),
     "volume": Check(lambda v: v in VOLUME_LEVELS and type(v) is int, f"one of {', '.join(map(str, VOLUME_LEVELS))}"),
 }

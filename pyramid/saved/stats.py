@@ -32,6 +32,14 @@ NETWORK_GAME = "pyramids-net"
 LOCAL_GAME = "pyramids-local"
 
 
+class DealBest(NamedTuple):
+    """A numbered deal won: in how many moves, in how many seconds of play."""
+
+    deal: int
+    moves: int
+    seconds: int
+
+
 @dataclass(frozen=True)
 class GameResult:
     """How one game ended, as the session reports it.

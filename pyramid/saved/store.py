@@ -48,7 +48,7 @@ from pyramid.saved.settings import PlayerSettings, check_setting
 
 if TYPE_CHECKING:
     from pyramid.saved.progress import Progress, Replayer
-    from pyramid.saved.stats import GameResult, Stats
+    from pyramid.saved.stats import DealBest, GameResult, Stats
 
 DATABASE_NAME = "pyramid.db"
 
@@ -82,6 +82,10 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "UPDATE stats SET old_best_score = best_score, best_score = NULL"
         " WHERE game = 'pyramid' AND variant LIKE 'three-pass/%'",
     ),
+    # 6: the fewest moves (and the time, in seconds, of that game) a numbered deal was won in, unaided,
+    # per game and variant: the end panel's "New best for this deal".
+    ("CREATE TABLE bests (game TEXT NOT NULL, variant TEXT NOT NULL, deal INTEGER NOT NULL,"
+     " moves INTEGER NOT NULL, seconds INTEGER NOT NULL, PRIMARY KEY (game, variant, deal)) WITHOUT ROWID",),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -365,7 +369,7 @@ class Store:
 
     # -- statistics -------------------------------------------------------
     def record_result(self, result: GameResult, *, clear_progress: bool = True, saved_game: str | None = None,
-                      daily: datetime.date | None = None) -> Stats:
+                      daily: datetime.date | None = None, best: DealBest | None = None) -> Stats:
         """Count a finished game and return the new statistics of its (game, variant).
 
         With ``clear_progress`` the saved game of the same kind is forgotten in
@@ -374,7 +378,8 @@ class Store:
         kind when it is not the result's own (a network match is saved as a
         ``"pyramids"`` game and counted under its own statistics key). ``daily``: the date of the
         daily deal this game was, counted for the daily streaks in the same transaction (a won
-        day stays won if it is played again).
+        day stays won if it is played again). ``best``: the moves and time of a numbered deal won,
+        kept when they are the fewest moves it was won in (see :meth:`best_of`).
         """
         updated = self.stats(result.game, result.variant).after(result)
         saved = saved_game or result.game
@@ -389,6 +394,11 @@ class Store:
                 db.execute("INSERT INTO daily (day, won) VALUES (?, ?)"
                            " ON CONFLICT (day) DO UPDATE SET won = max(won, excluded.won)",
                            (daily.isoformat(), int(result.won and not result.assisted)))
+            if best is not None:
+                db.execute("INSERT INTO bests (game, variant, deal, moves, seconds) VALUES (?, ?, ?, ?, ?)"
+                           " ON CONFLICT (game, variant, deal) DO UPDATE SET moves = excluded.moves,"
+                           " seconds = excluded.seconds WHERE excluded.moves < bests.moves",
+                           (result.game, result.variant, best.deal, best.moves, best.seconds))
 
         self._write("stats", write)
         return updated
@@ -400,6 +410,21 @@ class Store:
         move" on its end panel plays on: the game is one game, counted once it is over again, assisted.
         """
         self._write("stats", lambda db: _put_stats(db, before))
+
+    def best_of(self, game: str, variant: str, deal: int) -> DealBest | None:
+        """The fewest moves numbered deal ``deal`` was won in, unaided, under (game, variant), with that
+        game's time; ``None`` before its first such win (or when the record cannot be read)."""
+        try:
+            row = self._connection.execute("SELECT moves, seconds FROM bests WHERE game = ? AND variant = ?"
+                                           " AND deal = ?", (game, variant, deal)).fetchone()
+        except sqlite3.Error as error:
+            self._tell(StoreNotice.of("stats_unreadable", reason=str(error)))
+            return None
+        if row is None or type(row[0]) is not int or type(row[1]) is not int:
+            return None  # none yet, or a row edited out of shape: no best
+        from pyramid.saved.stats import DealBest
+
+        return DealBest(deal, row[0], row[1])
 
     def daily_results(self) -> dict[datetime.date, bool]:
         """Every daily deal played: its date, and whether it was won unaided."""
