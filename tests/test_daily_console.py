@@ -144,4 +144,6 @@ def test_the_menu_says_whether_todays_deal_is_done_and_playing_it_again_says_so(
     play(session, "ok")  # Back to the menu
     assert "Daily deal · won ✓" in session.state()["menu"]["items"]
     choose(session, "Daily deal · won ✓")
-    assert session.view().table.status_line == "Already played today: won"
+    moves = session.store.best_of("pyramid", "retrohub/none", daily_challenge(DAY, "retrohub").number)
+    assert moves is not None
+    assert session.view().table.status_line == f"Already played today, best {moves.moves} moves"

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from pyramid.actions import ARROWS, Action, Kind
 from pyramid.console.catalogue import say, say_count
 from pyramid.console.dealing import DealingScreen, DealRequest, Dealt, deal_at_once
-from pyramid.console.game_flow import GAME, PyramidRun, challenge_request, daily_request, new_run, saved_run
+from pyramid.console.game_flow import GAME, PyramidRun, challenge_request, daily_request, new_run, saved_run, variant_of
 from pyramid.console.help_text import pyramid_help
 from pyramid.console.screen import Console, HelpScreen, MenuScreen, NoticeScreen, Screen, choose_line
 from pyramid.console.table import Table
@@ -118,7 +118,9 @@ def _deal(session: Console, rules: Rules, request: DealRequest, dealt: Dealt, re
     screen = GameScreen(session, run)
     played = session.store.daily_results().get(request.daily) if request.daily is not None else None
     if played is not None:  # the daily deal again: it says so, and how it went
-        screen.message = say("game.daily_again_won" if played else "game.daily_again")
+        best = session.store.best_of(GAME, variant_of(run.board).key, dealt.number) if dealt.number else None
+        screen.message = (say("game.daily_again_best", moves=best.moves) if best is not None
+                          else say("game.daily_again_won" if played else "game.daily_again"))
     session.push(screen)
     session.show_store_notice()
 

@@ -220,6 +220,7 @@ MESSAGES: dict[str, str] = {
     "game.no_challenge": "{variant} hat kein Spiel mit bekanntem Bestwert.",
     "game.no_challenge_title": "Keine Punkte-Challenge",
     "game.score_goal": "Ziel: {goal} Punkte",
+    "game.daily_again_best": "Heute schon gespielt, Bestwert {moves} Züge",
     "game.daily_again_won": "Heute schon gespielt: gewonnen",
     "game.daily_again": "Heute schon gespielt",
     "game.no_daily_title": "Kein Tagesspiel",

@@ -219,6 +219,7 @@ MESSAGES: dict[str, str] = {
     "game.no_challenge": "{variant} has no deal with a known best score.",
     "game.no_challenge_title": "No score challenge",
     "game.score_goal": "Goal: {goal} points",
+    "game.daily_again_best": "Already played today, best {moves} moves",
     "game.daily_again_won": "Already played today: won",
     "game.daily_again": "Already played today",
     "game.no_daily_title": "No daily deal",

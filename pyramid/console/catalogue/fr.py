@@ -219,6 +219,7 @@ MESSAGES: dict[str, str] = {
     "game.no_challenge": "{variant} n'a aucune donne au meilleur score connu.",
     "game.no_challenge_title": "Pas de défi de score",
     "game.score_goal": "Objectif : {goal} points",
+    "game.daily_again_best": "Déjà jouée aujourd'hui, record {moves} coups",
     "game.daily_again_won": "Déjà jouée aujourd'hui : gagnée",
     "game.daily_again": "Déjà jouée aujourd'hui",
     "game.no_daily_title": "Pas de donne du jour",
