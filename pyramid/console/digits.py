@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from pyramid.actions import ARROWS, Action, Kind
+
 
 class DigitField(NamedTuple):
     """One number of an entry: ``width`` digits, valid from ``smallest`` to ``largest``."""
@@ -89,6 +91,20 @@ class DigitEntry:
         field = self.field
         self.values[field] //= 10
         self.cursor, self.typed = self._last_digit_of(field), True
+
+    def edit(self, action: Action) -> bool:
+        """Apply ``action`` if it edits the numbers (a digit typed, Backspace, an arrow); whether it did."""
+        if action.kind is Kind.TYPE and action.text.isdigit():
+            self.type(int(action.text))
+        elif action.kind is Kind.ERASE:
+            self.erase()
+        elif action.kind in (Kind.UP, Kind.DOWN):
+            self.step(action.kind is Kind.UP)
+        elif action.kind in ARROWS:
+            self.move(action.kind is Kind.RIGHT)
+        else:
+            return False
+        return True
 
     def shown(self) -> list[str]:
         """Each field as written, the cursor's digit in brackets; leading zeros only from the cursor on

@@ -45,15 +45,9 @@ class NumberEntryScreen(Screen):
 
     def handle(self, action: Action, hit: Hit) -> None:
         entry = self.entry
-        if action.kind is Kind.TYPE and action.text.isdigit():
-            entry.type(int(action.text))
-        elif action.kind is Kind.ERASE:
-            entry.erase()
-        elif action.kind in (Kind.UP, Kind.DOWN):
-            entry.step(action.kind is Kind.UP)
-        elif action.kind in (Kind.LEFT, Kind.RIGHT):
-            entry.move(action.kind is Kind.RIGHT)
-        elif action.kind in (Kind.OK, Kind.TAP) and entry.valid:
+        if entry.edit(action):
+            return
+        if action.kind in (Kind.OK, Kind.TAP) and entry.valid:
             self.accept(self.number)
         elif action.kind in (Kind.BACK, Kind.STAR):
             self.session.pop()

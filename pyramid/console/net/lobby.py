@@ -324,15 +324,9 @@ class JoinAddressScreen(PyramidsHelpKey, Screen):
 
     def handle(self, action: Action, hit: Hit) -> None:
         entry = self.entry
-        if action.kind is Kind.TYPE and action.text.isdigit():
-            entry.type(int(action.text))
-        elif action.kind is Kind.ERASE:
-            entry.erase()
-        elif action.kind in (Kind.UP, Kind.DOWN):
-            entry.step(action.kind is Kind.UP)
-        elif action.kind in (Kind.LEFT, Kind.RIGHT):
-            entry.move(action.kind is Kind.RIGHT)
-        elif action.kind in (Kind.OK, Kind.TAP) and entry.valid:
+        if entry.edit(action):
+            return
+        if action.kind in (Kind.OK, Kind.TAP) and entry.valid:
             session = self.session
             session.change_setting("join_address", f"{self.host}:{self.port}")
             session.pop()
