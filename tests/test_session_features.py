@@ -556,6 +556,10 @@ def test_moves_are_counted_on_the_table_and_a_win_gives_moves_time_and_a_new_bes
     clock.now += 65
     assert session.view().table.status_line == "1 move · 1:05"
     assert session.screen.due() is not None, "the timer wakes the loop each second"  # type: ignore[attr-defined]
+    play(session, "help")
+    clock.now += 600  # ten minutes in the pause menu: not play
+    play(session, "ok")  # Resume
+    assert session.view().table.status_line == "1 move · 1:05"
     for move in line[1:]:
         tap_move(session, move)
     assert session.view().panel.lines[0] == f"{len(line)} moves · 1:05"  # no best before: nothing new

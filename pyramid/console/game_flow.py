@@ -154,9 +154,10 @@ class PyramidRun:
         self.judging = False
         #: The solver for this game: a hint along the line it found, or after a proven loss, comes at once.
         self.verdicts = GameVerdicts(game_solver())
-        #: Seconds played before this run began (a game resumed keeps its time), and when it began.
+        #: Seconds played before this run began (a game resumed keeps its time), and when the clock last
+        #: started (``None`` while the game is paused).
         self.seconds_before = seconds_of(progress)
-        self.since = session.clock()
+        self.since: float | None = session.clock()
         #: The seconds it took, once over (the time stops with the game).
         self.final_seconds: int | None = None
         #: Once won: the deal's best before this game (``None``: first won, or no numbered deal).
@@ -221,7 +222,19 @@ class PyramidRun:
         """Seconds of play so far (frozen once the game is over)."""
         if self.final_seconds is not None:
             return self.final_seconds
+        if self.since is None:
+            return self.seconds_before
         return self.seconds_before + int(self.session.clock() - self.since)
+
+    def pause(self) -> None:
+        """The pause menu is open: the clock stops."""
+        if self.since is not None and self.final_seconds is None:
+            self.seconds_before, self.since = self.seconds, None
+
+    def go_on(self) -> None:
+        """Back to the game: the clock goes on."""
+        if self.since is None:
+            self.since = self.session.clock()
 
     @property
     def new_best(self) -> bool:

@@ -204,7 +204,11 @@ class GameScreen(Screen):
         if self.over:
             super().on_help()
         else:
+            self.run.pause()  # a paused game's clock stops
             self.session.push(AssistPanel(self.session, self))
+
+    def resume(self) -> None:
+        self.run.go_on()
 
     def _pick(self, target: Target) -> None:
         """Pick ``target``. What the cards do not show is cued: a pair that does not make the
@@ -252,7 +256,7 @@ class GameScreen(Screen):
         now, since = self.session.clock(), self.run.thinking_since
         if since is not None and now < since + THINKING_CUE:
             return since + THINKING_CUE
-        if self.session.settings.timer and not self.over:
+        if self.session.settings.timer and not self.over and self.run.since is not None:
             return now + 1 - (now - self.run.since) % 1
         return None
 
