@@ -306,3 +306,23 @@ def test_damage_confined_to_the_moves_keeps_the_daily_deals_played(path: Path) -
     with Store.open(path, clock=clock) as store:
         assert "1 daily deal" in told(store.take_notice())
         assert store.daily_results() == {datetime.date(2026, 11, 30): True}
+
+
+def test_a_best_or_a_time_edited_out_of_shape_is_no_best_and_no_time(tmp_path: Path) -> None:
+    """Issue 29's bests and game time come from the data file: a row or a value of the wrong kind is
+    read as none, never a crash."""
+    import dataclasses
+
+    from pyramid.console.game_flow import seconds_of
+    from pyramid.saved.progress import Progress
+
+    path = tmp_path / "pyramid.db"
+    with Store.open(path) as store:
+        store._connection.execute("INSERT INTO bests VALUES ('pyramid', 'retrohub/one', 7, 'many', 12)")
+        store._connection.commit()
+        assert store.best_of("pyramid", "retrohub/one", 7) is None
+        assert store.best_of("pyramid", "retrohub/one", 8) is None
+    game = Progress("pyramid", "retrohub", 1, "x" * 10, ())
+    for wrong in ("12", -5, 1.5, None, [3]):
+        assert seconds_of(dataclasses.replace(game, context={"seconds": wrong})) == 0
+    assert seconds_of(dataclasses.replace(game, context={"seconds": 95})) == 95
