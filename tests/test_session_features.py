@@ -284,9 +284,11 @@ def test_controls_screen_shows_each_press_and_leaves_on_back_twice(tmp_path: Pat
     assert sections["Last presses, newest first"][:2] == ("Back from 'USB Remote'", "✓ from 'GPIO 22'")
     assert sections["Devices"] == ("USB Remote", "GPIO 22")
     presses.append(PressSeen("tap:12,34", "touchscreen"))
+    session.input_devices = lambda: ["keyboard", "GPIO 22"]
     session.speak("fr")  # issue 29: "ok depuis 'keyboard'" was English in French
-    assert dict(session.view().text.sections)["Dernières touches, la plus récente d'abord"][0] == \
-        "Toucher en 12,34 depuis l'écran tactile"
+    sections = dict(session.view().text.sections)
+    assert sections["Dernières touches, la plus récente d'abord"][0] == "Toucher en 12,34 depuis l'écran tactile"
+    assert sections["Appareils"] == ("Clavier", "GPIO 22")
     session.speak("en")
     assert session.state()["screen"] == "controls", "a single Back is shown, not obeyed"
     session.handle(Action("back"))

@@ -18,7 +18,7 @@ from pyramid.console.catalogue import current_language, say
 from pyramid.console.help_text import Sections
 from pyramid.console.screen import Console, HelpScreen, MenuScreen, NoticeScreen, PagedScreen, Screen
 from pyramid.console.widgets import ConfirmScreen, NumberEntryScreen
-from pyramid.console.wording import describe_variant, played_won, press_line, variant_line, variant_title
+from pyramid.console.wording import describe_variant, device_line, played_won, press_line, variant_line, variant_title
 from pyramid.languages import LANGUAGES
 from pyramid.engine.rules import PRESETS, Redeals
 from pyramid.system import device_info
@@ -364,7 +364,7 @@ class ControlsScreen(Screen):
         log = ([press_line(press.action, press.device) for press in self.session.input_log()]
                or [say("controls.no_device_info", action=action) for action in self.seen])
         presses = tuple(reversed(log[-self.SHOWN:])) or (say("controls.press_any"),)
-        devices = tuple(self.session.input_devices()) or (say("controls.no_device"),)
+        devices = tuple(map(device_line, self.session.input_devices())) or (say("controls.no_device"),)
         sections = ((say("controls.last_presses"), presses), (say("controls.devices"), devices),
                     ("", (say("controls.leave"),)))
         return View(self.name, text=TextView(say("controls.title"), sections))

@@ -113,6 +113,12 @@ def played_won(played: int, won: int) -> dict[str, str]:
 WORDED_DEVICES = ("keyboard", "mouse", "touchscreen")
 
 
+def device_line(device: str) -> str:
+    """A connected input device as the Controls page lists it: a source that names itself with a word
+    ("keyboard") in the player's words, any other (a remote, "GPIO 22") by its own name."""
+    return say(f"devices.{device}") if device in WORDED_DEVICES else device
+
+
 def press_line(action: str, device: str) -> str:
     """A press as the Controls page lists it: the action and where it came from, in the player's words
     ("✓ depuis le clavier"); a device that names itself ("GPIO 22", a remote) is quoted as it is."""

@@ -128,6 +128,9 @@ MESSAGES: dict[str, str] = {
     "device.mouse": "der Maus",
     "device.touchscreen": "dem Touchscreen",
 
+    "devices.keyboard": "Tastatur",
+    "devices.mouse": "Maus",
+    "devices.touchscreen": "Touchscreen",
     "controls.title": "Tasten",
     "controls.press": "{action} von {device}",
     "controls.no_device_info": "{action} (kein Gerät gemeldet)",

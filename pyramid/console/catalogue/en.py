@@ -127,6 +127,9 @@ MESSAGES: dict[str, str] = {
     "device.mouse": "the mouse",
     "device.touchscreen": "the touchscreen",
 
+    "devices.keyboard": "Keyboard",
+    "devices.mouse": "Mouse",
+    "devices.touchscreen": "Touchscreen",
     "controls.title": "Controls",
     "controls.press": "{action} from {device}",
     "controls.no_device_info": "{action} (no device information)",

@@ -127,6 +127,9 @@ MESSAGES: dict[str, str] = {
     "device.mouse": "la souris",
     "device.touchscreen": "l'écran tactile",
 
+    "devices.keyboard": "Clavier",
+    "devices.mouse": "Souris",
+    "devices.touchscreen": "Écran tactile",
     "controls.title": "Commandes",
     "controls.press": "{action} depuis {device}",
     "controls.no_device_info": "{action} (appareil inconnu)",
@@ -196,7 +199,7 @@ MESSAGES: dict[str, str] = {
     "variant.six-rows.line": "Pyramide de 21 cartes, 31 cartes au talon",
     "variant.spanish.line": "48 cartes espagnoles : les paires font 12",
 
-    "statistics.against_computer": "Pyramides contre l'ordinateur {level}",
+    "statistics.against_computer": "Pyramides contre l'ordinateur ({level})",
     "statistics.against_network": "Pyramides contre {name} en réseau",
     "statistics.two_players": "{name} : Pyramides à deux sur cette console",
     "statistics.variant_redeals": "{variant}, {redeals}",
