@@ -1,0 +1,119 @@
+#!/bin/sh
+# Make a Pyramids table server on any Debian machine (a Pi, a VPS), accounts included.
+#
+#   sudo firmware/server/make-server.sh HOST ACCOUNT...
+#
+# HOST is the name (or address) the consoles reach the server at; one ACCOUNT per console
+# (letters, digits and "-", at most 32). Installs Mosquitto, makes a CA and the server's
+# certificate for HOST (both kept when there), an account with a random password for each
+# ACCOUNT not there yet, the configuration (TLS only, port 8883) and the ACL (a console publishes
+# under its own topics alone: etc/mosquitto/pyramids/acl), then restarts Mosquitto. For each new
+# account it writes, under /etc/mosquitto/pyramids/consoles/ACCOUNT/, the password file and the
+# CA certificate to copy to that console, and prints the lines of its settings file. Re-running it
+# adds accounts and changes nothing else. docs/network.md, "Tables beyond the home", says more.
+#
+# Environment (the tests make a server in a directory with these):
+#   PYRAMID_ROOT         make it under this directory instead of /
+#   PYRAMID_SKIP         steps to skip, space-separated: packages (apt-get), owner (chown to
+#                        mosquitto), restart (systemctl)
+#   PYRAMID_SERVER_PORT  the TLS port (default 8883)
+#   PYRAMID_SERVER_BIND  the address to listen on (default: every address)
+set -eu
+
+root="${PYRAMID_ROOT:-}"
+skip=" ${PYRAMID_SKIP:-} "
+port="${PYRAMID_SERVER_PORT:-8883}"
+bind="${PYRAMID_SERVER_BIND:-}"
+here="$(cd "$(dirname "$0")" && pwd)"
+dir="$root/etc/mosquitto/pyramids"
+
+fail() {
+    echo "make-server.sh: $*" >&2
+    exit 2
+}
+
+[ "$#" -ge 2 ] || fail "usage: make-server.sh HOST ACCOUNT..."
+host="$1"
+shift
+case "$host" in
+    *[!A-Za-z0-9.:-]* | "" | -*) fail "not a host name or address: '$host'" ;;
+esac
+for account in "$@"; do
+    case "$account" in
+        *[!a-z0-9-]* | "" | -*) fail "an account is lower-case letters, digits and '-': '$account'" ;;
+    esac
+    [ "${#account}" -le 32 ] || fail "an account has at most 32 characters: '$account'"
+done
+case "$port" in
+    *[!0-9]* | "") fail "not a port: '$port'" ;;
+esac
+
+skipping() {
+    case "$skip" in *" $1 "*) return 0 ;; esac
+    return 1
+}
+
+if ! skipping packages; then
+    apt-get update -qq
+    apt-get install -y -qq mosquitto openssl >/dev/null
+fi
+mkdir -p "$dir/consoles"
+chmod 750 "$dir"
+
+# The CA the consoles trust, and the server's certificate for HOST (signed by it).
+if [ ! -f "$dir/ca.key" ]; then
+    openssl req -x509 -newkey rsa:2048 -nodes -days 3650 -subj "/CN=Pyramids table server CA" \
+        -keyout "$dir/ca.key" -out "$dir/ca.crt" 2>/dev/null
+fi
+if [ ! -f "$dir/server.crt" ]; then
+    case "$host" in
+        *[!0-9.]*) name="DNS:$host" ;;
+        *) name="IP:$host" ;;
+    esac
+    printf 'subjectAltName=%s\n' "$name" >"$dir/server.ext"
+    openssl req -newkey rsa:2048 -nodes -subj "/CN=$host" -keyout "$dir/server.key" -out "$dir/server.csr" \
+        2>/dev/null
+    openssl x509 -req -in "$dir/server.csr" -CA "$dir/ca.crt" -CAkey "$dir/ca.key" -CAcreateserial \
+        -days 825 -extfile "$dir/server.ext" -out "$dir/server.crt" 2>/dev/null
+    rm -f "$dir/server.csr" "$dir/server.ext"
+fi
+chmod 600 "$dir/ca.key" "$dir/server.key"
+
+# One account a console, with a random password: kept when it is there.
+[ -f "$dir/passwords" ] || : >"$dir/passwords"
+chmod 600 "$dir/passwords"
+for account in "$@"; do
+    if grep -q "^$account:" "$dir/passwords"; then
+        echo "make-server.sh: account '$account' is there already: kept"
+        continue
+    fi
+    password="$(openssl rand -hex 16)"
+    mosquitto_passwd -b "$dir/passwords" "$account" "$password"
+    mkdir -p "$dir/consoles/$account"
+    (umask 077 && printf '%s\n' "$password" >"$dir/consoles/$account/password")
+    cp "$dir/ca.crt" "$dir/consoles/$account/ca.crt"
+    cat <<SETTINGS
+For the console '$account': copy $dir/consoles/$account/ (its password and the CA certificate)
+to the console, and put in its settings file:
+  [network]
+  server = "mqtts://$host:$port"
+  user = "$account"
+  password_file = "/etc/pyramid/server/password"
+SETTINGS
+done
+
+# The configuration and the ACL, with this server's listener.
+listener="listener $port${bind:+ $bind}"
+mkdir -p "$root/etc/mosquitto/conf.d"
+sed -e "s|^# @LISTENER@\$|$listener|" -e "s|/etc/mosquitto/pyramids/|$dir/|g" \
+    "$here/etc/mosquitto/conf.d/pyramids.conf" >"$root/etc/mosquitto/conf.d/pyramids.conf.new"
+mv "$root/etc/mosquitto/conf.d/pyramids.conf.new" "$root/etc/mosquitto/conf.d/pyramids.conf"
+cp "$here/etc/mosquitto/pyramids/acl" "$dir/acl"
+
+if ! skipping owner; then
+    chown -R mosquitto:mosquitto "$dir"
+fi
+if ! skipping restart; then
+    systemctl restart mosquitto
+fi
+echo "make-server.sh: the table server listens on port $port; consoles reach it as mqtts://$host:$port"

@@ -1,0 +1,157 @@
+"""The table server (issue 30, part 1): a real Mosquitto made by firmware/server/make-server.sh.
+
+The script makes the server in a directory (PYRAMID_ROOT): a CA and the server's certificate made
+with openssl, three accounts, the shipped configuration and ACL; the test starts Mosquitto from it
+on 127.0.0.1 (TLS only) and talks to it with Mosquitto's own clients, as three consoles would: what
+a console may publish arrives, what it may not is refused by the broker (MQTT 5 "Not authorized"),
+and no one gets in without an account, a password or the CA. Skipped, with the reason, where
+Mosquitto is not installed (`.ci/run` installs it).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import NamedTuple
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+MAKE_SERVER = ROOT / "firmware" / "server" / "make-server.sh"
+MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+HINT = "apt-get install mosquitto mosquitto-clients"
+
+
+class Server(NamedTuple):
+    port: int
+    directory: Path  # etc/mosquitto/pyramids under the server's root
+
+    def password(self, account: str) -> str:
+        return (self.directory / "consoles" / account / "password").read_text().strip()
+
+    def client(self, tool: str, account: str | None, password: str | None = None,
+               ca: bool = True) -> list[str]:
+        command = [tool, "-h", "127.0.0.1", "-p", str(self.port), "-V", "mqttv5"]
+        if ca:
+            command += ["--cafile", str(self.directory / "ca.crt")]
+        if account is not None:
+            command += ["-u", account, "-P", password if password is not None else self.password(account)]
+        return command
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    if not (os.path.exists(MOSQUITTO) and shutil.which("mosquitto_pub") and shutil.which("openssl")):
+        pytest.skip(f"the table server's tests need Mosquitto and its clients: {HINT}")
+    root = tmp_path_factory.mktemp("server")
+    port = free_port()
+    made = subprocess.run(
+        ["sh", str(MAKE_SERVER), "127.0.0.1", "ann", "bob", "mallory"], capture_output=True, text=True,
+        env={**os.environ, "PYRAMID_ROOT": str(root), "PYRAMID_SKIP": "packages owner restart",
+             "PYRAMID_SERVER_PORT": str(port), "PYRAMID_SERVER_BIND": "127.0.0.1"}, timeout=120,
+    )
+    assert made.returncode == 0, made.stderr
+    assert f'server = "mqtts://127.0.0.1:{port}"' in made.stdout and 'user = "ann"' in made.stdout
+    # As Debian's mosquitto.conf does, the shipped file is included; this run keeps its data here and,
+    # started as root by the test, stays root to read the test's files.
+    wrapper = root / "test.conf"
+    stay = "user root\n" if os.geteuid() == 0 else ""  # as root it would become the mosquitto account
+    wrapper.write_text(f"{stay}persistence_location {root}/\ninclude_dir {root}/etc/mosquitto/conf.d\n")
+    broker = subprocess.Popen([MOSQUITTO, "-c", str(wrapper)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              text=True)
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+                break
+            except OSError:
+                assert broker.poll() is None and time.monotonic() < deadline, broker.stdout.read() if broker.stdout \
+                    else "mosquitto did not start"
+                time.sleep(0.05)
+        yield Server(port, root / "etc" / "mosquitto" / "pyramids")
+    finally:
+        broker.terminate()
+        broker.wait(timeout=10)
+
+
+def publish(server: Server, account: str | None, topic: str, message: str, **options: object) -> subprocess.CompletedProcess[str]:
+    command = server.client("mosquitto_pub", account, **options) + ["-q", "1", "-t", topic, "-m", message]  # type: ignore[arg-type]
+    return subprocess.run(command, capture_output=True, text=True, timeout=30)
+
+
+def received(server: Server, account: str, topic: str, send: list[tuple[str, str, str]]) -> list[str]:
+    """What ``account`` receives on ``topic`` while each (account, topic, message) of ``send`` is published."""
+    listener = subprocess.Popen(server.client("mosquitto_sub", account) + ["-t", topic, "-W", "3"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(0.5)  # subscribed
+    for sender, where, message in send:
+        publish(server, sender, where, message)
+    out, _ = listener.communicate(timeout=30)
+    return out.split()
+
+
+def test_a_console_publishes_under_its_own_topics_and_reads_what_is_addressed_to_it(server: Server) -> None:
+    got = received(server, "bob", "pyramids/v1/play/+/bob", [("ann", "pyramids/v1/play/ann/bob", "move-1")])
+    assert got == ["move-1"]
+    adverts = received(server, "bob", "pyramids/v1/adverts/#", [("ann", "pyramids/v1/adverts/ann", "advert")])
+    assert adverts == ["advert"]
+
+
+@pytest.mark.parametrize("topic", [
+    "pyramids/v1/play/bob/ann",     # a move forged as Bob's
+    "pyramids/v1/adverts/bob",      # an advert forged as Bob's table
+    "pyramids/v1/status/bob",       # Bob "not answering", forged
+    "pyramids/v1/seats/ann/bob",    # a seat asked for in Bob's name
+    "pyramids/v1/invites/ann/bob",  # an invite in Bob's name
+    "pyramids/v2/anything",         # outside the tables' topics
+    "$SYS/broker/uptime",
+])
+def test_the_broker_refuses_what_an_account_may_not_publish(server: Server, topic: str) -> None:
+    """The hostile account tries a topic it must not reach: the broker answers "Not authorized"
+    (MQTT 5's reason 0x87 for a QoS 1 publish), and the console it aimed at receives nothing."""
+    refused = publish(server, "mallory", topic, "forged")
+    assert "Not authorized" in refused.stderr
+    if topic.startswith("pyramids/v1/play/bob/ann"):
+        assert received(server, "ann", "pyramids/v1/play/+/ann", [("mallory", topic, "forged")]) == []
+
+
+def test_no_one_gets_in_without_an_account_its_password_and_the_ca(server: Server) -> None:
+    for attempt in (publish(server, None, "pyramids/v1/adverts/x", "x"),
+                    publish(server, "ann", "pyramids/v1/adverts/ann", "x", password="wrong"),
+                    publish(server, "nobody", "pyramids/v1/adverts/nobody", "x", password="x")):
+        assert attempt.returncode != 0 and "Not authorized" in attempt.stderr + attempt.stdout
+    untrusted = publish(server, "ann", "pyramids/v1/adverts/ann", "x", ca=False)
+    assert untrusted.returncode != 0, "TLS only: a client that does not trust the server's CA gets nowhere"
+
+
+def test_running_the_script_again_keeps_the_accounts_and_adds_new_ones(server: Server) -> None:
+    before = server.password("ann")
+    again = subprocess.run(["sh", str(MAKE_SERVER), "127.0.0.1", "ann", "cy"], capture_output=True, text=True,
+                           env={**os.environ, "PYRAMID_ROOT": str(server.directory.parents[2]),
+                                "PYRAMID_SKIP": "packages owner restart",
+                                "PYRAMID_SERVER_PORT": str(server.port), "PYRAMID_SERVER_BIND": "127.0.0.1"},
+                           timeout=120)
+    assert again.returncode == 0, again.stderr
+    assert "account 'ann' is there already: kept" in again.stdout and 'user = "cy"' in again.stdout
+    assert server.password("ann") == before
+
+
+@pytest.mark.parametrize("arguments", [["host"], ["bad host", "ann"], ["host", "Ann"], ["host", "a/b"],
+                                       ["host", "x" * 33], ["host", "-ann"]])
+def test_a_wrong_host_or_account_is_one_line_and_changes_nothing(tmp_path: Path, arguments: list[str]) -> None:
+    made = subprocess.run(["sh", str(MAKE_SERVER), *arguments], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYRAMID_ROOT": str(tmp_path), "PYRAMID_SKIP": "packages owner restart"})
+    assert made.returncode == 2 and len(made.stderr.strip().splitlines()) == 1
+    assert not any(tmp_path.iterdir())
