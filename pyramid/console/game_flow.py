@@ -94,33 +94,6 @@ def result_of(progress: Progress, board: Board) -> GameResult:
                       progress.assisted, not cards_left)
 
 
-def daily_of(progress: Progress) -> datetime.date | None:
-    """The date whose daily deal ``progress`` plays, if it is one (saved in its context)."""
-    daily = progress.context.get("daily")
-    try:
-        return datetime.date.fromisoformat(daily) if isinstance(daily, str) else None
-    except ValueError:
-        return None
-
-
-def par_of(progress: Progress) -> int | None:
-    """The par of the daily deal ``progress`` plays (saved in its context), if it has one."""
-    par = progress.context.get("par")
-    return par if type(par) is int and par > 0 else None
-
-
-def score_par_of(progress: Progress) -> int | None:
-    """The score par (best score reachable) of the daily deal ``progress`` plays, if it has one."""
-    score_par = progress.context.get("score_par")
-    return score_par if type(score_par) is int and score_par > 0 else None
-
-
-def grade_in(progress: Progress) -> Grade | None:
-    """The difficulty of the deal ``progress`` plays (saved in its context), if known."""
-    grade = progress.context.get("grade")
-    return next((known for known in GRADES if known == grade), None)
-
-
 def seconds_of(progress: Progress) -> int:
     """The seconds of play saved with ``progress`` (0 for a game saved before they were)."""
     seconds = progress.context.get("seconds")
@@ -173,19 +146,33 @@ class PyramidRun:
     # -- what the game is ------------------------------------------------------
     @property
     def daily(self) -> datetime.date | None:
-        return daily_of(self.progress)
+        """The date whose daily deal this game is (saved in its context), if it is one."""
+        daily = self.progress.context.get("daily")
+        try:
+            return datetime.date.fromisoformat(daily) if isinstance(daily, str) else None
+        except ValueError:
+            return None
 
     @property
     def par(self) -> int | None:
-        return par_of(self.progress)
+        """The daily deal's par, in moves, if it has one."""
+        return self._positive("par")
 
     @property
     def score_par(self) -> int | None:
-        return score_par_of(self.progress)
+        """The deal's best score reachable (a daily deal, a score challenge), if known."""
+        return self._positive("score_par")
 
     @property
     def grade(self) -> Grade | None:
-        return grade_in(self.progress)
+        """The deal's difficulty, if known."""
+        grade = self.progress.context.get("grade")
+        return next((known for known in GRADES if known == grade), None)
+
+    def _positive(self, key: str) -> int | None:
+        """A whole number above 0 saved in the game's context under ``key`` (anything else: none)."""
+        value = self.progress.context.get(key)
+        return value if type(value) is int and value > 0 else None
 
     @property
     def score_goal(self) -> int | None:

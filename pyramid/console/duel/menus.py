@@ -25,9 +25,9 @@ from pyramid.console.duel.flow import (
 from pyramid.console.duel.help import PyramidsHelpKey, open_pyramids_help
 from pyramid.engine.duel.match import Duel
 from pyramid.saved.settings import DEFAULT_PLAYER_NAME
-from pyramid.console.duel.screens import open_duel, start_duel
+from pyramid.console.duel.screens import open_duel, over_saved_duel, start_duel
 from pyramid.console.screen import Console, MenuScreen, NoticeScreen, Screen
-from pyramid.console.widgets import ConfirmScreen, NumberEntryScreen
+from pyramid.console.widgets import NumberEntryScreen
 from pyramid.view import Hit, MenuView, View
 
 
@@ -81,9 +81,9 @@ class PyramidsMenu(PyramidsHelpKey, MenuScreen):
         session = self.session
         match = say("duel.random") if self.match_number is None else str(self.match_number)
         return [
-            (say("duel.play_computer"), lambda: self.over_saved(lambda: play_computer(session, self.match_number))),
+            (say("duel.play_computer"), lambda: over_saved_duel(session, lambda: play_computer(session, self.match_number))),
             (say("duel.opponent", level=level_name(remembered_level(session))), lambda: self.sideways(1)),
-            (say("duel.two_players"), lambda: self.over_saved(self.ask_names)),
+            (say("duel.two_players"), lambda: over_saved_duel(session, self.ask_names)),
             (say("duel.match", match=match), lambda: session.push(MatchNumberScreen(session, self))),
             (say("duel.network"), lambda: _lobby().open_network_menu(session, self.match_number)),
             (say("menu.rules"), lambda: open_pyramids_help(session)),
@@ -109,14 +109,6 @@ class PyramidsMenu(PyramidsHelpKey, MenuScreen):
         if self.selected == self.MATCH_LINE:
             return say("duel.match_keys")
         return say("duel.about")
-
-    def over_saved(self, start: Callable[[], None]) -> None:
-        """Start a new duel; over a saved one, ask first: it would count as lost."""
-        if saved_duel(self.session) is None:
-            start()
-        else:
-            self.session.push(ConfirmScreen(self.session, say("duel.new_question"), say("duel.new"), start,
-                                            (say("duel.new_detail"),)))
 
     def ask_names(self) -> None:
         """Two players: the first name, then the second, then the duel (both remembered for the next duel)."""

@@ -9,21 +9,33 @@ bookkeeping (saving, the computer's game, statistics) is
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
 from pyramid.console.catalogue import say
 from pyramid.console.wording import level_name
 from pyramid.actions import ARROWS, Action, Kind
-from pyramid.console.duel.flow import DuelRun, abandon_saved_duel
+from pyramid.console.duel.flow import DuelRun, abandon_saved_duel, saved_duel
 from pyramid.engine.deal import MAX_DEAL_NUMBER
 from pyramid.engine.duel.board import DuelBoard, DuelMove
 from pyramid.engine.duel.match import Duel
 from pyramid.console.duel.help import PyramidsHelpKey
 from pyramid.console.duel.table import DuelTable
 from pyramid.console.screen import Console, Screen, choose_line
+from pyramid.console.widgets import ConfirmScreen
 from pyramid.view import Hit, MenuHit, PanelView, Target, View
 
+
+
+def over_saved_duel(session: Console, start: Callable[[], None]) -> None:
+    """``start`` a new duel (against the computer, two players, a network table); over a saved one, ask
+    first: it would count as lost. No menu loses a duel without a question."""
+    if saved_duel(session) is None:
+        start()
+    else:
+        session.push(ConfirmScreen(session, say("duel.new_question"), say("duel.new"), start,
+                                   (say("duel.new_detail"),)))
 
 
 def start_duel(session: Console, duel: Duel) -> None:

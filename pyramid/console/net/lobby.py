@@ -15,13 +15,13 @@ a table first opens.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from pyramid.console.catalogue import say
 from pyramid.actions import Action, Kind
-from pyramid.console.duel.flow import abandon_saved_duel, match_number_for, remembered_level, saved_duel
+from pyramid.console.duel.flow import abandon_saved_duel, match_number_for, remembered_level
+from pyramid.console.duel.screens import over_saved_duel
 from pyramid.console.digits import DigitEntry, DigitField
 from pyramid.console.duel.help import PyramidsHelpKey
 from pyramid.console.net import wording
@@ -77,15 +77,6 @@ def join_table(session: Console, host: str, port: int) -> None:
     leave_current(session)
     tables.join(host, port)
     session.push(JoiningScreen(session, host, port))
-
-
-def asked_first(session: Console, go: Callable[[], None]) -> None:
-    """``go`` (open or join a table), asked first while a duel is saved: the table replaces it, and it
-    would count as lost. No menu loses a game without a question (issue 29)."""
-    if saved_duel(session) is None:
-        go()
-    else:
-        session.push(ConfirmScreen(session, say("duel.new_question"), say("duel.new"), go, (say("duel.new_detail"),)))
 
 
 def cancel_join(session: Console, from_menu: bool) -> None:
@@ -280,12 +271,12 @@ class NetworkMenu(PyramidsHelpKey, LiveMenuScreen):
         if not ad.seats:
             self.session.push(NoticeScreen(self.session, say("net.table_full"), wording.join_failed("full")))
             return
-        asked_first(self.session, partial(join_table, self.session, ad.address, ad.port))
+        over_saved_duel(self.session, partial(join_table, self.session, ad.address, ad.port))
 
     def open_table(self) -> None:
         session = self.session
         number = match_number_for(session, self.match_number)
-        asked_first(session, partial(open_table, session, number, remembered_level(session), from_menu=True))
+        over_saved_duel(session, partial(open_table, session, number, remembered_level(session), from_menu=True))
 
     def leave(self) -> None:
         self.session.pop()
@@ -330,7 +321,7 @@ class JoinAddressScreen(PyramidsHelpKey, Screen):
             session = self.session
             session.change_setting("join_address", f"{self.host}:{self.port}")
             session.pop()
-            asked_first(session, partial(join_table, session, self.host, self.port))
+            over_saved_duel(session, partial(join_table, session, self.host, self.port))
         elif action.kind in (Kind.BACK, Kind.STAR):
             self.session.pop()
 
@@ -458,7 +449,7 @@ class InviteScreen(PyramidsHelpKey, Screen):
             session = self.session
             session.pop()
             if session.tables.available:
-                asked_first(session, partial(join_table, session, self.invite.address, self.invite.port))
+                over_saved_duel(session, partial(join_table, session, self.invite.address, self.invite.port))
 
     def view(self) -> View:
         below = self.view_below()

@@ -72,8 +72,9 @@ class Tables:
         self.held_invite: InviteReceived | None = None
         #: The clock of the invite limits (swappable, as the session's).
         self.clock: Callable[[], float] = time.monotonic
-        #: This console's addresses (swappable too: tests give their own).
+        #: This console's addresses (swappable too: tests give their own), read when a table listens.
         self.own_addresses: Callable[[], list[str]] = device_info.ip_addresses
+        self._listening_at: tuple[str, ...] | None = None
         self._invites_from: dict[str, float] = {}  # address → when its next invite may show
         self._next_invite = 0.0  # when any console's next invite may show
         self.run: TableRun | None = None
@@ -113,9 +114,11 @@ class Tables:
         host, port = run.listen or (self.address, self.port)
         if host:
             return TableAddress((host,), port)
-        found = [address for address in self.own_addresses() if ":" not in address]
-        found.sort(key=lambda address: not ipaddress.ip_address(address).is_private)
-        return TableAddress(tuple(found), port)
+        if self._listening_at is None:  # read once a table listens (Listening), not at every drawing
+            found = [address for address in self.own_addresses() if ":" not in address]
+            found.sort(key=lambda address: not ipaddress.ip_address(address).is_private)
+            self._listening_at = tuple(found)
+        return TableAddress(self._listening_at, port)
 
     def listen(self) -> None:
         """The network menu is shown: take invites, announce this console, look for tables."""
@@ -205,6 +208,7 @@ class Tables:
             self.consoles.pop(event.key, None)
         elif isinstance(event, ev.Listening):
             self.notice = ""
+            self._listening_at = None  # the addresses are read again for the table now listening
             run = self.run
             if run is not None and run.seat == 0:
                 run.listen = (event.host, event.port)  # port 0 asked: a restart must listen on this one
