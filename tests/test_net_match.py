@@ -268,7 +268,7 @@ def test_the_views_follow_the_table_for_the_trace(pair: tuple[Endpoint, Endpoint
     port = host.wait(ev.Listening).port
     waiting = host.net.table_view()
     assert waiting is not None and waiting.to_json() == {"host": "127.0.0.1", "port": port, "players": ["Ann"],
-                                                          "state": "waiting"}
+                                                          "state": "waiting", "via": "lan"}
     guest.net.join("127.0.0.1", port)
     guest.wait(ev.Seated)
     host.wait(ev.OpponentJoined)
@@ -276,7 +276,8 @@ def test_the_views_follow_the_table_for_the_trace(pair: tuple[Endpoint, Endpoint
     assert guest_link is not None
     seen_from_guest = guest.net.table_view()
     assert seen_from_guest is not None
-    assert seen_from_guest.to_json() == {"host": "127.0.0.1", "port": port, "players": ["Ann", "Bob"], "state": "playing"}
+    assert seen_from_guest.to_json() == {"host": "127.0.0.1", "port": port, "players": ["Ann", "Bob"], "state": "playing",
+                                        "via": "lan"}
     game = play_match(3, "casual")
     play_all(guest_link, game.moves)
     status = host.wait(ev.OpponentStatus, lambda event: event.finished)

@@ -11,79 +11,26 @@ Mosquitto is not installed (`.ci/run` installs it).
 from __future__ import annotations
 
 import os
-import shutil
-import socket
 import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import NamedTuple
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-MAKE_SERVER = ROOT / "firmware" / "server" / "make-server.sh"
-MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
-HINT = "apt-get install mosquitto mosquitto-clients"
-
-
-class Server(NamedTuple):
-    port: int
-    directory: Path  # etc/mosquitto/pyramids under the server's root
-
-    def password(self, account: str) -> str:
-        return (self.directory / "consoles" / account / "password").read_text().strip()
-
-    def client(self, tool: str, account: str | None, password: str | None = None,
-               ca: bool = True) -> list[str]:
-        command = [tool, "-h", "127.0.0.1", "-p", str(self.port), "-V", "mqttv5"]
-        if ca:
-            command += ["--cafile", str(self.directory / "ca.crt")]
-        if account is not None:
-            command += ["-u", account, "-P", password if password is not None else self.password(account)]
-        return command
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+from table_server import MAKE_SERVER, Broker, Server, make_server
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    if not (os.path.exists(MOSQUITTO) and shutil.which("mosquitto_pub") and shutil.which("openssl")):
-        pytest.skip(f"the table server's tests need Mosquitto and its clients: {HINT}")
-    root = tmp_path_factory.mktemp("server")
-    port = free_port()
-    made = subprocess.run(
-        ["sh", str(MAKE_SERVER), "127.0.0.1", "ann", "bob", "mallory"], capture_output=True, text=True,
-        env={**os.environ, "PYRAMID_ROOT": str(root), "PYRAMID_SKIP": "packages owner restart",
-             "PYRAMID_SERVER_PORT": str(port), "PYRAMID_SERVER_BIND": "127.0.0.1"}, timeout=120,
-    )
-    assert made.returncode == 0, made.stderr
-    assert f'server = "mqtts://127.0.0.1:{port}"' in made.stdout and 'user = "ann"' in made.stdout
-    # As Debian's mosquitto.conf does, the shipped file is included; this run keeps its data here and,
-    # started as root by the test, stays root to read the test's files.
-    wrapper = root / "test.conf"
-    stay = "user root\n" if os.geteuid() == 0 else ""  # as root it would become the mosquitto account
-    wrapper.write_text(f"{stay}persistence_location {root}/\ninclude_dir {root}/etc/mosquitto/conf.d\n")
-    broker = subprocess.Popen([MOSQUITTO, "-c", str(wrapper)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                              text=True)
+    server, made = make_server(tmp_path_factory.mktemp("server"), "ann", "bob", "mallory")
+    assert f'server = "mqtts://127.0.0.1:{server.port}"' in made.stdout and 'user = "ann"' in made.stdout
+    broker = Broker(server)
     try:
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-                break
-            except OSError:
-                assert broker.poll() is None and time.monotonic() < deadline, broker.stdout.read() if broker.stdout \
-                    else "mosquitto did not start"
-                time.sleep(0.05)
-        yield Server(port, root / "etc" / "mosquitto" / "pyramids")
+        broker.start()
+        yield server
     finally:
-        broker.terminate()
-        broker.wait(timeout=10)
+        broker.stop()
 
 
 def publish(server: Server, account: str | None, topic: str, message: str, **options: object) -> subprocess.CompletedProcess[str]:

@@ -99,6 +99,7 @@ to the console, and put in its settings file:
   server = "mqtts://$host:$port"
   user = "$account"
   password_file = "/etc/pyramid/server/password"
+  ca_file = "/etc/pyramid/server/ca.crt"
 SETTINGS
 done
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, Literal
 
 from pyramid.net.addresses import is_allowed_peer
 from pyramid.net.errors import ProtocolError, quote
@@ -24,6 +24,9 @@ _NUMBER = re.compile(r"[0-9]{1,10}\Z")
 
 #: The DNS-SD service type of a Pyramids table.
 SERVICE_TYPE: Final = "_pyramids._tcp"
+
+#: How a table is reached: on the home network, or through the table server.
+Via = Literal["lan", "server"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,8 +40,10 @@ class TableAd:
     level: str
     seats: int
     version: int
-    #: The DNS-SD instance name (unique on the network), which :class:`TableGone` names.
+    #: The DNS-SD instance name (unique on the network), or ``server:ACCOUNT``: what :class:`TableGone` names.
     key: str = ""
+    #: Through the table server, ``address`` is the host's account and ``port`` 0.
+    via: Via = "lan"
 
     @property
     def is_table(self) -> bool:
@@ -58,24 +63,39 @@ class TableAd:
     @classmethod
     def from_txt(cls, key: str, address: str, port: int, txt: dict[str, str]) -> "TableAd":
         """Check a received TXT record; :class:`ProtocolError` if any field is missing or wrong."""
-        try:
-            host, match_text, level = txt["host"], txt["match"], txt["level"]
-            seats_text, version_text = txt["seats"], txt["v"]
-            if not all(_NUMBER.match(text) for text in (match_text, seats_text, version_text)):
-                raise ProtocolError("match, seats and v are numbers")
-            version, match_number, seats = int(version_text), int(match_text), int(seats_text)
-            if not is_allowed_peer(address):
-                raise ProtocolError(f"{address[:80]!r} is not a loopback, link-local or private address")
-            host = received_name(host, "host")
-            if match_number == 0 and (level, seats) == ("", 0):
-                check(Invite(host, port, 1))  # a console in the network menu
-            else:
-                check(TableInfo(host, match_number, level, seats))
-                check(Invite(host, port, match_number))
-        except (KeyError, ProtocolError) as error:
-            raise ProtocolError(f"not a table announcement ({error}): {quote(repr(txt))}") from None
+        if not is_allowed_peer(address):
+            raise ProtocolError(f"not a table announcement ({address[:80]!r} is not a loopback, link-local or"
+                                f" private address): {quote(repr(txt))}")
+        host, match_number, level, seats, version = _checked(txt, port)
         return cls(host, address, port, match_number, level, seats, version, key)
 
+    @classmethod
+    def from_server(cls, account: str, txt: object) -> "TableAd":
+        """Check an advert relayed by the table server (the same fields as the TXT record, as a JSON
+        object, under the account that published it); :class:`ProtocolError` if it is not one."""
+        if not isinstance(txt, dict) or not all(isinstance(value, str) for value in txt.values()):
+            raise ProtocolError(f"not a table announcement: {quote(repr(txt))}")
+        host, match_number, level, seats, version = _checked(txt, 1)
+        return cls(host, account, 0, match_number, level, seats, version, f"server:{account}", "server")
+
+
+def _checked(txt: dict[str, str], port: int) -> tuple[str, int, str, int, int]:
+    """The fields of an announcement, each checked like a protocol field (the name canonical)."""
+    try:
+        host, match_text, level = txt["host"], txt["match"], txt["level"]
+        seats_text, version_text = txt["seats"], txt["v"]
+        if not all(_NUMBER.match(text) for text in (match_text, seats_text, version_text)):
+            raise ProtocolError("match, seats and v are numbers")
+        version, match_number, seats = int(version_text), int(match_text), int(seats_text)
+        host = received_name(host, "host")
+        if match_number == 0 and (level, seats) == ("", 0):
+            check(Invite(host, port, 1))  # a console in the network menu
+        else:
+            check(TableInfo(host, match_number, level, seats))
+            check(Invite(host, port, match_number))
+    except (KeyError, ProtocolError) as error:
+        raise ProtocolError(f"not a table announcement ({error}): {quote(repr(txt))}") from None
+    return host, match_number, level, seats, version
 
 
 def parse_port(text: str) -> int:

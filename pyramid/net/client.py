@@ -12,14 +12,19 @@ host no longer has the seat (:class:`~pyramid.net.events.OpponentLeft`).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from pyramid.net.addresses import OutsideHomeNetwork
-from pyramid.net.connection import PeerFault, Wire, open_wire
+from pyramid.net.advert import Via
+from pyramid.net.channel import Channel, PeerFault
+from pyramid.net.connection import open_wire
 from pyramid.net.context import NetContext, log
 from pyramid.net.events import InviteSent, JoinFailed, OpponentLeft, PeerConnection, Seated
 from pyramid.net.link import MatchLink
 from pyramid.net.protocol import PROTOCOL_VERSION, Accept, Hello, Invite, Join, Leave, Refuse, TableInfo
+
+#: Opens one attempt's channel to the table (``OSError``/``TimeoutError`` when it cannot).
+Connect = Callable[[], Awaitable[Channel]]
 
 
 class GuestJoin:
@@ -55,13 +60,16 @@ class GuestJoin:
 
 
 async def run_guest(
-    context: NetContext, host: str, port: int, joining: GuestJoin, adopt: Callable[[MatchLink], None]
+    context: NetContext, host: str, port: int, joining: GuestJoin, adopt: Callable[[MatchLink], None],
+    via: Via = "lan", connect: Connect | None = None,
 ) -> None:
     """Sit at ``host``:``port`` and carry the match until it ends there or the player gives up.
 
     ``joining.link`` is a saved seat to come back to, or None to ask for a new
     one; a new seat's link is made from the host's accept and handed to
-    ``adopt`` before the :class:`Seated` event is posted.
+    ``adopt`` before the :class:`Seated` event is posted. ``connect`` opens
+    each attempt's channel (through the table server: ``host`` is the host's
+    account, ``port`` 0); by default a TCP connection on the home network.
     """
     limits = context.limits
     loop = asyncio.get_running_loop()
@@ -70,7 +78,7 @@ async def run_guest(
     link = joining.link
     while joining.wanted() and (link is None or link.ended is None):
         try:
-            wire = await open_wire(host, port, limits)
+            wire = await (connect() if connect is not None else open_wire(host, port, limits))
         except (OSError, TimeoutError) as error:
             if link is None:
                 reason = "outside" if isinstance(error, OutsideHomeNetwork) else "unreachable"
@@ -104,7 +112,8 @@ async def run_guest(
                 else:
                     resumed = link is not None
                     if link is None:
-                        link = joining.link = MatchLink("guest", answer.match, answer.level, address=(host, port))
+                        link = joining.link = MatchLink("guest", answer.match, answer.level, address=(host, port),
+                                                        via=via)
                         adopt(link)
                     if link.opponent_name is None:
                         link.opponent_name = name  # a seat taken back keeps the host's name it was taken under
@@ -128,7 +137,7 @@ async def run_guest(
         pause = min(pause * 2, limits.retry_longest)
 
 
-async def _ask_for_seat(context: NetContext, wire: Wire, link: MatchLink | None) -> tuple[str, Accept | Refuse]:
+async def _ask_for_seat(context: NetContext, wire: Channel, link: MatchLink | None) -> tuple[str, Accept | Refuse]:
     """Hello and join; the host's name and its accept or refusal (PeerFault for anything else).
 
     The wire is closed when no answer comes: a fault, or the player giving up

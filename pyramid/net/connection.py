@@ -19,7 +19,9 @@ import asyncio
 import logging
 
 from pyramid.net.addresses import OutsideHomeNetwork, is_allowed_peer
-from pyramid.net.errors import NetError, ProtocolError
+from pyramid.net.advert import Via
+from pyramid.net.channel import PeerFault, RateBucket
+from pyramid.net.errors import ProtocolError
 from pyramid.net.limits import Limits
 from pyramid.net.protocol import MAX_MESSAGE, Message, decode, encode
 
@@ -29,29 +31,17 @@ log = logging.getLogger("pyramid.net")
 MAX_UNSENT = 4 * MAX_MESSAGE
 
 
-class PeerFault(NetError):
-    """The peer broke a rule or went away; ``reason`` is a short code for the log and events.
-
-    Codes: ``"closed"``, ``"timeout"``, ``"too_long"``, ``"flood"``, ``"protocol"``,
-    ``"unsent"`` (the peer does not read what it is sent).
-    """
-
-    def __init__(self, reason: str, message: str) -> None:
-        super().__init__(message)
-        self.reason = reason
-
-
 class Wire:
-    """Reads and writes protocol messages on one stream pair, enforcing :class:`Limits`."""
+    """A :class:`~pyramid.net.channel.Channel` on one TCP stream pair, enforcing :class:`Limits`."""
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, limits: Limits) -> None:
         self.reader, self.writer, self.limits = reader, writer, limits
         peer = writer.get_extra_info("peername")
         self.peer: str = str(peer[0]) if isinstance(peer, tuple) else "?"
-        self._tokens = limits.burst
-        self._refilled = asyncio.get_running_loop().time()
+        self._bucket = RateBucket(limits, self.peer)
         self.closed = False
         self.finished = False  # this side said its last word (see finish)
+        self.via: Via = "lan"
 
     async def receive(self, timeout: float | None = None) -> Message:
         """The next message; ``timeout`` (default: the read timeout) bounds the wait for a whole line."""
@@ -67,24 +57,15 @@ class Wire:
             raise PeerFault("closed", f"{self.peer} closed the connection") from None
         except (ConnectionError, OSError) as error:
             raise PeerFault("closed", f"connection to {self.peer} failed: {error}") from None
-        self._spend()
+        self._bucket.spend()
         try:
             return decode(line)
         except ProtocolError as error:
             raise PeerFault("protocol", f"{self.peer}: {error}") from None
 
-    def _spend(self) -> None:
-        """Token bucket: each message costs one token; ``rate`` tokens come back a second."""
-        now = asyncio.get_running_loop().time()
-        self._tokens = min(self.limits.burst, self._tokens + (now - self._refilled) * self.limits.rate)
-        self._refilled = now
-        if self._tokens < 1:
-            raise PeerFault("flood", f"{self.peer} sent more than {self.limits.rate:g} messages a second")
-        self._tokens -= 1
-
     def refund(self) -> None:
         """Give back the token of the last message (a move that advanced the match)."""
-        self._tokens = min(self.limits.burst, self._tokens + 1)
+        self._bucket.refund()
 
     def send(self, message: Message) -> None:
         """Queue ``message`` for sending (never waits); :class:`PeerFault` if the peer stopped reading."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Literal, Union
 
-from pyramid.net.advert import TableAd
+from pyramid.net.advert import TableAd, Via
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,12 +131,14 @@ class Crowded:
 
 @dataclass(frozen=True, slots=True)
 class InviteReceived:
-    """``name`` at ``address`` invites this console to its table on ``port`` (match ``match``)."""
+    """``name`` at ``address`` invites this console to its table on ``port`` (match ``match``);
+    through the table server (``via``), ``address`` is the inviting console's account and ``port`` 0."""
 
     name: str
     address: str
     port: int
     match: int
+    via: Via = "lan"
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,10 +181,25 @@ class DiscoveryFailed:
     detail: str
 
 
+#: The table server's state: ``connecting``, ``connected``, ``unreachable`` (no answer, TLS refused,
+#: the connection dropped: trying again), ``refused`` (the account or its password: not tried again)
+#: or ``misconfigured`` (the password or CA file cannot be read: not tried again).
+ServerStateName = Literal["connecting", "connected", "unreachable", "refused", "misconfigured"]
+
+
+@dataclass(frozen=True, slots=True)
+class ServerState:
+    """The table server (``address`` as the settings write it) is in ``state``; ``detail`` says why."""
+
+    address: str
+    state: ServerStateName
+    detail: str
+
+
 NetEvent = Union[
     Listening, ListenFailed, OpponentJoined, Seated, JoinFailed, PeerConnection, OpponentMoved, OpponentStatus, MatchVoided,
     OpponentLeft, RematchProposed, RematchStarted, Crowded, InviteReceived, InviteSent, TableSeen, TableGone,
-    DiscoveryStarted, DiscoveryFailed,
+    DiscoveryStarted, DiscoveryFailed, ServerState,
 ]
 
 #: What the network layer calls with each event; it must be thread-safe and must not block.

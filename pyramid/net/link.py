@@ -26,7 +26,8 @@ from typing import Any, Literal
 
 from pyramid.engine.duel.ai import LEVELS
 from pyramid.engine.duel.board import DuelBoard, DuelMove
-from pyramid.net.connection import PeerFault, Wire
+from pyramid.net.advert import Via
+from pyramid.net.channel import Channel, PeerFault
 from pyramid.net.context import NetContext, log
 from pyramid.net.errors import MatchVoidError, NetError, ProtocolError, quote
 from pyramid.net.events import (
@@ -60,11 +61,12 @@ class MatchLink:
     def __init__(
         self, role: Role, match_number: int, level: str, *, own_moves: tuple[str, ...] = (),
         opponent: OpponentReplay | None = None, token: str | None = None, opponent_name: str | None = None,
-        address: tuple[str, int] | None = None,
+        address: tuple[str, int] | None = None, via: Via = "lan",
     ) -> None:
         self.role = role
         self.level = level
-        self.address = address  # the table's host and port, for a guest
+        self.address = address  # the table's host and port, for a guest (through the server: its account, 0)
+        self.via = via  # how the opponent is reached: a guest's table, a host's seated guest
         self.token = token
         self.opponent_name = opponent_name
         self._lock = threading.Lock()
@@ -78,7 +80,7 @@ class MatchLink:
         self._previous_match: int | None = None
         self._schedule: Schedule | None = None
         self._context: NetContext | None = None
-        self.wire: Wire | None = None
+        self.wire: Channel | None = None
         self._synced = False
         self._sent = 0  # this player's moves sent on the current connection (after its resend batch)
         self.ended: OpponentLeftReason | None = None
@@ -134,7 +136,7 @@ class MatchLink:
         )
         others = (self.opponent_name,) if seated and self.opponent_name is not None else ()
         players = (own_name, *others) if self.role == "host" else (*others, own_name)
-        return TableView(address, port, players, state)
+        return TableView(address, port, players, state, self.via)
 
     def opponent_game(self) -> OpponentGame:
         """The opponent's game as replayed so far (a snapshot: the console's one view of it)."""
@@ -151,7 +153,7 @@ class MatchLink:
             return {
                 "role": self.role, "match": self._replay.match_number, "level": self.level, "token": self.token,
                 "opponent_name": self.opponent_name,
-                "address": None if self.address is None else list(self.address),
+                "address": None if self.address is None else list(self.address), "via": self.via,
                 "own": [str(move) for move in self._board.move_stack], "opponent": self._replay.to_json(),
             }
 
@@ -164,6 +166,9 @@ class MatchLink:
             role, match_number, level = data["role"], data["match"], data["level"]
             token, name, address, own = data["token"], data["opponent_name"], data["address"], data["own"]
             opponent = OpponentReplay.from_json(data["opponent"])
+            via = data.get("via", "lan")  # saved before issue 30: the home network
+            if via not in ("lan", "server"):
+                raise ProtocolError("via")
             if role not in ("host", "guest") or type(match_number) is not int or level not in LEVELS:
                 raise ProtocolError("role, match or level")
             if token is not None and not (isinstance(token, str) and len(token) == 32):
@@ -179,7 +184,7 @@ class MatchLink:
             if not isinstance(own, list) or not all(isinstance(move, str) for move in own):
                 raise ProtocolError("own moves")
             return cls(role, match_number, level, own_moves=tuple(own), opponent=opponent, token=token,
-                       opponent_name=name, address=where)
+                       opponent_name=name, address=where, via=via)
         except (KeyError, TypeError, ValueError) as error:
             raise ProtocolError(f"not a saved table ({error}): {quote(repr(data))}") from None
 
@@ -244,7 +249,7 @@ class MatchLink:
         if self._context is not None:
             self._context.emit(event)
 
-    async def serve(self, wire: Wire, on_first_message: Callable[[], None] | None = None,
+    async def serve(self, wire: Channel, on_first_message: Callable[[], None] | None = None,
                     first_word_within: float | None = None) -> PeerFault | None:
         """Carry the match over ``wire`` until it drops (the fault) or the match ends (None).
 
@@ -303,7 +308,7 @@ class MatchLink:
         """Whether the match ended here; asked afresh after every wait (a leave may come meanwhile)."""
         return self.ended is not None
 
-    def _handle(self, wire: Wire, message: Message) -> None:
+    def _handle(self, wire: Channel, message: Message) -> None:
         """Act on one message of the seated opponent (MatchVoidError / PeerFault propagate)."""
         match message:
             case Move():
@@ -336,7 +341,7 @@ class MatchLink:
             case _:
                 raise PeerFault("protocol", f"{wire.peer} sent {type(message).__name__} in the middle of a match")
 
-    def _on_proposal(self, wire: Wire, match_number: int) -> None:
+    def _on_proposal(self, wire: Channel, match_number: int) -> None:
         """The opponent proposes ``match_number``: taken if its game is over and it has no proposal
         standing; a proposal stands until the match changes, so a second one is not taken (the
         console may be accepting the first at this moment)."""
@@ -352,12 +357,12 @@ class MatchLink:
         self._emit(RematchProposed(match_number))
 
     @staticmethod
-    def _ignore(wire: Wire, what: str) -> None:
+    def _ignore(wire: Channel, what: str) -> None:
         """A well-formed message that does not apply now: dropped, with a line at the info level
         (a peer can send at most ``rate`` such lines a second)."""
         log.info("ignored: %s %s", wire.peer, what)
 
-    def _on_resend(self, wire: Wire, match_number: int, next_number: int) -> None:
+    def _on_resend(self, wire: Channel, match_number: int, next_number: int) -> None:
         current = self._replay.match_number
         if match_number == self._my_proposal and match_number != current:
             self._start(match_number)  # the acceptance was lost with a connection: the resend implies it

@@ -17,14 +17,16 @@ from collections.abc import Callable, Coroutine
 from concurrent.futures import Future
 from typing import Any, TypeVar
 
-from pyramid.net.advert import TableAd
+from pyramid.net.advert import TableAd, Via
 from pyramid.net.client import GuestJoin, run_guest, send_invite
 from pyramid.net.context import NetContext, log
 from pyramid.net.discovery import Discovery, DiscoveryChoice
-from pyramid.net.events import Post
 from pyramid.net.limits import DEFAULT_PORT, Limits
 from pyramid.net.link import MatchLink, TableStateError
+from pyramid.net.events import InviteSent, Post
 from pyramid.net.protocol import PROTOCOL_VERSION, check_name
+from pyramid.net.server.account import ServerAccount
+from pyramid.net.server.session import TableServerSession
 from pyramid.net.table import TableHost
 from pyramid.net.views import TableView
 
@@ -34,9 +36,13 @@ T = TypeVar("T")
 class Network:
     """Tables, joins, invites and discovery for one console and its player ``name``."""
 
-    def __init__(self, name: str, post: Post, limits: Limits | None = None, discovery: DiscoveryChoice = "auto") -> None:
+    def __init__(self, name: str, post: Post, limits: Limits | None = None, discovery: DiscoveryChoice = "auto",
+                 server: ServerAccount | None = None) -> None:
         self.context = NetContext(check_name(name), post, limits or Limits())
         self.discovery_choice: DiscoveryChoice = discovery
+        #: The table server (tables beyond the home), or None: then nothing beyond the home is contacted.
+        self.server = server
+        self._session: TableServerSession | None = None
         self.link: MatchLink | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
@@ -62,6 +68,8 @@ class Network:
             self._thread.start()
             ready.wait()
             self._loop = loop
+            if self.server is not None:
+                loop.call_soon_threadsafe(self._table_server)
         return self._loop
 
     def _submit(self, coroutine: Coroutine[Any, Any, T]) -> Future[T]:
@@ -108,7 +116,19 @@ class Network:
         if resume is not None:
             self._adopt(resume)
         self._joining = joining = GuestJoin(resume)
-        self._submit(self._join(host, port, joining))
+        self._submit(self._join(host, port, joining, "lan"))
+
+    def join_server(self, account: str, resume: MatchLink | None = None) -> None:
+        """Ask for the seat at the table of ``account`` on the table server; as :meth:`join`."""
+        if self.server is None:
+            raise TableStateError("no table server is set")
+        if resume is not None and resume.role != "guest":
+            raise TableStateError("the saved table is not a seat at another console's table")
+        self._leave_current()
+        if resume is not None:
+            self._adopt(resume)
+        self._joining = joining = GuestJoin(resume)
+        self._submit(self._join(account, 0, joining, "server"))
 
     def resume(self, saved: object) -> MatchLink:
         """Come back to the table saved with :meth:`MatchLink.to_json` (after a power cut)."""
@@ -117,7 +137,10 @@ class Network:
             return self.open_table(link.match_number, link.level, resume=link)
         if link.address is None:
             raise TableStateError("the saved seat has no table address")
-        self.join(*link.address, resume=link)
+        if link.via == "server":
+            self.join_server(link.address[0], resume=link)
+        else:
+            self.join(*link.address, resume=link)
         return link
 
     def close_table(self) -> None:
@@ -143,6 +166,19 @@ class Network:
         if link is None or link.role != "host" or host is None:
             raise TableStateError("only a console with an open table can invite")
         self._submit(send_invite(self.context, address, port, host.port, link.match_number))
+
+    def invite_server(self, account: str) -> None:
+        """Invite the console of ``account`` on the table server to this console's open table; posts InviteSent."""
+        link = self.link
+        if link is None or link.role != "host" or self._host is None:
+            raise TableStateError("only a console with an open table can invite")
+        match_number = link.match_number
+
+        def send() -> None:
+            delivered = self._session is not None and self._session.invite(account, match_number)
+            self.context.emit(InviteSent(account, 0, delivered, "" if delivered else "not connected to the table server"))
+
+        self._schedule(send)
 
     # -- discovery -----------------------------------------------------------------
     def browse(self) -> None:
@@ -176,6 +212,9 @@ class Network:
         """Listen unless already listening; ``announce`` the console in the network menu."""
         if self._host is None:
             self._host = TableHost(self.context, self._announce)
+        session = self._table_server()
+        if session is not None:
+            session.accept_seats = self._host.serve_channel
         if self._host.listening:
             return True
         listening = await self._host.listen(address, port)
@@ -187,17 +226,26 @@ class Network:
         if await self._listen(address, port, announce=False) and self._host is not None:
             self._host.open(link)  # announces the table
 
-    async def _join(self, host: str, port: int, joining: GuestJoin) -> None:
+    async def _join(self, host: str, port: int, joining: GuestJoin, via: Via) -> None:
         if self._host is not None:
             self._host.close_table()
         task = asyncio.current_task()
         self._guest = joining.task = task
+        session = self._table_server() if via == "server" else None
+        connect = None if session is None else (lambda: session.conversation_with(host))
         try:
-            await run_guest(self.context, host, port, joining, self._adopt)
+            await run_guest(self.context, host, port, joining, self._adopt, via, connect)
         finally:
             joining.task = None
             if self._guest is task:
                 self._guest = None
+
+    def _table_server(self) -> TableServerSession | None:
+        """The table server's session (started on first use; on the network thread), or None when none is set."""
+        if self.server is not None and self._session is None:
+            self._session = TableServerSession(self.context, self.server)
+            self._session.start()
+        return self._session
 
     def _discovery_ready(self) -> Discovery:
         if self._discovery is None:
@@ -205,30 +253,38 @@ class Network:
         return self._discovery
 
     async def _browse(self) -> None:
+        session = self._table_server()
+        if session is not None:
+            session.browse()
         if self.discovery_choice != "off":
             await self._discovery_ready().browse()
 
     def _announce(self) -> None:
         """Publish (or update, or withdraw) this console's table; called on the network thread.
 
-        Nothing is announced with discovery "off" or for a table listening on
-        loopback only (no other machine could reach it).
+        On the home network nothing is announced with discovery "off" or for a
+        table listening on loopback only (no other machine could reach it); on
+        the table server, whenever one is set.
         """
         host = self._host
         link = host.link if host is not None else None
+        ad: TableAd | None = None
+        if host is not None and host.listening:
+            if link is None or link.ended is not None:
+                ad = TableAd.lobby(self.context.name, host.port, PROTOCOL_VERSION)
+            else:
+                ad = TableAd(self.context.name, "", host.port, link.match_number, link.level, host.seats_free,
+                             PROTOCOL_VERSION)
+        if self._session is not None:
+            self._session.announce(ad)
         if self.discovery_choice == "off" or host is None or host.loopback_only:
             return
         previous = self._announcing
-        if not host.listening:
+        if ad is None:
             if self._announced:
                 self._announced = False
                 self._announcing = asyncio.ensure_future(self._withdraw(previous))
             return
-        if link is None or link.ended is not None:
-            ad = TableAd.lobby(self.context.name, host.port, PROTOCOL_VERSION)
-        else:
-            ad = TableAd(self.context.name, "", host.port, link.match_number, link.level, host.seats_free,
-                         PROTOCOL_VERSION)
         self._announced = True
         self._announcing = asyncio.ensure_future(self._publish(previous, ad))
 
@@ -250,6 +306,9 @@ class Network:
             await self._host.stop()
             self._announce()
             self._host = None
+        if self._session is not None:
+            await self._session.stop()
+            self._session = None
         if self._announcing is not None:
             await self._announcing
         if self._discovery is not None:

@@ -1,4 +1,5 @@
-"""The ``[network]`` table of the hardware settings file: the port a table listens on.
+"""The ``[network]`` table of the hardware settings file: the port a table listens on, and the
+table server (``server``, ``user``, ``password_file``, ``ca_file``: see :mod:`pyramid.net.server.account`).
 
 The file is the owner's (``/boot/firmware/pyramid.toml`` on a Pi, edited on
 another computer), so a wrong value must never stop the console: each problem
@@ -13,7 +14,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import NamedTuple
 
+from pyramid.net.errors import NetError
 from pyramid.net.limits import DEFAULT_PORT
+from pyramid.net.server.account import ServerAccount, check_account, check_path, parse_server_address
 
 #: How much of a wrong value a problem line quotes.
 SHOWN = 40
@@ -22,11 +25,19 @@ SHOWN = 40
 LOWEST_PORT = 1024
 
 
+#: The keys of ``[network]``.
+KEYS = ("port", "server", "user", "password_file", "ca_file")
+#: The keys a table server needs (``ca_file`` is optional: without it the system's CAs are trusted).
+SERVER_KEYS = ("server", "user", "password_file")
+
+
 class NetworkSettings(NamedTuple):
-    """The port tables listen on (and that "Join by address" starts from), and what was wrong in the file."""
+    """The port tables listen on (and that "Join by address" starts from), the table server if one
+    is set (None: nothing beyond the home is ever contacted), and what was wrong in the file."""
 
     port: int = DEFAULT_PORT
     problems: tuple[str, ...] = ()
+    server: ServerAccount | None = None
 
 
 def read_network_settings(sections: Mapping[str, object], source: str = "settings") -> NetworkSettings:
@@ -36,13 +47,34 @@ def read_network_settings(sections: Mapping[str, object], source: str = "setting
         return NetworkSettings()
     if not isinstance(table, Mapping):
         return NetworkSettings(problems=(f"{source}: [network] must be a table; using port {DEFAULT_PORT}",))
-    problems = [f"{source}: unknown key {_shown(key)} in [network], ignored" for key in table if key != "port"]
+    problems = [f"{source}: unknown key {_shown(key)} in [network], ignored" for key in table if key not in KEYS]
     port = table.get("port", DEFAULT_PORT)
     if type(port) is not int or not LOWEST_PORT <= port <= 65535:
         problems.append(f"{source}: [network] port = {_shown(port)} is not a port from {LOWEST_PORT} to 65535;"
                         f" using {DEFAULT_PORT}")
         port = DEFAULT_PORT
-    return NetworkSettings(port, tuple(problems))
+    server = _server(table, source, problems)
+    return NetworkSettings(port, tuple(problems), server)
+
+
+def _server(table: Mapping[str, object], source: str, problems: list[str]) -> ServerAccount | None:
+    """The table server of ``table``, or None (none set, or a value wrong: then a problem line says so)."""
+    given = [key for key in ("server", "user", "password_file", "ca_file") if key in table]
+    if not given:
+        return None
+    missing = [key for key in SERVER_KEYS if key not in table]
+    if missing:
+        problems.append(f"{source}: [network] has {', '.join(given)} but not {', '.join(missing)};"
+                        " no table server is used")
+        return None
+    try:
+        host, port = parse_server_address(table["server"])
+        ca = table.get("ca_file")
+        return ServerAccount(host, port, check_account(table["user"]), check_path("password_file", table["password_file"]),
+                             None if ca is None else check_path("ca_file", ca))
+    except NetError as error:
+        problems.append(f"{source}: [network] {error}; no table server is used")
+        return None
 
 
 def _shown(value: object) -> str:

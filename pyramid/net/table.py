@@ -32,7 +32,8 @@ from collections import Counter
 from collections.abc import Callable
 
 from pyramid.net.addresses import is_allowed_peer
-from pyramid.net.connection import PeerFault, Wire
+from pyramid.net.channel import Channel, PeerFault
+from pyramid.net.connection import Wire
 from pyramid.net.context import NetContext, log
 from pyramid.net.events import (
     Crowded, InviteReceived, Listening, ListenFailed, OpponentJoined, OpponentLeft, PeerConnection,
@@ -64,13 +65,13 @@ class TableHost:
         self._on_change = on_change  # called when seats free changes (discovery re-announces)
         self._server: asyncio.Server | None = None
         #: Connections not yet seated, oldest first (a dict keeps the order they came in).
-        self._pending: dict[Wire, None] = {}
+        self._pending: dict[Channel, None] = {}
         #: Connections told ``busy``: read on until they close (see the module note).
-        self._turned_away: set[Wire] = set()
+        self._turned_away: set[Channel] = set()
         self._turned_from: dict[str, float] = {}  # address → when a connection of it was last turned away
         self._crowded: asyncio.TimerHandle | None = None
         self._hold: asyncio.TimerHandle | None = None
-        self._connections: set[Wire] = set()
+        self._connections: set[Channel] = set()
         self._serving: set[asyncio.Task[None]] = set()  # one task a connection, until it has ended
         self.port = 0
         self.address = ""
@@ -151,15 +152,26 @@ class TableHost:
         await server.wait_closed()
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        task = asyncio.current_task()
-        if task is not None:
-            self._serving.add(task)
-            task.add_done_callback(self._serving.discard)
         wire = Wire(reader, writer, self.context.limits)
         if not is_allowed_peer(wire.peer):
             self.context.log_drop(wire.peer, "address", "not a loopback, link-local or private address")
             wire.close()
             return
+        await self._carry(wire)
+
+    def serve_channel(self, channel: Channel) -> None:
+        """Serve a conversation that came another way (a seat asked for through the table server)
+        exactly as a connection: admitted, greeted, seated."""
+        if self._server is None:
+            channel.close()
+            return
+        asyncio.ensure_future(self._carry(channel))
+
+    async def _carry(self, wire: Channel) -> None:
+        task = asyncio.current_task()
+        if task is not None:
+            self._serving.add(task)
+            task.add_done_callback(self._serving.discard)
         self._connections.add(wire)
         try:
             if not self._admit(wire):
@@ -182,7 +194,7 @@ class TableHost:
             self._connections.discard(wire)
             wire.close()
 
-    def _admit(self, wire: Wire) -> bool:
+    def _admit(self, wire: Channel) -> bool:
         """Take ``wire`` among the connections not yet seated, or turn it away (see the module note)."""
         limits = self.context.limits
         if sum(1 for other in self._pending if other.peer == wire.peer) >= limits.max_pending_per_address:
@@ -201,7 +213,7 @@ class TableHost:
         self._pending[wire] = None
         return True
 
-    def _turn_away(self, wire: Wire, why: str) -> None:
+    def _turn_away(self, wire: Channel, why: str) -> None:
         """Tell ``wire`` the host is ``busy`` and say nothing more; its task reads on until it closes."""
         self._turned_away.add(wire)
         now = asyncio.get_running_loop().time()
@@ -225,7 +237,7 @@ class TableHost:
         self._crowded = None
         self.context.emit(Crowded(False))
 
-    async def _greet(self, wire: Wire) -> tuple[MatchLink, str, bool] | None:
+    async def _greet(self, wire: Channel) -> tuple[MatchLink, str, bool] | None:
         """Hello, then a join (the link, the guest's name, resumed) or an invite (None)."""
         loop = asyncio.get_running_loop()
         until = loop.time() + self.context.limits.hello_deadline  # for the hello and the join together
@@ -258,6 +270,7 @@ class TableHost:
             wire.send(Refuse("full" if request.token == "" else "bad_token"))
             return None
         wire.send(Accept(token, link.match_number, link.level))  # PeerFault if it is gone: the seat stays free
+        link.via = wire.via
         if resumed and link.opponent_name is not None:
             if hello.name != link.opponent_name:  # the seat was taken under a name: it keeps it
                 log.info("%s came back to the seat of %r as %r; kept as %r", wire.peer, link.opponent_name,
@@ -266,7 +279,7 @@ class TableHost:
         link.token, link.opponent_name = token, hello.name
         return link, hello.name, resumed
 
-    async def _seat(self, seated: tuple[MatchLink, str, bool], wire: Wire) -> None:
+    async def _seat(self, seated: tuple[MatchLink, str, bool], wire: Channel) -> None:
         """Carry the match with the guest just accepted.
 
         The guest counts as seated (:class:`OpponentJoined`, the seat kept

@@ -10,18 +10,22 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
+from pyramid.net.advert import Via
+
 TableStateName = Literal["waiting", "playing", "finished", "closed"]
 OpponentStatusName = Literal["playing", "finished", "left"]
 
 
 @dataclass(frozen=True, slots=True)
 class TableView:
-    """Where the table is (``host`` is its address), who sits at it (host first), and its state."""
+    """Where the table is (``host`` is its address, or the host's account through the table server),
+    who sits at it (host first), its state, and how it is reached (``via``)."""
 
     host: str
     port: int
     players: tuple[str, ...]
     state: TableStateName
+    via: Via = "lan"
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)

@@ -1,0 +1,107 @@
+"""Which table server this console uses and as whom: the ``[network]`` keys ``server``, ``user``,
+``password_file`` and ``ca_file`` of the settings file, checked.
+
+Why so strict: the values come from a file the owner edits on another
+computer, and the account is also a topic level on the server (a "/" or a
+wildcard in it would reach other consoles' topics). A wrong value never stops
+the console: it is one line saying what to write, and the console plays on the
+home network as if no server were set. The password is read only when the
+console connects (:func:`read_password`), so a missing file is the server's
+state line ("cannot read the password file"), not a start-up failure.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import NamedTuple
+
+from pyramid.net.errors import NetError, quote
+
+#: The table server's TLS port unless the address names another (MQTT over TLS, IANA).
+DEFAULT_SERVER_PORT = 8883
+#: An account: what firmware/server/make-server.sh creates (a topic level: no "/", "+" or "#").
+ACCOUNT = re.compile(r"[a-z0-9-]{1,32}\Z")
+#: A host name (RFC 1123 labels) or an IPv4 address; IPv6 literals go in brackets.
+_HOST = re.compile(r"(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)*[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\Z")
+_ADDRESS = re.compile(r"mqtts://(?:\[(?P<v6>[0-9A-Fa-f:.]{2,45})\]|(?P<host>[^:/\[\]]{1,253}))(?::(?P<port>[0-9]{1,5}))?/?\Z")
+#: Where make-server.sh's lines put the account's files on a console (the examples the problems give).
+EXAMPLES = {"password_file": "/etc/pyramid/server/password", "ca_file": "/etc/pyramid/server/ca.crt"}
+#: The largest password file read (a password is one line).
+MAX_PASSWORD_FILE = 1024
+
+
+class ServerSettingsError(NetError):
+    """A ``[network]`` server value that cannot be used (the message says what to write)."""
+
+
+class ServerAccount(NamedTuple):
+    """The table server (host and TLS port) and this console's account on it."""
+
+    host: str
+    port: int
+    user: str
+    password_file: Path
+    #: The CA that signed the server's certificate (make-server.sh's), or None: the system's CAs.
+    ca_file: Path | None = None
+
+    @property
+    def address(self) -> str:
+        """As the owner wrote it: ``mqtts://host:port``."""
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"mqtts://{host}:{self.port}"
+
+
+def parse_server_address(text: object) -> tuple[str, int]:
+    """``mqtts://HOST[:PORT]`` → (host, port); :class:`ServerSettingsError` quoting anything else."""
+    if not isinstance(text, str):
+        raise ServerSettingsError(f"server = {_said(text)} is not text like \"mqtts://tables.example.org:8883\"")
+    found = _ADDRESS.match(text)
+    if found is None:
+        why = ("the table server is reached over TLS only: write mqtts://" if text.startswith("mqtt://") else
+               "write it as \"mqtts://HOST:8883\"")
+        raise ServerSettingsError(f"server = {quote(text)}: {why}")
+    host = found["v6"] or found["host"]
+    if found["host"] is not None and not _HOST.match(host):
+        raise ServerSettingsError(f"server = {quote(text)}: {quote(host)} is not a host name")
+    port = int(found["port"] or DEFAULT_SERVER_PORT)
+    if not 1 <= port <= 65535:
+        raise ServerSettingsError(f"server = {quote(text)}: the port is 1 to 65535")
+    return host, port
+
+
+def check_account(text: object) -> str:
+    """A server account as make-server.sh makes them; :class:`ServerSettingsError` otherwise."""
+    if not isinstance(text, str) or not ACCOUNT.match(text):
+        raise ServerSettingsError(f"user = {_said(text)}: an account is 1 to 32 lower-case letters, digits or \"-\"")
+    return text
+
+
+def check_path(key: str, text: object) -> Path:
+    """An absolute file path (the console's working directory is nobody's business)."""
+    if not isinstance(text, str) or not text.startswith("/") or "\0" in text or len(text) > 4096:
+        raise ServerSettingsError(f"{key} = {_said(text)}: write the file's absolute path, e.g. \"{EXAMPLES[key]}\"")
+    return Path(text)
+
+
+def read_password(account: ServerAccount) -> str:
+    """The account's password: the first line of its file; :class:`ServerSettingsError` saying why not."""
+    try:
+        with account.password_file.open("rb") as file:
+            data = file.read(MAX_PASSWORD_FILE + 1)
+    except OSError as error:
+        raise ServerSettingsError(f"cannot read the password file {account.password_file}: {error.strerror}") from None
+    if len(data) > MAX_PASSWORD_FILE:
+        raise ServerSettingsError(f"the password file {account.password_file} is longer than a password")
+    try:
+        password = data.decode("utf-8").splitlines()[0].strip() if data.strip() else ""
+    except UnicodeDecodeError:
+        raise ServerSettingsError(f"the password file {account.password_file} is not UTF-8 text") from None
+    if not password:
+        raise ServerSettingsError(f"the password file {account.password_file} is empty")
+    return password
+
+
+def _said(value: object) -> str:
+    """A value as the file wrote it, quoted and cut short."""
+    return quote(value if isinstance(value, str) else repr(value))

@@ -1,0 +1,349 @@
+"""This console's one connection to the table server, on the network thread's event loop.
+
+Why aiomqtt: it drives paho-mqtt (the Eclipse client, MQTT 5) on the asyncio
+loop the network thread already runs, so the server adds no thread of its own
+and waits in the same ``epoll`` as the home network's sockets. Measured for
+issue 30 with paho-mqtt 2.2.0 alone and through aiomqtt 2.5.1: the same round
+trips (docs/network.md). The socket is set ``TCP_NODELAY``: a move is a small
+message answered at once, which Nagle's algorithm and delayed acknowledgements
+held 40 ms a hop (a round trip through the broker 88 ms, 0.46 ms without).
+
+The session connects when the network thread starts with a server set (never
+otherwise), says it is present (``status`` "here", retained; its last will
+"gone"), reads what is addressed to it and every advert, and reconnects after a
+drop (1 s doubling to 30 s). What it reads is routed by topic and sender
+(:mod:`~pyramid.net.server.topics`) and bounded: each sender at the protocol's
+rate, at most :data:`MAX_CONVERSATIONS` conversations and :data:`MAX_ADVERTS`
+adverts; everything else about a message is checked where it is used, exactly
+as on the home network. Nothing the server says is trusted beyond who sent it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import socket
+import ssl
+from collections.abc import Callable
+
+import aiomqtt
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
+
+from pyramid.net.advert import TableAd
+from pyramid.net.channel import PeerFault, RateBucket
+from pyramid.net.context import NetContext, log
+from pyramid.net.errors import NetError, ProtocolError
+from pyramid.net.events import InviteReceived, ServerState, ServerStateName, TableGone, TableSeen
+from pyramid.net.protocol import MAX_MESSAGE, Invite, decode, encode
+from pyramid.net.server import topics
+from pyramid.net.server.account import ServerAccount, ServerSettingsError, read_password
+from pyramid.net.server.wire import ServerWire, new_conversation
+
+#: Conversations (seat requests and seated players) held at once; a newer request beyond is dropped.
+MAX_CONVERSATIONS = 32
+#: Adverts remembered (the tables listed); a club's server with more shows the first ones.
+MAX_ADVERTS = 256
+#: Senders whose rate is followed; the oldest is forgotten beyond.
+MAX_SENDERS = 256
+#: Messages read from the server and not yet routed (aiomqtt drops, and logs, beyond).
+MAX_QUEUED = 256
+#: An advert expires on the server after this long (MQTT 5 message expiry); re-published before.
+ADVERT_EXPIRY = 600
+ADVERT_REFRESH = 480.0
+#: Reconnecting after a drop: first pause and longest.
+RETRY_FIRST, RETRY_LONGEST = 1.0, 30.0
+#: Seconds the session's last words (gone, the advert withdrawn) are given when it stops.
+FAREWELL = 2.0
+#: The connection's keepalive: a server that stopped answering is noticed within 1.5 times this.
+KEEPALIVE = 30
+#: Connect refusals that are the account's or its password's (MQTT 3 and 5 reason codes).
+REFUSED_CODES = frozenset({4, 5, 134, 135})
+
+Accept = Callable[[ServerWire], None]
+
+
+class _PendingPublishes(logging.Filter):
+    """aiomqtt warns at each publish while more than ten wait for the server's acknowledgement: the
+    normal state of a resend batch (a match's moves sent at once), not news for the journal."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().endswith("pending publish calls.")
+
+
+#: aiomqtt's and paho's log lines.
+MQTT_LOG = logging.getLogger("pyramid.net.mqtt")
+MQTT_LOG.addFilter(_PendingPublishes())
+
+
+class TableServerSession:
+    """The console of ``account`` on the table server: tables seen, conversations, its own advert."""
+
+    def __init__(self, context: NetContext, account: ServerAccount) -> None:
+        self.context, self.account = context, account
+        #: Where seat requests go while this console listens (its TableHost), else they are dropped.
+        self.accept_seats: Accept | None = None
+        self.browsing = False
+        self.state: ServerStateName = "connecting"
+        self._client: aiomqtt.Client | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._connected = asyncio.Event()
+        self._conversations: dict[tuple[str, bytes], ServerWire] = {}
+        self._adverts: dict[str, TableAd] = {}
+        self._senders: dict[str, RateBucket] = {}
+        self._advert: TableAd | None = None  # this console's own, re-published on each connection
+        self._refresh: asyncio.TimerHandle | None = None
+        self._sending: set[asyncio.Task[None]] = set()
+
+    @property
+    def address(self) -> str:
+        return self.account.address
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.ensure_future(self._run())
+
+    # -- what the network asks -------------------------------------------------------------
+    async def conversation_with(self, host: str) -> ServerWire:
+        """A new conversation with the console of account ``host`` (a guest asking for its seat);
+        ``TimeoutError`` when the server is not connected within the connect timeout."""
+        self.start()
+        async with asyncio.timeout(self.context.limits.connect_timeout):
+            await self._connected.wait()
+        me = self.account.user
+        return self._open(host, new_conversation(), topics.seat(host, me))
+
+    def announce(self, ad: TableAd | None) -> None:
+        """Publish this console's table (or its presence in the network menu), or withdraw it (None)."""
+        self._advert = ad
+        if self._refresh is not None:
+            self._refresh.cancel()
+            self._refresh = None
+        self._publish_advert()
+
+    def browse(self) -> None:
+        """List the server's tables (those already known at once), then as they come and go."""
+        self.start()
+        if not self.browsing:
+            self.browsing = True
+            for ad in self._adverts.values():
+                self.context.emit(TableSeen(ad))
+
+    def invite(self, account: str, match_number: int) -> bool:
+        """Invite the console of ``account`` to this console's table; False when not connected."""
+        me = self.context.name
+        return self._publish(topics.invite(account, self.account.user), encode(Invite(me, 0, match_number))) is not None
+
+    async def stop(self) -> None:
+        """Say goodbye (status "gone", the advert withdrawn) and disconnect."""
+        client = self._client
+        if client is not None:
+            try:
+                async with asyncio.timeout(FAREWELL):
+                    await client.publish(topics.advert(self.account.user), b"", qos=1, retain=True)
+                    await client.publish(topics.status(self.account.user), b"gone", qos=1, retain=True)
+            except (aiomqtt.MqttError, TimeoutError) as error:
+                log.info("the table server did not take the goodbye: %s", error)
+        if self._refresh is not None:
+            self._refresh.cancel()
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.wait({self._task}, timeout=FAREWELL)
+        self._lose_all("this console left the table server")
+
+    # -- the connection ------------------------------------------------------------------------
+    async def _run(self) -> None:
+        pause = RETRY_FIRST
+        while True:
+            try:
+                password = read_password(self.account)
+                tls = ssl.create_default_context(cafile=None if self.account.ca_file is None else str(self.account.ca_file))
+            except (ServerSettingsError, OSError, ssl.SSLError) as error:
+                why = str(error) if isinstance(error, ServerSettingsError) else \
+                    f"cannot read the CA file {self.account.ca_file}: {error}"
+                self._set_state("misconfigured", why)
+                return
+            self._set_state("connecting", "")
+            try:
+                await self._connect(password, tls)
+            except aiomqtt.MqttCodeError as error:
+                if _code(error.rc) in REFUSED_CODES:
+                    self._set_state("refused", str(error))
+                    return
+                self._set_state("unreachable", str(error))
+            except (aiomqtt.MqttError, OSError, ssl.SSLError) as error:
+                self._set_state("unreachable", str(error) or type(error).__name__)
+            else:
+                pause = RETRY_FIRST
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, RETRY_LONGEST)
+
+    async def _connect(self, password: str, tls: ssl.SSLContext) -> None:
+        me = self.account.user
+        will = aiomqtt.Will(topics.status(me), b"gone", qos=1, retain=True)
+        client = aiomqtt.Client(
+            self.account.host, self.account.port, username=me, password=password, identifier=f"pyramid-{me}",
+            protocol=aiomqtt.ProtocolVersion.V5, will=will, keepalive=KEEPALIVE, tls_context=tls,
+            timeout=self.context.limits.connect_timeout, max_queued_incoming_messages=MAX_QUEUED,
+            socket_options=[(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)], logger=MQTT_LOG,
+        )
+        try:
+            async with client:
+                self._client = client
+                for topic in topics.subscriptions(me):
+                    await client.subscribe(topic, qos=1)
+                await client.publish(topics.status(me), b"here", qos=1, retain=True)
+                self._connected.set()
+                self._set_state("connected", "")
+                self._publish_advert()
+                async for message in client.messages:
+                    self._route(message)
+        finally:
+            self._client = None
+            self._connected.clear()
+            self._lose_all("the connection to the table server dropped")
+
+    def _set_state(self, state: ServerStateName, detail: str) -> None:
+        if (state, detail) != (self.state, "") or state != "connecting":
+            log.info("table server %s: %s %s", self.address, state, detail)
+        self.state = state
+        self.context.emit(ServerState(self.address, state, detail))
+
+    # -- sending -----------------------------------------------------------------------------
+    def _publish(self, topic: str, payload: bytes, conversation: bytes | None = None, *, retain: bool = False,
+                 expiry: int | None = None) -> asyncio.Future[None] | None:
+        """Send (QoS 1) without waiting; the future ends when the server has it. None when not connected."""
+        client = self._client
+        if client is None:
+            return None
+        properties = Properties(PacketTypes.PUBLISH)  # type: ignore[no-untyped-call]  # paho's is untyped
+        if conversation is not None:
+            properties.CorrelationData = conversation
+        if expiry is not None:
+            properties.MessageExpiryInterval = expiry
+        task = asyncio.ensure_future(client.publish(topic, payload, qos=1, retain=retain, properties=properties))
+        self._sending.add(task)
+        task.add_done_callback(self._sent)
+        return task
+
+    def _sent(self, task: asyncio.Task[None]) -> None:
+        self._sending.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.info("a message to the table server was not taken: %s", task.exception())
+
+    def _publish_advert(self) -> None:
+        ad = self._advert
+        payload = b"" if ad is None else json.dumps(ad.txt(), ensure_ascii=False).encode()
+        if self._publish(topics.advert(self.account.user), payload, retain=True,
+                         expiry=None if ad is None else ADVERT_EXPIRY) is not None and ad is not None:
+            self._refresh = asyncio.get_running_loop().call_later(ADVERT_REFRESH, self._publish_advert)
+
+    # -- receiving ---------------------------------------------------------------------------
+    def _route(self, message: aiomqtt.Message) -> None:
+        where = topics.parse(message.topic.value, self.account.user)
+        payload = message.payload
+        if where is None or not isinstance(payload, bytes) or len(payload) > MAX_MESSAGE:
+            log.info("ignored a message on %r from the table server", message.topic.value[:80])
+            return
+        if where.sender == self.account.user:
+            return  # this console's own advert and status, read back
+        conversation = getattr(message.properties, "CorrelationData", None)
+        under_way = self._conversations.get((where.sender, conversation)) if isinstance(conversation, bytes) else None
+        if under_way is not None and where.kind in ("seats", "play"):
+            under_way.deliver(payload)  # limited by the conversation, as a connection is (moves refunded)
+            return
+        if not self._within_rate(where.sender):
+            return
+        match where.kind:
+            case "adverts":
+                self._on_advert(where.sender, payload)
+            case "status":
+                if payload == b"gone":
+                    self._gone(where.sender)
+            case "invites":
+                self._on_invite(where.sender, payload)
+            case "seats" | "play":
+                if isinstance(conversation, bytes) and len(conversation) == 16 and conversation.isalnum():
+                    self._on_conversation(where.sender, conversation, payload, seat=where.kind == "seats")
+                else:
+                    self.context.log_drop(f"{where.sender}@server", "protocol", "a message of no conversation")
+
+    def _within_rate(self, sender: str) -> bool:
+        bucket = self._senders.pop(sender, None)
+        if bucket is None:
+            if len(self._senders) >= MAX_SENDERS:
+                self._senders.pop(next(iter(self._senders)))
+            bucket = RateBucket(self.context.limits, f"{sender}@server")
+        self._senders[sender] = bucket  # most recent last
+        try:
+            bucket.spend()
+        except PeerFault as fault:
+            self.context.log_drop(bucket.peer, fault.reason, str(fault))
+            return False
+        return True
+
+    def _on_advert(self, sender: str, payload: bytes) -> None:
+        if not payload:
+            self._forget_advert(sender)
+            return
+        try:
+            ad = TableAd.from_server(sender, json.loads(payload))
+        except (ValueError, ProtocolError) as error:
+            self.context.log_drop(f"{sender}@server", "advert", str(error)[:200])
+            return
+        if sender not in self._adverts and len(self._adverts) >= MAX_ADVERTS:
+            return
+        self._adverts[sender] = ad
+        if self.browsing:
+            self.context.emit(TableSeen(ad))
+
+    def _forget_advert(self, sender: str) -> None:
+        if self._adverts.pop(sender, None) is not None and self.browsing:
+            self.context.emit(TableGone(f"server:{sender}"))
+
+    def _gone(self, sender: str) -> None:
+        """``sender``'s console left the server or stopped answering (its last will)."""
+        self._forget_advert(sender)
+        for (account, _), wire in list(self._conversations.items()):
+            if account == sender:
+                wire.lost("its console is not answering the table server")
+
+    def _on_invite(self, sender: str, payload: bytes) -> None:
+        try:
+            invite = decode(payload)
+        except NetError as error:
+            self.context.log_drop(f"{sender}@server", "protocol", str(error)[:200])
+            return
+        if isinstance(invite, Invite):
+            self.context.emit(InviteReceived(invite.host, sender, 0, invite.match, "server"))
+
+    def _on_conversation(self, sender: str, conversation: bytes, payload: bytes, seat: bool) -> None:
+        """A message of no conversation under way: a seat asked for starts one, anything else is stale."""
+        accept = self.accept_seats
+        if not seat or accept is None or len(self._conversations) >= MAX_CONVERSATIONS:
+            self.context.log_drop(f"{sender}@server", "closed", "a message of no conversation under way")
+            return
+        wire = self._open(sender, conversation, topics.play(self.account.user, sender))
+        accept(wire)
+        wire.deliver(payload)
+
+    def _open(self, account: str, conversation: bytes, first_topic: str) -> ServerWire:
+        me = self.account.user
+        wire = ServerWire(account, conversation, self.context.limits, self._publish, first_topic,
+                          topics.play(me, account), self._closed)
+        self._conversations[(account, conversation)] = wire
+        return wire
+
+    def _closed(self, wire: ServerWire) -> None:
+        self._conversations.pop((wire.account, wire.conversation), None)
+
+    def _lose_all(self, why: str) -> None:
+        for wire in list(self._conversations.values()):
+            wire.lost(why)
+
+
+def _code(rc: object) -> int | None:
+    """A reason code as a number (paho gives an int or a ReasonCode)."""
+    value = getattr(rc, "value", rc)
+    return value if isinstance(value, int) else None

@@ -1,0 +1,70 @@
+"""The table server's topics (docs/network.md, "Tables beyond the home"), written and read back.
+
+Versioned under ``pyramids/v1/``; the ACL (firmware/server/etc/mosquitto/pyramids/acl)
+lets an account publish only where it stands as the sender, so the sender read
+from a topic is who the broker let publish it, never a claim of the message.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, NamedTuple
+
+from pyramid.net.server.account import ACCOUNT
+
+ROOT = "pyramids/v1"
+
+Kind = Literal["adverts", "status", "seats", "invites", "play"]
+
+
+class Received(NamedTuple):
+    """Where a message came in: the kind of topic and the account that sent it."""
+
+    kind: Kind
+    sender: str
+
+
+def advert(account: str) -> str:
+    return f"{ROOT}/adverts/{account}"
+
+
+def status(account: str) -> str:
+    return f"{ROOT}/status/{account}"
+
+
+def seat(host: str, guest: str) -> str:
+    return f"{ROOT}/seats/{host}/{guest}"
+
+
+def invite(to: str, sender: str) -> str:
+    return f"{ROOT}/invites/{to}/{sender}"
+
+
+def play(sender: str, to: str) -> str:
+    return f"{ROOT}/play/{sender}/{to}"
+
+
+def subscriptions(account: str) -> list[str]:
+    """What a console reads: every advert and status, and what is addressed to it."""
+    return [f"{ROOT}/adverts/+", f"{ROOT}/status/+", seat(account, "+"), invite(account, "+"), play("+", account)]
+
+
+def parse(topic: str, account: str) -> Received | None:
+    """The kind and sender of a topic this console reads, or None for anything else."""
+    parts = topic.split("/")
+    if "/".join(parts[:2]) != ROOT:
+        return None
+    found: Received | None
+    match parts[2:]:
+        case ["adverts", sender]:
+            found = Received("adverts", sender)
+        case ["status", sender]:
+            found = Received("status", sender)
+        case ["seats", to, sender] if to == account:
+            found = Received("seats", sender)
+        case ["invites", to, sender] if to == account:
+            found = Received("invites", sender)
+        case ["play", sender, to] if to == account:
+            found = Received("play", sender)
+        case _:
+            found = None
+    return found if found is not None and ACCOUNT.match(found.sender) else None

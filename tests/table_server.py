@@ -1,0 +1,104 @@
+"""A real table server for the tests: made by firmware/server/make-server.sh in a directory and run
+as a Mosquitto on 127.0.0.1 with TLS, the shipped configuration and ACL (issue 30).
+
+Skipped, with the reason, where Mosquitto is not installed (`.ci/run` installs it).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import time
+from pathlib import Path
+from typing import NamedTuple
+
+import pytest
+
+from pyramid.net.server.account import ServerAccount
+
+ROOT = Path(__file__).resolve().parent.parent
+MAKE_SERVER = ROOT / "firmware" / "server" / "make-server.sh"
+MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+HINT = "apt-get install mosquitto mosquitto-clients"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class Server(NamedTuple):
+    port: int
+    directory: Path  # etc/mosquitto/pyramids under the server's root
+
+    def password(self, account: str) -> str:
+        return (self.directory / "consoles" / account / "password").read_text().strip()
+
+    def account(self, user: str) -> ServerAccount:
+        """The console ``user``'s settings, as make-server.sh tells its owner to write them."""
+        files = self.directory / "consoles" / user
+        return ServerAccount("127.0.0.1", self.port, user, files / "password", files / "ca.crt")
+
+    def client(self, tool: str, account: str | None, password: str | None = None,
+               ca: bool = True) -> list[str]:
+        command = [tool, "-h", "127.0.0.1", "-p", str(self.port), "-V", "mqttv5"]
+        if ca:
+            command += ["--cafile", str(self.directory / "ca.crt")]
+        if account is not None:
+            command += ["-u", account, "-P", password if password is not None else self.password(account)]
+        return command
+
+
+def make_server(root: Path, *accounts: str) -> tuple[Server, subprocess.CompletedProcess[str]]:
+    """Make a server under ``root`` with make-server.sh (skips the test without Mosquitto)."""
+    if not (os.path.exists(MOSQUITTO) and shutil.which("mosquitto_pub") and shutil.which("openssl")):
+        pytest.skip(f"the table server's tests need Mosquitto and its clients: {HINT}")
+    port = free_port()
+    made = subprocess.run(
+        ["sh", str(MAKE_SERVER), "127.0.0.1", *accounts], capture_output=True, text=True,
+        env={**os.environ, "PYRAMID_ROOT": str(root), "PYRAMID_SKIP": "packages owner restart",
+             "PYRAMID_SERVER_PORT": str(port), "PYRAMID_SERVER_BIND": "127.0.0.1"}, timeout=120,
+    )
+    assert made.returncode == 0, made.stderr
+    return Server(port, root / "etc" / "mosquitto" / "pyramids"), made
+
+
+class Broker:
+    """Mosquitto running the server made under ``root``; :meth:`kill` and :meth:`start` for the tests
+    that take it away mid-match."""
+
+    def __init__(self, server: Server) -> None:
+        self.server = server
+        self.process: subprocess.Popen[str] | None = None
+
+    def start(self) -> None:
+        root = self.server.directory.parents[2]
+        # As Debian's mosquitto.conf does, the shipped file is included; this run keeps its data here and,
+        # started as root by the test, stays root to read the test's files.
+        wrapper = root / "test.conf"
+        stay = "user root\n" if os.geteuid() == 0 else ""  # as root it would become the mosquitto account
+        wrapper.write_text(f"{stay}persistence_location {root}/\ninclude_dir {root}/etc/mosquitto/conf.d\n")
+        process = self.process = subprocess.Popen([MOSQUITTO, "-c", str(wrapper)], stdout=subprocess.PIPE,
+                                                  stderr=subprocess.STDOUT, text=True)
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", self.server.port), timeout=0.5).close()
+                return
+            except OSError:
+                assert process.poll() is None and time.monotonic() < deadline, \
+                    process.stdout.read() if process.stdout else "mosquitto did not start"
+                time.sleep(0.05)
+
+    def kill(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
