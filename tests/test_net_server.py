@@ -8,8 +8,12 @@ protocol, checked the same way: the match logic does not know which transport ca
 
 from __future__ import annotations
 
+import json
 import os
 import queue
+import subprocess
+import sys
+import textwrap
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Callable
@@ -18,10 +22,11 @@ import pytest
 
 from pyramid.engine.duel.ai import play_match
 from pyramid.net import events as ev
+from pyramid.net.limits import Limits
 from pyramid.net.link import MatchLink
 from pyramid.net.network import Network
 from pyramid.net.server.account import ServerAccount
-from table_server import Broker, free_port, make_server
+from table_server import ROOT, Broker, Server, free_port, make_server
 
 GUARD = 30.0  # seconds: only a hang guard
 
@@ -40,10 +45,10 @@ def broker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Broker]:
 class Endpoint:
     """A Network with the table server set, and the queue its events arrive on (as the main loop's)."""
 
-    def __init__(self, name: str, account: ServerAccount | None, discovery: Any = "off") -> None:
+    def __init__(self, name: str, account: ServerAccount | None, limits: Limits | None = None) -> None:
         self.events: queue.Queue[ev.NetEvent] = queue.Queue()
         self.seen: list[ev.NetEvent] = []
-        self.net = Network(name, self.events.put, discovery=discovery, server=account)
+        self.net = Network(name, self.events.put, limits, discovery="off", server=account)
 
     def wait(self, kind: type[Any], where: Callable[[Any], bool] = lambda event: True) -> Any:
         while True:
@@ -222,3 +227,239 @@ def test_the_lines_make_server_prints_are_a_working_setting() -> None:
         "tables.example.org", 8884, "ann", Path("/etc/pyramid/server/password"), Path("/etc/pyramid/server/ca.crt"))
     assert read.server.address == "mqtts://tables.example.org:8884"
     assert read_network_settings({"network": GOOD}).server.port == 8883  # type: ignore[union-attr]
+
+
+LIMITS = Limits(retry_first=0.05, retry_longest=0.5)
+
+
+def moved(endpoint: Endpoint) -> list[int]:
+    return [event.number for event in endpoint.seen if isinstance(event, ev.OpponentMoved)]
+
+
+@pytest.fixture
+def own_broker(tmp_path: Path) -> Iterator[Broker]:
+    """A server of its own, for a test that kills it."""
+    broker = Broker(make_server(tmp_path, "ann", "bob")[0])
+    try:
+        broker.start()
+        yield broker
+    finally:
+        broker.kill()
+
+
+def test_the_server_killed_mid_match_and_back_loses_and_doubles_nothing(own_broker: Broker) -> None:
+    host = Endpoint("Ann", own_broker.server.account("ann"), LIMITS)
+    guest = Endpoint("Bob", own_broker.server.account("bob"), LIMITS)
+    try:
+        host_link, guest_link = seat(host, guest, 2024)
+        host_game, guest_game = play_match(2024, "expert").moves, play_match(2024, "casual").moves
+        for move in host_game[:10]:
+            host_link.play(move)
+        for move in guest_game[:10]:
+            guest_link.play(move)
+        guest.wait(ev.OpponentMoved, lambda event: event.number == 10)
+        host.wait(ev.OpponentMoved, lambda event: event.number == 10)
+        own_broker.kill()  # the server's machine loses its power
+        assert host.wait(ev.PeerConnection).connected is False
+        assert guest.wait(ev.PeerConnection).connected is False
+        for move in host_game[10:]:
+            host_link.play(move)  # both play on meanwhile: resent when they meet again
+        for move in guest_game[10:]:
+            guest_link.play(move)
+        own_broker.start()
+        assert guest.wait(ev.Seated).resumed
+        assert host.wait(ev.OpponentJoined).resumed
+        guest.wait(ev.OpponentMoved, lambda event: event.number == len(host_game))
+        host.wait(ev.OpponentMoved, lambda event: event.number == len(guest_game))
+        assert moved(guest) == list(range(1, len(host_game) + 1))
+        assert moved(host) == list(range(1, len(guest_game) + 1))
+        assert list(guest_link.opponent_game().moves) == [str(move) for move in host_game]
+        assert list(host_link.opponent_game().moves) == [str(move) for move in guest_game]
+        assert not any(isinstance(event, ev.MatchVoided) for event in host.seen + guest.seen)
+    finally:
+        guest.net.stop()
+        host.net.stop()
+
+
+#: A console that sits (guest) or opens its table (host) through the server, plays its first N moves of
+#: match 2024, prints its saved table after each (as the console saves it with its game), then waits.
+CHILD = textwrap.dedent(
+    """
+    import json, queue, sys
+    from pathlib import Path
+    from pyramid.engine.duel.ai import play_match
+    from pyramid.net import events as ev
+    from pyramid.net.network import Network
+    from pyramid.net.server.account import ServerAccount
+    role, name, user, port, files, count = sys.argv[1:]
+    account = ServerAccount("127.0.0.1", int(port), user, Path(files) / "password", Path(files) / "ca.crt")
+    events = queue.Queue()
+    net = Network(name, events.put, discovery="off", server=account)
+    if role == "host":
+        link = net.open_table(2024, "good", "127.0.0.1", 0)
+        until, level = ev.OpponentJoined, "expert"
+    else:
+        net.join_server("ann")
+        until, level = ev.Seated, "casual"
+    while not isinstance(events.get(timeout=30), until):
+        pass
+    for move in play_match(2024, level).moves[:int(count)]:
+        net.link.play(move)
+        print(json.dumps(net.link.to_json()), flush=True)
+    sys.stdin.read()
+    """
+)
+
+
+@pytest.mark.parametrize("killed", ["guest", "host"])
+def test_a_console_killed_mid_match_comes_back_from_its_saved_table(own_broker: Broker, killed: str) -> None:
+    """kill -9 of either side (its last will tells the other at once), then Continue from the saved table."""
+    server = own_broker.server
+    names = {"host": ("Ann", "ann"), "guest": ("Bob", "bob")}
+    alive_role = "host" if killed == "guest" else "guest"
+    alive = Endpoint(names[alive_role][0], server.account(names[alive_role][1]), LIMITS)
+    games = {"host": play_match(2024, "expert").moves, "guest": play_match(2024, "casual").moves}
+    try:
+        if alive_role == "host":
+            alive_link = alive.net.open_table(2024, "good", "127.0.0.1", 0)
+            alive.wait(ev.ServerState, lambda event: event.state == "connected")
+        name, user = names[killed]
+        child = subprocess.Popen(
+            [sys.executable, "-c", CHILD, killed, name, user, str(server.port), str(server.directory / "consoles" / user),
+             "15"], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        assert child.stdout is not None
+        try:
+            if alive_role == "guest":
+                alive.net.browse()
+                alive.wait(ev.TableSeen, lambda event: event.table.key == "server:ann" and event.table.seats == 1)
+                alive.net.join_server("ann")
+                alive.wait(ev.Seated)
+                assert alive.net.link is not None
+                alive_link = alive.net.link
+            else:
+                alive.wait(ev.OpponentJoined)
+            for move in games[alive_role][:12]:
+                alive_link.play(move)
+            saved = [json.loads(child.stdout.readline()) for _ in range(15)][-1]
+            alive.wait(ev.OpponentMoved, lambda event: event.number == 15)
+        finally:
+            child.kill()  # the power is cut
+            child.wait(timeout=GUARD)
+        assert alive.wait(ev.PeerConnection).connected is False
+        for move in games[alive_role][12:20]:
+            alive_link.play(move)  # the other plays on meanwhile
+
+        reborn = Endpoint(name, server.account(user), LIMITS)
+        try:
+            assert saved["via"] == "server"
+            link = reborn.net.resume(saved)
+            if killed == "guest":
+                assert reborn.wait(ev.Seated).resumed
+            assert alive.wait(ev.PeerConnection).connected
+            for move in games[killed][15:]:
+                link.play(move)
+            for move in games[alive_role][20:]:
+                alive_link.play(move)
+            reborn.wait(ev.OpponentMoved, lambda event: event.number == len(games[alive_role]))
+            alive.wait(ev.OpponentMoved, lambda event: event.number == len(games[killed]))
+            already = len(saved["opponent"]["moves"])
+            assert moved(reborn) == list(range(already + 1, len(games[alive_role]) + 1))  # none twice, none missing
+            assert moved(alive) == list(range(1, len(games[killed]) + 1))
+            assert list(alive_link.opponent_game().moves) == [str(move) for move in games[killed]]
+            assert list(link.opponent_game().moves) == [str(move) for move in games[alive_role]]
+            assert not any(isinstance(event, ev.MatchVoided) for event in alive.seen + reborn.seen)
+        finally:
+            reborn.net.stop()
+    finally:
+        alive.net.stop()
+
+
+class Mallory:
+    """A hostile client with an account of its own (paho-mqtt, as any MQTT client could be)."""
+
+    def __init__(self, server: Server) -> None:
+        import paho.mqtt.client as mqtt
+
+        self.refused: list[str] = []
+        client = self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="mallory",
+                                           protocol=mqtt.MQTTv5)
+        client.tls_set(ca_certs=str(server.directory / "ca.crt"))
+        client.username_pw_set("mallory", server.password("mallory"))
+        self.topics: dict[int, str] = {}
+
+        def published(client: Any, userdata: Any, mid: int, reason: Any, properties: Any) -> None:
+            if reason.is_failure:
+                self.refused.append(f"{self.topics.get(mid)}: {reason}")
+
+        client.on_publish = published
+        client.connect("127.0.0.1", server.port)
+        client.loop_start()
+
+    def send(self, topic: str, payload: bytes, conversation: bytes | None = None, retain: bool = False) -> None:
+        from paho.mqtt.packettypes import PacketTypes
+        from paho.mqtt.properties import Properties
+
+        properties = Properties(PacketTypes.PUBLISH)
+        if conversation is not None:
+            properties.CorrelationData = conversation
+        info = self.client.publish(topic, payload, qos=1, retain=retain, properties=properties)
+        self.topics[info.mid] = topic
+        info.wait_for_publish(timeout=GUARD)
+
+    def stop(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+GARBAGE = [b"", b"\xff\xfe\n", b"{}\n", b"[]\n", b'{"t":"hello","v":1,"name":"Mallory"}', b"x" * 8000 + b"\n",
+           b'{"t":"hello","v":1,"name":"Mallory"}\n{"t":"join","token":""}\n', b'{"t":"move","match":7,"n":1,"move":"turn"}\n',
+           b'{"t":"hello","v":1,"name":"' + "\u202e".encode() * 40 + b'"}\n']
+
+
+def test_a_hostile_account_cannot_stop_a_match_nor_grow_a_consoles_memory(broker: Broker) -> None:
+    """Mallory publishes garbage, forged moves, floods of seat requests, invites and adverts on every
+    topic the ACL lets it reach, and tries the topics it may not (the broker refuses them); Ann and
+    Bob play their match to the end, each move once, and Ann's console holds no more than its bounds."""
+    from pyramid.net.server.session import MAX_CONVERSATIONS
+
+    host = Endpoint("Ann", broker.server.account("ann"))
+    guest = Endpoint("Bob", broker.server.account("bob"))
+    mallory = Mallory(broker.server)
+    try:
+        host_link, guest_link = seat(host, guest, 7)
+        host_game, guest_game = play_match(7, "good").moves, play_match(7, "casual").moves
+        half = len(host_game) // 2
+        for move in host_game[:half]:
+            host_link.play(move)
+        for number in range(200):  # seat requests, each its own conversation; garbage in each
+            conversation = f"{number:016x}".encode()
+            mallory.send("pyramids/v1/seats/ann/mallory", b'{"t":"hello","v":1,"name":"Mallory"}\n', conversation)
+            mallory.send("pyramids/v1/seats/ann/mallory", GARBAGE[number % len(GARBAGE)], conversation)
+            mallory.send("pyramids/v1/play/mallory/ann", b'{"t":"move","match":7,"n":1,"move":"turn"}\n', conversation)
+        for payload in GARBAGE:
+            mallory.send("pyramids/v1/seats/ann/mallory", payload)  # no conversation at all
+            mallory.send("pyramids/v1/invites/ann/mallory", payload)
+            mallory.send("pyramids/v1/adverts/mallory", payload, retain=True)
+            mallory.send("pyramids/v1/status/mallory", payload, retain=True)
+        for forged in ("pyramids/v1/play/bob/ann", "pyramids/v1/adverts/bob", "pyramids/v1/status/bob",
+                       "pyramids/v1/seats/ann/bob", "pyramids/v1/invites/ann/bob"):
+            mallory.send(forged, b'{"t":"leave","reason":"left"}\n', b"0123456789abcdef")
+        for move in host_game[half:]:
+            host_link.play(move)
+        for move in guest_game:
+            guest_link.play(move)
+        guest.wait(ev.OpponentMoved, lambda event: event.number == len(host_game))
+        host.wait(ev.OpponentMoved, lambda event: event.number == len(guest_game))
+        assert moved(guest) == list(range(1, len(host_game) + 1))
+        assert moved(host) == list(range(1, len(guest_game) + 1))
+        assert host_link.phase == guest_link.phase == "finished"
+        assert not any(isinstance(event, (ev.MatchVoided, ev.OpponentLeft)) for event in host.seen + guest.seen)
+        assert len(mallory.refused) == 5 and all("Not authorized" in line for line in mallory.refused), mallory.refused
+        session = host.net._session
+        assert session is not None and len(session._conversations) <= MAX_CONVERSATIONS
+        invites = [event for event in host.seen + list(host.events.queue) if isinstance(event, ev.InviteReceived)]
+        assert invites == [], "none of what Mallory sent is an invite"
+    finally:
+        mallory.stop()
+        guest.net.stop()
+        host.net.stop()

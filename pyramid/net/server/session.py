@@ -92,6 +92,7 @@ class TableServerSession:
         self._conversations: dict[tuple[str, bytes], ServerWire] = {}
         self._adverts: dict[str, TableAd] = {}
         self._senders: dict[str, RateBucket] = {}
+        self._present: dict[str, bool] = {}  # each console's last status: here (True) or gone
         self._advert: TableAd | None = None  # this console's own, re-published on each connection
         self._refresh: asyncio.TimerHandle | None = None
         self._sending: set[asyncio.Task[None]] = set()
@@ -107,10 +108,14 @@ class TableServerSession:
     # -- what the network asks -------------------------------------------------------------
     async def conversation_with(self, host: str) -> ServerWire:
         """A new conversation with the console of account ``host`` (a guest asking for its seat);
-        ``TimeoutError`` when the server is not connected within the connect timeout."""
+        ``TimeoutError`` when the server is not connected within the connect timeout,
+        ``ConnectionRefusedError`` when that console's last word on the server was "gone" (as a
+        home-network console that is off refuses the connection: the guest tries again later)."""
         self.start()
         async with asyncio.timeout(self.context.limits.connect_timeout):
             await self._connected.wait()
+        if self._present.get(host) is False:
+            raise ConnectionRefusedError(f"{host} is not on the table server")
         me = self.account.user
         return self._open(host, new_conversation(), topics.seat(host, me))
 
@@ -259,8 +264,8 @@ class TableServerSession:
             case "adverts":
                 self._on_advert(where.sender, payload)
             case "status":
-                if payload == b"gone":
-                    self._gone(where.sender)
+                if payload in (b"here", b"gone"):
+                    self._remember(where.sender, payload == b"here")
             case "invites":
                 self._on_invite(where.sender, payload)
             case "seats" | "play":
@@ -301,6 +306,14 @@ class TableServerSession:
     def _forget_advert(self, sender: str) -> None:
         if self._adverts.pop(sender, None) is not None and self.browsing:
             self.context.emit(TableGone(f"server:{sender}"))
+
+    def _remember(self, sender: str, here: bool) -> None:
+        self._present.pop(sender, None)
+        if len(self._present) >= MAX_SENDERS:
+            self._present.pop(next(iter(self._present)))
+        self._present[sender] = here
+        if not here:
+            self._gone(sender)
 
     def _gone(self, sender: str) -> None:
         """``sender``'s console left the server or stopped answering (its last will)."""
