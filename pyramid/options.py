@@ -9,7 +9,7 @@ journal of a console that has no keyboard.
 
 import argparse
 import re
-from typing import NamedTuple, NoReturn, Sequence
+from typing import TYPE_CHECKING, Literal, NamedTuple, NoReturn, Sequence
 
 from pyramid.net.limits import DEFAULT_PORT
 from pyramid.scripting import Step, parse_steps
@@ -18,6 +18,9 @@ from pyramid.engine.deal import MAX_DEAL_NUMBER
 from pyramid.engine.errors import UnknownPresetError
 from pyramid.errors import PyramidError
 from pyramid.languages import LANGUAGES
+
+if TYPE_CHECKING:
+    from pyramid.net.views import TableAt
 from pyramid.view import parse_size
 from pyramid.engine.rules import PRESETS, REDEAL_CHOICES, Redeals, preset
 
@@ -34,14 +37,23 @@ class OptionError(PyramidError):
 
 
 class TableRequest(NamedTuple):
-    """``--table``: open a table at once (``host`` None), or join the one at ``host``:``port``."""
+    """``--table``: open a table at once (``host`` None), or join the one at ``host``:``port``, or
+    (``via`` "server") the table the player or account ``host`` opened on the table server."""
 
     host: str | None = None
     port: int | None = None
+    via: Literal["lan", "server"] = "lan"
 
     @property
     def opens(self) -> bool:
         return self.host is None
+
+    @property
+    def where(self) -> "TableAt | None":
+        """The table to join (None: open one)."""
+        from pyramid.net.views import TableAt
+
+        return None if self.host is None else TableAt(self.host, self.port or 0, self.via)
 
 
 class Options(NamedTuple):
@@ -114,7 +126,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--screenshot", metavar="FILE.png", help="save the final frame")
     parser.add_argument("--settings", metavar="FILE.toml", help="hardware settings file")
     parser.add_argument("--input", default="", help="extra input sources: gpio,evdev")
-    parser.add_argument("--table", metavar="open|join:HOST:PORT", help="open a Pyramids table, or join one, at once")
+    parser.add_argument("--table", metavar="open|join:HOST:PORT|join:server:HOST_NAME",
+                        help="open a Pyramids table, or join one (on the home network, or the table server's), at once")
     parser.add_argument("--table-port", type=int, metavar="P",
                         help=f"with --table open: the port to listen on (default: the settings file's, else {DEFAULT_PORT}; "
                              "0 picks a free one)")
@@ -135,14 +148,24 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _table(text: str) -> TableRequest:
-    """``open`` or ``join:HOST:PORT`` (an IPv6 host in brackets: ``join:[fe80::1]:47312``)."""
+    """``open``, ``join:HOST:PORT`` (an IPv6 host in brackets: ``join:[fe80::1]:47312``) or
+    ``join:server:HOST_NAME`` (the player's name, or its account, on the table server)."""
     if text == "open":
         return TableRequest()
+    if text.startswith("join:server:"):
+        from pyramid.net.errors import ProtocolError
+        from pyramid.net.protocol import check_name
+
+        try:
+            return TableRequest(check_name(text[len("join:server:"):]), 0, "server")
+        except ProtocolError:
+            raise OptionError(f"invalid --table {text!r}: join:server: names the host's player (1 to 32"
+                              " characters) or its account on the table server") from None
     where = text[len("join:"):] if text.startswith("join:") else None
     host, colon, port = (where or "").rpartition(":")
     host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
     if not colon or not host or not port.isdigit() or not 1 <= int(port) <= 65535 or any(c.isspace() for c in host):
-        raise OptionError(f"invalid --table {text!r}: use open or join:HOST:PORT (port 1..65535)")
+        raise OptionError(f"invalid --table {text!r}: use open, join:HOST:PORT (port 1..65535) or join:server:HOST_NAME")
     return TableRequest(host, int(port))
 
 

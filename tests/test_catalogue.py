@@ -45,7 +45,9 @@ from pyramid.console.wording import describe_notices, played_won
 from pyramid.engine.cards import parse_deal
 from pyramid.engine.duel.ai import LEVELS
 from pyramid.engine.rules import PRESETS
-from pyramid.net.events import InviteReceived
+from pyramid.net.events import InviteReceived, ServerState
+from pyramid.net.server.account import ServerAccount
+from pyramid.net.views import TableAt
 from pyramid.saved.notices import StoreNotice
 from pyramid.saved.stats import GameResult
 from pyramid.saved.store import Store
@@ -237,6 +239,9 @@ def solution_replayed(session: Session) -> None:
     play("right right")(session)
 
 
+SERVER = ServerAccount("tables.example.org", 8883, "ann", Path("/etc/pyramid/server/password"))
+UNREACHABLE = ServerState(SERVER.address, "unreachable", "[Errno 111] Connection refused")
+
 #: (name, how to get there from the main menu, how many pages to look at).
 TOUR: list[tuple[str, Step, int]] = [
     ("main menu", lambda session: None, 1),
@@ -277,7 +282,13 @@ TOUR: list[tuple[str, Step, int]] = [
     ("duel results, then the computer's game", lambda session: (duel_played(session), play("ok right")(session))
      and None, 1),
     ("solution", solution_replayed, 1),
-    ("joining", push(lambda session: lobby.JoiningScreen(session, "192.168.1.20", 47312)), 1),
+    ("joining", push(lambda session: lobby.JoiningScreen(session, TableAt("192.168.1.20", 47312))), 1),
+    ("joining a table on the server", push(lambda session: lobby.JoiningScreen(
+        session, TableAt("ann", 0, "server"), "Anne-Sophie")), 1),
+    ("no table server", push(lambda session: NoticeScreen(session, wording.server_line(None, None),
+                                                          wording.server_detail(None, None))), 1),
+    ("the table server cannot be reached", push(lambda session: NoticeScreen(
+        session, wording.server_line(SERVER, UNREACHABLE), wording.server_detail(SERVER, UNREACHABLE))), 1),
     ("table", push(lambda session: lobby.TableScreen(session, from_menu=False)), 1),
     ("join by address", push(lobby.JoinAddressScreen), 1),
     ("invite", invite, 1),

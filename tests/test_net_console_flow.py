@@ -187,18 +187,18 @@ def test_the_network_menu_listens_shows_tables_live_and_stops_when_left(tmp_path
     session = new_session(tmp_path, networks)
     state = network_menu(session)
     assert state["screen"] == "network_menu"
-    assert state["menu"]["items"] == ["Open a table", "Join by address"]
+    assert state["menu"]["items"] == ["Open a table", "Join by address", "Table server: not set"]
     assert networks.last.calls == [("listen", "", 47312), ("browse",)]
     session.post_event(ev.TableSeen(TableAd("Bob", "192.168.1.30", 47312, 9, "expert", 1, 1, "Bob (pi)")))
     session.post_event(ev.TableSeen(dataclasses.replace(TableAd.lobby("Cy", 47312, 1), key="Cy (tv)")))
     assert session.state()["menu"]["items"] == ["Bob · match 9 · up to expert · 1 seat free", "Open a table",
-                                                "Join by address"]
+                                                "Join by address", "Table server: not set"]
     from pyramid.net.discovery import instance_name
 
     session.post_event(ev.TableSeen(TableAd("Player", "192.168.1.2", 47312, 5, "good", 1, 1, instance_name("Player"))))
-    assert len(session.state()["menu"]["items"]) == 3  # its own announcement, heard back, is not listed
+    assert len(session.state()["menu"]["items"]) == 4  # its own announcement, heard back, is not listed
     session.post_event(ev.TableGone("Bob (pi)"))
-    assert session.state()["menu"]["items"] == ["Open a table", "Join by address"]
+    assert session.state()["menu"]["items"] == ["Open a table", "Join by address", "Table server: not set"]
     assert press(session, "back")["screen"] == "pyramids_menu"
     assert networks.last.calls[-1] == ("stop",)
 

@@ -78,7 +78,7 @@ class MatchAtARealHost(RuleBasedStateMachine):
 
         self.session.recover = never  # type: ignore[method-assign]
         open_console(self.session)
-        start_table(self.session, None, None)
+        start_table(self.session, None)
         listening = self.take_until(ev.Listening)
         self.sock = socket.create_connection(("127.0.0.1", listening.port), timeout=GUARD)
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # a ping a step: no waiting for ACKs

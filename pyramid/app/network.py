@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Callable
 
 if TYPE_CHECKING:
     from pyramid.net.network import Network
+    from pyramid.net.server.account import ServerAccount
 
 
 class EventSink:
@@ -38,12 +39,13 @@ class EventSink:
             post(event)
 
 
-def network_opener(sink: EventSink) -> Callable[[str], "Network"]:
-    """How the console makes its :class:`~pyramid.net.network.Network` (only when a network screen needs it)."""
+def network_opener(sink: EventSink, server: "ServerAccount | None" = None) -> Callable[[str], "Network"]:
+    """How the console makes its :class:`~pyramid.net.network.Network` (only when a network screen needs
+    it), with the settings file's table server if one is set."""
 
     def open_network(name: str) -> "Network":
         from pyramid.net.network import Network
 
-        return Network(name, sink)
+        return Network(name, sink, server=server)
 
     return open_network

@@ -35,6 +35,7 @@ from pyramid.options import Options
 
 if TYPE_CHECKING:
     from input.keymap import InputSettings
+    from pyramid.net.settings import NetworkSettings
 
 BOOT_SETTINGS = Path("/boot/firmware/pyramid.toml")
 USER_SETTINGS = Path("~/.config/pyramid/pyramid.toml")
@@ -166,13 +167,13 @@ def console_language(settings: HardwareSettings) -> str:
     return str(language)
 
 
-def network_port(settings: HardwareSettings) -> int:
-    """The ``[network]`` port; what is wrong in the table is told, and the default used."""
+def network_settings(settings: HardwareSettings) -> NetworkSettings:
+    """The ``[network]`` port and table server; what is wrong in the table is told, and the default used."""
     from pyramid.net.settings import read_network_settings
 
     network = read_network_settings(settings.sections, settings.name)
     _tell(network.problems)
-    return network.port
+    return network
 
 
 def input_settings(settings: HardwareSettings) -> InputSettings:

@@ -8,7 +8,7 @@ from typing import Callable, NamedTuple
 
 from pyramid.app.frontend import Frontend, Liveliness
 from pyramid.app.network import EventSink, network_opener
-from pyramid.app.settings_file import HardwareSettings, console_language, load_hardware_settings, network_port
+from pyramid.app.settings_file import HardwareSettings, console_language, load_hardware_settings, network_settings
 from pyramid.console.menus import open_console
 from pyramid.console.net.tables import Tables
 from pyramid.console.screen import DealChoice
@@ -42,9 +42,15 @@ def build_session(options: Options, settings: "HardwareSettings", sink: EventSin
         store = Store.open()
     else:
         store = Store.in_memory()
-    port = network_port(settings)
-    tables = Tables(network_opener(sink), port if options.table_port is None else options.table_port,
-                    options.table_address or "", options.name)
+    network = network_settings(settings)
+    if options.table is not None and options.table.via == "server" and network.server is None:
+        from pyramid.options import OptionError
+
+        raise OptionError("--table join:server: needs a table server in the settings file"
+                          " ([network] server, user, password_file)")
+    tables = Tables(network_opener(sink, network.server),
+                    network.port if options.table_port is None else options.table_port,
+                    options.table_address or "", options.name, network.server)
     # Hints search on a worker thread, their answers posted like the network's events; the scripted
     # mode answers at once, so that its traces do not depend on timing.
     thinker = Thinker.inline() if options.scripted else Thinker(sink)
@@ -62,7 +68,7 @@ def build_session(options: Options, settings: "HardwareSettings", sink: EventSin
         from pyramid.console.net.lobby import start_table
 
         open_console(session)
-        start_table(session, options.table.host, options.table.port)
+        start_table(session, options.table.where)
     return session
 
 

@@ -35,9 +35,10 @@ if TYPE_CHECKING:
     from pyramid.console.thinking import Thinker
     from pyramid.engine.duel.board import DuelBoard
     from pyramid.net.advert import TableAd
-    from pyramid.net.events import InviteReceived
+    from pyramid.net.events import InviteReceived, ServerState
     from pyramid.net.link import MatchLink
-    from pyramid.net.views import OpponentGame, TableAddress, TableView
+    from pyramid.net.server.account import ServerAccount
+    from pyramid.net.views import OpponentGame, TableAddress, TableAt, TableView
     from pyramid.saved.settings import PlayerSettings
     from pyramid.saved.store import Store
 
@@ -120,8 +121,11 @@ class NetworkTables(Protocol):
     crowded: bool
     #: The match at this console's table, or the seat it holds at another's.
     run: TableRun | None
-    #: A seat asked for and not yet answered: (host, port).
-    joining: tuple[str, int] | None
+    #: A seat asked for and not yet answered.
+    joining: TableAt | None
+    #: The settings file's table server (None: none set), and its latest state (None: not contacted yet).
+    server: ServerAccount | None
+    server_state: ServerState | None
 
     @property
     def available(self) -> bool:
@@ -146,8 +150,14 @@ class NetworkTables(Protocol):
     def open_table(self, match_number: int, level: str) -> MatchLink:
         """Open this console's table for ``match_number``."""
 
-    def join(self, host: str, port: int) -> None:
-        """Ask for the seat at ``host``:``port`` (the answer comes as an event)."""
+    def join(self, where: TableAt) -> None:
+        """Ask for the seat at ``where`` (the answer comes as an event)."""
+
+    def join_named(self, name: str) -> None:
+        """Sit at the table the player ``name`` (or the account) opened on the table server."""
+
+    def give_up_join(self) -> None:
+        """The seat asked for is no longer wanted."""
 
     def reopen(self, link: MatchLink, listen: tuple[str, int] | None) -> None:
         """After a restart: a host opens its saved table again, a guest goes back to its seat."""

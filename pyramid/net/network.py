@@ -100,7 +100,8 @@ class Network:
         if resume is not None and (resume.role != "host" or resume.match_number != match_number):
             raise TableStateError(f"the saved table is not this console's table for match {match_number}")
         self._leave_current()
-        link = resume or MatchLink("host", match_number, level)
+        # Offered through the table server when one is set (until a guest sits, and says how it came).
+        link = resume or MatchLink("host", match_number, level, via="server" if self.server is not None else "lan")
         self._adopt(link)
         self._submit(self._open(link, address, port))
         return link

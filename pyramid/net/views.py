@@ -72,3 +72,13 @@ class TableAddress:
 
     addresses: tuple[str, ...]
     port: int
+
+
+@dataclass(frozen=True, slots=True)
+class TableAt:
+    """Where a table is joined: an address and port on the home network, or, through the table
+    server, the host's account (``port`` 0)."""
+
+    host: str
+    port: int
+    via: Via = "lan"

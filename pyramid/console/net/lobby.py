@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from pyramid.net.advert import TableAd
     from pyramid.net.events import InviteReceived, Seated
     from pyramid.net.link import MatchLink
+    from pyramid.net.views import TableAt
     from pyramid.saved.progress import Progress
 
 
@@ -48,12 +49,18 @@ def open_network_menu(session: Console, match_number: int | None = None) -> None
     session.push(NetworkMenu(session, match_number))
 
 
-def start_table(session: Console, host: str | None, port: int | None) -> None:
-    """``--table``: open a table at once (``host`` None; ``--deal-number`` is its match), or join ``host``:``port``."""
-    if host is None or port is None:
+def start_table(session: Console, where: TableAt | None) -> None:
+    """``--table``: open a table at once (``where`` None; ``--deal-number`` is its match), or join the
+    table at ``where`` (through the table server: the table of the player, or account, ``where.host``)."""
+    if where is None:
         open_table(session, match_number_for(session, None), remembered_level(session), from_menu=False)
+    elif where.via == "server":
+        tables = session.tables
+        leave_current(session)
+        tables.join_named(where.host)
+        session.push(JoiningScreen(session, where))
     else:
-        join_table(session, host, port)
+        join_table(session, where)
 
 
 def open_table(session: Console, match_number: int, level: str, from_menu: bool) -> None:
@@ -70,18 +77,19 @@ def open_table(session: Console, match_number: int, level: str, from_menu: bool)
     session.show_store_notice()
 
 
-def join_table(session: Console, host: str, port: int) -> None:
-    """Ask for the seat at ``host``:``port``; the table opens when the host answers."""
+def join_table(session: Console, where: TableAt, host_name: str | None = None) -> None:
+    """Ask for the seat at ``where`` (the table of ``host_name``, when known); the table opens when
+    the host answers."""
     tables = session.tables
-    tables.joining = (host, port)  # before leaving a current table: the network must stay up
+    tables.joining = where  # before leaving a current table: the network must stay up
     leave_current(session)
-    tables.join(host, port)
-    session.push(JoiningScreen(session, host, port))
+    tables.join(where)
+    session.push(JoiningScreen(session, where, host_name))
 
 
 def cancel_join(session: Console, from_menu: bool) -> None:
     tables = session.tables
-    tables.joining = None
+    tables.give_up_join()
     tables.close_table()
     session.pop()
     if not from_menu:
@@ -178,7 +186,7 @@ def take_event(session: Console, event: object) -> None:
 
     tables = session.tables
     if isinstance(event, ev.JoinFailed) and tables.joining is not None:
-        _join_failed(session, wording.join_failed(event.reason))
+        _join_failed(session, wording.join_failed(event.reason, tables.joining.via))
     elif isinstance(event, ev.Seated) and tables.joining is not None:
         _seated(session, event)
     elif isinstance(event, ev.RematchStarted) and tables.run is not None:
@@ -190,7 +198,7 @@ def take_event(session: Console, event: object) -> None:
 
 def _join_failed(session: Console, why: str) -> None:
     tables = session.tables
-    tables.joining = None
+    tables.give_up_join()
     if isinstance(session.screen, JoiningScreen):
         from_menu = session.screen.from_menu
         session.pop()
@@ -201,7 +209,7 @@ def _join_failed(session: Console, why: str) -> None:
 
 def _seated(session: Console, event: Seated) -> None:
     tables = session.tables
-    tables.joining = None
+    tables.give_up_join()
     link = tables.seated_link()
     if link is None:
         return  # the seat was left again before this event was handled
@@ -251,13 +259,21 @@ class NetworkMenu(PyramidsHelpKey, LiveMenuScreen):
     def live_lines(self) -> list[LiveLine]:
         session, tables = self.session, self.session.tables
         lines = [
-            LiveLine(("table", ad.key), wording.table_line(ad.host, ad.match, ad.level, ad.seats), partial(self.join, ad))
-            for ad in sorted(tables.tables.values(), key=lambda ad: (ad.host, ad.key))
+            LiveLine(("table", ad.key), wording.table_line(ad.host, ad.match, ad.level, ad.seats, ad.via),
+                     partial(self.join, ad))
+            for ad in sorted(tables.tables.values(), key=lambda ad: (ad.via, ad.host, ad.key))
         ]
         return lines + [
             LiveLine("open", say("net.open_table"), self.open_table),
             LiveLine("address", say("net.join_by_address"), lambda: session.push(JoinAddressScreen(session))),
+            LiveLine("server", wording.server_line(tables.server, tables.server_state), self.about_server),
         ]
+
+    def about_server(self) -> None:
+        """The table server's line: what it is, its state and why, or how to set one."""
+        tables = self.session.tables
+        self.session.push(NoticeScreen(self.session, wording.server_line(tables.server, tables.server_state),
+                                       wording.server_detail(tables.server, tables.server_state)))
 
     def footer(self) -> str:
         tables = self.session.tables
@@ -271,7 +287,9 @@ class NetworkMenu(PyramidsHelpKey, LiveMenuScreen):
         if not ad.seats:
             self.session.push(NoticeScreen(self.session, say("net.table_full"), wording.join_failed("full")))
             return
-        over_saved_duel(self.session, partial(join_table, self.session, ad.address, ad.port))
+        from pyramid.net.views import TableAt
+
+        over_saved_duel(self.session, partial(join_table, self.session, TableAt(ad.address, ad.port, ad.via), ad.host))
 
     def open_table(self) -> None:
         session = self.session
@@ -321,7 +339,9 @@ class JoinAddressScreen(PyramidsHelpKey, Screen):
             session = self.session
             session.change_setting("join_address", f"{self.host}:{self.port}")
             session.pop()
-            over_saved_duel(session, partial(join_table, session, self.host, self.port))
+            from pyramid.net.views import TableAt
+
+            over_saved_duel(session, partial(join_table, session, TableAt(self.host, self.port)))
         elif action.kind in (Kind.BACK, Kind.STAR):
             self.session.pop()
 
@@ -342,10 +362,10 @@ class JoiningScreen(PyramidsHelpKey, Screen):
 
     name = "joining"
 
-    def __init__(self, session: Console, host: str, port: int) -> None:
+    def __init__(self, session: Console, where: TableAt, host_name: str | None = None) -> None:
         super().__init__(session)
-        self.host = host
-        self.port = port
+        self.where = where
+        self.host_name = host_name
         #: Whether the network menu is under it (leaving the table then goes back there).
         self.from_menu = isinstance(session.screen, NetworkMenu)
 
@@ -356,7 +376,7 @@ class JoiningScreen(PyramidsHelpKey, Screen):
     def view(self) -> View:
         below = self.view_below()
         return View(self.name, menu=below.menu, table=below.table, text=below.text,
-                    panel=PanelView(say("net.joining", host=self.host, port=self.port), (say("net.joining_detail"),),
+                    panel=PanelView(wording.joining(self.where, self.host_name), (say("net.joining_detail"),),
                                     (say("net.cancel"),)))
 
     def menu_state(self) -> dict[str, Any]:
@@ -449,7 +469,10 @@ class InviteScreen(PyramidsHelpKey, Screen):
             session = self.session
             session.pop()
             if session.tables.available:
-                over_saved_duel(session, partial(join_table, session, self.invite.address, self.invite.port))
+                from pyramid.net.views import TableAt
+
+                where = TableAt(self.invite.address, self.invite.port, self.invite.via)
+                over_saved_duel(session, partial(join_table, session, where, self.invite.name))
 
     def view(self) -> View:
         below = self.view_below()

@@ -26,15 +26,16 @@ from typing import TYPE_CHECKING
 from pyramid.console.wording import player_name
 from pyramid.errors import PyramidError
 from pyramid.net.limits import DEFAULT_PORT
-from pyramid.net.views import TableAddress
+from pyramid.net.views import TableAddress, TableAt
 from pyramid.system import device_info
 
 if TYPE_CHECKING:
     from pyramid.console.screen import TableRun
     from pyramid.net.advert import TableAd
-    from pyramid.net.events import InviteReceived
+    from pyramid.net.events import InviteReceived, ServerState
     from pyramid.net.link import MatchLink
     from pyramid.net.network import Network
+    from pyramid.net.server.account import ServerAccount
     from pyramid.net.views import TableView
 
 #: Invites: at most one held or on screen, at most one a console per INVITE_INTERVAL seconds and
@@ -54,15 +55,21 @@ class Tables:
 
     ``port`` and ``address`` are where this console listens (the settings
     file's ``[network]`` port, or ``--table-port`` / ``--table-address``);
-    ``name`` overrides the player's name for this run (``--name``).
+    ``name`` overrides the player's name for this run (``--name``);
+    ``server`` is the settings file's table server (None: none is set).
     """
 
     def __init__(self, open_network: Callable[[str], Network] | None = None, port: int = DEFAULT_PORT,
-                 address: str = "", name: str | None = None) -> None:
+                 address: str = "", name: str | None = None, server: ServerAccount | None = None) -> None:
         self._open_network = open_network
         self.port = port
         self.address = address
         self.name_override = name
+        self.server = server
+        #: The table server's latest state (None: none set, or not contacted yet).
+        self.server_state: ServerState | None = None
+        #: ``--table join:server:NAME`` given a player's name: joined when that player's table is seen.
+        self._wanted: str | None = None
         #: The player's name as the settings say it now (the session that owns the settings sets this).
         self.settings_name: Callable[[], str] = lambda: ""
         self._network: Network | None = None
@@ -78,7 +85,7 @@ class Tables:
         self._invites_from: dict[str, float] = {}  # address → when its next invite may show
         self._next_invite = 0.0  # when any console's next invite may show
         self.run: TableRun | None = None
-        self.joining: tuple[str, int] | None = None
+        self.joining: TableAt | None = None
         self.notice = ""
         self.crowded = False
         self._invited: dict[str, str] = {}  # address → name, to word InviteSent
@@ -131,9 +138,14 @@ class Tables:
         if self.run is None and self.joining is None:
             self.stop()
 
+    def give_up_join(self) -> None:
+        """The seat asked for is no longer wanted (cancelled, refused): also a table waited for by name."""
+        self.joining = self._wanted = None
+
     def stop(self) -> None:
         """End the network (the app's exit): the table is left cleanly, the thread ends."""
         network, self._network = self._network, None
+        self.server_state = None
         self.tables.clear()
         self.consoles.clear()
         if network is not None:
@@ -144,10 +156,24 @@ class Tables:
         """Open this console's table for ``match_number``, listening where this console listens."""
         return self.network().open_table(match_number, level, self.address, self.port)
 
-    def join(self, host: str, port: int) -> None:
-        """Ask for the seat at ``host``:``port``; the answer comes as an event (Seated, JoinFailed)."""
-        self.joining = (host, port)
-        self.network().join(host, port)
+    def join(self, where: TableAt) -> None:
+        """Ask for the seat at ``where``; the answer comes as an event (Seated, JoinFailed)."""
+        self.joining = where
+        if where.via == "server":
+            self.network().join_server(where.host)
+        else:
+            self.network().join(where.host, where.port)
+
+    def join_named(self, name: str) -> None:
+        """Sit at the table the player ``name`` opened on the table server (``--table join:server:NAME``):
+        at once when ``name`` is its account, else as soon as its table is seen."""
+        from pyramid.net.server.account import ACCOUNT
+
+        if ACCOUNT.match(name):
+            self.join(TableAt(name, 0, "server"))
+            return
+        self.joining, self._wanted = TableAt(name, 0, "server"), name
+        self.network().browse()
 
     def reopen(self, link: MatchLink, listen: tuple[str, int] | None) -> None:
         """Continue after a restart: a host opens its table again where it listened (``listen``, else
@@ -156,6 +182,8 @@ class Tables:
         if link.role == "host":
             address, port = listen or (self.address, self.port)
             network.open_table(link.match_number, link.level, address, port, resume=link)
+        elif link.address is not None and link.via == "server":
+            network.join_server(link.address[0], resume=link)
         elif link.address is not None:
             network.join(*link.address, resume=link)
 
@@ -170,7 +198,10 @@ class Tables:
     def invite(self, console: TableAd) -> None:
         """Invite a console seen in its network menu to this console's table."""
         self._invited[console.address] = console.host
-        self.network().invite(console.address, console.port)
+        if console.via == "server":
+            self.network().invite_server(console.address)
+        else:
+            self.network().invite(console.address, console.port)
 
     def take_invite(self) -> InviteReceived | None:
         invite, self.held_invite = self.held_invite, None
@@ -203,6 +234,9 @@ class Tables:
                 return  # this console's own announcement, heard back
             (self.tables if ad.is_table else self.consoles)[ad.key] = ad
             (self.consoles if ad.is_table else self.tables).pop(ad.key, None)
+            if self._wanted is not None and ad.via == "server" and ad.is_table and ad.host == self._wanted:
+                self._wanted = None
+                self.join(TableAt(ad.address, 0, "server"))
         elif isinstance(event, ev.TableGone):
             self.tables.pop(event.key, None)
             self.consoles.pop(event.key, None)
@@ -217,6 +251,8 @@ class Tables:
             self.notice = wording.listen_failed(event.port)
             if self.run is not None and self.run.seat == 0:
                 self.run.status = self.notice  # nobody can sit at this table: say so on it
+        elif isinstance(event, ev.ServerState):
+            self.server_state = event
         elif isinstance(event, ev.Crowded):
             self.crowded = event.crowded
         elif isinstance(event, ev.DiscoveryFailed):

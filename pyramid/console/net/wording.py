@@ -7,8 +7,15 @@ in the catalogue (``net.*`` keys).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pyramid.console.catalogue import say
 from pyramid.console.wording import level_name
+
+if TYPE_CHECKING:
+    from pyramid.net.events import ServerState
+    from pyramid.net.server.account import ServerAccount
+    from pyramid.net.views import TableAt
 
 #: Why a join failed (:class:`~pyramid.net.events.JoinFailed` ``reason``): the codes the catalogue words.
 JOIN_FAILURES = ("full", "version", "no_table", "bad_token", "closed", "busy", "unreachable", "outside", "protocol")
@@ -17,8 +24,17 @@ JOIN_FAILURES = ("full", "version", "no_table", "bad_token", "closed", "busy", "
 VOID_REASONS = ("illegal_move", "out_of_order", "changed_move", "score_mismatch", "wrong_match")
 
 
-def join_failed(reason: str) -> str:
+def join_failed(reason: str, via: str = "lan") -> str:
+    if via == "server" and reason == "unreachable":
+        return say("net.join_failed.not_on_server")
     return say(f"net.join_failed.{reason}" if reason in JOIN_FAILURES else "net.join_failed")
+
+
+def joining(where: TableAt, host_name: str | None = None) -> str:
+    """ "Joining 192.168.1.20 port 47312…", or through the table server "Joining Ann's table…"."""
+    if where.via == "server":
+        return say("net.joining_server", name=host_name or where.host)
+    return say("net.joining", host=where.host, port=where.port)
 
 
 def not_answering(name: str) -> str:
@@ -64,7 +80,24 @@ def discovery_failed() -> str:
     return say("net.discovery_failed")
 
 
-def table_line(host: str, match: int, level: str, seats: int) -> str:
-    """One table of the network menu: host, match number, maximum skill level, seats free."""
+def table_line(host: str, match: int, level: str, seats: int, via: str = "lan") -> str:
+    """One table of the network menu: host (marked when on the table server), match number, maximum
+    skill level, seats free."""
     free = say("net.seat_free") if seats else say("net.full")
-    return say("net.table_line", host=host, match=match, level=level_name(level), free=free)
+    shown = say("net.on_server", name=host) if via == "server" else host
+    return say("net.table_line", host=shown, match=match, level=level_name(level), free=free)
+
+
+def server_line(server: ServerAccount | None, state: ServerState | None) -> str:
+    """The table server in one line of the network menu: not set, or its state."""
+    if server is None:
+        return say("net.server.none")
+    return say(f"net.server.{state.state if state is not None else 'connecting'}")
+
+
+def server_detail(server: ServerAccount | None, state: ServerState | None) -> str:
+    """What the server's line opens: how to set one, or which server, as whom, and why not connected."""
+    if server is None:
+        return say("net.server.none_detail")
+    why = state.detail if state is not None and state.detail else ""
+    return say("net.server.detail", address=server.address, user=server.user) + (f" · {why}" if why else "")

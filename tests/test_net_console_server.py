@@ -1,0 +1,127 @@
+"""Two real console processes play Pyramids through the table server (issue 30), as on the home network.
+
+Each console has its own data directory and a settings file with the `[network]` lines make-server.sh
+prints; the server is a real Mosquitto made by the script (tests/table_server.py). The host opens
+its table with `--table open`; the guest finds it on the server with `--table join:server:HOST_NAME`
+(the host player's name, or its account). Then kill -9 of either console, and of the server, mid-match,
+and Continue: nothing lost or doubled.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from net_consoles import Console, good_moves, stop_all, taps
+from table_server import Broker, Server, make_server
+
+MATCH = 16
+KILLED_AFTER = 12
+
+
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[Broker]:
+    broker = Broker(make_server(tmp_path / "server", "ann", "bob")[0])
+    try:
+        broker.start()
+        yield broker
+    finally:
+        broker.kill()
+
+
+@pytest.fixture
+def consoles() -> Iterator[list[Console]]:
+    started: list[Console] = []
+    yield started
+    stop_all(*started)
+
+
+def settings(server: Server, directory: Path, user: str) -> list[str]:
+    """``--settings`` with the lines make-server.sh tells the console's owner to write."""
+    account = server.account(user)
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / "pyramid.toml"
+    path.write_text(f'[network]\nserver = "{account.address}"\nuser = "{user}"\n'
+                    f'password_file = "{account.password_file}"\nca_file = "{account.ca_file}"\n')
+    return ["--settings", str(path)]
+
+
+def server_host(server: Server, directory: Path, script: str, delay_ms: int = 0) -> Console:
+    return Console(directory / "Ann", "Ann").start(
+        script, "--table", "open", "--table-port", "0", "--table-address", "127.0.0.1", "--deal-number", str(MATCH),
+        *settings(server, directory / "Ann", "ann"), delay_ms=delay_ms)
+
+
+def server_guest(server: Server, directory: Path, script: str, whom: str = "Ann", delay_ms: int = 0) -> Console:
+    return Console(directory / "Bob", "Bob").start(
+        script, "--table", f"join:server:{whom}", *settings(server, directory / "Bob", "bob"), delay_ms=delay_ms)
+
+
+def played(states: list[dict]) -> int:
+    games = [state["game"] for state in states if state["game"] is not None]
+    return len(games[-1]["moves"]) if games else 0
+
+
+@pytest.mark.parametrize("whom", ["Ann", "ann"])
+def test_two_consoles_play_a_whole_match_through_the_server(tmp_path: Path, broker: Broker,
+                                                             consoles: list[Console], whom: str) -> None:
+    ann_moves, bob_moves = good_moves(MATCH, "good"), good_moves(MATCH, "casual")
+    ann = server_host(broker.server, tmp_path, f"wait:joined {taps(MATCH, ann_moves)} wait:done ok")
+    consoles.append(ann)
+    bob = server_guest(broker.server, tmp_path, f"wait:joined {taps(MATCH, bob_moves)} wait:done ok", whom)
+    consoles.append(bob)
+    ann_final, bob_final = ann.finish(), bob.finish()
+    mine, theirs = ann_final["game"], bob_final["game"]
+    assert mine["match"] == theirs["match"] == MATCH
+    assert mine["moves"] == [str(move) for move in ann_moves]
+    assert theirs["moves"] == [str(move) for move in bob_moves]
+    for seen, own, name in ((mine["opponent"], theirs, "Bob"), (theirs["opponent"], mine, "Ann")):
+        assert (seen["name"], seen["round"], seen["score"], seen["moves"]) == (name, own["round"], own["score"],
+                                                                               len(own["moves"]))
+    assert mine["table"]["players"] == theirs["table"]["players"] == ["Ann", "Bob"]
+    assert mine["table"]["via"] == theirs["table"]["via"] == "server"
+    assert ann.states()[0]["game"]["table"]["via"] == "server"  # offered on the server from the start
+    assert ann_final["screen"] == bob_final["screen"] == "duel_result"
+
+
+@pytest.mark.parametrize("killed", ["guest", "host", "server"])
+def test_a_kill_mid_match_then_continue_loses_and_doubles_nothing(tmp_path: Path, broker: Broker,
+                                                                   consoles: list[Console], killed: str) -> None:
+    host_moves, guest_moves = good_moves(MATCH, "good"), good_moves(MATCH, "casual")
+    slow = {"delay_ms": 150}
+    ann = server_host(broker.server, tmp_path, f"wait:joined {taps(MATCH, host_moves)} wait:done ok",
+                      **(slow if killed != "guest" else {}))
+    consoles.append(ann)
+    bob = server_guest(broker.server, tmp_path, f"wait:joined {taps(MATCH, guest_moves)} wait:done ok",
+                       **(slow if killed != "host" else {}))
+    consoles.append(bob)
+    if killed == "server":
+        ann.wait_for_trace(lambda states: played(states) >= KILLED_AFTER)
+        broker.kill()
+        broker.start()
+        ann_final, bob_final = ann.finish(), bob.finish()
+        mine, theirs = ann_final["game"], bob_final["game"]
+        assert mine["moves"] == [str(move) for move in host_moves]
+        assert theirs["moves"] == [str(move) for move in guest_moves]
+    else:
+        victim, survivor = (bob, ann) if killed == "guest" else (ann, bob)
+        victim_moves = guest_moves if killed == "guest" else host_moves
+        victim.wait_for_trace(lambda states: played(states) >= KILLED_AFTER)
+        victim.kill()
+        saved = victim.saved_moves()
+        assert saved == [str(move) for move in victim_moves[:len(saved)]] and len(saved) >= KILLED_AFTER
+        again = Console(victim.directory, victim.name)
+        consoles.append(again)
+        user = "bob" if killed == "guest" else "ann"
+        again.start(f"ok wait:joined {taps(MATCH, victim_moves, start=len(saved))} wait:done ok",
+                    *settings(broker.server, victim.directory, user))
+        assert again.wait_for_trace()[0]["menu"]["items"][0] == "Continue Pyramids"
+        victim_final, survivor_final = again.finish(), survivor.finish()
+        mine, theirs = victim_final["game"], survivor_final["game"]
+        assert mine["moves"] == [str(move) for move in victim_moves]
+        assert theirs["moves"] == [str(move) for move in (host_moves if killed == "guest" else guest_moves)]
+    assert theirs["opponent"]["moves"] == len(mine["moves"]) and theirs["opponent"]["score"] == mine["score"]
+    assert mine["opponent"]["moves"] == len(theirs["moves"]) and mine["opponent"]["score"] == theirs["score"]
+    assert mine["table"]["via"] == theirs["table"]["via"] == "server"
