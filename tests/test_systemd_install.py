@@ -95,9 +95,10 @@ def test_install_twice_gives_the_same_console(tmp_path: Path) -> None:
     assert (opt / "releases" / "1.0" / ".installed").is_file()
     assert os.access(opt / "bin" / "pyramid-release", os.X_OK)
     system = root / "etc" / "systemd" / "system"
-    for unit in ("pyramid.service", "pyramid-rollback.service"):
+    for unit in ("pyramid.service", "pyramid-rollback.service", "pyramid-table-server.service"):
         assert (system / unit).read_text() == (REPOSITORY / "systemd" / unit).read_text()
-    assert os.readlink(system / "multi-user.target.wants" / "pyramid.service") == "/etc/systemd/system/pyramid.service"
+    for unit in ("pyramid.service", "pyramid-table-server.service"):
+        assert os.readlink(system / "multi-user.target.wants" / unit) == f"/etc/systemd/system/{unit}"
     assert not (system / "getty.target.wants" / "getty@tty1.service").exists()
     rule = root / "etc" / "polkit-1" / "rules.d" / "50-pyramid-power-off.rules"
     assert rule.read_text() == (REPOSITORY / "firmware" / rule.relative_to(root)).read_text()

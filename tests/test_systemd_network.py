@@ -70,3 +70,59 @@ def test_exposure_stays_at_most_one_and_a_half() -> None:
     print(f"\nsystemd-analyze security --offline=yes pyramid.service with the network: exposure {level}")
     assert level <= MAX_EXPOSURE
     assert re.search(r"✓ RestrictAddressFamilies=~AF_PACKET ", result.stdout)  # raw packets stay refused
+
+
+# -- the table server's allowance (issue 30) -------------------------------------------------------
+SERVER_UNIT = UNIT.parent / "pyramid-table-server.service"
+
+
+def allow_server(tmp_path: Path, server: str | None, *args: str) -> subprocess.CompletedProcess[str]:
+    """``pyramid allow-server`` with a settings file naming ``server``, and a ``systemctl`` on PATH
+    that records its arguments (the seam: the real one would change this machine's units)."""
+    import os
+    import sys
+
+    settings = tmp_path / "pyramid.toml"
+    settings.write_text("" if server is None else
+                        f'[network]\nserver = "{server}"\nuser = "ann"\npassword_file = "/etc/pyramid/server/password"\n')
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    fake = bin_dir / "systemctl"
+    fake.write_text(f'#!/bin/sh\nprintf "%s\\n" "$@" > "{tmp_path}/systemctl.args"\n')
+    fake.chmod(0o755)
+    return subprocess.run([sys.executable, "-m", "pyramid", "allow-server", "--settings", str(settings), *args],
+                          capture_output=True, text=True, timeout=60, cwd=UNIT.parents[1],
+                          env={**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}"})
+
+
+def test_the_servers_address_and_nothing_else_is_added_to_the_running_consoles_allowance(tmp_path: Path) -> None:
+    done = allow_server(tmp_path, "mqtts://192.0.2.10:8883")
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "systemctl.args").read_text().split("\n")[:-1] == [
+        "set-property", "--runtime", "pyramid.service", "IPAddressAllow=192.0.2.10/32"]
+    assert "192.0.2.10" in done.stdout
+
+
+@pytest.mark.parametrize("server, says", [
+    (None, "no table server"),
+    ("mqtts://127.0.0.1:8883", "already allowed"),
+    ("mqtts://192.168.1.5", "already allowed"),
+])
+def test_no_server_or_one_at_home_changes_nothing(tmp_path: Path, server: str | None, says: str) -> None:
+    done = allow_server(tmp_path, server)
+    assert done.returncode == 0 and says in done.stdout
+    assert not (tmp_path / "systemctl.args").exists()
+
+
+def test_a_server_that_cannot_be_resolved_is_one_line_and_a_failure(tmp_path: Path) -> None:
+    done = allow_server(tmp_path, "mqtts://tables.invalid", "--wait", "0")
+    assert done.returncode == 1 and len(done.stderr.strip().splitlines()) == 1
+    assert "cannot resolve tables.invalid" in done.stderr
+    assert not (tmp_path / "systemctl.args").exists()
+
+
+def test_the_allowance_unit_runs_the_command_as_a_confined_root_oneshot() -> None:
+    text = SERVER_UNIT.read_text()
+    assert "ExecStart=/opt/pyramid/current/bin/pyramid allow-server\n" in text
+    assert "Type=oneshot" in text and "CapabilityBoundingSet=\n" in text and "User=" not in text
+    assert "Before=pyramid.service" not in text, "the console starts at once; it reaches the server once allowed"

@@ -105,7 +105,7 @@ def test_units_verify_clean_on_a_device_root(tmp_path: Path) -> None:
     (root / "opt" / "pyramid" / "current").symlink_to("releases/1.0")
 
     result = subprocess.run(["systemd-analyze", "verify", f"--root={root}", "pyramid.service",
-                             "pyramid-rollback.service", "pyramid-ready.service"],
+                             "pyramid-rollback.service", "pyramid-ready.service", "pyramid-table-server.service"],
                             capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stderr
     assert result.stderr.strip() == ""
@@ -114,7 +114,7 @@ def test_units_verify_clean_on_a_device_root(tmp_path: Path) -> None:
 MAX_ROLLBACK_EXPOSURE = 2.0
 
 
-@pytest.mark.parametrize("unit", ["pyramid-rollback.service", "pyramid-ready.service"])
+@pytest.mark.parametrize("unit", ["pyramid-rollback.service", "pyramid-ready.service", "pyramid-table-server.service"])
 def test_root_units_exposure_is_at_most_two(unit: str) -> None:
     """They run as root (7.7 "EXPOSED" unconfined): no capability, no network, nothing writable but the releases."""
     level = exposure(UNITS / unit)

@@ -22,6 +22,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from pyramid.solve_cli import main as solve_main
 
         return solve_main(argv[1:])
+    if argv[:1] == ["allow-server"]:
+        from pyramid.app.server_allowance import main as allow_main
+
+        return allow_main(argv[1:])
     try:
         options, show_version = parse_options(argv)
     except OptionError as error:

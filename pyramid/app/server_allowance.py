@@ -1,0 +1,97 @@
+"""``pyramid allow-server``: let the console's unit reach the table server the settings file names.
+
+Why a command of its own, run as root by ``pyramid-table-server.service``: the
+console's unit denies every address but the home network's and mDNS
+(``IPAddressDeny=any``, enforced by the kernel for its cgroup), and the console,
+unprivileged, cannot widen that. This reads the same settings file as the
+console, resolves the server's host name, and adds exactly its addresses to the
+running unit's allowance (``systemctl set-property --runtime pyramid.service
+IPAddressAllow=…``: a resource-control setting systemd applies to a running
+unit, kept under /run until the next boot). The console, which tries the server
+again 1 s doubling to 30 s, then gets through; nothing else beyond the home
+does. With no server set it does nothing. Addresses already allowed (the home
+network's) are left out.
+
+systemd filters addresses only, not ports: the port is the console's own (it
+connects to the configured one alone); docs/network.md says so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+
+from pyramid.app.settings_file import load_hardware_settings, network_settings
+from pyramid.net.addresses import is_allowed_peer
+from pyramid.net.server.account import ServerAccount
+from pyramid.options import Options
+
+UNIT = "pyramid.service"
+#: Resolving at boot may come before the network: tried again every RETRY seconds, WAIT in all.
+WAIT, RETRY = 120.0, 2.0
+
+Resolve = Callable[[str, int], list[str]]
+
+
+def resolve(host: str, port: int) -> list[str]:
+    """The host's addresses (IPv4 and IPv6), in the resolver's order, each once."""
+    found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    return list(dict.fromkeys(str(entry[4][0]) for entry in found))
+
+
+def to_allow(server: ServerAccount, lookup: Resolve = resolve, wait: float = WAIT,
+             sleep: Callable[[float], None] = time.sleep) -> list[str]:
+    """The server's addresses not yet allowed to the console; ``OSError`` when it cannot be resolved
+    within ``wait`` seconds."""
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            addresses = lookup(server.host, server.port)
+            break
+        except OSError:
+            if time.monotonic() + RETRY > deadline:
+                raise
+            sleep(RETRY)
+    return [address for address in addresses if not is_allowed_peer(address)]
+
+
+def allowance_command(addresses: Sequence[str]) -> list[str]:
+    """The systemctl call adding ``addresses`` (each a single host) to the console's allowance."""
+    hosts = [str(ipaddress.ip_network(address)) for address in addresses]
+    return ["systemctl", "set-property", "--runtime", UNIT, f"IPAddressAllow={' '.join(hosts)}"]
+
+
+def main(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(prog="pyramid allow-server", description=__doc__.splitlines()[0] if __doc__ else "")
+    parser.add_argument("--settings", metavar="FILE", help="the settings file (default: the console's)")
+    parser.add_argument("--wait", type=float, default=WAIT, metavar="S",
+                        help=f"seconds to keep trying to resolve the server (default {WAIT:g})")
+    parser.add_argument("--dry-run", action="store_true", help="print the systemctl call instead of running it")
+    args = parser.parse_args(argv)
+    server = network_settings(load_hardware_settings(Options(settings=args.settings))).server
+    if server is None:
+        print("pyramid allow-server: no table server in the settings file: nothing to allow")
+        return 0
+    try:
+        addresses = to_allow(server, wait=args.wait)
+    except OSError as error:
+        print(f"pyramid allow-server: cannot resolve {server.host}: {error}", file=sys.stderr)
+        return 1
+    if not addresses:
+        print(f"pyramid allow-server: {server.address} is on the home network, already allowed")
+        return 0
+    command = allowance_command(addresses)
+    if args.dry_run:
+        print(" ".join(command))
+        return 0
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        print(f"pyramid allow-server: {' '.join(command)}: {done.stderr.strip() or done.returncode}", file=sys.stderr)
+        return 1
+    print(f"pyramid allow-server: {UNIT} may reach {server.address} at {', '.join(addresses)}")
+    return 0
