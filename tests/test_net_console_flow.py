@@ -54,7 +54,7 @@ class RecordingNetwork:
         self.link = resume or MatchLink("host", match, level)
         return self.link
 
-    def join(self, host: str, port: int, resume: MatchLink | None = None) -> None:
+    def join(self, host: str, port: int, resume: MatchLink | None = None, level: str = "casual") -> None:
         self.calls.append(("join", host, port))
         self.link = resume
 

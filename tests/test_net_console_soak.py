@@ -35,15 +35,15 @@ def line(data: dict[str, object]) -> bytes:
     return json.dumps(data).encode() + b"\n"
 
 
-HELLO = line({"t": "hello", "v": 1, "name": "Mallory"})
+HELLO = line({"t": "hello", "v": 2, "name": "Mallory"})
 ATTACKS = [
     b"",  # connect and say nothing: a squatter
     bytes(random.Random(7).randrange(256) for _ in range(3000)),
-    b'{"t":"hello","v":1,"na',
-    line({"t": "hello", "v": 99, "name": "Mallory"}) + line({"t": "join", "token": ""}),
+    b'{"t":"hello","v":2,"na',
+    line({"t": "hello", "v": 99, "name": "Mallory"}) + line({"t": "join", "token": "", "level": "good"}),
     line({"t": "ping", "n": 1}) * 400,
-    HELLO + line({"t": "join", "token": ""}),  # asks for the seat, then never speaks
-    HELLO + line({"t": "join", "token": "f" * 32}),
+    HELLO + line({"t": "join", "token": "", "level": "good"}),  # asks for the seat, then never speaks
+    HELLO + line({"t": "join", "token": "f" * 32, "level": "good"}),
     HELLO + b"[" * 50_000 + b"\n",
 ]
 # Not here: a stranger that really sits (speaks after the accept). The seat is first come, first
@@ -85,7 +85,7 @@ def attacker(port: int, source: str, stopping: threading.Event, seed: int) -> No
 def answers_a_hello(port: int) -> bool:
     """The console's own hello comes back (a table's answer, or with a busy refusal)."""
     with socket.create_connection(("127.0.0.1", port), timeout=10.0) as sock:
-        sock.sendall(line({"t": "hello", "v": 1, "name": "Probe"}) + line({"t": "join", "token": "e" * 32}))
+        sock.sendall(line({"t": "hello", "v": 2, "name": "Probe"}) + line({"t": "join", "token": "e" * 32, "level": "good"}))
         received = b""
         while b"\n" not in received:
             data = sock.recv(65536)

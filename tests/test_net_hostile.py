@@ -40,9 +40,9 @@ def line(data: dict[str, object]) -> bytes:
     return json.dumps(data).encode() + b"\n"
 
 
-HELLO = line({"t": "hello", "v": 1, "name": "Mallory"})
+HELLO = line({"t": "hello", "v": 2, "name": "Mallory"})
 #: What a console sends to take a seat: hello, join, and once accepted (at once) its resend.
-SITS_DOWN = HELLO + line({"t": "join", "token": ""}) + line({"t": "resend", "match": 31, "next": 1})
+SITS_DOWN = HELLO + line({"t": "join", "token": "", "level": "good"}) + line({"t": "resend", "match": 31, "next": 1})
 
 
 def a_real_opponent_can_still_play(host: Endpoint, port: int) -> None:
@@ -103,7 +103,7 @@ def test_a_ten_megabyte_line_is_cut_off_without_being_buffered(table: tuple[Endp
 def test_a_half_message_that_never_ends_is_dropped(table: tuple[Endpoint, int]) -> None:
     host, port = table
     sock = connect(port, GUARD)
-    sock.sendall(b'{"t":"hello","v":1,"na')
+    sock.sendall(b'{"t":"hello","v":2,"na')
     assert closed_by_peer(sock)
     a_real_opponent_can_still_play(host, port)
 
@@ -116,7 +116,7 @@ def test_asking_for_the_seat_and_going_without_a_word_leaves_the_seat_free(table
     """
     host, port = table
     sock = connect(port, GUARD)
-    sock.sendall(HELLO + line({"t": "join", "token": ""}))
+    sock.sendall(HELLO + line({"t": "join", "token": "", "level": "good"}))
     received = b""
     while b'"t":"accept"' not in received:
         received += sock.recv(65536)
@@ -185,12 +185,12 @@ def test_a_seated_cheat_voids_the_match(table: tuple[Endpoint, int], moves: list
     assert b'"t":"leave","reason":"void"' in received
 
 
-@pytest.mark.parametrize("version", [0, 2])
+@pytest.mark.parametrize("version", [1, 3])
 def test_a_console_of_another_version_reads_why_it_is_refused(table: tuple[Endpoint, int], version: int) -> None:
     """It says hello and asks for the seat at once, as a console does; the answer names the reason."""
     host, port = table
     sock = connect(port, GUARD)
-    sock.sendall(line({"t": "hello", "v": version, "name": "Zed"}) + line({"t": "join", "token": ""}))
+    sock.sendall(line({"t": "hello", "v": version, "name": "Zed"}) + line({"t": "join", "token": "", "level": "good"}))
     received = b""
     while chunk := sock.recv(65536):
         received += chunk
@@ -355,7 +355,7 @@ def test_a_peer_that_asks_for_the_seat_and_says_nothing_more_is_dropped_after_th
     port = host.wait(ev.Listening).port
     try:
         silent = connect(port, GUARD)
-        silent.sendall(HELLO + line({"t": "join", "token": ""}))
+        silent.sendall(HELLO + line({"t": "join", "token": "", "level": "good"}))
         assert closed_by_peer(silent), "closed long before the read timeout (the guard is 20 s)"
         host.drain()
         assert not any(isinstance(event, ev.OpponentJoined) for event in host.seen)
@@ -373,7 +373,7 @@ def test_a_guest_coming_back_with_its_token_keeps_the_name_it_sat_under(table: t
     """Item 9: Bob became Mallory mid-match by coming back with the seat's token under another name."""
     host, port = table
     bob = connect(port, GUARD)
-    bob.sendall(line({"t": "hello", "v": 1, "name": "Bob"}) + line({"t": "join", "token": ""}))
+    bob.sendall(line({"t": "hello", "v": 2, "name": "Bob"}) + line({"t": "join", "token": "", "level": "good"}))
     received = b""
     while b'"t":"accept"' not in received:
         received += bob.recv(65536)
@@ -383,7 +383,7 @@ def test_a_guest_coming_back_with_its_token_keeps_the_name_it_sat_under(table: t
     bob.close()
     host.wait(ev.PeerConnection, lambda event: not event.connected)
     mallory = connect(port, GUARD)
-    mallory.sendall(line({"t": "hello", "v": 1, "name": "Mallory"}) + line({"t": "join", "token": accept["token"]})
+    mallory.sendall(line({"t": "hello", "v": 2, "name": "Mallory"}) + line({"t": "join", "token": accept["token"], "level": "good"})
                     + line({"t": "resend", "match": 31, "next": 1}))
     back = host.wait(ev.OpponentJoined)
     assert (back.name, back.resumed) == ("Bob", True)

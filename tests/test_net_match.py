@@ -297,7 +297,7 @@ def test_a_console_of_another_protocol_version_is_refused() -> None:
     try:
         host.net.open_table(3, "good", "127.0.0.1", 0)
         sock = socket.create_connection(("127.0.0.1", host.wait(ev.Listening).port), timeout=GUARD)
-        sock.sendall(b'{"t":"hello","v":2,"name":"Future"}\n{"t":"join","token":""}\n')
+        sock.sendall(b'{"t":"hello","v":3,"name":"Future"}\n{"t":"join","token":"","level":"good"}\n')
         answer = b""
         while chunk := sock.recv(4096):
             answer += chunk
@@ -320,3 +320,19 @@ def test_a_console_never_connects_off_the_home_network(pair: tuple[Endpoint, End
     host.net.invite(address, 47312)
     sent = host.wait(ev.InviteSent)
     assert not sent.delivered and "not a loopback, link-local or private address" in sent.detail
+
+
+@pytest.mark.parametrize("level, seated", [("casual", True), ("good", True), ("expert", False)])
+def test_a_table_seats_players_up_to_its_hosts_maximum_level(pair: tuple[Endpoint, Endpoint], level: str,
+                                                              seated: bool) -> None:
+    """The table's level is the highest skill its host accepts; the guest states its own in its join."""
+    host, guest = pair
+    host.net.open_table(4, "good", "127.0.0.1", 0)
+    guest.net.join("127.0.0.1", host.wait(ev.Listening).port, level=level)
+    if seated:
+        assert guest.wait(ev.Seated).level == "good"
+    else:
+        failed = guest.wait(ev.JoinFailed)
+        assert failed.reason == "level" and "(level)" in failed.detail
+        view = host.net.table_view()
+        assert view is not None and view.players == ("Ann",), "the seat stays free"

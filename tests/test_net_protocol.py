@@ -16,7 +16,7 @@ from pyramid.net.errors import QUOTE_LIMIT, MatchVoidError, ProtocolError
 from pyramid.net.opponent import OpponentReplay
 
 EXAMPLES = [
-    p.Hello(1, "Ann"), p.TableInfo("Ann", 7, "good", 1), p.Join(""), p.Join("0" * 32),
+    p.Hello(1, "Ann"), p.TableInfo("Ann", 7, "good", 1), p.Join("", "casual"), p.Join("0" * 32, "expert"),
     p.Accept("ab" * 16, 2**32, "expert"), p.Refuse("full"), p.Invite("Zoë", 47312, 3), p.Move(7, 1, "Th"),
     p.Move(7, 2, "turn"), p.Move(7, 3, "joker"), p.Resend(7, 1), p.Status(7, 5, -120, 300, True),
     p.Rematch(8), p.RematchAccept(8), p.Leave("void"), p.Ping(0), p.Pong(2**31 - 1),
@@ -34,15 +34,16 @@ def test_every_message_round_trips(message: p.Message) -> None:
     "line",
     [
         b"", b"\xff\xfe", b"[]", b"42", b'"hello"', b"{}", b'{"t":"nope"}', b'{"t":1}', b"NaN",
-        b'{"t":"hello","v":1}', b'{"t":"hello","v":1,"name":"Ann","extra":0}', b'{"t":"hello","v":"1","name":"Ann"}',
-        b'{"t":"hello","v":true,"name":"Ann"}', b'{"t":"hello","v":1,"name":""}', b'{"t":"hello","v":1,"name":" Ann"}',
-        b'{"t":"hello","v":1,"name":"A\\nB"}', b'{"t":"hello","v":1,"name":"' + b"x" * 33 + b'"}',
+        b'{"t":"hello","v":1}', b'{"t":"hello","v":2,"name":"Ann","extra":0}', b'{"t":"hello","v":"1","name":"Ann"}',
+        b'{"t":"hello","v":true,"name":"Ann"}', b'{"t":"hello","v":2,"name":""}', b'{"t":"hello","v":2,"name":" Ann"}',
+        b'{"t":"hello","v":2,"name":"A\\nB"}', b'{"t":"hello","v":2,"name":"' + b"x" * 33 + b'"}',
         b'{"t":"move","match":7,"n":0,"move":"Th"}', b'{"t":"move","match":0,"n":1,"move":"Th"}',
         b'{"t":"move","match":7,"n":1,"move":"th"}', b'{"t":"move","match":7,"n":1,"move":"../etc/passwd"}',
         b'{"t":"move","match":7,"n":1.0,"move":"Th"}', b'{"t":"move","match":7,"n":1,"move":"Th\\n"}',
         b'{"t":"status","match":7,"round":1,"score":1e400,"moves":0,"finished":false}',
         b'{"t":"status","match":7,"round":1,"score":0,"moves":0,"finished":0}',
-        b'{"t":"join","token":"ABCDEF"}', b'{"t":"refuse","reason":"rm -rf /"}', b'{"t":"leave","reason":null}',
+        b'{"t":"join","token":"ABCDEF","level":"good"}', b'{"t":"join","token":""}',
+        b'{"t":"join","token":"","level":"godlike"}', b'{"t":"refuse","reason":"rm -rf /"}', b'{"t":"leave","reason":null}',
         b'{"t":"ping","n":-1}', b'{"t":"ping","n":' + b"9" * 5000 + b"}", b"[" * 100_000, b'{"t":"pong","n":1}' * 2,
     ],
 )
@@ -53,7 +54,7 @@ def test_invalid_lines_are_protocol_errors(line: bytes) -> None:
 
 def test_errors_quote_a_bounded_part_of_the_input() -> None:
     with pytest.raises(ProtocolError) as caught:
-        p.decode(b'{"t":"hello","v":1,"name":"' + b"y" * 60_000 + b'"}')
+        p.decode(b'{"t":"hello","v":2,"name":"' + b"y" * 60_000 + b'"}')
     assert len(str(caught.value)) < 6 * QUOTE_LIMIT
     assert isinstance(caught.value, PyramidError)
 
@@ -182,6 +183,6 @@ def test_deep_nesting_is_refused_before_the_parser_recurses() -> None:
     """The soak found it: 50,000 brackets took the JSON parser to the recursion limit on the
     network thread, where a finaliser then failed. Refused by counting, under the size limit."""
     with pytest.raises(ProtocolError, match="more than 64 brackets"):
-        p.decode(b'{"t":"hello","v":1,"name":"A","x":' + b"[" * 600 + b"]" * 600 + b"}")
+        p.decode(b'{"t":"hello","v":2,"name":"A","x":' + b"[" * 600 + b"]" * 600 + b"}")
     name = "[{" * 16  # a name full of brackets is still a name
     assert p.decode(p.encode(p.Hello(1, name))) == p.Hello(1, name)

@@ -150,10 +150,10 @@ class NetworkTables(Protocol):
     def open_table(self, match_number: int, level: str) -> MatchLink:
         """Open this console's table for ``match_number``."""
 
-    def join(self, where: TableAt) -> None:
-        """Ask for the seat at ``where`` (the answer comes as an event)."""
+    def join(self, where: TableAt, level: str) -> None:
+        """Ask for the seat at ``where`` as a player of skill ``level`` (the answer comes as an event)."""
 
-    def join_named(self, name: str) -> None:
+    def join_named(self, name: str, level: str) -> None:
         """Sit at the table the player ``name`` (or the account) opened on the table server."""
 
     def give_up_join(self) -> None:

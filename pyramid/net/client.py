@@ -40,8 +40,9 @@ class GuestJoin:
     left with a ``leave``, even if the console had not yet seen it.
     """
 
-    def __init__(self, link: MatchLink | None) -> None:
+    def __init__(self, link: MatchLink | None, level: str) -> None:
         self.link = link  # the seat: a saved one from the start, else once the host accepts
+        self.level = level  # the player's own skill level, stated when asking for a new seat
         self.task: asyncio.Task[None] | None = None  # run_guest's, once it runs
         self.given_up = False
 
@@ -86,7 +87,7 @@ async def run_guest(
                 return
         else:
             try:
-                name, answer = await _ask_for_seat(context, wire, link)
+                name, answer = await _ask_for_seat(context, wire, link, joining.level)
             except PeerFault as refusal:
                 if link is None:
                     reason = "protocol" if refusal.reason != "closed" else "unreachable"
@@ -137,7 +138,8 @@ async def run_guest(
         pause = min(pause * 2, limits.retry_longest)
 
 
-async def _ask_for_seat(context: NetContext, wire: Channel, link: MatchLink | None) -> tuple[str, Accept | Refuse]:
+async def _ask_for_seat(context: NetContext, wire: Channel, link: MatchLink | None,
+                        level: str) -> tuple[str, Accept | Refuse]:
     """Hello and join; the host's name and its accept or refusal (PeerFault for anything else).
 
     The wire is closed when no answer comes: a fault, or the player giving up
@@ -146,7 +148,7 @@ async def _ask_for_seat(context: NetContext, wire: Channel, link: MatchLink | No
     deadline = context.limits.hello_deadline
     try:
         wire.send(Hello(PROTOCOL_VERSION, context.name))
-        wire.send(Join("" if link is None or link.token is None else link.token))
+        wire.send(Join("" if link is None or link.token is None else link.token, level))
         name = ""
         while True:
             message = await wire.receive(deadline)

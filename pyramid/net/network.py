@@ -106,8 +106,10 @@ class Network:
         self._submit(self._open(link, address, port))
         return link
 
-    def join(self, host: str, port: int, resume: MatchLink | None = None) -> None:
+    def join(self, host: str, port: int, resume: MatchLink | None = None, level: str = "casual") -> None:
         """Ask for the seat at ``host``:``port`` (or come back to a saved one); posts Seated or JoinFailed.
+
+        ``level`` is the player's own skill level: a table whose maximum is lower refuses a new seat.
 
         After :class:`~pyramid.net.events.Seated`, :attr:`link` is the match's link.
         """
@@ -116,10 +118,10 @@ class Network:
         self._leave_current()
         if resume is not None:
             self._adopt(resume)
-        self._joining = joining = GuestJoin(resume)
+        self._joining = joining = GuestJoin(resume, level if resume is None else resume.level)
         self._submit(self._join(host, port, joining, "lan"))
 
-    def join_server(self, account: str, resume: MatchLink | None = None) -> None:
+    def join_server(self, account: str, resume: MatchLink | None = None, level: str = "casual") -> None:
         """Ask for the seat at the table of ``account`` on the table server; as :meth:`join`."""
         if self.server is None:
             raise TableStateError("no table server is set")
@@ -128,7 +130,7 @@ class Network:
         self._leave_current()
         if resume is not None:
             self._adopt(resume)
-        self._joining = joining = GuestJoin(resume)
+        self._joining = joining = GuestJoin(resume, level if resume is None else resume.level)
         self._submit(self._join(account, 0, joining, "server"))
 
     def resume(self, saved: object) -> MatchLink:

@@ -29,8 +29,9 @@ from pyramid.engine.deal import MAX_DEAL_NUMBER
 from pyramid.engine.duel.ai import LEVELS
 from pyramid.net.errors import ProtocolError, quote
 
-#: The protocol version a console speaks; a hello with another version is refused.
-PROTOCOL_VERSION: Final = 1
+#: The protocol version a console speaks; a hello with another version is refused. Version 2 (issue
+#: 30): the guest states its skill level in its join, and a table refuses one above its own.
+PROTOCOL_VERSION: Final = 2
 #: The largest message, in bytes, newline included.
 MAX_MESSAGE: Final = 64 * 1024
 #: The most ``[`` and ``{`` a message may hold. Every message is one flat object, and only a name
@@ -45,7 +46,7 @@ MAX_MOVES: Final = 10_000
 #: Bounds of a claimed score (a real match stays within a few thousand points).
 MAX_SCORE: Final = 1_000_000
 
-RefuseReason = Literal["full", "version", "no_table", "bad_token", "closed", "busy"]
+RefuseReason = Literal["full", "version", "no_table", "bad_token", "closed", "busy", "level"]
 LeaveReason = Literal["left", "closed", "void"]
 
 _MOVE = re.compile(r"(?:turn|joker|[A23456789TJQK][cdhs])\Z")
@@ -72,9 +73,12 @@ class TableInfo:
 
 @dataclass(frozen=True, slots=True)
 class Join:
-    """A guest asks for the seat; ``token`` is "" the first time, the seat's token to come back."""
+    """A guest asks for the seat; ``token`` is "" the first time, the seat's token to come back;
+    ``level`` is the guest's own skill level, which a new seat must not exceed the table's (its
+    host's maximum skill level). Added in version 2."""
 
     token: str
+    level: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,9 +247,10 @@ def check(message: Message) -> None:
             _match(match)
             _level(level)
             _int(seats, "seats", 0, 1)
-        case Join(token=token):
+        case Join(token=token, level=level):
             if not (isinstance(token, str) and (token == "" or _TOKEN.match(token))):
                 raise ProtocolError("token must be '' or 32 lower-case hex digits")
+            _level(level)
         case Accept(token=token, match=match, level=level):
             if not (isinstance(token, str) and _TOKEN.match(token)):
                 raise ProtocolError("token must be 32 lower-case hex digits")

@@ -31,6 +31,7 @@ import asyncio
 from collections import Counter
 from collections.abc import Callable
 
+from pyramid.engine.duel.ai import LEVELS
 from pyramid.net.addresses import is_allowed_peer
 from pyramid.net.channel import Channel, PeerFault
 from pyramid.net.connection import Wire
@@ -261,6 +262,9 @@ class TableHost:
             raise PeerFault("protocol", f"{wire.peer} sent {type(request).__name__} instead of a join or an invite")
         if link is None or link.ended is not None:
             wire.send(Refuse("no_table" if link is None else "closed"))
+            return None
+        if link.token is None and request.token == "" and LEVELS.index(request.level) > LEVELS.index(link.level):
+            wire.send(Refuse("level"))  # the table's level is the highest its host accepts
             return None
         if link.token is None and request.token == "":
             token, resumed = new_token(), False

@@ -411,6 +411,7 @@ MESSAGES: dict[str, str] = {
     "net.join_failed.no_table": "Diese Konsole hat keinen Tisch offen.",
     "net.join_failed.bad_token": "Dieser Tisch hält deinen Platz nicht mehr frei.",
     "net.join_failed.closed": "Dieser Tisch ist geschlossen.",
+    "net.join_failed.level": "Dieser Tisch nimmt nur Spieler bis zu einer niedrigeren Stufe als deiner (Pyramids-Menü).",
     "net.join_failed.busy": "Diese Konsole ist zu beschäftigt; versuche es nochmal.",
     "net.join_failed.unreachable": "Unter dieser Adresse antwortet keine Konsole.",
     "net.join_failed.outside": "Tische gibt es nur im Heimnetz: diese Adresse liegt außerhalb.",

@@ -410,6 +410,7 @@ MESSAGES: dict[str, str] = {
     "net.join_failed.no_table": "That console has no table open.",
     "net.join_failed.bad_token": "That table no longer keeps your seat.",
     "net.join_failed.closed": "That table is closed.",
+    "net.join_failed.level": "That table takes players up to a lower skill level than yours (Pyramids menu).",
     "net.join_failed.busy": "That console is too busy to answer; try again.",
     "net.join_failed.unreachable": "No console answers at that address.",
     "net.join_failed.outside": "Tables are only played on the home network: that address is outside it.",

@@ -410,6 +410,7 @@ MESSAGES: dict[str, str] = {
     "net.join_failed.no_table": "Cette console n'a pas de table ouverte.",
     "net.join_failed.bad_token": "Cette table ne vous garde plus votre place.",
     "net.join_failed.closed": "Cette table est fermée.",
+    "net.join_failed.level": "Cette table n'accepte que des niveaux inférieurs au vôtre (menu Pyramides).",
     "net.join_failed.busy": "Cette console est trop occupée pour répondre ; réessayez.",
     "net.join_failed.unreachable": "Aucune console ne répond à cette adresse.",
     "net.join_failed.outside": "Les tables se jouent sur le réseau de la maison : cette adresse n'en fait pas partie.",

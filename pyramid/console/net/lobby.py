@@ -57,7 +57,7 @@ def start_table(session: Console, where: TableAt | None) -> None:
     elif where.via == "server":
         tables = session.tables
         leave_current(session)
-        tables.join_named(where.host)
+        tables.join_named(where.host, remembered_level(session))
         session.push(JoiningScreen(session, where))
     else:
         join_table(session, where)
@@ -83,7 +83,7 @@ def join_table(session: Console, where: TableAt, host_name: str | None = None) -
     tables = session.tables
     tables.joining = where  # before leaving a current table: the network must stay up
     leave_current(session)
-    tables.join(where)
+    tables.join(where, remembered_level(session))
     session.push(JoiningScreen(session, where, host_name))
 
 

@@ -70,6 +70,7 @@ class Tables:
         self.server_state: ServerState | None = None
         #: ``--table join:server:NAME`` given a player's name: joined when that player's table is seen.
         self._wanted: str | None = None
+        self._wanted_level = "casual"
         #: The player's name as the settings say it now (the session that owns the settings sets this).
         self.settings_name: Callable[[], str] = lambda: ""
         self._network: Network | None = None
@@ -156,23 +157,24 @@ class Tables:
         """Open this console's table for ``match_number``, listening where this console listens."""
         return self.network().open_table(match_number, level, self.address, self.port)
 
-    def join(self, where: TableAt) -> None:
-        """Ask for the seat at ``where``; the answer comes as an event (Seated, JoinFailed)."""
+    def join(self, where: TableAt, level: str) -> None:
+        """Ask for the seat at ``where`` as a player of skill ``level``; the answer comes as an event
+        (Seated, JoinFailed)."""
         self.joining = where
         if where.via == "server":
-            self.network().join_server(where.host)
+            self.network().join_server(where.host, level=level)
         else:
-            self.network().join(where.host, where.port)
+            self.network().join(where.host, where.port, level=level)
 
-    def join_named(self, name: str) -> None:
+    def join_named(self, name: str, level: str) -> None:
         """Sit at the table the player ``name`` opened on the table server (``--table join:server:NAME``):
         at once when ``name`` is its account, else as soon as its table is seen."""
         from pyramid.net.server.account import ACCOUNT
 
         if ACCOUNT.match(name):
-            self.join(TableAt(name, 0, "server"))
+            self.join(TableAt(name, 0, "server"), level)
             return
-        self.joining, self._wanted = TableAt(name, 0, "server"), name
+        self.joining, self._wanted, self._wanted_level = TableAt(name, 0, "server"), name, level
         self.network().browse()
 
     def reopen(self, link: MatchLink, listen: tuple[str, int] | None) -> None:
@@ -236,7 +238,7 @@ class Tables:
             (self.consoles if ad.is_table else self.tables).pop(ad.key, None)
             if self._wanted is not None and ad.via == "server" and ad.is_table and ad.host == self._wanted:
                 self._wanted = None
-                self.join(TableAt(ad.address, 0, "server"))
+                self.join(TableAt(ad.address, 0, "server"), self._wanted_level)
         elif isinstance(event, ev.TableGone):
             self.tables.pop(event.key, None)
             self.consoles.pop(event.key, None)

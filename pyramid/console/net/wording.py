@@ -18,7 +18,8 @@ if TYPE_CHECKING:
     from pyramid.net.views import TableAt
 
 #: Why a join failed (:class:`~pyramid.net.events.JoinFailed` ``reason``): the codes the catalogue words.
-JOIN_FAILURES = ("full", "version", "no_table", "bad_token", "closed", "busy", "unreachable", "outside", "protocol")
+JOIN_FAILURES = ("full", "version", "no_table", "bad_token", "closed", "busy", "level", "unreachable", "outside",
+                 "protocol")
 
 #: Why a match was voided (:class:`~pyramid.net.errors.MatchVoidError` codes).
 VOID_REASONS = ("illegal_move", "out_of_order", "changed_move", "score_mismatch", "wrong_match")
