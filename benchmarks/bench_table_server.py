@@ -12,6 +12,7 @@ window; needs ``apt-get install mosquitto mosquitto-clients``).
 from __future__ import annotations
 
 import argparse
+import os
 import queue
 import resource
 import statistics
@@ -22,11 +23,12 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "benchmarks")]
 
 from pyramid.engine.duel.ai import play_match  # noqa: E402
 from pyramid.net import events as ev  # noqa: E402
 from pyramid.net.network import Network  # noqa: E402
+from bench_console import cpu_seconds, start_until_ready  # noqa: E402
 from table_server import Broker, make_server  # noqa: E402
 
 
@@ -69,6 +71,7 @@ def main() -> None:
         broker.start()
         try:
             run(broker, args.idle_seconds)
+            consoles_idle(broker, Path(scratch), args.idle_seconds)
         finally:
             broker.kill()
 
@@ -116,6 +119,34 @@ def run(broker: Broker, idle_seconds: float) -> None:
           " to 10 s)")
     guest.net.stop()
     host.net.stop()
+
+
+def consoles_idle(broker: Broker, directory: Path, seconds: float) -> None:
+    """Two ``pyramid`` console processes (not the scripted mode) seated at a server table, idle: CPU
+    from /proc, as bench_net_console.py measures them on the home network."""
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "PYGAME_HIDE_SUPPORT_PROMPT": "1", "GPIOZERO_PIN_FACTORY": "mock"}
+    console = [str(Path(sys.executable).parent / "pyramid"), "--display", "headless", "--size", "480x320",
+               "--input", "gpio"]
+    server = broker.server
+    host, _ = start_until_ready(
+        [*console, "--name", "Ann", "--table", "open", "--table-port", "0", "--table-address", "127.0.0.1",
+         "--deal-number", "16", "--settings", str(server.settings_file("ann", directory / "a" / "pyramid.toml"))],
+        {**env, "PYRAMID_DATA_DIR": str(directory / "a")}, directory)
+    guest, _ = start_until_ready(
+        [*console, "--name", "Bob", "--table", "join:server:ann",
+         "--settings", str(server.settings_file("bob", directory / "b" / "pyramid.toml"))],
+        {**env, "PYRAMID_DATA_DIR": str(directory / "b")}, directory)
+    try:
+        time.sleep(2.0)  # seated, resent, settled
+        before_host, before_guest = cpu_seconds(host.pid), cpu_seconds(guest.pid)
+        time.sleep(seconds)
+        used_host, used_guest = cpu_seconds(host.pid) - before_host, cpu_seconds(guest.pid) - before_guest
+        print(f"idle CPU of two console processes seated at a server table, over {seconds:g} s (pings every 15 s):"
+              f" host {100 * used_host / seconds:.2f} %, guest {100 * used_guest / seconds:.2f} % of a core")
+    finally:
+        for process in (guest, host):
+            process.terminate()
+            process.wait()
 
 
 if __name__ == "__main__":

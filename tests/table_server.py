@@ -42,6 +42,14 @@ class Server(NamedTuple):
         files = self.directory / "consoles" / user
         return ServerAccount("127.0.0.1", self.port, user, files / "password", files / "ca.crt")
 
+    def settings_file(self, user: str, path: Path) -> Path:
+        """A console's settings file with the ``[network]`` lines make-server.sh tells its owner to write."""
+        account = self.account(user)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(f'[network]\nserver = "{account.address}"\nuser = "{user}"\n'
+                        f'password_file = "{account.password_file}"\nca_file = "{account.ca_file}"\n')
+        return path
+
     def client(self, tool: str, account: str | None, password: str | None = None,
                ca: bool = True) -> list[str]:
         command = [tool, "-h", "127.0.0.1", "-p", str(self.port), "-V", "mqttv5"]

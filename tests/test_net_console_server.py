@@ -40,12 +40,7 @@ def consoles() -> Iterator[list[Console]]:
 
 def settings(server: Server, directory: Path, user: str) -> list[str]:
     """``--settings`` with the lines make-server.sh tells the console's owner to write."""
-    account = server.account(user)
-    directory.mkdir(parents=True, exist_ok=True)
-    path = directory / "pyramid.toml"
-    path.write_text(f'[network]\nserver = "{account.address}"\nuser = "{user}"\n'
-                    f'password_file = "{account.password_file}"\nca_file = "{account.ca_file}"\n')
-    return ["--settings", str(path)]
+    return ["--settings", str(server.settings_file(user, directory / "pyramid.toml"))]
 
 
 def server_host(server: Server, directory: Path, script: str, delay_ms: int = 0) -> Console:
