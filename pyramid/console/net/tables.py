@@ -167,13 +167,9 @@ class Tables:
             self.network().join(where.host, where.port, level=level)
 
     def join_named(self, name: str, level: str) -> None:
-        """Sit at the table the player ``name`` opened on the table server (``--table join:server:NAME``):
-        at once when ``name`` is its account, else as soon as its table is seen."""
-        from pyramid.net.server.account import ACCOUNT
-
-        if ACCOUNT.match(name):
-            self.join(TableAt(name, 0, "server"), level)
-            return
+        """Sit at the table the player ``name`` (or the account ``name``) opened on the table server
+        (``--table join:server:NAME``), as soon as its table is seen there: asking before the host
+        is on the server would ask nobody."""
         self.joining, self._wanted, self._wanted_level = TableAt(name, 0, "server"), name, level
         self.network().browse()
 
@@ -236,7 +232,7 @@ class Tables:
                 return  # this console's own announcement, heard back
             (self.tables if ad.is_table else self.consoles)[ad.key] = ad
             (self.consoles if ad.is_table else self.tables).pop(ad.key, None)
-            if self._wanted is not None and ad.via == "server" and ad.is_table and ad.host == self._wanted:
+            if self._wanted is not None and ad.via == "server" and ad.is_table and self._wanted in (ad.host, ad.address):
                 self._wanted = None
                 self.join(TableAt(ad.address, 0, "server"), self._wanted_level)
         elif isinstance(event, ev.TableGone):

@@ -86,6 +86,7 @@ class TableServerSession:
         self.accept_seats: Accept | None = None
         self.browsing = False
         self.state: ServerStateName = "connecting"
+        self._detail: str | None = None  # none posted yet
         self._client: aiomqtt.Client | None = None
         self._task: asyncio.Task[None] | None = None
         self._connected = asyncio.Event()
@@ -169,7 +170,8 @@ class TableServerSession:
                     f"cannot read the CA file {self.account.ca_file}: {error}"
                 self._set_state("misconfigured", why)
                 return
-            self._set_state("connecting", "")
+            if self.state != "unreachable":  # trying again keeps saying why the last attempt failed
+                self._set_state("connecting", "")
             try:
                 await self._connect(password, tls)
             except aiomqtt.MqttCodeError as error:
@@ -203,16 +205,22 @@ class TableServerSession:
                 self._set_state("connected", "")
                 self._publish_advert()
                 async for message in client.messages:
-                    self._route(message)
+                    try:
+                        self._route(message)
+                    except Exception:  # one message must not end the connection: logged, the next read
+                        log.exception("a message from the table server could not be handled")
         finally:
             self._client = None
             self._connected.clear()
             self._lose_all("the connection to the table server dropped")
 
     def _set_state(self, state: ServerStateName, detail: str) -> None:
-        if (state, detail) != (self.state, "") or state != "connecting":
-            log.info("table server %s: %s %s", self.address, state, detail)
-        self.state = state
+        """Post the server's state when it changes (a server down is tried again and again: its
+        "unreachable" is said once, not at every attempt)."""
+        if state == self.state and detail == self._detail:
+            return
+        log.info("table server %s: %s %s", self.address, state, detail)
+        self.state, self._detail = state, detail
         self.context.emit(ServerState(self.address, state, detail))
 
     # -- sending -----------------------------------------------------------------------------
