@@ -120,3 +120,27 @@ def test_a_kill_mid_match_then_continue_loses_and_doubles_nothing(tmp_path: Path
     assert theirs["opponent"]["moves"] == len(mine["moves"]) and theirs["opponent"]["score"] == mine["score"]
     assert mine["opponent"]["moves"] == len(theirs["moves"]) and mine["opponent"]["score"] == theirs["score"]
     assert mine["table"]["via"] == theirs["table"]["via"] == "server"
+
+
+def test_watching_a_new_round_and_leaving_through_the_server(tmp_path: Path, broker: Broker,
+                                                             consoles: list[Console]) -> None:
+    """After the match each watches the other's game, both agree on a new round, and Bob leaves in it:
+    Ann reads him gone and the first match is counted once on each side."""
+    from pyramid.saved.stats import NETWORK_GAME
+
+    moves = good_moves(MATCH)
+    watch = " ".join(["right"] * len(moves))
+    after = f"wait:done ok ok {watch} back down ok wait wait"
+    ann = server_host(broker.server, tmp_path, f"wait:joined {taps(MATCH, moves)} {after} wait")
+    consoles.append(ann)
+    bob = server_guest(broker.server, tmp_path, f"wait:joined {taps(MATCH, moves)} {after}")
+    consoles.append(bob)
+    bob_final, ann_final = bob.finish(), ann.finish()
+    for console in (ann, bob):
+        watching = [state for state in console.states() if state["screen"] == "watch"]
+        assert len(watching) == len(moves) + 1
+    new_ann, new_bob = ann_final["game"], bob_final["game"]
+    assert new_ann["match"] == new_bob["match"] != MATCH and new_ann["moves"] == new_bob["moves"] == []
+    assert new_ann["table"]["via"] == new_bob["table"]["via"] == "server"
+    assert new_ann["opponent"]["status"] == "left" and new_ann["table"]["state"] == "closed"
+    assert ann.stats()[(NETWORK_GAME, "Bob")].played == bob.stats()[(NETWORK_GAME, "Ann")].played == 1
