@@ -161,3 +161,26 @@ def stop_all(*consoles: Console) -> None:
         if console.process is not None and console.process.poll() is None:
             console.process.kill()
             console.process.communicate(timeout=30)
+
+
+def played(states: list[dict[str, Any]]) -> int:
+    """How many moves the console's game holds in its latest trace line."""
+    games = [state["game"] for state in states if state["game"] is not None]
+    return len(games[-1]["moves"]) if games else 0
+
+
+def kill_and_continue(victim: Console, survivor: Console, moves: Sequence[DuelMove], match: int, after: int,
+                      consoles: list[Console], *args: str) -> tuple[dict[str, Any], dict[str, Any], list[str], Console]:
+    """kill -9 of ``victim`` once it has played ``after`` of its ``moves``, then started again (with
+    ``args``), Continue and the rest of its moves: both final games, the moves it had saved, and the
+    console started again."""
+    victim.wait_for_trace(lambda states: played(states) >= after)
+    victim.kill()
+    saved = victim.saved_moves()
+    assert saved == [str(move) for move in moves[:len(saved)]] and len(saved) >= after
+    again = Console(victim.directory, victim.name)
+    consoles.append(again)
+    again.start(f"ok wait:joined {taps(match, moves, start=len(saved))} wait:done ok", *args)
+    assert again.wait_for_trace()[0]["menu"]["items"][0] == "Continue Pyramids"
+    victim_final, survivor_final = again.finish(), survivor.finish()
+    return victim_final["game"], survivor_final["game"], saved, again

@@ -13,7 +13,7 @@ from typing import Iterator
 
 import pytest
 
-from net_consoles import Console, good_moves, guest, host, stop_all, taps
+from net_consoles import Console, good_moves, guest, host, kill_and_continue, stop_all, taps
 
 MATCH = 16
 #: How many of its moves the killed console has played, at least, when it is killed.
@@ -25,11 +25,6 @@ def consoles() -> Iterator[list[Console]]:
     started: list[Console] = []
     yield started
     stop_all(*started)
-
-
-def played(states: list[dict]) -> int:
-    games = [state["game"] for state in states if state["game"] is not None]
-    return len(games[-1]["moves"]) if games else 0
 
 
 @pytest.mark.parametrize("killed", ["guest", "host"])
@@ -45,17 +40,7 @@ def test_a_console_killed_mid_match_continues_with_no_move_lost_or_doubled(
     consoles.append(bob)
     victim, survivor = (bob, ann) if killed == "guest" else (ann, bob)
     victim_moves = guest_moves if killed == "guest" else host_moves
-    victim.wait_for_trace(lambda states: played(states) >= KILLED_AFTER)
-    victim.kill()
-    saved = victim.saved_moves()
-    assert saved == [str(move) for move in victim_moves[:len(saved)]] and len(saved) >= KILLED_AFTER
-    # Started again without --table: the main menu offers Continue Pyramids, which rejoins the table.
-    again = Console(victim.directory, victim.name)
-    consoles.append(again)
-    again.start(f"ok wait:joined {taps(MATCH, victim_moves, start=len(saved))} wait:done ok")
-    assert again.wait_for_trace()[0]["menu"]["items"][0] == "Continue Pyramids"
-    victim_final, survivor_final = again.finish(), survivor.finish()
-    mine, theirs = victim_final["game"], survivor_final["game"]
+    mine, theirs, saved, again = kill_and_continue(victim, survivor, victim_moves, MATCH, KILLED_AFTER, consoles)
     assert mine["moves"] == [str(move) for move in victim_moves]
     assert theirs["moves"] == [str(move) for move in (host_moves if killed == "guest" else guest_moves)]
     assert theirs["opponent"]["moves"] == len(victim_moves) and theirs["opponent"]["score"] == mine["score"]

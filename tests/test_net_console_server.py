@@ -14,7 +14,7 @@ from typing import Iterator
 
 import pytest
 
-from net_consoles import Console, good_moves, stop_all, taps
+from net_consoles import Console, good_moves, kill_and_continue, played, stop_all, taps
 from table_server import Broker, Server, make_server
 
 MATCH = 16
@@ -52,11 +52,6 @@ def server_host(server: Server, directory: Path, script: str, delay_ms: int = 0)
 def server_guest(server: Server, directory: Path, script: str, whom: str = "Ann", delay_ms: int = 0) -> Console:
     return Console(directory / "Bob", "Bob").start(
         script, "--table", f"join:server:{whom}", *settings(server, directory / "Bob", "bob"), delay_ms=delay_ms)
-
-
-def played(states: list[dict]) -> int:
-    games = [state["game"] for state in states if state["game"] is not None]
-    return len(games[-1]["moves"]) if games else 0
 
 
 @pytest.mark.parametrize("whom", ["Ann", "ann"])
@@ -103,18 +98,9 @@ def test_a_kill_mid_match_then_continue_loses_and_doubles_nothing(tmp_path: Path
     else:
         victim, survivor = (bob, ann) if killed == "guest" else (ann, bob)
         victim_moves = guest_moves if killed == "guest" else host_moves
-        victim.wait_for_trace(lambda states: played(states) >= KILLED_AFTER)
-        victim.kill()
-        saved = victim.saved_moves()
-        assert saved == [str(move) for move in victim_moves[:len(saved)]] and len(saved) >= KILLED_AFTER
-        again = Console(victim.directory, victim.name)
-        consoles.append(again)
         user = "bob" if killed == "guest" else "ann"
-        again.start(f"ok wait:joined {taps(MATCH, victim_moves, start=len(saved))} wait:done ok",
-                    *settings(broker.server, victim.directory, user))
-        assert again.wait_for_trace()[0]["menu"]["items"][0] == "Continue Pyramids"
-        victim_final, survivor_final = again.finish(), survivor.finish()
-        mine, theirs = victim_final["game"], survivor_final["game"]
+        mine, theirs, _, _ = kill_and_continue(victim, survivor, victim_moves, MATCH, KILLED_AFTER, consoles,
+                                               *settings(broker.server, victim.directory, user))
         assert mine["moves"] == [str(move) for move in victim_moves]
         assert theirs["moves"] == [str(move) for move in (host_moves if killed == "guest" else guest_moves)]
     assert theirs["opponent"]["moves"] == len(mine["moves"]) and theirs["opponent"]["score"] == mine["score"]
@@ -131,7 +117,7 @@ def test_watching_a_new_round_and_leaving_through_the_server(tmp_path: Path, bro
     moves = good_moves(MATCH)
     watch = " ".join(["right"] * len(moves))
     after = f"wait:done ok ok {watch} back down ok wait wait"
-    ann = server_host(broker.server, tmp_path, f"wait:joined {taps(MATCH, moves)} {after} wait")
+    ann = server_host(broker.server, tmp_path, f"wait:joined {taps(MATCH, moves)} {after} wait:done")
     consoles.append(ann)
     bob = server_guest(broker.server, tmp_path, f"wait:joined {taps(MATCH, moves)} {after}")
     consoles.append(bob)

@@ -20,6 +20,7 @@ from pyramid.net import events as ev
 from pyramid.net.limits import Limits
 from pyramid.net.link import MatchLink
 from pyramid.net.network import Network
+from pyramid.net.server.account import ServerAccount
 
 GUARD = 30.0  # seconds: only a hang guard
 
@@ -27,10 +28,10 @@ GUARD = 30.0  # seconds: only a hang guard
 class Endpoint:
     """A Network and the queue its events arrive on, as the console's main loop would hold them."""
 
-    def __init__(self, name: str, limits: Limits | None = None) -> None:
+    def __init__(self, name: str, limits: Limits | None = None, server: ServerAccount | None = None) -> None:
         self.events: queue.Queue[ev.NetEvent] = queue.Queue()
         self.seen: list[ev.NetEvent] = []
-        self.net = Network(name, self.events.put, limits, discovery="off")
+        self.net = Network(name, self.events.put, limits, discovery="off", server=server)
 
     def wait(self, kind: type[Any], where: Callable[[Any], bool] = lambda event: True) -> Any:
         while True:

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import json
 import os
-import queue
 import subprocess
 import sys
 import textwrap
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
@@ -24,11 +23,11 @@ from pyramid.engine.duel.ai import play_match
 from pyramid.net import events as ev
 from pyramid.net.limits import Limits
 from pyramid.net.link import MatchLink
-from pyramid.net.network import Network
 from pyramid.net.server.account import ServerAccount
+from test_net_match import GUARD, Endpoint
+from test_net_reconnect import numbers
 from table_server import ROOT, Broker, Server, free_port, make_server
 
-GUARD = 30.0  # seconds: only a hang guard
 
 
 @pytest.fixture(scope="module")
@@ -42,28 +41,10 @@ def broker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Broker]:
         broker.stop()
 
 
-class Endpoint:
-    """A Network with the table server set, and the queue its events arrive on (as the main loop's)."""
-
-    def __init__(self, name: str, account: ServerAccount | None, limits: Limits | None = None) -> None:
-        self.events: queue.Queue[ev.NetEvent] = queue.Queue()
-        self.seen: list[ev.NetEvent] = []
-        self.net = Network(name, self.events.put, limits, discovery="off", server=account)
-
-    def wait(self, kind: type[Any], where: Callable[[Any], bool] = lambda event: True) -> Any:
-        while True:
-            try:
-                event = self.events.get(timeout=GUARD)
-            except queue.Empty:
-                raise AssertionError(f"no {kind.__name__} came; events so far: {self.seen}") from None
-            self.seen.append(event)
-            if isinstance(event, kind) and where(event):
-                return event
-
-
 @pytest.fixture
 def pair(broker: Broker) -> Iterator[tuple[Endpoint, Endpoint]]:
-    host, guest = Endpoint("Ann", broker.server.account("ann")), Endpoint("Bob", broker.server.account("bob"))
+    host = Endpoint("Ann", server=broker.server.account("ann"))
+    guest = Endpoint("Bob", server=broker.server.account("bob"))
     yield host, guest
     guest.net.stop()
     host.net.stop()
@@ -143,7 +124,7 @@ def own_tcp_sockets() -> list[tuple[str, int]]:
 def test_a_console_with_no_server_set_contacts_none(broker: Broker) -> None:
     """The network menu, a table and browsing without a server: the only socket is the table's listener."""
     before = own_tcp_sockets()
-    lonely = Endpoint("Ann", None)
+    lonely = Endpoint("Ann")
     try:
         lonely.net.open_table(5, "good", "127.0.0.1", 0)
         lonely.wait(ev.Listening)
@@ -153,7 +134,7 @@ def test_a_console_with_no_server_set_contacts_none(broker: Broker) -> None:
         assert not any(isinstance(event, ev.ServerState) for event in lonely.seen)
     finally:
         lonely.net.stop()
-    with_server = Endpoint("Ann", broker.server.account("ann"))
+    with_server = Endpoint("Ann", server=broker.server.account("ann"))
     try:
         with_server.net.browse()
         with_server.wait(ev.ServerState, lambda event: event.state == "connected")
@@ -184,7 +165,7 @@ def test_the_servers_state_says_why_it_is_not_connected(broker: Broker, tmp_path
         account = account._replace(ca_file=make_server(other, "x")[0].directory / "ca.crt")
     else:
         account = account._replace(port=free_port())
-    endpoint = Endpoint("Cy", account)
+    endpoint = Endpoint("Cy", server=account)
     try:
         endpoint.net.browse()
         said = endpoint.wait(ev.ServerState, lambda event: event.state not in ("connecting",))
@@ -232,10 +213,6 @@ def test_the_lines_make_server_prints_are_a_working_setting() -> None:
 LIMITS = Limits(retry_first=0.05, retry_longest=0.5)
 
 
-def moved(endpoint: Endpoint) -> list[int]:
-    return [event.number for event in endpoint.seen if isinstance(event, ev.OpponentMoved)]
-
-
 @pytest.fixture
 def own_broker(tmp_path: Path) -> Iterator[Broker]:
     """A server of its own, for a test that kills it."""
@@ -248,8 +225,8 @@ def own_broker(tmp_path: Path) -> Iterator[Broker]:
 
 
 def test_the_server_killed_mid_match_and_back_loses_and_doubles_nothing(own_broker: Broker) -> None:
-    host = Endpoint("Ann", own_broker.server.account("ann"), LIMITS)
-    guest = Endpoint("Bob", own_broker.server.account("bob"), LIMITS)
+    host = Endpoint("Ann", LIMITS, own_broker.server.account("ann"))
+    guest = Endpoint("Bob", LIMITS, own_broker.server.account("bob"))
     try:
         host_link, guest_link = seat(host, guest, 2024)
         host_game, guest_game = play_match(2024, "expert").moves, play_match(2024, "casual").moves
@@ -271,8 +248,8 @@ def test_the_server_killed_mid_match_and_back_loses_and_doubles_nothing(own_brok
         assert host.wait(ev.OpponentJoined).resumed
         guest.wait(ev.OpponentMoved, lambda event: event.number == len(host_game))
         host.wait(ev.OpponentMoved, lambda event: event.number == len(guest_game))
-        assert moved(guest) == list(range(1, len(host_game) + 1))
-        assert moved(host) == list(range(1, len(guest_game) + 1))
+        assert numbers(guest) == list(range(1, len(host_game) + 1))
+        assert numbers(host) == list(range(1, len(guest_game) + 1))
         assert list(guest_link.opponent_game().moves) == [str(move) for move in host_game]
         assert list(host_link.opponent_game().moves) == [str(move) for move in guest_game]
         assert not any(isinstance(event, ev.MatchVoided) for event in host.seen + guest.seen)
@@ -317,7 +294,7 @@ def test_a_console_killed_mid_match_comes_back_from_its_saved_table(own_broker: 
     server = own_broker.server
     names = {"host": ("Ann", "ann"), "guest": ("Bob", "bob")}
     alive_role = "host" if killed == "guest" else "guest"
-    alive = Endpoint(names[alive_role][0], server.account(names[alive_role][1]), LIMITS)
+    alive = Endpoint(names[alive_role][0], LIMITS, server.account(names[alive_role][1]))
     games = {"host": play_match(2024, "expert").moves, "guest": play_match(2024, "casual").moves}
     try:
         if alive_role == "host":
@@ -349,7 +326,7 @@ def test_a_console_killed_mid_match_comes_back_from_its_saved_table(own_broker: 
         for move in games[alive_role][12:20]:
             alive_link.play(move)  # the other plays on meanwhile
 
-        reborn = Endpoint(name, server.account(user), LIMITS)
+        reborn = Endpoint(name, LIMITS, server.account(user))
         try:
             assert saved["via"] == "server"
             link = reborn.net.resume(saved)
@@ -363,8 +340,8 @@ def test_a_console_killed_mid_match_comes_back_from_its_saved_table(own_broker: 
             reborn.wait(ev.OpponentMoved, lambda event: event.number == len(games[alive_role]))
             alive.wait(ev.OpponentMoved, lambda event: event.number == len(games[killed]))
             already = len(saved["opponent"]["moves"])
-            assert moved(reborn) == list(range(already + 1, len(games[alive_role]) + 1))  # none twice, none missing
-            assert moved(alive) == list(range(1, len(games[killed]) + 1))
+            assert numbers(reborn) == list(range(already + 1, len(games[alive_role]) + 1))  # none twice, none missing
+            assert numbers(alive) == list(range(1, len(games[killed]) + 1))
             assert list(alive_link.opponent_game().moves) == [str(move) for move in games[killed]]
             assert list(link.opponent_game().moves) == [str(move) for move in games[alive_role]]
             assert not any(isinstance(event, ev.MatchVoided) for event in alive.seen + reborn.seen)
@@ -422,8 +399,8 @@ def test_a_hostile_account_cannot_stop_a_match_nor_grow_a_consoles_memory(broker
     Bob play their match to the end, each move once, and Ann's console holds no more than its bounds."""
     from pyramid.net.server.session import MAX_CONVERSATIONS
 
-    host = Endpoint("Ann", broker.server.account("ann"))
-    guest = Endpoint("Bob", broker.server.account("bob"))
+    host = Endpoint("Ann", server=broker.server.account("ann"))
+    guest = Endpoint("Bob", server=broker.server.account("bob"))
     mallory = Mallory(broker.server)
     try:
         host_link, guest_link = seat(host, guest, 7)
@@ -450,8 +427,8 @@ def test_a_hostile_account_cannot_stop_a_match_nor_grow_a_consoles_memory(broker
             guest_link.play(move)
         guest.wait(ev.OpponentMoved, lambda event: event.number == len(host_game))
         host.wait(ev.OpponentMoved, lambda event: event.number == len(guest_game))
-        assert moved(guest) == list(range(1, len(host_game) + 1))
-        assert moved(host) == list(range(1, len(guest_game) + 1))
+        assert numbers(guest) == list(range(1, len(host_game) + 1))
+        assert numbers(host) == list(range(1, len(guest_game) + 1))
         assert host_link.phase == guest_link.phase == "finished"
         assert not any(isinstance(event, (ev.MatchVoided, ev.OpponentLeft)) for event in host.seen + guest.seen)
         assert len(mallory.refused) == 5 and all("Not authorized" in line for line in mallory.refused), mallory.refused

@@ -113,25 +113,22 @@ class Network:
 
         After :class:`~pyramid.net.events.Seated`, :attr:`link` is the match's link.
         """
-        if resume is not None and resume.role != "guest":
-            raise TableStateError("the saved table is not a seat at another console's table")
-        self._leave_current()
-        if resume is not None:
-            self._adopt(resume)
-        self._joining = joining = GuestJoin(resume, level if resume is None else resume.level)
-        self._submit(self._join(host, port, joining, "lan"))
+        self._ask_for_seat(host, port, resume, level, "lan")
 
     def join_server(self, account: str, resume: MatchLink | None = None, level: str = "casual") -> None:
         """Ask for the seat at the table of ``account`` on the table server; as :meth:`join`."""
         if self.server is None:
             raise TableStateError("no table server is set")
+        self._ask_for_seat(account, 0, resume, level, "server")
+
+    def _ask_for_seat(self, host: str, port: int, resume: MatchLink | None, level: str, via: Via) -> None:
         if resume is not None and resume.role != "guest":
             raise TableStateError("the saved table is not a seat at another console's table")
         self._leave_current()
         if resume is not None:
             self._adopt(resume)
         self._joining = joining = GuestJoin(resume, level if resume is None else resume.level)
-        self._submit(self._join(account, 0, joining, "server"))
+        self._submit(self._join(host, port, joining, via))
 
     def resume(self, saved: object) -> MatchLink:
         """Come back to the table saved with :meth:`MatchLink.to_json` (after a power cut)."""
