@@ -166,6 +166,63 @@ def test_security_exposure_of_the_loaded_unit(guest: Guest) -> None:
     assert float(match.group(1)) <= 1.5
 
 
+#: A probe run as root that joins pyramid.service's cgroup (so the unit's IP filter applies to it) and
+#: says whether a TCP connection to the table server's address gets through; and the listener there.
+PROBE = """import socket
+open('/sys/fs/cgroup/system.slice/pyramid.service/cgroup.procs', 'w').write('0')
+try:
+    socket.create_connection(('198.18.0.1', 8883), timeout=3).close()
+    print('connected')
+except OSError as error:
+    print('refused', error.errno)
+"""
+LISTENER = """import socket
+server = socket.create_server(('198.18.0.1', 8883))
+while True:
+    server.accept()[0].close()
+"""
+SERVER_LINES = """[network]
+server = "mqtts://198.18.0.1:8883"
+user = "ann"
+password_file = "/etc/pyramid/server/password"
+"""
+
+
+def put(guest: Guest, text: str, path: str) -> None:
+    """Write ``text`` to ``path`` in the guest, as root (base64 on the command line: no quoting)."""
+    import base64
+
+    encoded = base64.b64encode(text.encode()).decode()
+    guest.machine.ssh(f"echo {encoded} | base64 -d | sudo tee {path} >/dev/null")
+
+
+def test_the_table_server_allowance_reaches_the_running_console(guest: Guest) -> None:
+    """pyramid-table-server.service adds the server's address (198.18.0.1, outside the home ranges, on
+    the guest's loopback with a listener) to the running console's allowance: a connection from the
+    console's cgroup is dropped before (EPERM) and gets through after, the console not restarted."""
+    machine = guest.machine
+    settings = "/boot/firmware/pyramid.toml"
+    machine.ssh(f"sudo cp {settings} /root/pyramid.toml.before && sudo ip addr add 198.18.0.1/32 dev lo")
+    put(guest, PROBE, "/root/probe.py")
+    put(guest, LISTENER, "/root/listener.py")
+    machine.ssh("sudo sh -c 'nohup python3 /root/listener.py >/dev/null 2>&1 &'")
+    try:
+        console = machine.unit_property("pyramid.service", "MainPID")
+        put(guest, machine.ssh(f"sudo cat {settings}").stdout + "\n" + SERVER_LINES, settings)
+        time.sleep(1)  # the listener is up
+        before = machine.ssh("sudo python3 /root/probe.py").stdout.split()
+        assert before == ["refused", "1"], before  # EPERM: the unit's filter drops it
+        machine.ssh("sudo systemctl restart pyramid-table-server.service")
+        assert "198.18.0.1/32" in machine.unit_property("pyramid.service", "IPAddressAllow")
+        after = machine.ssh("sudo python3 /root/probe.py").stdout.split()
+        assert after == ["connected"], after
+        assert machine.unit_property("pyramid.service", "MainPID") == console, "the console was not restarted"
+        told = machine.ssh("sudo journalctl -b -u pyramid-table-server.service --no-pager -o cat").stdout
+        assert "may reach mqtts://198.18.0.1:8883 at 198.18.0.1" in told, told
+    finally:
+        machine.ssh(f"sudo cp /root/pyramid.toml.before {settings}", check=False)
+
+
 def test_watchdog_restarts_a_console_that_stopped_answering(guest: Guest) -> None:
     machine = guest.machine
     hung = machine.unit_property("pyramid.service", "MainPID")
