@@ -29,7 +29,7 @@ from pyramid.engine.duel.ai import play_match  # noqa: E402
 from pyramid.net import events as ev  # noqa: E402
 from pyramid.net.network import Network  # noqa: E402
 from bench_console import cpu_seconds, start_until_ready  # noqa: E402
-from table_server import Broker, make_server  # noqa: E402
+from table_server import Broker, Mallory, make_server  # noqa: E402
 
 
 class End:
@@ -67,7 +67,7 @@ def main() -> None:
     parser.add_argument("--idle-seconds", type=float, default=10.0)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
-        broker = Broker(make_server(Path(scratch), "ann", "bob")[0])
+        broker = Broker(make_server(Path(scratch), "ann", "bob", "mallory")[0])
         broker.start()
         try:
             run(broker, args.idle_seconds)
@@ -107,6 +107,7 @@ def run(broker: Broker, idle_seconds: float) -> None:
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     print(f"idle CPU at a server table with a seated opponent (both consoles in this process), {idle_seconds:g} s:"
           f" {cpu * 1000:.1f} ms = {100 * cpu / (time.perf_counter() - wall):.3f} % of a core")
+    flood(broker, host)
 
     broker.kill()
     guest.wait(ev.PeerConnection, lambda event: not event.connected)
@@ -119,6 +120,33 @@ def run(broker: Broker, idle_seconds: float) -> None:
           " to 10 s)")
     guest.net.stop()
     host.net.stop()
+
+
+def resident_kib() -> int:
+    return int(next(line for line in Path("/proc/self/status").read_text().splitlines()
+                    if line.startswith("VmRSS:")).split()[1])
+
+
+def flood(broker: Broker, host: End) -> None:
+    """A hostile account floods the host with seat requests (each its own conversation), invites and
+    adverts: what the host's console holds afterwards, and its resident memory before and after."""
+    session = host.net._session
+    assert session is not None
+    mallory = Mallory(broker.server)
+    before = resident_kib()
+    started = time.perf_counter()
+    rounds = 2000
+    for number in range(rounds):
+        conversation = f"{number:016x}".encode()
+        mallory.send("pyramids/v1/seats/ann/mallory", b'{"t":"hello","v":2,"name":"Mallory"}\n', conversation)
+        mallory.send("pyramids/v1/invites/ann/mallory", b'{"t":"invite","host":"M","port":1,"match":1}\n')
+        mallory.send("pyramids/v1/adverts/mallory", f'{{"host":"M{number}","match":"1","level":"good","seats":"1",'
+                     f'"v":"2"}}'.encode(), retain=True)
+    time.sleep(1.0)
+    mallory.stop()
+    print(f"flood of {3 * rounds} messages from one hostile account in {time.perf_counter() - started:.1f} s:"
+          f" the host holds {len(session._conversations)} conversations (at most 32), {len(session._adverts)}"
+          f" adverts; resident memory {before} KiB before, {resident_kib()} KiB after")
 
 
 def consoles_idle(broker: Broker, directory: Path, seconds: float) -> None:

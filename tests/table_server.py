@@ -12,7 +12,7 @@ import socket
 import subprocess
 import time
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import pytest
 
@@ -110,3 +110,40 @@ class Broker:
         if self.process is not None and self.process.poll() is None:
             self.process.terminate()
             self.process.wait(timeout=10)
+
+
+class Mallory:
+    """A hostile client with an account of its own (paho-mqtt, as any MQTT client could be)."""
+
+    def __init__(self, server: Server) -> None:
+        import paho.mqtt.client as mqtt
+
+        self.refused: list[str] = []
+        client = self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="mallory",
+                                           protocol=mqtt.MQTTv5)
+        client.tls_set(ca_certs=str(server.directory / "ca.crt"))
+        client.username_pw_set("mallory", server.password("mallory"))
+        self.topics: dict[int, str] = {}
+
+        def published(client: Any, userdata: Any, mid: int, reason: Any, properties: Any) -> None:
+            if reason.is_failure:
+                self.refused.append(f"{self.topics.get(mid)}: {reason}")
+
+        client.on_publish = published
+        client.connect("127.0.0.1", server.port)
+        client.loop_start()
+
+    def send(self, topic: str, payload: bytes, conversation: bytes | None = None, retain: bool = False) -> None:
+        from paho.mqtt.packettypes import PacketTypes
+        from paho.mqtt.properties import Properties
+
+        properties = Properties(PacketTypes.PUBLISH)
+        if conversation is not None:
+            properties.CorrelationData = conversation
+        info = self.client.publish(topic, payload, qos=1, retain=retain, properties=properties)
+        self.topics[info.mid] = topic
+        info.wait_for_publish(timeout=30)
+
+    def stop(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()

@@ -15,7 +15,6 @@ import sys
 import textwrap
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -26,7 +25,7 @@ from pyramid.net.link import MatchLink
 from pyramid.net.server.account import ServerAccount
 from test_net_match import GUARD, Endpoint
 from test_net_reconnect import numbers
-from table_server import ROOT, Broker, Server, free_port, make_server
+from table_server import ROOT, Broker, Mallory, free_port, make_server
 
 
 
@@ -349,43 +348,6 @@ def test_a_console_killed_mid_match_comes_back_from_its_saved_table(own_broker: 
             reborn.net.stop()
     finally:
         alive.net.stop()
-
-
-class Mallory:
-    """A hostile client with an account of its own (paho-mqtt, as any MQTT client could be)."""
-
-    def __init__(self, server: Server) -> None:
-        import paho.mqtt.client as mqtt
-
-        self.refused: list[str] = []
-        client = self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="mallory",
-                                           protocol=mqtt.MQTTv5)
-        client.tls_set(ca_certs=str(server.directory / "ca.crt"))
-        client.username_pw_set("mallory", server.password("mallory"))
-        self.topics: dict[int, str] = {}
-
-        def published(client: Any, userdata: Any, mid: int, reason: Any, properties: Any) -> None:
-            if reason.is_failure:
-                self.refused.append(f"{self.topics.get(mid)}: {reason}")
-
-        client.on_publish = published
-        client.connect("127.0.0.1", server.port)
-        client.loop_start()
-
-    def send(self, topic: str, payload: bytes, conversation: bytes | None = None, retain: bool = False) -> None:
-        from paho.mqtt.packettypes import PacketTypes
-        from paho.mqtt.properties import Properties
-
-        properties = Properties(PacketTypes.PUBLISH)
-        if conversation is not None:
-            properties.CorrelationData = conversation
-        info = self.client.publish(topic, payload, qos=1, retain=retain, properties=properties)
-        self.topics[info.mid] = topic
-        info.wait_for_publish(timeout=GUARD)
-
-    def stop(self) -> None:
-        self.client.disconnect()
-        self.client.loop_stop()
 
 
 GARBAGE = [b"", b"\xff\xfe\n", b"{}\n", b"[]\n", b'{"t":"hello","v":2,"name":"Mallory"}', b"x" * 8000 + b"\n",
