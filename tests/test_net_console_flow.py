@@ -26,7 +26,7 @@ from pyramid.net.advert import TableAd
 from pyramid.net.limits import DEFAULT_PORT
 from pyramid.net.link import MatchLink
 from pyramid.net.settings import read_network_settings
-from pyramid.net.views import TableView
+from pyramid.net.views import TableAt, TableView
 from pyramid.saved.settings import PlayerSettings
 from pyramid.saved.stats import NETWORK_GAME
 from pyramid.saved.store import Store
@@ -57,6 +57,10 @@ class RecordingNetwork:
     def join(self, host: str, port: int, resume: MatchLink | None = None, level: str = "casual") -> None:
         self.calls.append(("join", host, port))
         self.link = resume
+
+    def sit(self, where: TableAt, resume: MatchLink | None = None, level: str = "casual") -> None:
+        assert where.via == "lan", "these tests have no table server"
+        self.join(where.host, where.port, resume, level)
 
     def close_table(self) -> None:
         self.calls.append(("close_table",))

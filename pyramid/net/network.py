@@ -22,13 +22,13 @@ from pyramid.net.client import GuestJoin, run_guest, send_invite
 from pyramid.net.context import NetContext, log
 from pyramid.net.discovery import Discovery, DiscoveryChoice
 from pyramid.net.limits import DEFAULT_PORT, Limits
-from pyramid.net.link import MatchLink, TableStateError
 from pyramid.net.events import InviteSent, Post
+from pyramid.net.link import MatchLink, TableStateError
 from pyramid.net.protocol import PROTOCOL_VERSION, check_name
 from pyramid.net.server.account import ServerAccount
 from pyramid.net.server.session import TableServerSession
 from pyramid.net.table import TableHost
-from pyramid.net.views import TableView
+from pyramid.net.views import TableAt, TableView
 
 T = TypeVar("T")
 
@@ -137,11 +137,15 @@ class Network:
             return self.open_table(link.match_number, link.level, resume=link)
         if link.address is None:
             raise TableStateError("the saved seat has no table address")
-        if link.via == "server":
-            self.join_server(link.address[0], resume=link)
-        else:
-            self.join(*link.address, resume=link)
+        self.sit(TableAt(*link.address, link.via), resume=link)
         return link
+
+    def sit(self, where: TableAt, resume: MatchLink | None = None, level: str = "casual") -> None:
+        """:meth:`join` or :meth:`join_server`, as ``where`` says the table is reached."""
+        if where.via == "server":
+            self.join_server(where.host, resume, level)
+        else:
+            self.join(where.host, where.port, resume, level)
 
     def close_table(self) -> None:
         """Leave the current table (as host: close it; as guest: leave the seat)."""

@@ -161,10 +161,7 @@ class Tables:
         """Ask for the seat at ``where`` as a player of skill ``level``; the answer comes as an event
         (Seated, JoinFailed)."""
         self.joining = where
-        if where.via == "server":
-            self.network().join_server(where.host, level=level)
-        else:
-            self.network().join(where.host, where.port, level=level)
+        self.network().sit(where, level=level)
 
     def join_named(self, name: str, level: str) -> None:
         """Sit at the table the player ``name`` (or the account ``name``) opened on the table server
@@ -180,10 +177,8 @@ class Tables:
         if link.role == "host":
             address, port = listen or (self.address, self.port)
             network.open_table(link.match_number, link.level, address, port, resume=link)
-        elif link.address is not None and link.via == "server":
-            network.join_server(link.address[0], resume=link)
         elif link.address is not None:
-            network.join(*link.address, resume=link)
+            network.sit(TableAt(*link.address, link.via), resume=link)
 
     def seated_link(self) -> MatchLink | None:
         return self.network().link
