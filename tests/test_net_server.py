@@ -402,3 +402,25 @@ def test_a_hostile_account_cannot_stop_a_match_nor_grow_a_consoles_memory(broker
         mallory.stop()
         guest.net.stop()
         host.net.stop()
+
+
+def test_an_invite_through_the_server_is_taken_and_joined(broker: Broker) -> None:
+    """Ann sees Bob's console in its network menu on the server, invites it; Bob reads the invite and sits."""
+    host = Endpoint("Ann", server=broker.server.account("ann"))
+    guest = Endpoint("Bob", server=broker.server.account("bob"))
+    try:
+        guest.net.listen("127.0.0.1", 0)  # the network menu: announced on the server as a console
+        guest.net.browse()
+        host.net.open_table(12, "good", "127.0.0.1", 0)
+        host.net.browse()
+        seen = host.wait(ev.TableSeen, lambda event: event.table.key == "server:bob" and not event.table.is_table)
+        host.net.invite_server(seen.table.address)
+        assert host.wait(ev.InviteSent).delivered
+        invite = guest.wait(ev.InviteReceived)
+        assert (invite.name, invite.address, invite.port, invite.match, invite.via) == ("Ann", "ann", 0, 12, "server")
+        guest.net.join_server(invite.address)
+        assert guest.wait(ev.Seated).host_name == "Ann"
+        assert host.wait(ev.OpponentJoined).name == "Bob"
+    finally:
+        guest.net.stop()
+        host.net.stop()

@@ -173,13 +173,13 @@ class Network:
 
     def invite_server(self, account: str) -> None:
         """Invite the console of ``account`` on the table server to this console's open table; posts InviteSent."""
-        link = self.link
-        if link is None or link.role != "host" or self._host is None:
+        link, host = self.link, self._host
+        if link is None or link.role != "host" or host is None:
             raise TableStateError("only a console with an open table can invite")
         match_number = link.match_number
 
         def send() -> None:
-            delivered = self._session is not None and self._session.invite(account, match_number)
+            delivered = self._session is not None and self._session.invite(account, host.port or DEFAULT_PORT, match_number)
             self.context.emit(InviteSent(account, 0, delivered, "" if delivered else "not connected to the table server"))
 
         self._schedule(send)

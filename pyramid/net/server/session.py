@@ -136,10 +136,12 @@ class TableServerSession:
             for ad in self._adverts.values():
                 self.context.emit(TableSeen(ad))
 
-    def invite(self, account: str, match_number: int) -> bool:
-        """Invite the console of ``account`` to this console's table; False when not connected."""
-        me = self.context.name
-        return self._publish(topics.invite(account, self.account.user), encode(Invite(me, 0, match_number))) is not None
+    def invite(self, account: str, port: int, match_number: int) -> bool:
+        """Invite the console of ``account`` to this console's table (listening on ``port`` at home: the
+        message's field, checked as on the LAN; the invited console answers through the server);
+        False when not connected."""
+        invite = Invite(self.context.name, port, match_number)
+        return self._publish(topics.invite(account, self.account.user), encode(invite)) is not None
 
     async def stop(self) -> None:
         """Say goodbye (status "gone", the advert withdrawn) and disconnect."""
