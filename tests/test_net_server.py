@@ -145,6 +145,8 @@ def test_a_console_with_no_server_set_contacts_none(broker: Broker) -> None:
 @pytest.mark.parametrize("change, state", [
     ({"password_file": "wrong"}, "refused"),
     ({"password_file": "missing"}, "misconfigured"),
+    ({"password_file": "latin-1"}, "misconfigured"),
+    ({"password_file": "empty"}, "misconfigured"),
     ({"ca_file": "missing"}, "misconfigured"),
     ({"ca_file": "other"}, "unreachable"),
     ({"port": "closed"}, "unreachable"),
@@ -154,6 +156,9 @@ def test_the_servers_state_says_why_it_is_not_connected(broker: Broker, tmp_path
     account = broker.server.account("cy")
     if change.get("password_file") == "wrong":
         (tmp_path / "password").write_text("not-the-password\n")
+        account = account._replace(password_file=tmp_path / "password")
+    elif change.get("password_file") in ("latin-1", "empty"):
+        (tmp_path / "password").write_bytes(b"mot-de-passe-\xe9\n" if change["password_file"] == "latin-1" else b"\n")
         account = account._replace(password_file=tmp_path / "password")
     elif change.get("password_file") == "missing" or change.get("ca_file") == "missing":
         key = next(iter(change))
