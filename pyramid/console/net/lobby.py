@@ -54,10 +54,8 @@ def start_table(session: Console, where: TableAt | None) -> None:
     table at ``where`` (through the table server: the table of the player, or account, ``where.host``)."""
     if where is None:
         open_table(session, match_number_for(session, None), remembered_level(session), from_menu=False)
-    elif where.via == "server":
-        tables = session.tables
-        leave_current(session)
-        tables.join_named(where.host, remembered_level(session))
+    elif where.via == "server":  # the console has just started: no table to leave
+        session.tables.join_named(where.host, remembered_level(session))
         session.push(JoiningScreen(session, where))
     else:
         join_table(session, where)
