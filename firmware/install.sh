@@ -140,12 +140,13 @@ if ! skipping packages; then
     # libgl1-mesa-dri: its GPU drivers (vc4, v3d; kms_swrast without a GPU), without
     # which set_mode fails with "EGL not initialized". rsync: updates over SSH. polkitd:
     # lets systemd-logind power off for the console's user (the rule below). gcc, libc6-dev:
-    # the solver's compiled core, when the first release is built here.
+    # the solver's compiled core, when the first release is built here. nftables: the table
+    # server's port rule (pyramid-table-server.service).
     lgpio=
     if apt-cache show python3-lgpio > /dev/null 2>&1; then lgpio=python3-lgpio; fi
     apt-get install -y -qq --no-install-recommends \
         python3 python3-venv python3-evdev python3-gpiozero $lgpio \
-        libgbm1 libegl1 libgles2 libgl1-mesa-dri libdrm2 rsync polkitd gcc libc6-dev
+        libgbm1 libegl1 libgles2 libgl1-mesa-dri libdrm2 rsync polkitd gcc libc6-dev nftables
 fi
 
 if ! skipping accounts; then

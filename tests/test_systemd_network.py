@@ -76,9 +76,10 @@ def test_exposure_stays_at_most_one_and_a_half() -> None:
 SERVER_UNIT = UNIT.parent / "pyramid-table-server.service"
 
 
-def allow_server(tmp_path: Path, server: str | None, *args: str) -> subprocess.CompletedProcess[str]:
-    """``pyramid allow-server`` with a settings file naming ``server``, and a ``systemctl`` on PATH
-    that records its arguments (the seam: the real one would change this machine's units)."""
+def allow_server(tmp_path: Path, server: str | None, *args: str, nft_fails: bool = False) -> subprocess.CompletedProcess[str]:
+    """``pyramid allow-server`` with a settings file naming ``server``, and a ``systemctl`` and an ``nft``
+    on PATH that record their calls in ``calls`` (nft its script in ``nft.script``) — the seam: the real
+    ones would change this machine's units and firewall."""
     import os
     import sys
 
@@ -87,20 +88,42 @@ def allow_server(tmp_path: Path, server: str | None, *args: str) -> subprocess.C
                         f'[network]\nserver = "{server}"\nuser = "ann"\npassword_file = "/etc/pyramid/server/password"\n')
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir(exist_ok=True)
-    fake = bin_dir / "systemctl"
-    fake.write_text(f'#!/bin/sh\nprintf "%s\\n" "$@" > "{tmp_path}/systemctl.args"\n')
-    fake.chmod(0o755)
+    recorders = {
+        "systemctl": f'printf "%s\\n" "$@" > "{tmp_path}/systemctl.args"\n',
+        "nft": f'cat > "{tmp_path}/nft.script"\n'
+               + ('echo "Error: Could not process rule: Operation not permitted" >&2\nexit 1\n' if nft_fails else ""),
+    }
+    for name, body in recorders.items():
+        (bin_dir / name).write_text(f'#!/bin/sh\necho {name} >> "{tmp_path}/calls"\n{body}')
+        (bin_dir / name).chmod(0o755)
     return subprocess.run([sys.executable, "-m", "pyramid", "allow-server", "--settings", str(settings), *args],
                           capture_output=True, text=True, timeout=60, cwd=UNIT.parents[1],
                           env={**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}"})
 
 
-def test_the_servers_address_and_nothing_else_is_added_to_the_running_consoles_allowance(tmp_path: Path) -> None:
+def calls(tmp_path: Path) -> list[str]:
+    recorded = tmp_path / "calls"
+    return recorded.read_text().split() if recorded.exists() else []
+
+
+def test_the_servers_address_and_port_and_nothing_else_are_allowed_to_the_running_console(tmp_path: Path) -> None:
     done = allow_server(tmp_path, "mqtts://192.0.2.10:8883")
     assert done.returncode == 0, done.stderr
+    assert calls(tmp_path) == ["nft", "systemctl"], "the port rule is in place before the address is allowed"
     assert (tmp_path / "systemctl.args").read_text().split("\n")[:-1] == [
         "set-property", "--runtime", "pyramid.service", "IPAddressAllow=192.0.2.10/32"]
-    assert "192.0.2.10" in done.stdout
+    script = (tmp_path / "nft.script").read_text()
+    assert 'meta skuid "pyramid" ip daddr { 192.0.2.10 } tcp dport 8883 accept' in script
+    assert 'meta skuid "pyramid" ip daddr { 192.0.2.10 } reject' in script
+    assert script.startswith("table inet pyramid\ndelete table inet pyramid\n"), "replaced whole"
+    assert "192.0.2.10" in done.stdout and "TCP port 8883 only" in done.stdout
+
+
+def test_a_port_rule_that_cannot_be_loaded_widens_nothing(tmp_path: Path) -> None:
+    done = allow_server(tmp_path, "mqtts://192.0.2.10:8883", nft_fails=True)
+    assert done.returncode == 1 and len(done.stderr.strip().splitlines()) == 1
+    assert "Operation not permitted" in done.stderr and "nothing allowed" in done.stderr
+    assert calls(tmp_path) == ["nft"]
 
 
 @pytest.mark.parametrize("server, says", [
@@ -108,21 +131,80 @@ def test_the_servers_address_and_nothing_else_is_added_to_the_running_consoles_a
     ("mqtts://127.0.0.1:8883", "already allowed"),
     ("mqtts://192.168.1.5", "already allowed"),
 ])
-def test_no_server_or_one_at_home_changes_nothing(tmp_path: Path, server: str | None, says: str) -> None:
+def test_no_server_or_one_at_home_allows_nothing_and_withdraws_the_port_rule(tmp_path: Path, server: str | None,
+                                                                            says: str) -> None:
     done = allow_server(tmp_path, server)
     assert done.returncode == 0 and says in done.stdout
-    assert not (tmp_path / "systemctl.args").exists()
+    assert calls(tmp_path) == ["nft"]
+    assert (tmp_path / "nft.script").read_text() == "table inet pyramid\ndelete table inet pyramid\n"
 
 
 def test_a_server_that_cannot_be_resolved_is_one_line_and_a_failure(tmp_path: Path) -> None:
     done = allow_server(tmp_path, "mqtts://tables.invalid", "--wait", "0")
     assert done.returncode == 1 and len(done.stderr.strip().splitlines()) == 1
     assert "cannot resolve tables.invalid" in done.stderr
-    assert not (tmp_path / "systemctl.args").exists()
+    assert calls(tmp_path) == []
+
+
+#: Run as root in a network namespace of its own: the server's address on loopback with listeners on
+#: the server's port and another, the port rule loaded by the real nft, then a connection to each port
+#: from a process of the console's user (here ``nobody``) and from root.
+PORT_PROBE = """import encodings.idna, json, os, socket, subprocess, sys  # idna: before the user who cannot read it
+subprocess.run(["ip", "link", "set", "lo", "up"], check=True)
+subprocess.run(["ip", "addr", "add", "198.18.0.1/32", "dev", "lo"], check=True)
+subprocess.run(["ip", "addr", "add", "2001:db8::1/128", "dev", "lo"], check=True)
+listeners = [socket.create_server((host, port), family=family) for host, family in
+             (("198.18.0.1", socket.AF_INET), ("2001:db8::1", socket.AF_INET6)) for port in (8883, 8884)]
+subprocess.run(["nft", "-f", sys.argv[1]], check=True)
+def attempts():
+    seen = {}
+    for host in ("198.18.0.1", "2001:db8::1"):
+        for port in (8883, 8884):
+            try:
+                socket.create_connection((host, port), timeout=2).close()
+                seen[f"{host} {port}"] = "connected"
+            except OSError as error:
+                seen[f"{host} {port}"] = type(error).__name__
+    return seen
+reader, writer = os.pipe()
+child = os.fork()
+if child == 0:
+    os.setgid(65534)
+    os.setuid(65534)
+    os.write(writer, json.dumps(attempts()).encode())
+    os._exit(0)
+os.close(writer)
+os.waitpid(child, 0)
+print(json.dumps({"console": json.loads(os.read(reader, 65536)), "root": attempts()}))
+"""
+
+
+@pytest.mark.skipif(shutil.which("nft") is None or shutil.which("unshare") is None, reason="needs nft and unshare")
+def test_the_port_rule_lets_the_consoles_user_reach_the_server_on_its_port_only(tmp_path: Path) -> None:
+    """The script ``pyramid allow-server`` loads, in the real kernel (a network namespace this test
+    makes): the console's user reaches the server on its port only, IPv4 and IPv6; others are untouched."""
+    import json
+    import sys
+
+    from pyramid.app.server_allowance import port_rules
+
+    script = tmp_path / "rules.nft"
+    script.write_text(port_rules(["198.18.0.1", "2001:db8::1"], 8883, user="nobody"))
+    (tmp_path / "probe.py").write_text(PORT_PROBE)
+    done = subprocess.run(["unshare", "--net", sys.executable, str(tmp_path / "probe.py"), str(script)],
+                          capture_output=True, text=True, timeout=60, check=False)
+    if done.returncode != 0 and "Operation not permitted" in done.stderr:
+        pytest.skip(f"no network namespace here: {done.stderr.strip()}")
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout)
+    assert seen["console"] == {"198.18.0.1 8883": "connected", "198.18.0.1 8884": "ConnectionRefusedError",
+                               "2001:db8::1 8883": "connected", "2001:db8::1 8884": "ConnectionRefusedError"}
+    assert set(seen["root"].values()) == {"connected"}
 
 
 def test_the_allowance_unit_runs_the_command_as_a_confined_root_oneshot() -> None:
     text = SERVER_UNIT.read_text()
     assert "ExecStart=/opt/pyramid/current/bin/pyramid allow-server\n" in text
-    assert "Type=oneshot" in text and "CapabilityBoundingSet=\n" in text and "User=" not in text
+    assert "Type=oneshot" in text and "CapabilityBoundingSet=CAP_NET_ADMIN\n" in text and "User=" not in text
     assert "Before=pyramid.service" not in text, "the console starts at once; it reaches the server once allowed"
+    assert "IPAddressDeny=any\n" in text, "its resolver is at home, as the console's"

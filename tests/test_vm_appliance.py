@@ -166,20 +166,28 @@ def test_security_exposure_of_the_loaded_unit(guest: Guest) -> None:
     assert float(match.group(1)) <= 1.5
 
 
-#: A probe run as root that joins pyramid.service's cgroup (so the unit's IP filter applies to it) and
-#: says whether a TCP connection to the table server's address gets through; and the listener there.
-PROBE = """import socket
+#: A probe run as root that joins pyramid.service's cgroup (so the unit's IP filter applies to it),
+#: becomes the console's user (so the port rule does), and says whether a TCP connection to the table
+#: server's address gets through on the server's port, then on another; and the listeners there.
+PROBE = """import encodings.idna, pwd, os, socket
 open('/sys/fs/cgroup/system.slice/pyramid.service/cgroup.procs', 'w').write('0')
-try:
-    socket.create_connection(('198.18.0.1', 8883), timeout=3).close()
-    print('connected')
-except OSError as error:
-    print('refused', type(error).__name__, error.errno)
+console = pwd.getpwnam('pyramid')
+os.setgid(console.pw_gid)
+os.setuid(console.pw_uid)
+for port in (8883, 8884):
+    try:
+        socket.create_connection(('198.18.0.1', port), timeout=3).close()
+        print('connected', end=' ')
+    except OSError as error:
+        print('refused', type(error).__name__, error.errno, end=' ')
 """
-LISTENER = """import socket
-server = socket.create_server(('198.18.0.1', 8883))
+LISTENER = """import selectors, socket
+watch = selectors.DefaultSelector()
+for port in (8883, 8884):
+    watch.register(socket.create_server(('198.18.0.1', port)), selectors.EVENT_READ)
 while True:
-    server.accept()[0].close()
+    for key, _ in watch.select():
+        key.fileobj.accept()[0].close()
 """
 SERVER_LINES = """[network]
 server = "mqtts://198.18.0.1:8883"
@@ -198,8 +206,9 @@ def put(guest: Guest, text: str, path: str) -> None:
 
 def test_the_table_server_allowance_reaches_the_running_console(guest: Guest) -> None:
     """pyramid-table-server.service adds the server's address (198.18.0.1, outside the home ranges, on
-    the guest's loopback with a listener) to the running console's allowance: a connection from the
-    console's cgroup is dropped before (EPERM) and gets through after, the console not restarted."""
+    the guest's loopback with listeners) to the running console's allowance, on the server's port only:
+    a connection from the console's cgroup and user is dropped before (EPERM) and gets through after on
+    port 8883, not on 8884; the console not restarted."""
     machine = guest.machine
     settings = "/boot/firmware/pyramid.toml"
     machine.ssh(f"sudo cp {settings} /root/pyramid.toml.before && sudo ip addr add 198.18.0.1/32 dev lo")
@@ -211,14 +220,15 @@ def test_the_table_server_allowance_reaches_the_running_console(guest: Guest) ->
         put(guest, machine.ssh(f"sudo cat {settings}").stdout + "\n" + SERVER_LINES, settings)
         time.sleep(1)  # the listener is up
         before = machine.ssh("sudo python3 /root/probe.py").stdout.split()
-        assert before[0] == "refused", before  # the unit's filter drops it (EPERM, or a SYN never answered)
+        assert before[0] == "refused" and before.count("refused") == 2, before  # the unit's filter (EPERM)
         machine.ssh("sudo systemctl restart pyramid-table-server.service")
         assert "198.18.0.1/32" in machine.unit_property("pyramid.service", "IPAddressAllow")
         after = machine.ssh("sudo python3 /root/probe.py").stdout.split()
-        assert after == ["connected"], after
+        assert after[:3] == ["connected", "refused", "ConnectionRefusedError"], after  # 8884: the port rule
+        print(f"\nthe console's user after the allowance: {' '.join(after)}")
         assert machine.unit_property("pyramid.service", "MainPID") == console, "the console was not restarted"
         told = machine.ssh("sudo journalctl -b -u pyramid-table-server.service --no-pager -o cat").stdout
-        assert "may reach mqtts://198.18.0.1:8883 at 198.18.0.1" in told, told
+        assert "may reach mqtts://198.18.0.1:8883 at 198.18.0.1, TCP port 8883 only" in told, told
     finally:
         machine.ssh(f"sudo cp /root/pyramid.toml.before {settings}", check=False)
 

@@ -32,6 +32,10 @@ from pyramid.net.server.account import ServerAccount
 from pyramid.options import Options
 
 UNIT = "pyramid.service"
+#: The console's user (pyramid.service's ``User=``): the port rule applies to its sockets.
+CONSOLE_USER = "pyramid"
+#: The nftables table this command owns, whole.
+TABLE = "inet pyramid"
 #: Resolving at boot may come before the network: tried again every RETRY seconds, WAIT in all.
 WAIT, RETRY = 120.0, 2.0
 
@@ -66,17 +70,50 @@ def allowance_command(addresses: Sequence[str]) -> list[str]:
     return ["systemctl", "set-property", "--runtime", UNIT, f"IPAddressAllow={' '.join(hosts)}"]
 
 
+def port_rules(addresses: Sequence[str], port: int, user: str = CONSOLE_USER) -> str:
+    """The nftables script that lets ``user``'s sockets reach ``addresses`` by TCP on ``port`` only;
+    with no address, the script that withdraws the rule. Either replaces the table whole and atomically
+    (``nft -f`` applies a script as one transaction: declaring the table first makes deleting it safe
+    when it is not there)."""
+    withdraw = f"table {TABLE}\ndelete table {TABLE}\n"
+    if not addresses:
+        return withdraw
+    rules = []
+    for family in ("ip", "ip6"):
+        chosen = [str(ipaddress.ip_address(address)) for address in addresses
+                  if ipaddress.ip_address(address).version == (4 if family == "ip" else 6)]
+        if chosen:
+            where = f'meta skuid "{user}" {family} daddr {{ {", ".join(chosen)} }}'
+            rules += [f"\t\t{where} tcp dport {port} accept", f"\t\t{where} reject"]
+    return (withdraw + f"table {TABLE} {{\n\tchain console_egress {{\n"
+            "\t\ttype filter hook output priority filter; policy accept;\n"
+            + "\n".join(rules) + "\n\t}\n}\n")
+
+
+def load_rules(script: str) -> str | None:
+    """Load an nftables script; the reason it failed, or ``None``."""
+    try:
+        done = subprocess.run(["nft", "-f", "-"], input=script, capture_output=True, text=True, check=False)
+    except FileNotFoundError:
+        return "nft not found: install nftables (firmware/install.sh does)"
+    said = " / ".join(line.strip() for line in done.stderr.splitlines() if line.strip())
+    return None if done.returncode == 0 else f"nft -f: {said or done.returncode}"
+
+
 def main(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(prog="pyramid allow-server", description=__doc__.splitlines()[0] if __doc__ else "")
     parser.add_argument("--settings", metavar="FILE", help="the settings file (default: the console's)")
     parser.add_argument("--wait", type=float, default=WAIT, metavar="S",
                         help=f"seconds to keep trying to resolve the server (default {WAIT:g})")
-    parser.add_argument("--dry-run", action="store_true", help="print the systemctl call instead of running it")
+    parser.add_argument("--console-user", default=CONSOLE_USER, metavar="NAME",
+                        help=f"the user the console runs as, whose sockets the port rule holds (default {CONSOLE_USER})")
+    parser.add_argument("--dry-run", action="store_true",
+                        help="print the nftables script and the systemctl call instead of running them")
     args = parser.parse_args(argv)
     server = network_settings(load_hardware_settings(Options(settings=args.settings))).server
     if server is None:
         print("pyramid allow-server: no table server in the settings file: nothing to allow")
-        return 0
+        return withdraw_rules(args.dry_run)
     try:
         addresses = to_allow(server, wait=args.wait)
     except OSError as error:
@@ -84,14 +121,32 @@ def main(argv: Sequence[str]) -> int:
         return 1
     if not addresses:
         print(f"pyramid allow-server: {server.address} is on the home network, already allowed")
-        return 0
-    command = allowance_command(addresses)
+        return withdraw_rules(args.dry_run)
+    script, command = port_rules(addresses, server.port, args.console_user), allowance_command(addresses)
     if args.dry_run:
-        print(" ".join(command))
+        print(script + " ".join(command))
         return 0
+    failed = load_rules(script)
+    if failed is not None:
+        print(f"pyramid allow-server: the port rule for {server.address}: {failed}; nothing allowed", file=sys.stderr)
+        return 1
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         print(f"pyramid allow-server: {' '.join(command)}: {done.stderr.strip() or done.returncode}", file=sys.stderr)
         return 1
-    print(f"pyramid allow-server: {UNIT} may reach {server.address} at {', '.join(addresses)}")
+    print(f"pyramid allow-server: {UNIT} may reach {server.address} at {', '.join(addresses)}, "
+          f"TCP port {server.port} only")
+    return 0
+
+
+def withdraw_rules(dry_run: bool) -> int:
+    """No server beyond the home: an earlier port rule goes (a machine without nftables never had one)."""
+    script = port_rules([], 0)
+    if dry_run:
+        print(script, end="")
+        return 0
+    failed = load_rules(script)
+    if failed is not None and not failed.startswith("nft not found"):
+        print(f"pyramid allow-server: withdrawing the port rule: {failed}", file=sys.stderr)
+        return 1
     return 0
