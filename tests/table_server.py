@@ -11,12 +11,13 @@ import shutil
 import socket
 import subprocess
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
 import pytest
 
-from pyramid.net.server.account import ServerAccount
+from pyramid.net.server.account import ClientCertificate, ServerAccount
 
 ROOT = Path(__file__).resolve().parent.parent
 MAKE_SERVER = ROOT / "firmware" / "server" / "make-server.sh"
@@ -31,47 +32,74 @@ def free_port() -> int:
 
 
 class Server(NamedTuple):
-    port: int
+    port: int  # passwords
     directory: Path  # etc/mosquitto/pyramids under the server's root
+    certificate_port: int  # client certificates
 
     def password(self, account: str) -> str:
         return (self.directory / "consoles" / account / "password").read_text().strip()
 
+    def certificate(self, account: str) -> ClientCertificate | None:
+        """The account's client certificate, if make-server.sh --certificates made it one."""
+        files = self.directory / "consoles" / account
+        return ClientCertificate(files / "client.crt", files / "client.key") if (files / "client.crt").exists() else None
+
     def account(self, user: str) -> ServerAccount:
         """The console ``user``'s settings, as make-server.sh tells its owner to write them."""
         files = self.directory / "consoles" / user
+        certificate = self.certificate(user)
+        if certificate is not None:
+            return ServerAccount("127.0.0.1", self.certificate_port, user, None, files / "ca.crt", certificate)
         return ServerAccount("127.0.0.1", self.port, user, files / "password", files / "ca.crt")
 
     def settings_file(self, user: str, path: Path) -> Path:
         """A console's settings file with the ``[network]`` lines make-server.sh tells its owner to write."""
         account = self.account(user)
+        signs_in = (f'password_file = "{account.password_file}"\n' if account.certificate is None else
+                    f'cert_file = "{account.certificate.cert_file}"\nkey_file = "{account.certificate.key_file}"\n')
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(f'[network]\nserver = "{account.address}"\nuser = "{user}"\n'
-                        f'password_file = "{account.password_file}"\nca_file = "{account.ca_file}"\n')
+        path.write_text(f'[network]\nserver = "{account.address}"\nuser = "{user}"\n{signs_in}ca_file = "{account.ca_file}"\n')
         return path
 
     def client(self, tool: str, account: str | None, password: str | None = None,
                ca: bool = True) -> list[str]:
-        command = [tool, "-h", "127.0.0.1", "-p", str(self.port), "-V", "mqttv5"]
+        """Mosquitto's ``tool`` signed in as ``account``: by its certificate if it has one and no
+        ``password`` is given, else by ``password`` (its own by default)."""
+        certificate = None if account is None or password is not None else self.certificate(account)
+        port = self.port if certificate is None else self.certificate_port
+        command = [tool, "-h", "127.0.0.1", "-p", str(port), "-V", "mqttv5"]
         if ca:
             command += ["--cafile", str(self.directory / "ca.crt")]
-        if account is not None:
+        if certificate is not None:
+            command += ["--cert", str(certificate.cert_file), "--key", str(certificate.key_file)]
+        elif account is not None:
             command += ["-u", account, "-P", password if password is not None else self.password(account)]
         return command
 
 
-def make_server(root: Path, *accounts: str) -> tuple[Server, subprocess.CompletedProcess[str]]:
-    """Make a server under ``root`` with make-server.sh (skips the test without Mosquitto)."""
+def make_server(root: Path, *accounts: str, certified: Sequence[str] = ()) -> tuple[Server, subprocess.CompletedProcess[str]]:
+    """Make a server under ``root`` with make-server.sh: ``accounts`` with passwords, then ``certified``
+    with client certificates (a second run, as an owner adding them would); skips the test without
+    Mosquitto. The runs' output is returned as one."""
     if not (os.path.exists(MOSQUITTO) and shutil.which("mosquitto_pub") and shutil.which("openssl")):
         pytest.skip(f"the table server's tests need Mosquitto and its clients: {HINT}")
-    port = free_port()
-    made = subprocess.run(
-        ["sh", str(MAKE_SERVER), "127.0.0.1", *accounts], capture_output=True, text=True,
-        env={**os.environ, "PYRAMID_ROOT": str(root), "PYRAMID_SKIP": "packages owner restart",
-             "PYRAMID_SERVER_PORT": str(port), "PYRAMID_SERVER_BIND": "127.0.0.1"}, timeout=120,
-    )
-    assert made.returncode == 0, made.stderr
-    return Server(port, root / "etc" / "mosquitto" / "pyramids"), made
+    server = Server(free_port(), root / "etc" / "mosquitto" / "pyramids", free_port())
+    runs = ([["127.0.0.1", *accounts]] if accounts else []) + ([["--certificates", "127.0.0.1", *certified]] if certified else [])
+    said = []
+    for arguments in runs:
+        made = subprocess.run(["sh", str(MAKE_SERVER), *arguments], capture_output=True, text=True,
+                              env=server_environment(server), timeout=120)
+        assert made.returncode == 0, made.stderr
+        said.append(made.stdout)
+    return server, subprocess.CompletedProcess(["make-server.sh"], 0, "".join(said), "")
+
+
+def server_environment(server: Server) -> dict[str, str]:
+    """make-server.sh's environment for a test server: under its own root, on 127.0.0.1, no apt-get,
+    chown or systemctl."""
+    return {**os.environ, "PYRAMID_ROOT": str(server.directory.parents[2]), "PYRAMID_SKIP": "packages owner restart",
+            "PYRAMID_SERVER_PORT": str(server.port), "PYRAMID_SERVER_CERTIFICATE_PORT": str(server.certificate_port),
+            "PYRAMID_SERVER_BIND": "127.0.0.1"}
 
 
 class Broker:

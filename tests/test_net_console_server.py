@@ -23,7 +23,7 @@ KILLED_AFTER = 12
 
 @pytest.fixture
 def broker(tmp_path: Path) -> Iterator[Broker]:
-    broker = Broker(make_server(tmp_path / "server", "ann", "bob")[0])
+    broker = Broker(make_server(tmp_path / "server", "ann", "bob", certified=["dee"])[0])
     try:
         broker.start()
         yield broker
@@ -43,10 +43,10 @@ def settings(server: Server, directory: Path, user: str) -> list[str]:
     return ["--settings", str(server.settings_file(user, directory / "pyramid.toml"))]
 
 
-def server_host(server: Server, directory: Path, script: str, delay_ms: int = 0) -> Console:
-    return Console(directory / "Ann", "Ann").start(
+def server_host(server: Server, directory: Path, script: str, delay_ms: int = 0, name: str = "Ann") -> Console:
+    return Console(directory / name, name).start(
         script, "--table", "open", "--table-port", "0", "--table-address", "127.0.0.1", "--deal-number", str(MATCH),
-        *settings(server, directory / "Ann", "ann"), delay_ms=delay_ms)
+        *settings(server, directory / name, name.lower()), delay_ms=delay_ms)
 
 
 def server_guest(server: Server, directory: Path, script: str, whom: str = "Ann", delay_ms: int = 0) -> Console:
@@ -54,11 +54,13 @@ def server_guest(server: Server, directory: Path, script: str, whom: str = "Ann"
         script, "--table", f"join:server:{whom}", *settings(server, directory / "Bob", "bob"), delay_ms=delay_ms)
 
 
-@pytest.mark.parametrize("whom", ["Ann", "ann"])
+@pytest.mark.parametrize("host, whom", [("Ann", "Ann"), ("Dee", "dee")], ids=["password, by name", "certificate, by account"])
 def test_two_consoles_play_a_whole_match_through_the_server(tmp_path: Path, broker: Broker,
-                                                             consoles: list[Console], whom: str) -> None:
+                                                             consoles: list[Console], host: str, whom: str) -> None:
+    """Bob joins by the host's player name or account; Ann signs in with a password, Dee with a client
+    certificate."""
     ann_moves, bob_moves = good_moves(MATCH, "good"), good_moves(MATCH, "casual")
-    ann = server_host(broker.server, tmp_path, f"wait:joined {taps(MATCH, ann_moves)} wait:done ok")
+    ann = server_host(broker.server, tmp_path, f"wait:joined {taps(MATCH, ann_moves)} wait:done ok", name=host)
     consoles.append(ann)
     bob = server_guest(broker.server, tmp_path, f"wait:joined {taps(MATCH, bob_moves)} wait:done ok", whom)
     consoles.append(bob)
@@ -67,10 +69,10 @@ def test_two_consoles_play_a_whole_match_through_the_server(tmp_path: Path, brok
     assert mine["match"] == theirs["match"] == MATCH
     assert mine["moves"] == [str(move) for move in ann_moves]
     assert theirs["moves"] == [str(move) for move in bob_moves]
-    for seen, own, name in ((mine["opponent"], theirs, "Bob"), (theirs["opponent"], mine, "Ann")):
+    for seen, own, name in ((mine["opponent"], theirs, "Bob"), (theirs["opponent"], mine, host)):
         assert (seen["name"], seen["round"], seen["score"], seen["moves"]) == (name, own["round"], own["score"],
                                                                                len(own["moves"]))
-    assert mine["table"]["players"] == theirs["table"]["players"] == ["Ann", "Bob"]
+    assert mine["table"]["players"] == theirs["table"]["players"] == [host, "Bob"]
     assert mine["table"]["via"] == theirs["table"]["via"] == "server"
     assert ann.states()[0]["game"]["table"]["via"] == "server"  # offered on the server from the start
     assert ann_final["screen"] == bob_final["screen"] == "duel_result"

@@ -22,7 +22,7 @@ from pyramid.engine.duel.ai import play_match
 from pyramid.net import events as ev
 from pyramid.net.limits import Limits
 from pyramid.net.link import MatchLink
-from pyramid.net.server.account import ServerAccount
+from pyramid.net.server.account import ClientCertificate, ServerAccount
 from test_net_match import GUARD, Endpoint
 from test_net_reconnect import numbers
 from table_server import ROOT, Broker, Mallory, free_port, make_server
@@ -31,7 +31,7 @@ from table_server import ROOT, Broker, Mallory, free_port, make_server
 
 @pytest.fixture(scope="module")
 def broker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Broker]:
-    server, _ = make_server(tmp_path_factory.mktemp("server"), "ann", "bob", "cy", "mallory")
+    server, _ = make_server(tmp_path_factory.mktemp("server"), "ann", "bob", "cy", "mallory", certified=["dee"])
     broker = Broker(server)
     try:
         broker.start()
@@ -55,13 +55,14 @@ def seat(host: Endpoint, guest: Endpoint, match: int) -> tuple[MatchLink, MatchL
     host_link = host.net.open_table(match, "good", "127.0.0.1", 0)
     host.wait(ev.ServerState, lambda event: event.state == "connected")
     guest.net.browse()
-    seen = guest.wait(ev.TableSeen, lambda event: event.table.key == "server:ann" and event.table.is_table)
+    account = host.net.server.user  # type: ignore[union-attr]
+    seen = guest.wait(ev.TableSeen, lambda event: event.table.key == f"server:{account}" and event.table.is_table)
     assert (seen.table.host, seen.table.match, seen.table.level, seen.table.seats, seen.table.via) == \
-        ("Ann", match, "good", 1, "server")
+        (host.net.context.name, match, "good", 1, "server")
     guest.net.join_server(seen.table.address)
     seated = guest.wait(ev.Seated)
-    assert (seated.host_name, seated.match, seated.level, seated.resumed) == ("Ann", match, "good", False)
-    assert host.wait(ev.OpponentJoined).name == "Bob"
+    assert (seated.host_name, seated.match, seated.level, seated.resumed) == (host.net.context.name, match, "good", False)
+    assert host.wait(ev.OpponentJoined).name == guest.net.context.name
     assert guest.net.link is not None
     return host_link, guest.net.link
 
@@ -91,6 +92,26 @@ def test_two_consoles_meet_on_the_server_and_play_a_whole_match(pair: tuple[Endp
     assert host.wait(ev.RematchStarted).match == 8
     guest.net.close_table()
     assert host.wait(ev.OpponentLeft).reason == "left"
+
+
+def test_a_console_signed_in_by_certificate_hosts_one_signed_in_by_password(broker: Broker) -> None:
+    """Dee's console has a client certificate (make-server.sh --certificates), no password: it reaches
+    the server on the certificates' port, opens a table Bob finds and joins, and moves cross both ways."""
+    dee, bob = Endpoint("Dee", server=broker.server.account("dee")), Endpoint("Bob", server=broker.server.account("bob"))
+    assert dee.net.server is not None and dee.net.server.password_file is None
+    try:
+        dee_link, bob_link = seat(dee, bob, 12)
+        dee_game, bob_game = play_match(12, "good"), play_match(12, "casual")
+        for move in dee_game.moves[:5]:
+            dee_link.play(move)
+        for move in bob_game.moves[:5]:
+            bob_link.play(move)
+        assert bob.wait(ev.OpponentMoved, lambda event: event.number == 5).number == 5
+        assert dee.wait(ev.OpponentMoved, lambda event: event.number == 5).number == 5
+        assert list(dee_link.opponent_game().moves) == [str(move) for move in bob_game.moves[:5]]
+    finally:
+        bob.net.stop()
+        dee.net.stop()
 
 
 def test_a_table_closed_leaves_the_servers_list(pair: tuple[Endpoint, Endpoint]) -> None:
@@ -149,12 +170,26 @@ def test_a_console_with_no_server_set_contacts_none(broker: Broker) -> None:
     ({"password_file": "empty"}, "misconfigured"),
     ({"ca_file": "missing"}, "misconfigured"),
     ({"ca_file": "other"}, "unreachable"),
+    ({"key_file": "missing"}, "misconfigured"),
+    ({"cert_file": "not its key"}, "misconfigured"),
+    ({"cert_file": "another CA's"}, "refused"),
     ({"port": "closed"}, "unreachable"),
 ])
 def test_the_servers_state_says_why_it_is_not_connected(broker: Broker, tmp_path: Path, change: dict[str, str],
                                                         state: str) -> None:
-    account = broker.server.account("cy")
-    if change.get("password_file") == "wrong":
+    account = broker.server.account("dee" if "cert_file" in change or "key_file" in change else "cy")
+    certificate = account.certificate
+    if certificate is not None and change.get("key_file") == "missing":
+        account = account._replace(certificate=certificate._replace(key_file=tmp_path / "nothing"))
+    elif certificate is not None and change.get("cert_file") == "not its key":
+        other = make_server(tmp_path / "other", certified=["dee"])[0].certificate("dee")
+        assert other is not None
+        account = account._replace(certificate=certificate._replace(cert_file=other.cert_file))
+    elif certificate is not None:  # a certificate for the same account, signed by another server's CA
+        other = make_server(tmp_path / "other", certified=["dee"])[0].certificate("dee")
+        assert other is not None
+        account = account._replace(certificate=other)
+    elif change.get("password_file") == "wrong":
         (tmp_path / "password").write_text("not-the-password\n")
         account = account._replace(password_file=tmp_path / "password")
     elif change.get("password_file") in ("latin-1", "empty"):
@@ -173,7 +208,7 @@ def test_the_servers_state_says_why_it_is_not_connected(broker: Broker, tmp_path
     try:
         endpoint.net.browse()
         said = endpoint.wait(ev.ServerState, lambda event: event.state not in ("connecting",))
-        assert said.state == state and said.detail and said.address == account.address
+        assert said.state == state and said.detail and said.address == account.address, said
     finally:
         endpoint.net.stop()
 
@@ -192,6 +227,10 @@ GOOD = {"server": "mqtts://tables.example.org", "user": "ann", "password_file": 
     ({"password_file": "password"}, "absolute path"),
     ({"ca_file": "ca.crt"}, "absolute path"),
     ({"password_file": None}, "but not password_file"),
+    ({"cert_file": "/etc/pyramid/server/client.crt"}, "one way to sign in, not both"),
+    ({"password_file": None, "cert_file": "/etc/pyramid/server/client.crt"}, "but not key_file"),
+    ({"password_file": None, "key_file": "/etc/pyramid/server/client.key"}, "but not cert_file"),
+    ({"password_file": None, "cert_file": "client.crt", "key_file": "/etc/pyramid/server/client.key"}, "absolute path"),
 ])
 def test_a_wrong_server_setting_is_one_line_and_no_server_is_used(table: dict[str, object], why: str) -> None:
     from pyramid.net.settings import read_network_settings
@@ -212,6 +251,12 @@ def test_the_lines_make_server_prints_are_a_working_setting() -> None:
         "tables.example.org", 8884, "ann", Path("/etc/pyramid/server/password"), Path("/etc/pyramid/server/ca.crt"))
     assert read.server.address == "mqtts://tables.example.org:8884"
     assert read_network_settings({"network": GOOD}).server.port == 8883  # type: ignore[union-attr]
+    by_certificate = {"server": "mqtts://tables.example.org:8884", "user": "dee", "ca_file": "/etc/pyramid/server/ca.crt",
+                      "cert_file": "/etc/pyramid/server/client.crt", "key_file": "/etc/pyramid/server/client.key"}
+    read = read_network_settings({"network": by_certificate})
+    assert read.problems == () and read.server == ServerAccount(
+        "tables.example.org", 8884, "dee", None, Path("/etc/pyramid/server/ca.crt"),
+        ClientCertificate(Path("/etc/pyramid/server/client.crt"), Path("/etc/pyramid/server/client.key")))
 
 
 LIMITS = Limits(retry_first=0.05, retry_longest=0.5)
@@ -271,7 +316,7 @@ CHILD = textwrap.dedent(
     from pyramid.engine.duel.ai import play_match
     from pyramid.net import events as ev
     from pyramid.net.network import Network
-    from pyramid.net.server.account import ServerAccount
+    from pyramid.net.server.account import ClientCertificate, ServerAccount
     role, name, user, port, files, count = sys.argv[1:]
     account = ServerAccount("127.0.0.1", int(port), user, Path(files) / "password", Path(files) / "ca.crt")
     events = queue.Queue()

@@ -18,13 +18,14 @@ from pathlib import Path
 
 import pytest
 
-from table_server import MAKE_SERVER, Broker, Server, make_server
+from table_server import MAKE_SERVER, Broker, Server, make_server, server_environment
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    server, made = make_server(tmp_path_factory.mktemp("server"), "ann", "bob", "mallory")
+    server, made = make_server(tmp_path_factory.mktemp("server"), "ann", "bob", "mallory", certified=["dee", "eve"])
     assert f'server = "mqtts://127.0.0.1:{server.port}"' in made.stdout and 'user = "ann"' in made.stdout
+    assert f'server = "mqtts://127.0.0.1:{server.certificate_port}"' in made.stdout and 'user = "dee"' in made.stdout
     broker = Broker(server)
     try:
         broker.start()
@@ -83,16 +84,53 @@ def test_no_one_gets_in_without_an_account_its_password_and_the_ca(server: Serve
     assert untrusted.returncode != 0, "TLS only: a client that does not trust the server's CA gets nowhere"
 
 
+def test_an_account_with_a_certificate_publishes_as_its_common_name_and_nothing_else(server: Server) -> None:
+    """Dee signs in with the certificate make-server.sh --certificates made her (no password): what she
+    may publish arrives; as another account, the broker refuses it, as for a password's account."""
+    assert received(server, "bob", "pyramids/v1/play/+/bob", [("dee", "pyramids/v1/play/dee/bob", "move-1")]) == ["move-1"]
+    assert received(server, "dee", "pyramids/v1/play/+/dee", [("bob", "pyramids/v1/play/bob/dee", "move-2")]) == ["move-2"]
+    for forged in ("pyramids/v1/play/eve/bob", "pyramids/v1/adverts/bob", "pyramids/v1/status/eve"):
+        assert "Not authorized" in publish(server, "dee", forged, "forged").stderr
+
+
+def test_the_certificates_port_takes_no_one_without_a_certificate_of_the_servers_ca(server: Server,
+                                                                                   tmp_path: Path) -> None:
+    """On the certificates' port: a password is not enough, a certificate of another CA gets nowhere;
+    on the passwords' port, a certificate alone is not an account."""
+    by_password = server.client("mosquitto_pub", "ann")
+    by_password[by_password.index("-p") + 1] = str(server.certificate_port)
+    assert_refused(subprocess.run([*by_password, "-q", "1", "-t", "pyramids/v1/adverts/ann", "-m", "x"],
+                                  capture_output=True, text=True, timeout=30))
+    other, _ = make_server(tmp_path / "other", "x", certified=["ann"])
+    foreign = server.client("mosquitto_pub", "dee")
+    foreign[foreign.index("--cert") + 1:foreign.index("--key") + 2] = [
+        str(other.directory / "consoles" / "ann" / "client.crt"), "--key", str(other.directory / "consoles" / "ann" / "client.key")]
+    assert_refused(subprocess.run([*foreign, "-q", "1", "-t", "pyramids/v1/adverts/ann", "-m", "x"],
+                                  capture_output=True, text=True, timeout=30))
+    certificate_only = server.client("mosquitto_pub", "dee")
+    certificate_only[certificate_only.index("-p") + 1] = str(server.port)
+    assert "Not authorized" in subprocess.run([*certificate_only, "-q", "1", "-t", "pyramids/v1/adverts/dee", "-m", "x"],
+                                              capture_output=True, text=True, timeout=30).stderr
+
+
+def assert_refused(attempt: subprocess.CompletedProcess[str]) -> None:
+    assert attempt.returncode != 0, attempt.stdout
+    assert attempt.stderr.strip(), "says why"
+
+
 def test_running_the_script_again_keeps_the_accounts_and_adds_new_ones(server: Server) -> None:
     before = server.password("ann")
     again = subprocess.run(["sh", str(MAKE_SERVER), "127.0.0.1", "ann", "cy"], capture_output=True, text=True,
-                           env={**os.environ, "PYRAMID_ROOT": str(server.directory.parents[2]),
-                                "PYRAMID_SKIP": "packages owner restart",
-                                "PYRAMID_SERVER_PORT": str(server.port), "PYRAMID_SERVER_BIND": "127.0.0.1"},
-                           timeout=120)
+                           env=server_environment(server), timeout=120)
     assert again.returncode == 0, again.stderr
     assert "account 'ann' is there already: kept" in again.stdout and 'user = "cy"' in again.stdout
     assert server.password("ann") == before
+    certificate = (server.directory / "consoles" / "dee" / "client.crt").read_bytes()
+    kept = subprocess.run(["sh", str(MAKE_SERVER), "--certificates", "127.0.0.1", "dee", "bob"], capture_output=True,
+                          text=True, env=server_environment(server), timeout=120)
+    assert kept.returncode == 0, kept.stderr
+    assert kept.stdout.count("is there already: kept") == 2, "a certificate's or a password's: one account a name"
+    assert (server.directory / "consoles" / "dee" / "client.crt").read_bytes() == certificate
 
 
 @pytest.mark.parametrize("arguments", [["host"], ["bad host", "ann"], ["host", "Ann"], ["host", "a/b"],

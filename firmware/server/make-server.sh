@@ -1,28 +1,33 @@
 #!/bin/sh
 # Make a Pyramids table server on any Debian machine (a Pi, a VPS), accounts included.
 #
-#   sudo firmware/server/make-server.sh HOST ACCOUNT...
+#   sudo firmware/server/make-server.sh [--certificates] HOST ACCOUNT...
 #
 # HOST is the name (or address) the consoles reach the server at; one ACCOUNT per console
 # (letters, digits and "-", at most 32). Installs Mosquitto, makes a CA and the server's
 # certificate for HOST (both kept when there), an account with a random password for each
-# ACCOUNT not there yet, the configuration (TLS only, port 8883) and the ACL (a console publishes
-# under its own topics alone: etc/mosquitto/pyramids/acl), then restarts Mosquitto. For each new
-# account it writes, under /etc/mosquitto/pyramids/consoles/ACCOUNT/, the password file and the
-# CA certificate to copy to that console, and prints the lines of its settings file. Re-running it
-# adds accounts and changes nothing else. docs/network.md, "Tables beyond the home", says more.
+# ACCOUNT not there yet — or, with --certificates, a client certificate whose common name is the
+# account (signed by the CA, its key made here) — the configuration (TLS only: passwords on port
+# 8883, certificates on 8884) and the ACL (a console publishes under its own topics alone:
+# etc/mosquitto/pyramids/acl), then restarts Mosquitto. For each new account it writes, under
+# /etc/mosquitto/pyramids/consoles/ACCOUNT/, the files to copy to that console (the password or
+# the certificate and its key, and the CA certificate) and prints the lines of its settings file.
+# Re-running it adds accounts and changes nothing else. docs/network.md, "Tables beyond the home",
+# says more.
 #
 # Environment (the tests make a server in a directory with these):
 #   PYRAMID_ROOT         make it under this directory instead of /
 #   PYRAMID_SKIP         steps to skip, space-separated: packages (apt-get), owner (chown to
 #                        mosquitto), restart (systemctl)
-#   PYRAMID_SERVER_PORT  the TLS port (default 8883)
+#   PYRAMID_SERVER_PORT  the TLS port for passwords (default 8883)
+#   PYRAMID_SERVER_CERTIFICATE_PORT  the TLS port for client certificates (default 8884)
 #   PYRAMID_SERVER_BIND  the address to listen on (default: every address)
 set -eu
 
 root="${PYRAMID_ROOT:-}"
 skip=" ${PYRAMID_SKIP:-} "
 port="${PYRAMID_SERVER_PORT:-8883}"
+certificate_port="${PYRAMID_SERVER_CERTIFICATE_PORT:-8884}"
 bind="${PYRAMID_SERVER_BIND:-}"
 here="$(cd "$(dirname "$0")" && pwd)"
 dir="$root/etc/mosquitto/pyramids"
@@ -32,7 +37,12 @@ fail() {
     exit 2
 }
 
-[ "$#" -ge 2 ] || fail "usage: make-server.sh HOST ACCOUNT..."
+certificates=no
+if [ "${1:-}" = "--certificates" ]; then
+    certificates=yes
+    shift
+fi
+[ "$#" -ge 2 ] || fail "usage: make-server.sh [--certificates] HOST ACCOUNT..."
 host="$1"
 shift
 case "$host" in
@@ -44,9 +54,11 @@ for account in "$@"; do
     esac
     [ "${#account}" -le 32 ] || fail "an account has at most 32 characters: '$account'"
 done
-case "$port" in
-    *[!0-9]* | "") fail "not a port: '$port'" ;;
-esac
+for number in "$port" "$certificate_port"; do
+    case "$number" in
+        *[!0-9]* | "") fail "not a port: '$number'" ;;
+    esac
+done
 
 skipping() {
     case "$skip" in *" $1 "*) return 0 ;; esac
@@ -79,34 +91,54 @@ if [ ! -f "$dir/server.crt" ]; then
 fi
 chmod 600 "$dir/ca.key" "$dir/server.key"
 
-# One account a console, with a random password: kept when it is there.
+# One account a console, with a random password or a client certificate: kept when it is there
+# (either way: a certificate's common name and a password's user are the same account to the ACL).
 [ -f "$dir/passwords" ] || : >"$dir/passwords"
 chmod 600 "$dir/passwords"
 for account in "$@"; do
-    if grep -q "^$account:" "$dir/passwords"; then
+    if grep -q "^$account:" "$dir/passwords" || [ -f "$dir/consoles/$account/client.crt" ]; then
         echo "make-server.sh: account '$account' is there already: kept"
         continue
     fi
-    password="$(openssl rand -hex 16)"
-    mosquitto_passwd -b "$dir/passwords" "$account" "$password"
     mkdir -p "$dir/consoles/$account"
-    (umask 077 && printf '%s\n' "$password" >"$dir/consoles/$account/password")
     cp "$dir/ca.crt" "$dir/consoles/$account/ca.crt"
+    if [ "$certificates" = yes ]; then
+        files="its certificate and key, and the CA certificate"
+        (umask 077 && openssl req -newkey rsa:2048 -nodes -subj "/CN=$account" \
+            -keyout "$dir/consoles/$account/client.key" -out "$dir/consoles/$account/client.csr" 2>/dev/null)
+        printf 'extendedKeyUsage=clientAuth\n' >"$dir/consoles/$account/client.ext"
+        openssl x509 -req -in "$dir/consoles/$account/client.csr" -CA "$dir/ca.crt" -CAkey "$dir/ca.key" \
+            -CAcreateserial -days 3650 -extfile "$dir/consoles/$account/client.ext" \
+            -out "$dir/consoles/$account/client.crt" 2>/dev/null
+        rm -f "$dir/consoles/$account/client.csr" "$dir/consoles/$account/client.ext"
+        signs_in="  cert_file = \"/etc/pyramid/server/client.crt\"
+  key_file = \"/etc/pyramid/server/client.key\""
+        reached="$certificate_port"
+    else
+        files="its password and the CA certificate"
+        password="$(openssl rand -hex 16)"
+        mosquitto_passwd -b "$dir/passwords" "$account" "$password"
+        (umask 077 && printf '%s\n' "$password" >"$dir/consoles/$account/password")
+        signs_in="  password_file = \"/etc/pyramid/server/password\""
+        reached="$port"
+    fi
     cat <<SETTINGS
-For the console '$account': copy $dir/consoles/$account/ (its password and the CA certificate)
+For the console '$account': copy $dir/consoles/$account/ ($files)
 to the console, and put in its settings file:
   [network]
-  server = "mqtts://$host:$port"
+  server = "mqtts://$host:$reached"
   user = "$account"
-  password_file = "/etc/pyramid/server/password"
+$signs_in
   ca_file = "/etc/pyramid/server/ca.crt"
 SETTINGS
 done
 
-# The configuration and the ACL, with this server's listener.
+# The configuration and the ACL, with this server's listeners.
 listener="listener $port${bind:+ $bind}"
+certificate_listener="listener $certificate_port${bind:+ $bind}"
 mkdir -p "$root/etc/mosquitto/conf.d"
-sed -e "s|^# @LISTENER@\$|$listener|" -e "s|/etc/mosquitto/pyramids/|$dir/|g" \
+sed -e "s|^# @LISTENER@\$|$listener|" -e "s|^# @CERTIFICATE_LISTENER@\$|$certificate_listener|" \
+    -e "s|/etc/mosquitto/pyramids/|$dir/|g" \
     "$here/etc/mosquitto/conf.d/pyramids.conf" >"$root/etc/mosquitto/conf.d/pyramids.conf.new"
 mv "$root/etc/mosquitto/conf.d/pyramids.conf.new" "$root/etc/mosquitto/conf.d/pyramids.conf"
 cp "$here/etc/mosquitto/pyramids/acl" "$dir/acl"
@@ -117,4 +149,5 @@ fi
 if ! skipping restart; then
     systemctl restart mosquitto
 fi
-echo "make-server.sh: the table server listens on port $port; consoles reach it as mqtts://$host:$port"
+echo "make-server.sh: the table server listens on port $port (passwords) and $certificate_port (certificates);" \
+    "consoles reach it as mqtts://$host:$port or mqtts://$host:$certificate_port"

@@ -47,7 +47,7 @@ def build_session(options: Options, settings: "HardwareSettings", sink: EventSin
         from pyramid.options import OptionError
 
         raise OptionError("--table join:server: needs a table server in the settings file"
-                          " ([network] server, user, password_file)")
+                          " ([network] server, user, password_file or cert_file and key_file)")
     tables = Tables(network_opener(sink, network.server),
                     network.port if options.table_port is None else options.table_port,
                     options.table_address or "", options.name, network.server)

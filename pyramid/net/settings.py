@@ -1,5 +1,6 @@
 """The ``[network]`` table of the hardware settings file: the port a table listens on, and the
-table server (``server``, ``user``, ``password_file``, ``ca_file``: see :mod:`pyramid.net.server.account`).
+table server (``server``, ``user``, ``password_file`` or ``cert_file`` and ``key_file``, ``ca_file``: see
+:mod:`pyramid.net.server.account`).
 
 The file is the owner's (``/boot/firmware/pyramid.toml`` on a Pi, edited on
 another computer), so a wrong value must never stop the console: each problem
@@ -16,7 +17,7 @@ from typing import NamedTuple
 
 from pyramid.net.errors import NetError
 from pyramid.net.limits import DEFAULT_PORT
-from pyramid.net.server.account import ServerAccount, check_account, check_path, parse_server_address
+from pyramid.net.server.account import ClientCertificate, ServerAccount, check_account, check_path, parse_server_address
 
 #: How much of a wrong value a problem line quotes.
 SHOWN = 40
@@ -26,9 +27,10 @@ LOWEST_PORT = 1024
 
 
 #: The keys of ``[network]``.
-KEYS = ("port", "server", "user", "password_file", "ca_file")
-#: The keys a table server needs (``ca_file`` is optional: without it the system's CAs are trusted).
-SERVER_KEYS = ("server", "user", "password_file")
+KEYS = ("port", "server", "user", "password_file", "ca_file", "cert_file", "key_file")
+#: The keys of a table server; it needs the first two and a way to sign in: ``password_file``, or
+#: ``cert_file`` with ``key_file``. ``ca_file`` is optional (without it the system's CAs are trusted).
+SERVER_KEYS = KEYS[1:]
 
 
 class NetworkSettings(NamedTuple):
@@ -59,10 +61,16 @@ def read_network_settings(sections: Mapping[str, object], source: str = "setting
 
 def _server(table: Mapping[str, object], source: str, problems: list[str]) -> ServerAccount | None:
     """The table server of ``table``, or None (none set, or a value wrong: then a problem line says so)."""
-    given = [key for key in ("server", "user", "password_file", "ca_file") if key in table]
+    given = [key for key in SERVER_KEYS if key in table]
     if not given:
         return None
-    missing = [key for key in SERVER_KEYS if key not in table]
+    by_certificate = "cert_file" in table or "key_file" in table
+    if by_certificate and "password_file" in table:
+        problems.append(f"{source}: [network] has password_file and {'cert_file' if 'cert_file' in table else 'key_file'}:"
+                        " write one way to sign in, not both; no table server is used")
+        return None
+    needed = ("server", "user", *(("cert_file", "key_file") if by_certificate else ("password_file",)))
+    missing = [key for key in needed if key not in table]
     if missing:
         problems.append(f"{source}: [network] has {', '.join(given)} but not {', '.join(missing)};"
                         " no table server is used")
@@ -70,8 +78,11 @@ def _server(table: Mapping[str, object], source: str, problems: list[str]) -> Se
     try:
         host, port = parse_server_address(table["server"])
         ca = table.get("ca_file")
-        return ServerAccount(host, port, check_account(table["user"]), check_path("password_file", table["password_file"]),
-                             None if ca is None else check_path("ca_file", ca))
+        certificate = ClientCertificate(check_path("cert_file", table["cert_file"]),
+                                        check_path("key_file", table["key_file"])) if by_certificate else None
+        password = None if by_certificate else check_path("password_file", table["password_file"])
+        return ServerAccount(host, port, check_account(table["user"]), password,
+                             None if ca is None else check_path("ca_file", ca), certificate)
     except NetError as error:
         problems.append(f"{source}: [network] {error}; no table server is used")
         return None

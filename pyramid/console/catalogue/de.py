@@ -493,7 +493,7 @@ MESSAGES: dict[str, str] = {
     "net.server.unreachable": "Tisch-Server: nicht erreichbar",
     "net.server.refused": "Tisch-Server: Konto abgelehnt",
     "net.server.misconfigured": "Tisch-Server: Einstellungen prüfen",
-    "net.server.none_detail": "Um außer Haus zu spielen, bitte den Betreiber eines Tisch-Servers um ein Konto und trage server, user und password_file unter [network] in die Einstellungsdatei ein.",
+    "net.server.none_detail": "Um außer Haus zu spielen, bitte den Betreiber eines Tisch-Servers um ein Konto und trage server, user und password_file (oder cert_file und key_file) unter [network] in die Einstellungsdatei ein.",
     "net.server.detail": "{address} als {user}",
 
     "store.unusable_file": "Die Datendatei {path!r} ist nicht nutzbar ({reason}): nichts wird gespeichert.",

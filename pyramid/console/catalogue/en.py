@@ -492,7 +492,7 @@ MESSAGES: dict[str, str] = {
     "net.server.unreachable": "Table server: cannot reach it",
     "net.server.refused": "Table server: account refused",
     "net.server.misconfigured": "Table server: settings to check",
-    "net.server.none_detail": "To play beyond the home, ask a table server's owner for an account, then write server, user and password_file under [network] in the settings file.",
+    "net.server.none_detail": "To play beyond the home, ask a table server's owner for an account, then write server, user and password_file (or cert_file and key_file) under [network] in the settings file.",
     "net.server.detail": "{address} as {user}",
 
     "store.unusable_file": "The data file {path!r} cannot be used ({reason}): nothing will be saved.",

@@ -492,7 +492,7 @@ MESSAGES: dict[str, str] = {
     "net.server.unreachable": "Serveur de tables : injoignable",
     "net.server.refused": "Serveur de tables : compte refusé",
     "net.server.misconfigured": "Serveur de tables : réglages à vérifier",
-    "net.server.none_detail": "Pour jouer hors de la maison, demandez un compte au propriétaire d'un serveur de tables, puis écrivez server, user et password_file sous [network] dans le fichier de réglages.",
+    "net.server.none_detail": "Pour jouer hors de la maison, demandez un compte au propriétaire d'un serveur de tables, puis écrivez server, user et password_file (ou cert_file et key_file) sous [network] dans le fichier de réglages.",
     "net.server.detail": "{address} en tant que {user}",
 
     "store.unusable_file": "Le fichier de données {path!r} est inutilisable ({reason}) : rien ne sera sauvegardé.",

@@ -1,18 +1,25 @@
 """Which table server this console uses and as whom: the ``[network]`` keys ``server``, ``user``,
-``password_file`` and ``ca_file`` of the settings file, checked.
+``password_file`` or ``cert_file`` and ``key_file``, and ``ca_file`` of the settings file, checked.
 
 Why so strict: the values come from a file the owner edits on another
 computer, and the account is also a topic level on the server (a "/" or a
 wildcard in it would reach other consoles' topics). A wrong value never stops
 the console: it is one line saying what to write, and the console plays on the
 home network as if no server were set. The password is read only when the
-console connects (:func:`read_password`), so a missing file is the server's
-state line ("cannot read the password file"), not a start-up failure.
+console connects (:func:`read_password`, :func:`tls_context`), so a missing
+file is the server's state line ("cannot read the password file"), not a
+start-up failure.
+
+Two ways to sign in, as the server's owner chose (firmware/server/make-server.sh):
+a password, or a client certificate signed by the server's CA, whose common name
+is the account (Mosquitto's ``use_identity_as_username``: no password at all,
+and a key that never leaves the console).
 """
 
 from __future__ import annotations
 
 import re
+import ssl
 from pathlib import Path
 from typing import NamedTuple
 
@@ -26,7 +33,8 @@ ACCOUNT = re.compile(r"[a-z0-9-]{1,32}\Z")
 _HOST = re.compile(r"(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)*[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\Z")
 _ADDRESS = re.compile(r"mqtts://(?:\[(?P<v6>[0-9A-Fa-f:.]{2,45})\]|(?P<host>[^:/\[\]]{1,253}))(?::(?P<port>[0-9]{1,5}))?/?\Z")
 #: Where make-server.sh's lines put the account's files on a console (the examples the problems give).
-EXAMPLES = {"password_file": "/etc/pyramid/server/password", "ca_file": "/etc/pyramid/server/ca.crt"}
+EXAMPLES = {"password_file": "/etc/pyramid/server/password", "ca_file": "/etc/pyramid/server/ca.crt",
+            "cert_file": "/etc/pyramid/server/client.crt", "key_file": "/etc/pyramid/server/client.key"}
 #: The largest password file read (a password is one line).
 MAX_PASSWORD_FILE = 1024
 
@@ -35,15 +43,24 @@ class ServerSettingsError(NetError):
     """A ``[network]`` server value that cannot be used (the message says what to write)."""
 
 
+class ClientCertificate(NamedTuple):
+    """This console's certificate and its private key (PEM files), signed by the server's CA."""
+
+    cert_file: Path
+    key_file: Path
+
+
 class ServerAccount(NamedTuple):
-    """The table server (host and TLS port) and this console's account on it."""
+    """The table server (host and TLS port) and this console's account on it: a password file or a
+    client certificate, exactly one of the two (the settings reader sees to it)."""
 
     host: str
     port: int
     user: str
-    password_file: Path
+    password_file: Path | None
     #: The CA that signed the server's certificate (make-server.sh's), or None: the system's CAs.
     ca_file: Path | None = None
+    certificate: ClientCertificate | None = None
 
     @property
     def address(self) -> str:
@@ -84,8 +101,11 @@ def check_path(key: str, text: object) -> Path:
     return Path(text)
 
 
-def read_password(account: ServerAccount) -> str:
-    """The account's password: the first line of its file; :class:`ServerSettingsError` saying why not."""
+def read_password(account: ServerAccount) -> str | None:
+    """The account's password: the first line of its file (None for a certificate's account);
+    :class:`ServerSettingsError` saying why not."""
+    if account.password_file is None:
+        return None
     try:
         with account.password_file.open("rb") as file:
             data = file.read(MAX_PASSWORD_FILE + 1)
@@ -100,6 +120,33 @@ def read_password(account: ServerAccount) -> str:
     if not password:
         raise ServerSettingsError(f"the password file {account.password_file} is empty")
     return password
+
+
+def tls_context(account: ServerAccount) -> ssl.SSLContext:
+    """TLS that checks the server against ``ca_file`` (or the system's CAs) and, for a certificate's
+    account, shows the console's certificate; :class:`ServerSettingsError` saying which file is wrong."""
+    try:
+        context = ssl.create_default_context(cafile=None if account.ca_file is None else str(account.ca_file))
+    except (OSError, ssl.SSLError) as error:
+        raise ServerSettingsError(f"cannot read the CA file {account.ca_file}: {_why(error)}") from None
+    if account.certificate is not None:
+        # TLS 1.2 at most: there the server checks the console's certificate inside the handshake, so a
+        # refusal is an alert the handshake raises at once; TLS 1.3 finishes the client's side first and
+        # the refusal comes as a dropped connection (seen here: a timeout, and no reason to show).
+        context.maximum_version = ssl.TLSVersion.TLSv1_2
+        cert, key = account.certificate
+        try:
+            context.load_cert_chain(str(cert), str(key))
+        except (OSError, ssl.SSLError) as error:
+            raise ServerSettingsError(f"cannot use the certificate {cert} with the key {key}: {_why(error)}") from None
+    return context
+
+
+def _why(error: OSError | ssl.SSLError) -> str:
+    """An OS or TLS error in a few words (no errno, no library prefix)."""
+    if isinstance(error, ssl.SSLError):
+        return str(error.reason or error).lower().replace("_", " ")
+    return str(error.strerror or error)
 
 
 def _said(value: object) -> str:

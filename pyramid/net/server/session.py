@@ -38,7 +38,7 @@ from pyramid.net.errors import NetError, ProtocolError
 from pyramid.net.events import InviteReceived, ServerState, ServerStateName, TableGone, TableSeen
 from pyramid.net.protocol import MAX_MESSAGE, Invite, decode, encode
 from pyramid.net.server import topics
-from pyramid.net.server.account import ServerAccount, ServerSettingsError, read_password
+from pyramid.net.server.account import ServerAccount, ServerSettingsError, read_password, tls_context
 from pyramid.net.server.wire import ServerWire, new_conversation
 
 #: Conversations (seat requests and seated players) held at once; a newer request beyond is dropped.
@@ -60,6 +60,11 @@ FAREWELL = 2.0
 KEEPALIVE = 30
 #: Connect refusals that are the account's or its password's (MQTT 3 and 5 reason codes).
 REFUSED_CODES = frozenset({4, 5, 134, 135})
+#: TLS alerts by which the server refuses this console's client certificate (OpenSSL's reason names).
+REFUSED_ALERTS = frozenset({"TLSV1_ALERT_UNKNOWN_CA", "SSLV3_ALERT_BAD_CERTIFICATE", "SSLV3_ALERT_CERTIFICATE_EXPIRED",
+                            "SSLV3_ALERT_CERTIFICATE_REVOKED", "SSLV3_ALERT_CERTIFICATE_UNKNOWN",
+                            "SSLV3_ALERT_UNSUPPORTED_CERTIFICATE", "TLSV13_ALERT_CERTIFICATE_REQUIRED",
+                            "TLSV1_ALERT_ACCESS_DENIED"})
 
 Accept = Callable[[ServerWire], None]
 
@@ -166,11 +171,9 @@ class TableServerSession:
         while True:
             try:
                 password = read_password(self.account)
-                tls = ssl.create_default_context(cafile=None if self.account.ca_file is None else str(self.account.ca_file))
-            except (ServerSettingsError, OSError, ssl.SSLError) as error:
-                why = str(error) if isinstance(error, ServerSettingsError) else \
-                    f"cannot read the CA file {self.account.ca_file}: {error}"
-                self._set_state("misconfigured", why)
+                tls = tls_context(self.account)
+            except ServerSettingsError as error:
+                self._set_state("misconfigured", str(error))
                 return
             if self.state != "unreachable":  # trying again keeps saying why the last attempt failed
                 self._set_state("connecting", "")
@@ -181,14 +184,18 @@ class TableServerSession:
                     self._set_state("refused", str(error))
                     return
                 self._set_state("unreachable", str(error))
-            except (aiomqtt.MqttError, OSError, ssl.SSLError) as error:
+            except (aiomqtt.MqttError, OSError) as error:
+                alert = _refusal_alert(error) if self.account.certificate is not None else None
+                if alert is not None:
+                    self._set_state("refused", f"the server refused this console's certificate: {alert}")
+                    return
                 self._set_state("unreachable", str(error) or type(error).__name__)
             else:
                 pause = RETRY_FIRST
             await asyncio.sleep(pause)
             pause = min(pause * 2, RETRY_LONGEST)
 
-    async def _connect(self, password: str, tls: ssl.SSLContext) -> None:
+    async def _connect(self, password: str | None, tls: ssl.SSLContext) -> None:
         me = self.account.user
         will = aiomqtt.Will(topics.status(me), b"gone", qos=1, retain=True)
         client = aiomqtt.Client(
@@ -364,6 +371,18 @@ class TableServerSession:
     def _lose_all(self, why: str) -> None:
         for wire in list(self._conversations.values()):
             wire.lost(why)
+
+
+def _refusal_alert(error: BaseException) -> str | None:
+    """The TLS alert refusing the client certificate behind ``error``, if that is what it is: aiomqtt
+    re-raises the handshake's ``ssl.SSLError`` as an ``MqttError`` with its text only, the original
+    kept as the context."""
+    seen: BaseException | None = error
+    while seen is not None:
+        if isinstance(seen, ssl.SSLError) and seen.reason in REFUSED_ALERTS:
+            return str(seen.reason)
+        seen = seen.__cause__ or seen.__context__
+    return None
 
 
 def _code(rc: object) -> int | None:
