@@ -76,7 +76,8 @@ def test_exposure_stays_at_most_one_and_a_half() -> None:
 SERVER_UNIT = UNIT.parent / "pyramid-table-server.service"
 
 
-def allow_server(tmp_path: Path, server: str | None, *args: str, nft_fails: bool = False) -> subprocess.CompletedProcess[str]:
+def allow_server(tmp_path: Path, server: str | None, *args: str, nft_fails: bool = False,
+                 without_nft: bool = False) -> subprocess.CompletedProcess[str]:
     """``pyramid allow-server`` with a settings file naming ``server``, and a ``systemctl`` and an ``nft``
     on PATH that record their calls in ``calls`` (nft its script in ``nft.script``) — the seam: the real
     ones would change this machine's units and firewall."""
@@ -94,11 +95,13 @@ def allow_server(tmp_path: Path, server: str | None, *args: str, nft_fails: bool
                + ('echo "Error: Could not process rule: Operation not permitted" >&2\nexit 1\n' if nft_fails else ""),
     }
     for name, body in recorders.items():
+        if name == "nft" and without_nft:
+            continue
         (bin_dir / name).write_text(f'#!/bin/sh\necho {name} >> "{tmp_path}/calls"\n{body}')
         (bin_dir / name).chmod(0o755)
     return subprocess.run([sys.executable, "-m", "pyramid", "allow-server", "--settings", str(settings), *args],
                           capture_output=True, text=True, timeout=60, cwd=UNIT.parents[1],
-                          env={**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}"})
+                          env={**os.environ, "PATH": str(bin_dir) if without_nft else f"{bin_dir}:{os.environ['PATH']}"})
 
 
 def calls(tmp_path: Path) -> list[str]:
@@ -124,6 +127,13 @@ def test_a_port_rule_that_cannot_be_loaded_widens_nothing(tmp_path: Path) -> Non
     assert done.returncode == 1 and len(done.stderr.strip().splitlines()) == 1
     assert "Operation not permitted" in done.stderr and "nothing allowed" in done.stderr
     assert calls(tmp_path) == ["nft"]
+
+
+def test_without_nftables_the_server_is_not_allowed_and_the_journal_says_what_to_install(tmp_path: Path) -> None:
+    done = allow_server(tmp_path, "mqtts://192.0.2.10:8883", without_nft=True)
+    assert done.returncode == 1 and len(done.stderr.strip().splitlines()) == 1
+    assert "install nftables" in done.stderr and calls(tmp_path) == []
+    assert allow_server(tmp_path, None, without_nft=True).returncode == 0, "nothing to withdraw where none was loaded"
 
 
 @pytest.mark.parametrize("server, says", [

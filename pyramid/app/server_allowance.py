@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
+import shutil
 import socket
 import subprocess
 import sys
@@ -70,32 +71,31 @@ def allowance_command(addresses: Sequence[str]) -> list[str]:
     return ["systemctl", "set-property", "--runtime", UNIT, f"IPAddressAllow={' '.join(hosts)}"]
 
 
+#: The nftables script that withdraws the port rule: declaring the table first makes deleting it safe
+#: when it is not there (``nft -f`` applies a script as one transaction).
+WITHDRAW = f"table {TABLE}\ndelete table {TABLE}\n"
+
+
 def port_rules(addresses: Sequence[str], port: int, user: str = CONSOLE_USER) -> str:
-    """The nftables script that lets ``user``'s sockets reach ``addresses`` by TCP on ``port`` only;
-    with no address, the script that withdraws the rule. Either replaces the table whole and atomically
-    (``nft -f`` applies a script as one transaction: declaring the table first makes deleting it safe
-    when it is not there)."""
-    withdraw = f"table {TABLE}\ndelete table {TABLE}\n"
-    if not addresses:
-        return withdraw
+    """The nftables script that lets ``user``'s sockets reach ``addresses`` by TCP on ``port`` only,
+    replacing the table whole and atomically."""
+    parsed = [ipaddress.ip_address(address) for address in addresses]
     rules = []
-    for family in ("ip", "ip6"):
-        chosen = [str(ipaddress.ip_address(address)) for address in addresses
-                  if ipaddress.ip_address(address).version == (4 if family == "ip" else 6)]
+    for family, version in (("ip", 4), ("ip6", 6)):
+        chosen = [str(address) for address in parsed if address.version == version]
         if chosen:
             where = f'meta skuid "{user}" {family} daddr {{ {", ".join(chosen)} }}'
             rules += [f"\t\t{where} tcp dport {port} accept", f"\t\t{where} reject"]
-    return (withdraw + f"table {TABLE} {{\n\tchain console_egress {{\n"
+    return (WITHDRAW + f"table {TABLE} {{\n\tchain console_egress {{\n"
             "\t\ttype filter hook output priority filter; policy accept;\n"
             + "\n".join(rules) + "\n\t}\n}\n")
 
 
 def load_rules(script: str) -> str | None:
     """Load an nftables script; the reason it failed, or ``None``."""
-    try:
-        done = subprocess.run(["nft", "-f", "-"], input=script, capture_output=True, text=True, check=False)
-    except FileNotFoundError:
+    if shutil.which("nft") is None:
         return "nft not found: install nftables (firmware/install.sh does)"
+    done = subprocess.run(["nft", "-f", "-"], input=script, capture_output=True, text=True, check=False)
     said = " / ".join(line.strip() for line in done.stderr.splitlines() if line.strip())
     return None if done.returncode == 0 else f"nft -f: {said or done.returncode}"
 
@@ -141,12 +141,11 @@ def main(argv: Sequence[str]) -> int:
 
 def withdraw_rules(dry_run: bool) -> int:
     """No server beyond the home: an earlier port rule goes (a machine without nftables never had one)."""
-    script = port_rules([], 0)
     if dry_run:
-        print(script, end="")
+        print(WITHDRAW, end="")
         return 0
-    failed = load_rules(script)
-    if failed is not None and not failed.startswith("nft not found"):
+    failed = None if shutil.which("nft") is None else load_rules(WITHDRAW)
+    if failed is not None:
         print(f"pyramid allow-server: withdrawing the port rule: {failed}", file=sys.stderr)
         return 1
     return 0
