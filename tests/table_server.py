@@ -62,10 +62,11 @@ class Server(NamedTuple):
         return path
 
     def client(self, tool: str, account: str | None, password: str | None = None,
-               ca: bool = True) -> list[str]:
-        """Mosquitto's ``tool`` signed in as ``account``: by its certificate if it has one and no
-        ``password`` is given, else by ``password`` (its own by default)."""
-        certificate = None if account is None or password is not None else self.certificate(account)
+               ca: bool = True, certificate: ClientCertificate | None = None) -> list[str]:
+        """Mosquitto's ``tool`` signed in as ``account``: by ``certificate``, or its own if it has one and
+        no ``password`` is given, else by ``password`` (its own by default)."""
+        if certificate is None and account is not None and password is None:
+            certificate = self.certificate(account)
         port = self.port if certificate is None else self.certificate_port
         command = [tool, "-h", "127.0.0.1", "-p", str(port), "-V", "mqttv5"]
         if ca:

@@ -11,6 +11,7 @@ Mosquitto is not installed (`.ci/run` installs it).
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import time
 from collections.abc import Iterator
@@ -18,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from pyramid.net.server.account import ClientCertificate
 from table_server import MAKE_SERVER, Broker, Server, make_server, server_environment
 
 
@@ -101,12 +103,8 @@ def test_the_certificates_port_takes_no_one_without_a_certificate_of_the_servers
     by_password[by_password.index("-p") + 1] = str(server.certificate_port)
     assert_refused(subprocess.run([*by_password, "-q", "1", "-t", "pyramids/v1/adverts/ann", "-m", "x"],
                                   capture_output=True, text=True, timeout=30))
-    other, _ = make_server(tmp_path / "other", "x", certified=["ann"])
-    foreign = server.client("mosquitto_pub", "dee")
-    foreign[foreign.index("--cert") + 1:foreign.index("--key") + 2] = [
-        str(other.directory / "consoles" / "ann" / "client.crt"), "--key", str(other.directory / "consoles" / "ann" / "client.key")]
-    assert_refused(subprocess.run([*foreign, "-q", "1", "-t", "pyramids/v1/adverts/ann", "-m", "x"],
-                                  capture_output=True, text=True, timeout=30))
+    other, _ = make_server(tmp_path / "other", certified=["ann"])
+    assert_refused(publish(server, "ann", "pyramids/v1/adverts/ann", "x", certificate=other.certificate("ann")))
     certificate_only = server.client("mosquitto_pub", "dee")
     certificate_only[certificate_only.index("-p") + 1] = str(server.port)
     assert "Not authorized" in subprocess.run([*certificate_only, "-q", "1", "-t", "pyramids/v1/adverts/dee", "-m", "x"],
@@ -131,6 +129,43 @@ def test_running_the_script_again_keeps_the_accounts_and_adds_new_ones(server: S
     assert kept.returncode == 0, kept.stderr
     assert kept.stdout.count("is there already: kept") == 2, "a certificate's or a password's: one account a name"
     assert (server.directory / "consoles" / "dee" / "client.crt").read_bytes() == certificate
+
+
+def test_removed_accounts_get_in_no_more_and_the_others_still_do(tmp_path: Path) -> None:
+    """make-server.sh --remove: Ann's password is deleted and Dee's certificate revoked (the CRL the
+    certificates' port checks); after Mosquitto's restart neither gets in with what the lost consoles
+    still hold, Bob and Eve still do."""
+    server, _ = make_server(tmp_path / "server", "ann", "bob", certified=["dee", "eve"])
+    broker = Broker(server)
+    broker.start()
+    try:
+        for account in ("ann", "dee"):
+            assert publish(server, account, f"pyramids/v1/adverts/{account}", "x").returncode == 0
+        lost = tmp_path / "lost"
+        shutil.copytree(server.directory / "consoles", lost)
+        removed = subprocess.run(["sh", str(MAKE_SERVER), "--remove", "ann", "dee"], capture_output=True, text=True,
+                                 env=server_environment(server), timeout=120)
+        assert removed.returncode == 0, removed.stderr
+        assert "account 'ann' removed" in removed.stdout and "account 'dee' removed" in removed.stdout
+        assert not (server.directory / "consoles" / "ann").exists() and not (server.directory / "consoles" / "dee").exists()
+        broker.stop()  # what the script's restart does
+        broker.start()
+        password = (lost / "ann" / "password").read_text().strip()
+        assert "Not authorized" in publish(server, "ann", "pyramids/v1/adverts/ann", "x", password=password).stderr
+        revoked = ClientCertificate(lost / "dee" / "client.crt", lost / "dee" / "client.key")
+        assert_refused(publish(server, "dee", "pyramids/v1/adverts/dee", "x", certificate=revoked))
+        for account in ("bob", "eve"):
+            assert publish(server, account, f"pyramids/v1/adverts/{account}", "x").returncode == 0, account
+    finally:
+        broker.stop()
+
+
+def test_removing_an_account_that_is_not_there_removes_nothing(server: Server) -> None:
+    removed = subprocess.run(["sh", str(MAKE_SERVER), "--remove", "bob", "nobody"], capture_output=True, text=True,
+                             env=server_environment(server), timeout=120)
+    assert removed.returncode == 2 and removed.stderr.strip() == \
+        "make-server.sh: there is no account 'nobody': nothing removed"
+    assert (server.directory / "consoles" / "bob" / "password").exists()
 
 
 @pytest.mark.parametrize("arguments", [["host"], ["bad host", "ann"], ["host", "Ann"], ["host", "a/b"],

@@ -2,6 +2,7 @@
 # Make a Pyramids table server on any Debian machine (a Pi, a VPS), accounts included.
 #
 #   sudo firmware/server/make-server.sh [--certificates] HOST ACCOUNT...
+#   sudo firmware/server/make-server.sh --remove ACCOUNT...
 #
 # HOST is the name (or address) the consoles reach the server at; one ACCOUNT per console
 # (letters, digits and "-", at most 32). Installs Mosquitto, makes a CA and the server's
@@ -12,8 +13,10 @@
 # etc/mosquitto/pyramids/acl), then restarts Mosquitto. For each new account it writes, under
 # /etc/mosquitto/pyramids/consoles/ACCOUNT/, the files to copy to that console (the password or
 # the certificate and its key, and the CA certificate) and prints the lines of its settings file.
-# Re-running it adds accounts and changes nothing else. docs/network.md, "Tables beyond the home",
-# says more.
+# Re-running it adds accounts and changes nothing else. --remove takes accounts away (a lost
+# console): the password deleted or the certificate revoked (the CRL Mosquitto checks), the files
+# left for it deleted, Mosquitto restarted so that a session under way ends too. docs/network.md,
+# "Tables beyond the home", says more.
 #
 # Environment (the tests make a server in a directory with these):
 #   PYRAMID_ROOT         make it under this directory instead of /
@@ -37,17 +40,20 @@ fail() {
     exit 2
 }
 
-certificates=no
-if [ "${1:-}" = "--certificates" ]; then
-    certificates=yes
-    shift
-fi
-[ "$#" -ge 2 ] || fail "usage: make-server.sh [--certificates] HOST ACCOUNT..."
-host="$1"
-shift
-case "$host" in
-    *[!A-Za-z0-9.:-]* | "" | -*) fail "not a host name or address: '$host'" ;;
+mode=passwords
+case "${1:-}" in
+    --certificates | --remove) mode="${1#--}"; shift ;;
 esac
+if [ "$mode" = remove ]; then
+    [ "$#" -ge 1 ] || fail "usage: make-server.sh --remove ACCOUNT..."
+else
+    [ "$#" -ge 2 ] || fail "usage: make-server.sh [--certificates] HOST ACCOUNT... | --remove ACCOUNT..."
+    host="$1"
+    shift
+    case "$host" in
+        *[!A-Za-z0-9.:-]* | "" | -*) fail "not a host name or address: '$host'" ;;
+    esac
+fi
 for account in "$@"; do
     case "$account" in
         *[!a-z0-9-]* | "" | -*) fail "an account is lower-case letters, digits and '-': '$account'" ;;
@@ -64,6 +70,50 @@ skipping() {
     case "$skip" in *" $1 "*) return 0 ;; esac
     return 1
 }
+
+has_account() {
+    grep -q "^$1:" "$dir/passwords" || [ -f "$dir/consoles/$1/client.crt" ]
+}
+
+# OpenSSL's "ca" on the server's CA (etc/mosquitto/pyramids/ca.cnf), and the list of withdrawn
+# certificates written again from its database.
+ca() {
+    PYRAMIDS_DIR="$dir" openssl ca -config "$dir/ca.cnf" -batch "$@" 2>/dev/null
+}
+write_crl() {
+    ca -gencrl -out "$dir/crl.pem.new"
+    mv "$dir/crl.pem.new" "$dir/crl.pem"
+}
+
+# Mosquitto reads the files as its own user, and takes changes at a restart.
+finish() {
+    if ! skipping owner; then
+        chown -R mosquitto:mosquitto "$dir"
+    fi
+    if ! skipping restart; then
+        systemctl restart mosquitto
+    fi
+}
+
+if [ "$mode" = remove ]; then
+    [ -f "$dir/passwords" ] || fail "no table server here ($dir): make one first"
+    for account in "$@"; do
+        has_account "$account" || fail "there is no account '$account': nothing removed"
+    done
+    for account in "$@"; do
+        if grep -q "^$account:" "$dir/passwords"; then
+            mosquitto_passwd -D "$dir/passwords" "$account"
+        fi
+        if [ -f "$dir/consoles/$account/client.crt" ]; then
+            ca -revoke "$dir/consoles/$account/client.crt"
+        fi
+        rm -rf "$dir/consoles/$account"
+        echo "make-server.sh: account '$account' removed"
+    done
+    write_crl
+    finish
+    exit 0
+fi
 
 if ! skipping packages; then
     apt-get update -qq
@@ -90,19 +140,26 @@ if [ ! -f "$dir/server.crt" ]; then
     rm -f "$dir/server.csr" "$dir/server.ext"
 fi
 chmod 600 "$dir/ca.key" "$dir/server.key"
+cp "$here/etc/mosquitto/pyramids/ca.cnf" "$dir/ca.cnf"
+if [ ! -f "$dir/revoked/index.txt" ]; then
+    mkdir -p "$dir/revoked"
+    : >"$dir/revoked/index.txt"
+    echo 1000 >"$dir/revoked/crlnumber"
+fi
+write_crl
 
 # One account a console, with a random password or a client certificate: kept when it is there
 # (either way: a certificate's common name and a password's user are the same account to the ACL).
 [ -f "$dir/passwords" ] || : >"$dir/passwords"
 chmod 600 "$dir/passwords"
 for account in "$@"; do
-    if grep -q "^$account:" "$dir/passwords" || [ -f "$dir/consoles/$account/client.crt" ]; then
+    if has_account "$account"; then
         echo "make-server.sh: account '$account' is there already: kept"
         continue
     fi
     mkdir -p "$dir/consoles/$account"
     cp "$dir/ca.crt" "$dir/consoles/$account/ca.crt"
-    if [ "$certificates" = yes ]; then
+    if [ "$mode" = certificates ]; then
         files="its certificate and key, and the CA certificate"
         (umask 077 && openssl req -newkey rsa:2048 -nodes -subj "/CN=$account" \
             -keyout "$dir/consoles/$account/client.key" -out "$dir/consoles/$account/client.csr" 2>/dev/null)
@@ -143,11 +200,6 @@ sed -e "s|^# @LISTENER@\$|$listener|" -e "s|^# @CERTIFICATE_LISTENER@\$|$certifi
 mv "$root/etc/mosquitto/conf.d/pyramids.conf.new" "$root/etc/mosquitto/conf.d/pyramids.conf"
 cp "$here/etc/mosquitto/pyramids/acl" "$dir/acl"
 
-if ! skipping owner; then
-    chown -R mosquitto:mosquitto "$dir"
-fi
-if ! skipping restart; then
-    systemctl restart mosquitto
-fi
+finish
 echo "make-server.sh: the table server listens on port $port (passwords) and $certificate_port (certificates);" \
     "consoles reach it as mqtts://$host:$port or mqtts://$host:$certificate_port"
