@@ -48,13 +48,13 @@ echo "Building pyramid-console $version for linux-$arch, Python $python_version"
 # The solver's compiled core, for the device: a release without it would leave the Pi with the
 # ten times slower Python solver, so a missing compiler stops the build.
 case "$arch" in
-    "$(uname -m)") cc=${CC:-cc} ;;
-    aarch64) cc=${CC:-aarch64-linux-gnu-gcc} ;;
-    armv7l) cc=${CC:-arm-linux-gnueabihf-gcc} ;;
-    *) cc=${CC:-$arch-linux-gnu-gcc} ;;
+    "$(uname -m)") cc=${CC:-cc}; package=gcc ;;
+    aarch64) cc=${CC:-aarch64-linux-gnu-gcc}; package=gcc-aarch64-linux-gnu ;;
+    armv7l) cc=${CC:-arm-linux-gnueabihf-gcc}; package=gcc-arm-linux-gnueabihf ;;
+    *) cc=${CC:-$arch-linux-gnu-gcc}; package="gcc-$arch-linux-gnu" ;;
 esac
 if ! command -v "$cc" > /dev/null 2>&1; then
-    echo "build-release.sh: no C compiler for $arch ($cc): apt-get install gcc-aarch64-linux-gnu (or set CC)" >&2
+    echo "build-release.sh: no C compiler for $arch ($cc): apt-get install $package (or set CC)" >&2
     exit 1
 fi
 # By its path: "-m" could find another copy of the package installed in "$python"'s environment.
