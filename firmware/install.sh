@@ -212,7 +212,8 @@ if [ -n "${PYRAMID_SIGNERS:-}" ]; then
     rm -f "$signers"
 fi
 
-for unit in pyramid.service pyramid-rollback.service pyramid-ready.service pyramid-table-server.service; do
+for unit in pyramid.service pyramid-rollback.service pyramid-ready.service pyramid-table-server.service \
+        pyramid-table-server.timer; do
     put "$project/systemd/$unit" "$root/etc/systemd/system/$unit" 644
 done
 put "$project/docs/appliance.md" "$root/usr/share/doc/pyramid/appliance.md" 644
@@ -228,6 +229,9 @@ fi
 # The table server's allowance (docs/network.md): does nothing while no server is set.
 if [ ! -L "$root/etc/systemd/system/multi-user.target.wants/pyramid-table-server.service" ]; then
     systemctl ${root:+--root="$root"} enable pyramid-table-server.service
+fi
+if [ ! -L "$root/etc/systemd/system/timers.target.wants/pyramid-table-server.timer" ]; then
+    systemctl ${root:+--root="$root"} enable pyramid-table-server.timer
 fi
 if [ -L "$root/etc/systemd/system/getty.target.wants/getty@tty1.service" ]; then
     systemctl ${root:+--root="$root"} disable getty@tty1.service

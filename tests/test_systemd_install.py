@@ -95,10 +95,13 @@ def test_install_twice_gives_the_same_console(tmp_path: Path) -> None:
     assert (opt / "releases" / "1.0" / ".installed").is_file()
     assert os.access(opt / "bin" / "pyramid-release", os.X_OK)
     system = root / "etc" / "systemd" / "system"
-    for unit in ("pyramid.service", "pyramid-rollback.service", "pyramid-table-server.service"):
+    for unit in ("pyramid.service", "pyramid-rollback.service", "pyramid-table-server.service",
+                 "pyramid-table-server.timer"):
         assert (system / unit).read_text() == (REPOSITORY / "systemd" / unit).read_text()
     for unit in ("pyramid.service", "pyramid-table-server.service"):
         assert os.readlink(system / "multi-user.target.wants" / unit) == f"/etc/systemd/system/{unit}"
+    timer = "pyramid-table-server.timer"
+    assert os.readlink(system / "timers.target.wants" / timer) == f"/etc/systemd/system/{timer}"
     assert not (system / "getty.target.wants" / "getty@tty1.service").exists()
     rule = root / "etc" / "polkit-1" / "rules.d" / "50-pyramid-power-off.rules"
     assert rule.read_text() == (REPOSITORY / "firmware" / rule.relative_to(root)).read_text()

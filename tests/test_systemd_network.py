@@ -16,14 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from pyramid.net.addresses import ALLOWED_NETWORKS, is_allowed_peer
+from pyramid.net.addresses import ALLOWED_NETWORKS, MDNS_GROUPS, is_allowed_peer
 from pyramid.net.limits import DEFAULT_PORT
 from pyramid.net.settings import LOWEST_PORT
 
 UNIT = Path(__file__).resolve().parents[1] / "systemd" / "pyramid.service"
 MAX_EXPOSURE = 1.5
-#: The mDNS multicast groups (RFC 6762), IPv4 and IPv6.
-MDNS_GROUPS = {ipaddress.ip_network("224.0.0.251/32"), ipaddress.ip_network("ff02::fb/128")}
 
 
 def settings() -> dict[str, list[str]]:
@@ -47,8 +45,9 @@ def test_only_the_families_the_tables_need() -> None:
 
 def test_every_address_is_denied_but_those_a_table_serves_and_the_mdns_group() -> None:
     assert settings()["IPAddressDeny"] == ["any"]
-    assert allowed() == set(ALLOWED_NETWORKS) | MDNS_GROUPS
-    for network in allowed() - MDNS_GROUPS:
+    assert {str(group) for group in MDNS_GROUPS} == {"224.0.0.251/32", "ff02::fb/128"}  # RFC 6762, section 3
+    assert allowed() == set(ALLOWED_NETWORKS) | set(MDNS_GROUPS)
+    for network in allowed() - set(MDNS_GROUPS):
         assert is_allowed_peer(str(network.network_address))
     for outside in ("8.8.8.8", "100.64.0.1", "2001:db8::1", "2a00:1450::1", "224.0.0.1"):
         assert not any(ipaddress.ip_address(outside) in network for network in allowed())
@@ -117,7 +116,7 @@ def test_the_servers_address_and_port_and_nothing_else_are_allowed_to_the_runnin
         "set-property", "--runtime", "pyramid.service", "IPAddressAllow=192.0.2.10/32"]
     script = (tmp_path / "nft.script").read_text()
     assert 'meta skuid "pyramid" ip daddr { 192.0.2.10 } tcp dport 8883 accept' in script
-    assert 'meta skuid "pyramid" ip daddr { 192.0.2.10 } reject' in script
+    assert 'meta skuid "pyramid" ip daddr != { 127.0.0.0/8, ' in script, "beyond the home, nothing else"
     assert script.startswith("table inet pyramid\ndelete table inet pyramid\n"), "replaced whole"
     assert "192.0.2.10" in done.stdout and "TCP port 8883 only" in done.stdout
 
@@ -133,7 +132,7 @@ def test_without_nftables_the_server_is_not_allowed_and_the_journal_says_what_to
     done = allow_server(tmp_path, "mqtts://192.0.2.10:8883", without_nft=True)
     assert done.returncode == 1 and len(done.stderr.strip().splitlines()) == 1
     assert "install nftables" in done.stderr and calls(tmp_path) == []
-    assert allow_server(tmp_path, None, without_nft=True).returncode == 0, "nothing to withdraw where none was loaded"
+    assert allow_server(tmp_path, None, without_nft=True).returncode == 0, "nothing to close where nothing was allowed"
 
 
 @pytest.mark.parametrize("server, says", [
@@ -141,12 +140,14 @@ def test_without_nftables_the_server_is_not_allowed_and_the_journal_says_what_to
     ("mqtts://127.0.0.1:8883", "already allowed"),
     ("mqtts://192.168.1.5", "already allowed"),
 ])
-def test_no_server_or_one_at_home_allows_nothing_and_withdraws_the_port_rule(tmp_path: Path, server: str | None,
-                                                                            says: str) -> None:
+def test_no_server_or_one_at_home_allows_nothing_and_keeps_the_console_at_home(tmp_path: Path, server: str | None,
+                                                                              says: str) -> None:
     done = allow_server(tmp_path, server)
     assert done.returncode == 0 and says in done.stdout
-    assert calls(tmp_path) == ["nft"]
-    assert (tmp_path / "nft.script").read_text() == "table inet pyramid\ndelete table inet pyramid\n"
+    assert calls(tmp_path) == ["nft"], "no address allowed"
+    script = (tmp_path / "nft.script").read_text()
+    assert script.startswith("table inet pyramid\ndelete table inet pyramid\n") and "dport" not in script
+    assert 'meta skuid "pyramid" ip daddr != { 127.0.0.0/8, ' in script
 
 
 def test_a_server_that_cannot_be_resolved_is_one_line_and_a_failure(tmp_path: Path) -> None:
@@ -156,19 +157,21 @@ def test_a_server_that_cannot_be_resolved_is_one_line_and_a_failure(tmp_path: Pa
     assert calls(tmp_path) == []
 
 
-#: Run as root in a network namespace of its own: the server's address on loopback with listeners on
-#: the server's port and another, the port rule loaded by the real nft, then a connection to each port
-#: from a process of the console's user (here ``nobody``) and from root.
+#: Run as root in a network namespace of its own: the server's addresses, an address an earlier run
+#: allowed (the server's before it moved) and a home address on loopback, each with listeners on the
+#: server's port and another; the rule loaded by the real nft, then a connection to each from a process
+#: of the console's user (here ``nobody``) and from root.
 PORT_PROBE = """import encodings.idna, json, os, socket, subprocess, sys  # idna: before the user who cannot read it
+hosts = sys.argv[2:]
 subprocess.run(["ip", "link", "set", "lo", "up"], check=True)
-subprocess.run(["ip", "addr", "add", "198.18.0.1/32", "dev", "lo"], check=True)
-subprocess.run(["ip", "addr", "add", "2001:db8::1/128", "dev", "lo"], check=True)
-listeners = [socket.create_server((host, port), family=family) for host, family in
-             (("198.18.0.1", socket.AF_INET), ("2001:db8::1", socket.AF_INET6)) for port in (8883, 8884)]
+for host in hosts:
+    subprocess.run(["ip", "addr", "add", host + ("/128" if ":" in host else "/32"), "dev", "lo"], check=True)
+listeners = [socket.create_server((host, port), family=socket.AF_INET6 if ":" in host else socket.AF_INET)
+             for host in hosts for port in (8883, 8884)]
 subprocess.run(["nft", "-f", sys.argv[1]], check=True)
 def attempts():
     seen = {}
-    for host in ("198.18.0.1", "2001:db8::1"):
+    for host in hosts:
         for port in (8883, 8884):
             try:
                 socket.create_connection((host, port), timeout=2).close()
@@ -187,29 +190,58 @@ os.close(writer)
 os.waitpid(child, 0)
 print(json.dumps({"console": json.loads(os.read(reader, 65536)), "root": attempts()}))
 """
+SERVER = ("198.18.0.1", "2001:db8::1")
+FORMER_SERVER = ("198.18.0.2", "2001:db8::2")
+HOME = ("192.168.77.1", "fd00::77")
 
 
-@pytest.mark.skipif(shutil.which("nft") is None or shutil.which("unshare") is None, reason="needs nft and unshare")
-def test_the_port_rule_lets_the_consoles_user_reach_the_server_on_its_port_only(tmp_path: Path) -> None:
-    """The script ``pyramid allow-server`` loads, in the real kernel (a network namespace this test
-    makes): the console's user reaches the server on its port only, IPv4 and IPv6; others are untouched."""
+def probe(tmp_path: Path, script: str) -> dict[str, dict[str, str]]:
+    """What the console's user and root reach, in a network namespace with ``script`` loaded."""
     import json
     import sys
 
-    from pyramid.app.server_allowance import port_rules
-
-    script = tmp_path / "rules.nft"
-    script.write_text(port_rules(["198.18.0.1", "2001:db8::1"], 8883, user="nobody"))
+    (tmp_path / "rules.nft").write_text(script)
     (tmp_path / "probe.py").write_text(PORT_PROBE)
-    done = subprocess.run(["unshare", "--net", sys.executable, str(tmp_path / "probe.py"), str(script)],
-                          capture_output=True, text=True, timeout=60, check=False)
+    done = subprocess.run(["unshare", "--net", sys.executable, str(tmp_path / "probe.py"), str(tmp_path / "rules.nft"),
+                           *SERVER, *FORMER_SERVER, *HOME], capture_output=True, text=True, timeout=60, check=False)
     if done.returncode != 0 and "Operation not permitted" in done.stderr:
         pytest.skip(f"no network namespace here: {done.stderr.strip()}")
     assert done.returncode == 0, done.stderr
-    seen = json.loads(done.stdout)
-    assert seen["console"] == {"198.18.0.1 8883": "connected", "198.18.0.1 8884": "ConnectionRefusedError",
-                               "2001:db8::1 8883": "connected", "2001:db8::1 8884": "ConnectionRefusedError"}
-    assert set(seen["root"].values()) == {"connected"}
+    seen: dict[str, dict[str, str]] = json.loads(done.stdout)
+    assert set(seen["root"].values()) == {"connected"}, "only the console's user is held"
+    return seen
+
+
+def reached(seen: dict[str, dict[str, str]], hosts: tuple[str, ...]) -> dict[str, str]:
+    return {target: outcome for target, outcome in seen["console"].items() if target.split()[0] in hosts}
+
+
+REFUSED = "ConnectionRefusedError"
+needs_nft = pytest.mark.skipif(shutil.which("nft") is None or shutil.which("unshare") is None,
+                               reason="needs nft and unshare: apt-get install nftables")
+
+
+@needs_nft
+def test_the_rule_lets_the_consoles_user_reach_the_server_on_its_port_only(tmp_path: Path) -> None:
+    """The script ``pyramid allow-server`` loads, in the real kernel (a network namespace this test
+    makes): the console's user reaches the server on its port only, IPv4 and IPv6, the home on any
+    port, and not an address an earlier run allowed (systemd's allowance keeps it until the next boot)."""
+    from pyramid.app.server_allowance import Endpoint, egress_rules
+
+    seen = probe(tmp_path, egress_rules(Endpoint(SERVER, 8883), user="nobody"))
+    assert reached(seen, SERVER) == {"198.18.0.1 8883": "connected", "198.18.0.1 8884": REFUSED,
+                                     "2001:db8::1 8883": "connected", "2001:db8::1 8884": REFUSED}
+    assert set(reached(seen, FORMER_SERVER).values()) == {REFUSED}
+    assert set(reached(seen, HOME).values()) == {"connected"}
+
+
+@needs_nft
+def test_with_no_server_the_rule_keeps_the_consoles_user_at_home(tmp_path: Path) -> None:
+    from pyramid.app.server_allowance import egress_rules
+
+    seen = probe(tmp_path, egress_rules(None, user="nobody"))
+    assert set(reached(seen, SERVER + FORMER_SERVER).values()) == {REFUSED}
+    assert set(reached(seen, HOME).values()) == {"connected"}
 
 
 def test_the_allowance_unit_runs_the_command_as_a_confined_root_oneshot() -> None:
@@ -218,3 +250,9 @@ def test_the_allowance_unit_runs_the_command_as_a_confined_root_oneshot() -> Non
     assert "Type=oneshot" in text and "CapabilityBoundingSet=CAP_NET_ADMIN\n" in text and "User=" not in text
     assert "Before=pyramid.service" not in text, "the console starts at once; it reaches the server once allowed"
     assert "IPAddressDeny=any\n" in text, "its resolver is at home, as the console's"
+
+
+def test_a_timer_runs_the_allowance_again_to_follow_a_server_that_moves() -> None:
+    timer = SERVER_UNIT.with_suffix(".timer").read_text()
+    assert "OnUnitActiveSec=30min\n" in timer and "WantedBy=timers.target\n" in timer
+    assert "RemainAfterExit" not in SERVER_UNIT.read_text(), "a oneshot that stays active is not started again"

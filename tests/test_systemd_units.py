@@ -93,7 +93,7 @@ def test_units_verify_clean_on_a_device_root(tmp_path: Path) -> None:
     shutil.copytree(SYSTEM_UNITS, root / SYSTEM_UNITS.relative_to("/"), symlinks=True)
     units = root / "etc" / "systemd" / "system"
     units.mkdir(parents=True)
-    for unit in UNITS.glob("*.service"):
+    for unit in [*UNITS.glob("*.service"), *UNITS.glob("*.timer")]:
         shutil.copy(unit, units / unit.name)
     tool = root / "opt" / "pyramid" / "bin" / "pyramid-release"
     tool.parent.mkdir(parents=True)
@@ -105,7 +105,8 @@ def test_units_verify_clean_on_a_device_root(tmp_path: Path) -> None:
     (root / "opt" / "pyramid" / "current").symlink_to("releases/1.0")
 
     result = subprocess.run(["systemd-analyze", "verify", f"--root={root}", "pyramid.service",
-                             "pyramid-rollback.service", "pyramid-ready.service", "pyramid-table-server.service"],
+                             "pyramid-rollback.service", "pyramid-ready.service", "pyramid-table-server.service",
+                             "pyramid-table-server.timer"],
                             capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stderr
     assert result.stderr.strip() == ""

@@ -4,16 +4,18 @@ Why a command of its own, run as root by ``pyramid-table-server.service``: the
 console's unit denies every address but the home network's and mDNS
 (``IPAddressDeny=any``, enforced by the kernel for its cgroup), and the console,
 unprivileged, cannot widen that. This reads the same settings file as the
-console, resolves the server's host name, and adds exactly its addresses to the
-running unit's allowance (``systemctl set-property --runtime pyramid.service
+console, resolves the server's host name, loads a firewall rule for the
+console's user (nftables: beyond the home, the server's addresses by TCP on its
+port, nothing else) and then adds exactly those addresses to the running unit's
+allowance (``systemctl set-property --runtime pyramid.service
 IPAddressAllow=…``: a resource-control setting systemd applies to a running
-unit, kept under /run until the next boot). The console, which tries the server
-again 1 s doubling to 30 s, then gets through; nothing else beyond the home
-does. With no server set it does nothing. Addresses already allowed (the home
-network's) are left out.
-
-systemd filters addresses only, not ports: the port is the console's own (it
-connects to the configured one alone); docs/network.md says so.
+unit, kept under /run until the next boot). systemd filters addresses only; the
+rule holds the port, and keeps closed an address an earlier run of this boot
+allowed (systemd's runtime allowance only grows: a server whose address changed
+leaves its old one there). The console, which tries the server again 1 s
+doubling to 30 s, then gets through. Run again by ``pyramid-table-server.timer``
+so that a server whose address changes (a Pi at a friend's home behind dynamic
+DNS) is followed within the hour.
 """
 
 from __future__ import annotations
@@ -26,9 +28,10 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 from pyramid.app.settings_file import load_hardware_settings, network_settings
-from pyramid.net.addresses import is_allowed_peer
+from pyramid.net.addresses import ALLOWED_NETWORKS, MDNS_GROUPS, is_allowed_peer
 from pyramid.net.server.account import ServerAccount
 from pyramid.options import Options
 
@@ -71,22 +74,29 @@ def allowance_command(addresses: Sequence[str]) -> list[str]:
     return ["systemctl", "set-property", "--runtime", UNIT, f"IPAddressAllow={' '.join(hosts)}"]
 
 
-#: The nftables script that withdraws the port rule: declaring the table first makes deleting it safe
-#: when it is not there (``nft -f`` applies a script as one transaction).
-WITHDRAW = f"table {TABLE}\ndelete table {TABLE}\n"
+class Endpoint(NamedTuple):
+    """Where the console's user may go beyond the home: these addresses, by TCP on this port."""
+
+    addresses: tuple[str, ...]
+    port: int
 
 
-def port_rules(addresses: Sequence[str], port: int, user: str = CONSOLE_USER) -> str:
-    """The nftables script that lets ``user``'s sockets reach ``addresses`` by TCP on ``port`` only,
-    replacing the table whole and atomically."""
-    parsed = [ipaddress.ip_address(address) for address in addresses]
+def egress_rules(server: Endpoint | None, user: str = CONSOLE_USER) -> str:
+    """The nftables script for ``user``'s sockets: the home networks and mDNS as the console's unit
+    allows them, the server's addresses by TCP on its port (if there is a server beyond the home), and
+    nothing else. It replaces the table whole, in one transaction (``nft -f``): declaring the table
+    first makes deleting it safe when it is not there."""
+    home = [*ALLOWED_NETWORKS, *MDNS_GROUPS]
+    parsed = [ipaddress.ip_address(address) for address in server.addresses] if server else []
     rules = []
     for family, version in (("ip", 4), ("ip6", 6)):
+        owner = f'meta skuid "{user}" {family} daddr'
         chosen = [str(address) for address in parsed if address.version == version]
-        if chosen:
-            where = f'meta skuid "{user}" {family} daddr {{ {", ".join(chosen)} }}'
-            rules += [f"\t\t{where} tcp dport {port} accept", f"\t\t{where} reject"]
-    return (WITHDRAW + f"table {TABLE} {{\n\tchain console_egress {{\n"
+        if chosen and server:
+            rules.append(f"\t\t{owner} {{ {', '.join(chosen)} }} tcp dport {server.port} accept")
+        at_home = ", ".join(str(network) for network in home if network.version == version)
+        rules.append(f"\t\t{owner} != {{ {at_home} }} reject")
+    return (f"table {TABLE}\ndelete table {TABLE}\ntable {TABLE} {{\n\tchain console_egress {{\n"
             "\t\ttype filter hook output priority filter; policy accept;\n"
             + "\n".join(rules) + "\n\t}\n}\n")
 
@@ -106,14 +116,14 @@ def main(argv: Sequence[str]) -> int:
     parser.add_argument("--wait", type=float, default=WAIT, metavar="S",
                         help=f"seconds to keep trying to resolve the server (default {WAIT:g})")
     parser.add_argument("--console-user", default=CONSOLE_USER, metavar="NAME",
-                        help=f"the user the console runs as, whose sockets the port rule holds (default {CONSOLE_USER})")
+                        help=f"the user the console runs as, whose sockets the rule holds (default {CONSOLE_USER})")
     parser.add_argument("--dry-run", action="store_true",
                         help="print the nftables script and the systemctl call instead of running them")
     args = parser.parse_args(argv)
     server = network_settings(load_hardware_settings(Options(settings=args.settings))).server
     if server is None:
         print("pyramid allow-server: no table server in the settings file: nothing to allow")
-        return withdraw_rules(args.dry_run)
+        return stay_at_home(args.console_user, args.dry_run)
     try:
         addresses = to_allow(server, wait=args.wait)
     except OSError as error:
@@ -121,8 +131,9 @@ def main(argv: Sequence[str]) -> int:
         return 1
     if not addresses:
         print(f"pyramid allow-server: {server.address} is on the home network, already allowed")
-        return withdraw_rules(args.dry_run)
-    script, command = port_rules(addresses, server.port, args.console_user), allowance_command(addresses)
+        return stay_at_home(args.console_user, args.dry_run)
+    script = egress_rules(Endpoint(tuple(addresses), server.port), args.console_user)
+    command = allowance_command(addresses)
     if args.dry_run:
         print(script + " ".join(command))
         return 0
@@ -139,13 +150,15 @@ def main(argv: Sequence[str]) -> int:
     return 0
 
 
-def withdraw_rules(dry_run: bool) -> int:
-    """No server beyond the home: an earlier port rule goes (a machine without nftables never had one)."""
+def stay_at_home(user: str, dry_run: bool) -> int:
+    """No server beyond the home: the rule keeps the console's user at home, closing what an earlier run
+    of this boot allowed. Without nftables there is nothing to close (nothing is allowed without it)."""
+    script = egress_rules(None, user)
     if dry_run:
-        print(WITHDRAW, end="")
+        print(script, end="")
         return 0
-    failed = None if shutil.which("nft") is None else load_rules(WITHDRAW)
+    failed = None if shutil.which("nft") is None else load_rules(script)
     if failed is not None:
-        print(f"pyramid allow-server: withdrawing the port rule: {failed}", file=sys.stderr)
+        print(f"pyramid allow-server: the rule keeping the console at home: {failed}", file=sys.stderr)
         return 1
     return 0

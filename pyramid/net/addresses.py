@@ -24,6 +24,9 @@ ALLOWED_NETWORKS: Final = tuple(
     )
 )
 
+#: The mDNS multicast groups (RFC 6762, IPv4 and IPv6): discovery's, allowed beside the home networks.
+MDNS_GROUPS: Final = (ipaddress.ip_network("224.0.0.251/32"), ipaddress.ip_network("ff02::fb/128"))
+
 
 def is_allowed_peer(host: str) -> bool:
     """Whether a connection from ``host`` (as the socket reports it) may be served."""
