@@ -28,6 +28,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     server, made = make_server(tmp_path_factory.mktemp("server"), "ann", "bob", "mallory", certified=["dee", "eve"])
     assert f'server = "mqtts://127.0.0.1:{server.port}"' in made.stdout and 'user = "ann"' in made.stdout
     assert f'server = "mqtts://127.0.0.1:{server.certificate_port}"' in made.stdout and 'user = "dee"' in made.stdout
+    for account, files in (("ann", "password ca.crt"), ("dee", "client.crt client.key ca.crt")):
+        assert f"sudo install -D -o root -g pyramid -m 640 {files} -t /etc/pyramid/server/" in made.stdout
+        assert all((server.directory / "consoles" / account / name).is_file() for name in files.split())
     broker = Broker(server)
     try:
         broker.start()

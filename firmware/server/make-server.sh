@@ -161,6 +161,7 @@ for account in "$@"; do
     cp "$dir/ca.crt" "$dir/consoles/$account/ca.crt"
     if [ "$mode" = certificates ]; then
         files="its certificate and key, and the CA certificate"
+        installed="client.crt client.key ca.crt"
         (umask 077 && openssl req -newkey rsa:2048 -nodes -subj "/CN=$account" \
             -keyout "$dir/consoles/$account/client.key" -out "$dir/consoles/$account/client.csr" 2>/dev/null)
         printf 'extendedKeyUsage=clientAuth\n' >"$dir/consoles/$account/client.ext"
@@ -173,6 +174,7 @@ for account in "$@"; do
         reached="$certificate_port"
     else
         files="its password and the CA certificate"
+        installed="password ca.crt"
         password="$(openssl rand -hex 16)"
         mosquitto_passwd -b "$dir/passwords" "$account" "$password"
         (umask 077 && printf '%s\n' "$password" >"$dir/consoles/$account/password")
@@ -181,7 +183,10 @@ for account in "$@"; do
     fi
     cat <<SETTINGS
 For the console '$account': copy $dir/consoles/$account/ ($files)
-to the console, and put in its settings file:
+to the console and install them there, readable by the console's user (a sealed console: unseal first,
+or they are gone at the next boot):
+  sudo install -D -o root -g pyramid -m 640 $installed -t /etc/pyramid/server/
+then put in its settings file (/boot/firmware/pyramid.toml):
   [network]
   server = "mqtts://$host:$reached"
   user = "$account"
