@@ -219,8 +219,9 @@ def test_the_table_server_allowance_reaches_the_running_console(guest: Guest) ->
     loopback with listeners) to the running console's allowance, on the server's port only: a connection
     from the console's cgroup and user is refused before and gets through after on port 8883, not on
     8884. Then the server moves: the timer's next run (its period shortened) allows the new
-    address, and the old one, still in systemd's allowance, is closed by the rule. The console is never
-    restarted."""
+    address, and the old one, still in systemd's allowance, is closed by the rule; the console was not
+    restarted for any of it. Last, the settings name the first server again and only the console is
+    restarted: its start runs the allowance, which lets it through."""
     machine = guest.machine
     settings = "/boot/firmware/pyramid.toml"
     machine.ssh(f"sudo cp {settings} /root/pyramid.toml.before && sudo ip addr add {FIRST}/32 dev lo "
@@ -266,6 +267,17 @@ def test_the_table_server_allowance_reaches_the_running_console(guest: Guest) ->
         assert f"{FIRST}/32" in machine.unit_property("pyramid.service", "IPAddressAllow"), "closed by the rule"
         print(f"the console's user after the server moved: {moved}")
         assert machine.unit_property("pyramid.service", "MainPID") == console, "the console was not restarted"
+
+        # An owner names the first server again and restarts the console alone: its start runs the
+        # allowance (Wants=), which follows the settings at once.
+        put(guest, original + "\n" + server_lines(FIRST), settings)
+        machine.ssh("sudo systemctl restart pyramid.service")
+        machine.wait_until(f"test \"$(sudo journalctl -b -u pyramid-table-server.service -o cat | grep -c 'at {FIRST},')\" "
+                           "-ge 2", 120, "the allowance's run with the console's restart")
+        back = probe()
+        assert back == {f"{FIRST}:8883": "connected", f"{FIRST}:8884": "ConnectionRefusedError",
+                        f"{MOVED}:8883": "ConnectionRefusedError", f"{MOVED}:8884": "ConnectionRefusedError"}, back
+        print(f"the console's user after the console's restart: {back}")
     finally:
         machine.ssh(f"sudo cp /root/pyramid.toml.before {settings}; sudo rm -f {SOON_PATH}; "
                     "sudo systemctl daemon-reload; sudo systemctl start pyramid-table-server.service", check=False)
