@@ -316,8 +316,11 @@ class Layout:
         room_for_lines = max(0, (safe.h - header - item_h * min(len(panel.items), 1)) // line_h)
         if len(texts) > room_for_lines:  # keep at least one choice on screen; say the text goes on
             texts = texts[:max(room_for_lines - 1, 0)] + ["…"] if room_for_lines else []
-        max_items = max(1, (safe.h - header - line_h * len(texts)) // item_h)
-        shown = _window(len(panel.items), panel.selected, max_items)
+        # As a menu's lines: closer together (down to 1.6 lines of text) rather than scrolled, so that
+        # the pause panel's six choices show whole from 320x240 to a TV with its safe area.
+        room = safe.h - header - line_h * len(texts)
+        item_h = min(item_h, max(round(line_px * 1.6), room // max(1, len(panel.items))))
+        shown = _window(len(panel.items), panel.selected, max(1, room // item_h))
         height = round(title_px * 1.6) + line_h * len(texts) + item_h * len(shown) + 2 * px
         height = min(height, safe.h)
         box = Rect(safe.x + (safe.w - width) // 2, safe.y + (safe.h - height) // 2, width, height)

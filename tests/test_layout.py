@@ -174,6 +174,25 @@ def test_panel_items_round_trip_and_a_panel_takes_every_tap(size: tuple[int, int
 
 
 @pytest.mark.parametrize("size,safe", SCREENS)
+def test_six_choices_of_a_panel_show_whole_and_a_longer_list_scrolls(size: tuple[int, int], safe: int) -> None:
+    """The pause panel has six choices: a player sees them all at once on every screen (they came
+    closer together rather than scrolling); twenty scroll around the selected one, none overlapping."""
+    layout = Layout(size, safe, measure=text_width)
+    choices = ("Continue", "Hint", "Undo", "Restart this deal", "Rules & controls", "Quit to the menu")
+    placed = layout.panel(PanelView("Paused", (), choices, 5))
+    assert [index for index, _ in placed.items] == list(range(6))
+    many = layout.panel(PanelView("Deals", (), tuple(f"Deal {n}" for n in range(20)), 17))
+    shown = [index for index, _ in many.items]
+    assert 6 <= len(shown) < 20 and 17 in shown and shown == list(range(shown[0], shown[-1] + 1))
+    for box in (placed, many):
+        assert layout.safe.contains(box.box)
+        for _, rect in box.items:
+            assert box.box.contains(rect)
+            assert rect.h >= box.line_px * 1.25, "a line of text and a margin: still a target to tap"
+        assert all(rect.bottom <= below.y for (_, rect), (_, below) in itertools.pairwise(box.items))
+
+
+@pytest.mark.parametrize("size,safe", SCREENS)
 def test_the_help_page_fits_whole_without_overlaps(size: tuple[int, int], safe: int) -> None:
     layout = Layout(size, safe, measure=text_width)  # the real font's widths decide the wrapping
     page = TextView("Pyramid: rules & controls", pyramid_help(RETROHUB))
