@@ -204,6 +204,9 @@ def server_lines(address: str) -> str:
 #: The shipped timer's period shortened for the test (a runtime drop-in, gone at the next boot).
 SOON = "[Timer]\nOnUnitActiveSec=\nOnUnitActiveSec=5s\nRandomizedDelaySec=0\n"
 SOON_PATH = "/run/systemd/system/pyramid-table-server.timer.d/soon.conf"
+#: The service giving up on a name at once rather than after 120 s (a runtime drop-in too).
+QUICK = "[Service]\nExecStart=\nExecStart=/opt/pyramid/current/bin/pyramid allow-server --wait 1\n"
+QUICK_PATH = "/run/systemd/system/pyramid-table-server.service.d/quick.conf"
 
 
 def put(guest: Guest, text: str, path: str) -> None:
@@ -220,8 +223,9 @@ def test_the_table_server_allowance_reaches_the_running_console(guest: Guest) ->
     from the console's cgroup and user is refused before and gets through after on port 8883, not on
     8884. Then the server moves: the timer's next run (its period shortened) allows the new
     address, and the old one, still in systemd's allowance, is closed by the rule; the console was not
-    restarted for any of it. Last, the settings name the first server again and only the console is
-    restarted: its start runs the allowance, which lets it through."""
+    restarted for any of it. Then the settings name the first server again and only the console is
+    restarted: its start runs the allowance, which lets it through. Last, a name that does not resolve:
+    the runs fail, the allowance stays as it was, and the timer goes on after a failed run."""
     machine = guest.machine
     settings = "/boot/firmware/pyramid.toml"
     machine.ssh(f"sudo cp {settings} /root/pyramid.toml.before && sudo ip addr add {FIRST}/32 dev lo "
@@ -278,8 +282,18 @@ def test_the_table_server_allowance_reaches_the_running_console(guest: Guest) ->
         assert back == {f"{FIRST}:8883": "connected", f"{FIRST}:8884": "ConnectionRefusedError",
                         f"{MOVED}:8883": "ConnectionRefusedError", f"{MOVED}:8884": "ConnectionRefusedError"}, back
         print(f"the console's user after the console's restart: {back}")
+
+        # A name that does not resolve (the network down, the server's name gone): the run fails and
+        # changes nothing (a game under way goes on), and the timer still runs it again after a failure.
+        put(guest, original + "\n" + server_lines("nowhere.invalid"), settings)
+        machine.ssh(f"sudo mkdir -p {QUICK_PATH.rsplit('/', 1)[0]}")
+        put(guest, QUICK, QUICK_PATH)
+        machine.ssh("sudo systemctl daemon-reload && sudo systemctl restart pyramid-table-server.timer")
+        machine.wait_until(f"test \"$(sudo journalctl -b -u pyramid-table-server.service -o cat "
+                           "| grep -c 'cannot resolve nowhere.invalid')\" -ge 2", 120, "two failed runs")
+        assert probe() == back, "a failed run keeps the last allowance"
     finally:
-        machine.ssh(f"sudo cp /root/pyramid.toml.before {settings}; sudo rm -f {SOON_PATH}; "
+        machine.ssh(f"sudo cp /root/pyramid.toml.before {settings}; sudo rm -f {SOON_PATH} {QUICK_PATH}; "
                     "sudo systemctl daemon-reload; sudo systemctl start pyramid-table-server.service", check=False)
 
 

@@ -13,9 +13,10 @@ unit, kept under /run until the next boot). systemd filters addresses only; the
 rule holds the port, and keeps closed an address an earlier run of this boot
 allowed (systemd's runtime allowance only grows: a server whose address changed
 leaves its old one there). The console, which tries the server again 1 s
-doubling to 30 s, then gets through. Run again by ``pyramid-table-server.timer``
-so that a server whose address changes (a Pi at a friend's home behind dynamic
-DNS) is followed within the hour.
+doubling to 30 s, then gets through. Run again at each start of the console
+(its unit ``Wants=`` this one: a restart follows changed settings) and by
+``pyramid-table-server.timer``, so that a server whose address changes (a Pi at
+a friend's home behind dynamic DNS) is followed within 35 minutes.
 """
 
 from __future__ import annotations
