@@ -274,7 +274,7 @@ class Layout:
         item_px = round(px * 1.15)
         widest = max((self.measure(item, item_px) for item in menu.items), default=0)
         width = min(safe.w - 2 * self.pad, max(widest + 3 * px, px * 16))
-        line_h = min(round(item_px * 2.3), max(round(item_px * 1.6), (bottom - top) // max(1, len(menu.items))))
+        line_h = _spacing(round(item_px * 2.3), round(item_px * 1.6), bottom - top, len(menu.items))
         shown = _window(len(menu.items), menu.selected, max(1, (bottom - top) // line_h))
         fan = self._fan(top, bottom - top - line_h * len(shown))
         if fan:
@@ -316,10 +316,9 @@ class Layout:
         room_for_lines = max(0, (safe.h - header - item_h * min(len(panel.items), 1)) // line_h)
         if len(texts) > room_for_lines:  # keep at least one choice on screen; say the text goes on
             texts = texts[:max(room_for_lines - 1, 0)] + ["…"] if room_for_lines else []
-        # As a menu's lines: closer together (down to 1.6 lines of text) rather than scrolled, so that
-        # the pause panel's six choices show whole from 320x240 to a TV with its safe area.
+        # As a menu's lines: the pause panel's six choices show whole from 320x240 to a TV with its safe area.
         room = safe.h - header - line_h * len(texts)
-        item_h = min(item_h, max(round(line_px * 1.6), room // max(1, len(panel.items))))
+        item_h = _spacing(item_h, round(line_px * 1.6), room, len(panel.items))
         shown = _window(len(panel.items), panel.selected, max(1, room // item_h))
         height = round(title_px * 1.6) + line_h * len(texts) + item_h * len(shown) + 2 * px
         height = min(height, safe.h)
@@ -459,6 +458,12 @@ def _right_band(y: int, height: int, cards: tuple[Rect, ...], middle: int, right
     band = Rect(middle, y, right - middle, height)
     left = max([middle] + [card.right + pad for card in cards if card.intersects(band)])
     return Rect(left, y, max(0, right - left), height)
+
+
+def _spacing(full: int, least: int, room: int, count: int) -> int:
+    """The height of each of ``count`` choices in ``room``: ``full`` when they fit, closer together (down
+    to ``least``, still a target to tap) before any of them has to scroll out of view."""
+    return min(full, max(least, room // max(1, count)))
 
 
 def _window(count: int, selected: int, capacity: int) -> list[int]:
