@@ -210,11 +210,12 @@ QUICK_PATH = "/run/systemd/system/pyramid-table-server.service.d/quick.conf"
 
 
 def put(guest: Guest, text: str, path: str) -> None:
-    """Write ``text`` to ``path`` in the guest, as root (base64 on the command line: no quoting)."""
+    """Write ``text`` to ``path`` in the guest, as root, its directory made if need be (base64 on the
+    command line: no quoting)."""
     import base64
 
     encoded = base64.b64encode(text.encode()).decode()
-    guest.machine.ssh(f"echo {encoded} | base64 -d | sudo tee {path} >/dev/null")
+    guest.machine.ssh(f"sudo mkdir -p {path.rsplit('/', 1)[0]} && echo {encoded} | base64 -d | sudo tee {path} >/dev/null")
 
 
 def test_the_table_server_allowance_reaches_the_running_console(guest: Guest) -> None:
@@ -260,7 +261,6 @@ def test_the_table_server_allowance_reaches_the_running_console(guest: Guest) ->
         assert f"may reach mqtts://{FIRST}:8883 at {FIRST}, TCP port 8883 only" in told, told
 
         put(guest, original + "\n" + server_lines(MOVED), settings)
-        machine.ssh(f"sudo mkdir -p {SOON_PATH.rsplit('/', 1)[0]}")
         put(guest, SOON, SOON_PATH)
         machine.ssh("sudo systemctl daemon-reload && sudo systemctl restart pyramid-table-server.timer")
         machine.wait_until(f"sudo journalctl -b -u pyramid-table-server.service -o cat | grep -q 'at {MOVED},'", 120,
@@ -286,7 +286,6 @@ def test_the_table_server_allowance_reaches_the_running_console(guest: Guest) ->
         # A name that does not resolve (the network down, the server's name gone): the run fails and
         # changes nothing (a game under way goes on), and the timer still runs it again after a failure.
         put(guest, original + "\n" + server_lines("nowhere.invalid"), settings)
-        machine.ssh(f"sudo mkdir -p {QUICK_PATH.rsplit('/', 1)[0]}")
         put(guest, QUICK, QUICK_PATH)
         machine.ssh("sudo systemctl daemon-reload && sudo systemctl restart pyramid-table-server.timer")
         machine.wait_until(f"test \"$(sudo journalctl -b -u pyramid-table-server.service -o cat "
