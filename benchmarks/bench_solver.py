@@ -7,7 +7,7 @@ Command (from the repository root)::
         [--cores compiled python] [--skip-optimal] [--skip-peer]
 
 1. Verdicts: for every preset of :data:`PRESETS` and every redeal choice, the
-   first ``--deals`` reference deals (``data/msc-1500``; the Spanish deck cannot
+   first ``--deals`` reference deals (``tests/data/msc-1500``; the Spanish deck cannot
    use them, so it takes numbered deals 1, 2, …), by each core of ``--cores``
    (``solve(core=…)``) in the same run. Per row: total, median, p90, p99 and max
    per deal; for the compiled core, how many times faster than the Python core on
@@ -52,14 +52,15 @@ from typing import NamedTuple
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 sys.path.insert(0, os.environ.get("PYRAMID_BENCH_ROOT", str(REPOSITORY)))
+sys.path.insert(1, str(REPOSITORY / "tests"))  # the reference deals (tests/reference.py)
 
 from pyramid.engine.board import Board  # noqa: E402
 from pyramid.engine.cards import Card  # noqa: E402
 from pyramid.engine.deal import numbered_deal  # noqa: E402
 from pyramid.engine.rules import PRESETS, REDEAL_CHOICES, Rules, preset  # noqa: E402
 from pyramid.engine.solver import Core, solve  # noqa: E402
+from reference import RULES_PRESET, reference_deals, write_decks  # noqa: E402
 
-MSC_DATA = REPOSITORY.parent / "shared" / "data" / "msc-1500"
 PEER = REPOSITORY.parent / "shared" / "peer" / "peer-solve.sh"
 
 Deal = str | tuple[Card, ...]
@@ -116,15 +117,15 @@ def solve_in_child(deal: Deal, rules: Rules, optimal: bool) -> MemoryOutcome:
     return result
 
 
-def reference_deals(rules: Rules, count: int) -> list[Deal]:
+def deals_for(rules: Rules, count: int) -> list[Deal]:
     """The first ``count`` reference deals that ``rules``' deck can play."""
-    if rules.deck_name == "standard" and MSC_DATA.is_dir():
-        return list((MSC_DATA / "decks.txt").read_text().splitlines()[:count])
+    if rules.deck_name == "standard":
+        return [reference.deal for reference in reference_deals()[:count]]
     return [numbered_deal(number, rules.deck) for number in range(1, count + 1)]
 
 
 def published_lengths(count: int) -> list[int]:
-    return [int(x) for x in (MSC_DATA / "solution-lengths.txt").read_text().split()][:count]
+    return [reference.length for reference in reference_deals()[:count]]
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -146,8 +147,8 @@ class VerdictRow(NamedTuple):
 
 def verdict_row(name: str, redeals: str, count: int, cap: float | None, core: Core) -> VerdictRow:
     rules = preset(name).with_redeals(REDEAL_CHOICES[redeals])
-    deals = reference_deals(rules, count)
-    check = name == "three-pass" and redeals == "two" and rules.deck_name == "standard" and MSC_DATA.is_dir()
+    deals = deals_for(rules, count)
+    check = name == RULES_PRESET and redeals == "two" and rules.deck_name == "standard"
     lengths = published_lengths(count) if check else []
     times: list[float] = []
     verdicts: list[str] = []
@@ -214,13 +215,10 @@ def peer_times(count: int) -> PeerTimes | None:
     """
     if shutil.which("sbcl") is None or not PEER.exists():
         return None
-    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as decks:
-        decks.write("\n".join((MSC_DATA / "decks.txt").read_text().splitlines()[:count]) + "\n")
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    try:
-        output = subprocess.run([str(PEER), decks.name], capture_output=True, text=True, check=True).stdout
-    finally:
-        os.unlink(decks.name)
+    with tempfile.TemporaryDirectory() as folder:
+        decks = write_decks(Path(folder) / "decks.txt", list(reference_deals()[:count]))
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        output = subprocess.run([str(PEER), str(decks)], capture_output=True, text=True, check=True).stdout
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     per_deal = [line.split() for line in output.splitlines() if line and line[0].isdigit()]
@@ -228,11 +226,11 @@ def peer_times(count: int) -> PeerTimes | None:
 
 
 def optimal_lines(count: int, skip_peer: bool) -> tuple[list[str], int]:
-    rules = preset("three-pass")
+    rules = preset(RULES_PRESET)
     lengths = published_lengths(count)
     times: list[float] = []
     wrong = 0
-    for number, (deal, published) in enumerate(zip(reference_deals(rules, count), lengths), start=1):
+    for number, (deal, published) in enumerate(zip(deals_for(rules, count), lengths), start=1):
         outcome = timed_solve(deal, rules, True, None)
         times.append(outcome.seconds)
         if (outcome.verdict == "win") != (published > 0) or (published and outcome.steps != published):
@@ -245,7 +243,8 @@ def optimal_lines(count: int, skip_peer: bool) -> tuple[list[str], int]:
     ]
     peer = None if skip_peer else peer_times(count)
     if peer is None:
-        lines.append("peer: skipped (--skip-peer)" if skip_peer else "peer: not run (needs sbcl: apt-get install -y sbcl)")
+        lines.append("peer: skipped (--skip-peer)" if skip_peer else
+                     f"peer: not run (needs {PEER} and sbcl: apt-get install -y sbcl)")
     else:
         lines.append(
             f"peer (mchung94/pyramid-solver, SBCL), same deals: {peer.cpu_seconds:.1f} s CPU "
@@ -255,8 +254,8 @@ def optimal_lines(count: int, skip_peer: bool) -> tuple[list[str], int]:
 
 
 def memory_line(count: int) -> str:
-    rules = preset("three-pass")
-    peaks = [solve_in_child(deal, rules, True).peak_bytes for deal in reference_deals(rules, count)]
+    rules = preset(RULES_PRESET)
+    peaks = [solve_in_child(deal, rules, True).peak_bytes for deal in deals_for(rules, count)]
     worst = max(range(count), key=peaks.__getitem__)
     return (
         f"peak memory, optimal three-pass, deals 1..{count} (one forked process each): "
@@ -277,7 +276,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--skip-peer", action="store_true")
     args = parser.parse_args(argv)
     wrong = 0
-    memory = memory_line(args.memory_deals) if args.memory_deals and not args.skip_optimal and MSC_DATA.is_dir() else ""
+    memory = memory_line(args.memory_deals) if args.memory_deals and not args.skip_optimal else ""
     print(f"verdicts, first {args.deals} reference deals (CPU ms per deal; ×python = the Python core's total / "
           "the compiled core's)")
     print(VERDICT_HEADER, flush=True)
@@ -295,7 +294,7 @@ def main(argv: list[str]) -> int:
                     if "unknown" not in (ours, theirs) and ours != theirs:
                         wrong += 1
                         print(f"{name} / {choice} deal {number}: compiled {ours}, python {theirs}", file=sys.stderr)
-    if not args.skip_optimal and MSC_DATA.is_dir():
+    if not args.skip_optimal:
         lines, bad = optimal_lines(args.optimal_deals, args.skip_peer)
         wrong += bad
         print("\n".join(lines), flush=True)

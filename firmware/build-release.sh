@@ -11,8 +11,9 @@
 # and access to PyPI on the computer that builds. The `pi` extras (gpiozero, lgpio,
 # evdev) are not bundled: the device gets them from Debian (install.sh): evdev publishes
 # no wheels (it compiles against the kernel headers), and Debian's builds of all three
-# match the Pi's system. The solver core is compiled with $CC, else cc for this machine's
-# own architecture, else Debian's cross compiler (apt-get install gcc-aarch64-linux-gnu).
+# match the Pi's system. The solver core is compiled by the wheel's build (setup.py) with
+# $CC, else cc for this machine's own architecture, else Debian's cross compiler
+# (apt-get install gcc-aarch64-linux-gnu); the wheel is tagged for the device's machine.
 set -eu
 
 arch=aarch64
@@ -24,7 +25,7 @@ while [ $# -gt 0 ]; do
         --arch) arch=$2; shift 2 ;;
         --python-version) python_version=$2; shift 2 ;;
         --sign) signing_key=$2; shift 2 ;;
-        -h|--help) sed -n '2,14s/^# \{0,1\}//p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,16s/^# \{0,1\}//p' "$0"; exit 0 ;;
         -*) echo "build-release.sh: unknown option $1" >&2; exit 2 ;;
         *) out=$1; shift ;;
     esac
@@ -57,9 +58,10 @@ if ! command -v "$cc" > /dev/null 2>&1; then
     echo "build-release.sh: no C compiler for $arch ($cc): apt-get install $package (or set CC)" >&2
     exit 1
 fi
-# By its path: "-m" could find another copy of the package installed in "$python"'s environment.
-"$python" "$project/pyramid/engine/solver/build_core.py" --force --cc "$cc" --machine "$arch" >&2
-"$python" -m pip wheel --quiet --no-deps --wheel-dir "$bundle/wheels" "$project" >&2
+# The package's own build compiles the core into the wheel (setup.py), as for any pip install;
+# PYRAMID_CORE_REQUIRED makes a failed compile stop the build instead of leaving the core out.
+CC="$cc" PYRAMID_CORE_MACHINE="$arch" PYRAMID_CORE_REQUIRED=1 \
+    "$python" -m pip wheel --quiet --no-deps --wheel-dir "$bundle/wheels" "$project" >&2
 if [ -n "$dependencies" ]; then
     # Word splitting is wanted: one requirement per line, none contains spaces after pip's parsing.
     echo "$dependencies" | tr -d ' ' | xargs "$python" -m pip download --quiet --dest "$bundle/wheels" \

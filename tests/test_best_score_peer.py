@@ -1,5 +1,8 @@
 """The best score checked against the independent peer (issue 33): mchung94/solitaire-player's
-``ScoreChallengeSolver``, run by ``../shared/peer/peer-best-score.sh`` (Java).
+``ScoreChallengeSolver``, run by ``../shared/peer/peer-best-score.sh`` (Java), on the reference deals.
+
+Without the peer beside the checkout, ``test_best_score.py`` holds our scores to the peer's recorded in
+``tests/data/msc-1500/best-scores.txt``; this runs the peer itself, here and now.
 
 Only scores are compared: the peer's length counts its line to the end of the game, ours to the
 first move that reaches the score. Every line of ours replays through the engine to that score.
@@ -16,6 +19,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from reference import RULES_PRESET, ReferenceDeal, reference_deals, write_decks
 
 from pyramid.engine.board import Board
 from pyramid.engine.cards import parse_deal
@@ -25,23 +29,21 @@ from pyramid.solve_cli import BEST_SCORE_BYTES
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 PEER = SHARED / "peer" / "peer-best-score.sh"
-DECKS = SHARED / "data" / "msc-1500" / "decks.txt"
 JARS = [Path("/usr/share/java") / f"{name}.jar" for name in ("trove4j", "jackson-databind")]
 #: Reference deals both searches settle in seconds (numbered from 1): a perfect game (1,290) and two
 #: deals whose pyramid cannot be cleared (70 and 60).
 QUICK = (1, 6, 38)
 SLOW = os.environ.get("PYRAMID_SLOW") == "1"
 
-pytestmark = pytest.mark.skipif(
-    not (PEER.is_file() and DECKS.is_file() and shutil.which("javac") and all(jar.is_file() for jar in JARS)),
-    reason="the peer best-score solver needs ../shared and Java: apt-get install default-jdk-headless "
-           "libtrove3-java libjackson2-databind-java")
+pytestmark = [pytest.mark.peer, pytest.mark.skipif(
+    not (PEER.is_file() and shutil.which("javac") and all(jar.is_file() for jar in JARS)),
+    reason=f"the peer best-score solver needs {PEER} and Java: apt-get install default-jdk-headless "
+           "libtrove3-java libjackson2-databind-java")]
 
 
-def peer_scores(decks: list[str], folder: Path) -> dict[int, int]:
-    """INDEX → SCORE as the peer prints them, for ``decks`` numbered from 1."""
-    path = folder / "decks.txt"
-    path.write_text("\n".join(decks) + "\n")
+def peer_scores(deals: list[ReferenceDeal], folder: Path) -> dict[int, int]:
+    """INDEX → SCORE as the peer prints them, for ``deals`` numbered from 1."""
+    path = write_decks(folder / "decks.txt", deals)
     run = subprocess.run(["bash", str(PEER), str(path)], capture_output=True, text=True, timeout=3600,
                          env={**os.environ, "TMPDIR": str(folder), "PEER_HEAP": os.environ.get("PEER_HEAP", "4g")})
     assert run.returncode == 0, run.stderr[-2000:]
@@ -54,17 +56,17 @@ def peer_scores(decks: list[str], folder: Path) -> dict[int, int]:
 
 
 def test_the_best_scores_are_the_peers(tmp_path: Path) -> None:
-    every = DECKS.read_text().splitlines()
     numbers = list(range(1, 41)) if SLOW else list(QUICK)
-    decks = [every[number - 1] for number in numbers]
-    theirs = peer_scores(decks, tmp_path)
-    assert len(theirs) == len(decks), theirs
-    rules = preset("three-pass")
-    for index, (number, deck) in enumerate(zip(numbers, decks), start=1):
-        board = Board(parse_deal(deck), rules)
+    deals = [reference_deals()[number - 1] for number in numbers]
+    theirs = peer_scores(deals, tmp_path)
+    assert len(theirs) == len(deals), theirs
+    rules = preset(RULES_PRESET)
+    for index, (number, reference) in enumerate(zip(numbers, deals), start=1):
+        board = Board(parse_deal(reference.deal), rules)
         ours = best_score(board, max_bytes=BEST_SCORE_BYTES)
         assert ours.verdict == "best", number
         assert ours.score == theirs[index], f"deal {number}: ours {ours.score}, the peer's {theirs[index]}"
+        assert reference.best_score in (None, theirs[index]), f"deal {number}: best-scores.txt is not the peer's"
         game = board.copy()
         for move in ours.moves:
             game.push(move)

@@ -1,8 +1,8 @@
 """The solver: verdicts and shortest lengths against published data and brute force.
 
 Every line the solver reports is replayed through :meth:`Board.push`.
-The whole of ``msc-1500`` runs in ``benchmarks/bench_solver.py`` and in the
-slow tests (``PYRAMID_SLOW=1``).
+The reference deals are ``tests/data/msc-1500`` (read through ``reference.py``); the whole of it
+runs in ``benchmarks/bench_solver.py`` and in the slow tests (``PYRAMID_SLOW=1``).
 """
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from __future__ import annotations
 import os
 import random
 from collections import deque
-from pathlib import Path
 
 import pytest
 from deals import clearable_deal
+from reference import RULES_PRESET, reference_deals
 
 from pyramid.engine.board import Board, Move
 from pyramid.engine.deal import numbered_deal
@@ -24,15 +24,7 @@ from pyramid.engine.winnable import winnable_deal_numbers
 #: Each test runs with each solver core: the compiled one and the Python reference it must equal.
 pytestmark = pytest.mark.usefixtures("each_solver_core")
 
-MSC_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "msc-1500"
-needs_msc = pytest.mark.skipif(not MSC_DATA.is_dir(), reason=f"reference data not found at {MSC_DATA}")
 slow = pytest.mark.skipif(os.environ.get("PYRAMID_SLOW") != "1", reason="long run: set PYRAMID_SLOW=1")
-
-
-def msc_deals() -> list[tuple[str, int]]:
-    decks = (MSC_DATA / "decks.txt").read_text().splitlines()
-    lengths = [int(x) for x in (MSC_DATA / "solution-lengths.txt").read_text().split()]
-    return list(zip(decks, lengths))
 
 
 def replay(board: Board, solution: Solution) -> Board:
@@ -56,39 +48,37 @@ def checked_solve(board: Board, **options) -> Solution:
 
 
 # -- published verdicts and lengths ------------------------------------------------
-@needs_msc
 def test_verdicts_of_the_first_msc_deals_match_the_published_ones() -> None:
-    rules = preset("three-pass")
-    for number, (deal, published) in enumerate(msc_deals()[:40], start=1):
-        solution = checked_solve(Board(deal, rules))
-        assert (solution.verdict == "win") == (published > 0), f"deal {number}"
+    rules = preset(RULES_PRESET)
+    for reference in reference_deals()[:40]:
+        solution = checked_solve(Board(reference.deal, rules))
+        assert (solution.verdict == "win") == reference.winnable, f"deal {reference.number}"
 
 
-@needs_msc
 @pytest.mark.parametrize("number", [23, 50, 53, 54])
 def test_optimal_lengths_match_the_published_ones(number: int) -> None:
-    deal, published = msc_deals()[number - 1]
-    solution = checked_solve(Board(deal, preset("three-pass")), optimal=True)
+    reference = reference_deals()[number - 1]
+    solution = checked_solve(Board(reference.deal, preset(RULES_PRESET)), optimal=True)
     assert solution.verdict == "win" and solution.optimal
-    assert solution.steps == published
+    assert solution.steps == reference.length
 
 
-@needs_msc
 @slow
 @pytest.mark.slow
 def test_all_msc_verdicts_match() -> None:
-    rules = preset("three-pass")
-    for number, (deal, published) in enumerate(msc_deals(), start=1):
-        assert (checked_solve(Board(deal, rules)).verdict == "win") == (published > 0), f"deal {number}"
+    rules = preset(RULES_PRESET)
+    for reference in reference_deals():
+        assert (checked_solve(Board(reference.deal, rules)).verdict == "win") == reference.winnable, \
+            f"deal {reference.number}"
 
 
-@needs_msc
 @slow
 @pytest.mark.slow
 def test_optimal_lengths_of_the_first_100_msc_deals_match() -> None:
-    rules = preset("three-pass")
-    for number, (deal, published) in enumerate(msc_deals()[:100], start=1):
-        assert checked_solve(Board(deal, rules), optimal=True).steps == published, f"deal {number}"
+    rules = preset(RULES_PRESET)
+    for reference in reference_deals()[:100]:
+        assert checked_solve(Board(reference.deal, rules), optimal=True).steps == reference.length, \
+            f"deal {reference.number}"
 
 
 # -- brute force on small positions ------------------------------------------------

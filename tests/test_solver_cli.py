@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from reference import RULES_PRESET, reference_deals, write_decks
 
 from pyramid.engine.board import Board, Move
 from pyramid.engine.cards import format_cards
@@ -16,7 +17,6 @@ from pyramid.engine.rules import preset
 from pyramid.solve_cli import main, progress_bar
 from pyramid.engine.solver import solve
 
-MSC_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "msc-1500"
 REPO = Path(__file__).resolve().parents[1]
 
 
@@ -46,18 +46,15 @@ def test_one_line_per_deal_with_verdict_steps_and_time(tmp_path: Path, capsys: p
     assert err == ""  # no progress bar when stderr is not a terminal
 
 
-@pytest.mark.skipif(not MSC_DATA.is_dir(), reason=f"reference data not found at {MSC_DATA}")
 def test_optimal_mode_prints_the_published_lengths_and_moves_that_replay(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    decks = (MSC_DATA / "decks.txt").read_text().splitlines()
-    lengths = (MSC_DATA / "solution-lengths.txt").read_text().split()
-    chosen = [22, 23, 53]  # a loss and two quick wins (1-based deal numbers)
-    path = deals_file(tmp_path, [decks[n - 1] for n in chosen])
-    assert main(["--rules", "three-pass", "--optimal", "--moves", str(path)]) == 0
-    for number, line in zip(chosen, parsed(capsys.readouterr().out)):
-        assert line[2] == lengths[number - 1]
-        board = Board(decks[number - 1], preset("three-pass"))
+    chosen = [reference_deals()[number - 1] for number in (22, 23, 53)]  # a loss and two quick wins
+    path = write_decks(tmp_path / "deals.txt", chosen)
+    assert main(["--rules", RULES_PRESET, "--optimal", "--moves", str(path)]) == 0
+    for reference, line in zip(chosen, parsed(capsys.readouterr().out)):
+        assert int(line[2]) == reference.length
+        board = Board(reference.deal, preset(RULES_PRESET))
         for word in line[4:]:
             board.push(Move.parse(word))
         assert (board.status() == "cleared") == (line[1] == "win")

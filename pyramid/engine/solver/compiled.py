@@ -3,9 +3,10 @@
 Why ctypes: it needs nothing but a C compiler at build time and the standard library at run
 time, and it releases the GIL for the whole call, so a hint searched on the console's worker
 thread leaves the main loop free to draw (docs/architecture.md, "The compiled solver core",
-says what else was measured). The library is built by ``build_core.py`` (``./run.sh`` and
-``./test.sh`` do it) next to this file; :func:`load` finds it, checks that it was built from the
-``core/`` beside it, and otherwise says in one log line why the pure-Python solver runs.
+says what else was measured). The package's build (setup.py, with ``build_core.py``: ``pip install``,
+``./run.sh``, ``./test.sh``, the release bundle) puts the library next to this file; :func:`load` finds
+it, checks that it was built from the ``core/`` beside it, and otherwise says in one log line why the
+pure-Python solver runs.
 
 The pure-Python searches stay the reference: tests/test_solver_core.py holds the two equal.
 """
@@ -136,7 +137,8 @@ def open_library(path: Path) -> ctypes.CDLL:
     """The core at ``path``, checked against the ``core/`` beside this module; raises
     :class:`CoreUnavailable` saying why it cannot be used."""
     if not path.exists():
-        raise CoreUnavailable(f"{path} is not built (./run.sh and ./test.sh build it; they need a C compiler)")
+        raise CoreUnavailable(f"{path} is not built (the package's build makes it where there is a C compiler: "
+                              "apt-get install gcc, then ./run.sh, ./test.sh or pip install again)")
     try:
         library = _bind(ctypes.CDLL(str(path)))
     except (OSError, AttributeError) as error:
@@ -145,7 +147,8 @@ def open_library(path: Path) -> ctypes.CDLL:
     files = {entry.name: entry.read_bytes() for entry in sources.iterdir() if entry.name.endswith((".c", ".h"))}
     built = library.core_source().decode("ascii", "replace")
     if built != source_digest(files):
-        raise CoreUnavailable(f"{path} was built from another core/ (rebuild: ./test.sh or ./run.sh does it)")
+        raise CoreUnavailable(f"{path} was built from another core/ (./test.sh, ./run.sh or pip install "
+                              "builds it again)")
     return library
 
 
