@@ -118,16 +118,19 @@ class Broker:
         wrapper = root / "test.conf"
         stay = "user root\n" if os.geteuid() == 0 else ""  # as root it would become the mosquitto account
         wrapper.write_text(f"{stay}persistence_location {root}/\ninclude_dir {root}/etc/mosquitto/conf.d\n")
-        process = self.process = subprocess.Popen([MOSQUITTO, "-c", str(wrapper)], stdout=subprocess.PIPE,
-                                                  stderr=subprocess.STDOUT, text=True)
+        # Its log goes to a file: a pipe nobody reads fills after some 300 connections (64 KiB of log
+        # lines) and Mosquitto stops, blocked on writing the next one.
+        log = root / "mosquitto.log"
+        with log.open("a") as output:
+            process = self.process = subprocess.Popen([MOSQUITTO, "-c", str(wrapper)], stdout=output,
+                                                      stderr=subprocess.STDOUT, text=True)
         deadline = time.monotonic() + 10
         while True:
             try:
                 socket.create_connection(("127.0.0.1", self.server.port), timeout=0.5).close()
                 return
             except OSError:
-                assert process.poll() is None and time.monotonic() < deadline, \
-                    process.stdout.read() if process.stdout else "mosquitto did not start"
+                assert process.poll() is None and time.monotonic() < deadline, log.read_text()[-3000:]
                 time.sleep(0.05)
 
     def kill(self) -> None:

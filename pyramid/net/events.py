@@ -182,9 +182,11 @@ class DiscoveryFailed:
 
 
 #: The table server's state: ``connecting``, ``connected``, ``unreachable`` (no answer, TLS refused,
-#: the connection dropped: trying again), ``refused`` (the account or its password: not tried again)
-#: or ``misconfigured`` (the password or CA file cannot be read: not tried again).
-ServerStateName = Literal["connecting", "connected", "unreachable", "refused", "misconfigured"]
+#: the connection dropped: trying again), ``taken_over`` (another connection signed in as this
+#: console's account took its place: trying again after a longer pause), ``refused`` (the account or
+#: its password: not tried again) or ``misconfigured`` (the password or CA file cannot be read: not
+#: tried again).
+ServerStateName = Literal["connecting", "connected", "unreachable", "taken_over", "refused", "misconfigured"]
 
 
 @dataclass(frozen=True, slots=True)

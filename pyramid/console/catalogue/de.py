@@ -491,6 +491,7 @@ MESSAGES: dict[str, str] = {
     "net.server.connecting": "Tisch-Server: verbinde…",
     "net.server.connected": "Tisch-Server: verbunden",
     "net.server.unreachable": "Tisch-Server: nicht erreichbar",
+    "net.server.taken_over": "Tisch-Server: Konto anderswo angemeldet",
     "net.server.refused": "Tisch-Server: Konto abgelehnt",
     "net.server.misconfigured": "Tisch-Server: Einstellungen prüfen",
     "net.server.none_detail": "Um außer Haus zu spielen, bitte den Betreiber eines Tisch-Servers um ein Konto und trage server, user und password_file (oder cert_file und key_file) unter [network] in die Einstellungsdatei ein.",

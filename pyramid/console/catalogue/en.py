@@ -490,6 +490,7 @@ MESSAGES: dict[str, str] = {
     "net.server.connecting": "Table server: connecting…",
     "net.server.connected": "Table server: connected",
     "net.server.unreachable": "Table server: cannot reach it",
+    "net.server.taken_over": "Table server: account in use elsewhere",
     "net.server.refused": "Table server: account refused",
     "net.server.misconfigured": "Table server: settings to check",
     "net.server.none_detail": "To play beyond the home, ask a table server's owner for an account, then write server, user and password_file (or cert_file and key_file) under [network] in the settings file.",

@@ -490,6 +490,7 @@ MESSAGES: dict[str, str] = {
     "net.server.connecting": "Serveur de tables : connexion…",
     "net.server.connected": "Serveur de tables : connecté",
     "net.server.unreachable": "Serveur de tables : injoignable",
+    "net.server.taken_over": "Serveur de tables : compte pris ailleurs",
     "net.server.refused": "Serveur de tables : compte refusé",
     "net.server.misconfigured": "Serveur de tables : réglages à vérifier",
     "net.server.none_detail": "Pour jouer hors de la maison, demandez un compte au propriétaire d'un serveur de tables, puis écrivez server, user et password_file (ou cert_file et key_file) sous [network] dans le fichier de réglages.",

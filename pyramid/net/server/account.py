@@ -18,6 +18,8 @@ and a key that never leaves the console).
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import re
 import ssl
 from pathlib import Path
@@ -37,6 +39,8 @@ EXAMPLES = {"password_file": "/etc/pyramid/server/password", "ca_file": "/etc/py
             "cert_file": "/etc/pyramid/server/client.crt", "key_file": "/etc/pyramid/server/client.key"}
 #: The largest password file read (a password is one line).
 MAX_PASSWORD_FILE = 1024
+#: The largest key file read for the client identifier (a PEM private key is a few KiB).
+MAX_KEY_FILE = 64 * 1024
 
 
 class ServerSettingsError(NetError):
@@ -152,3 +156,31 @@ def _why(error: OSError | ssl.SSLError) -> str:
 def _said(value: object) -> str:
     """A value as the file wrote it, quoted and cut short."""
     return quote(value if isinstance(value, str) else repr(value))
+
+
+def client_identifier(account: ServerAccount, password: str | None) -> str:
+    """The MQTT client identifier this console connects with: one no other account can take.
+
+    MQTT hands an identifier to its newest connection and drops the one that held it, so an
+    identifier anyone can work out (the account's name, ``pyramid-ann``) let any account knock this
+    console off the server at will (issue 45). The shipped server binds the identifier to the account
+    (Mosquitto's ``use_username_as_clientid``); for any other broker this one is derived from the
+    account's secret, which only this console holds — its password, or its certificate's private key
+    — and is never published: the same at each connection (so a new connection still replaces this
+    console's own stale one, whose last will then comes before the new "here", not after it). 23
+    letters and digits: what every MQTT server must accept (MQTT 5.0, 3.1.3.1).
+    :class:`ServerSettingsError` when the key cannot be read."""
+    if password is not None:
+        secret = password.encode("utf-8")
+    else:
+        assert account.certificate is not None, "an account signs in with a password or a certificate"
+        key_file = account.certificate.key_file
+        try:
+            with key_file.open("rb") as file:
+                secret = file.read(MAX_KEY_FILE + 1)
+        except OSError as error:
+            raise ServerSettingsError(f"cannot read the key {key_file}: {error.strerror}") from None
+        if not secret or len(secret) > MAX_KEY_FILE:
+            raise ServerSettingsError(f"the key {key_file} is not a private key")
+    digest = hmac.new(secret, f"pyramids/v1 client identifier of {account.user}".encode(), hashlib.sha256)
+    return "pyramid" + digest.hexdigest()[:16]

@@ -11,7 +11,10 @@ held 40 ms a hop (a round trip through the broker 88 ms, 0.46 ms without).
 The session connects when the network thread starts with a server set (never
 otherwise), says it is present (``status`` "here", retained; its last will
 "gone"), reads what is addressed to it and every advert, and reconnects after a
-drop (1 s doubling to 30 s). What it reads is routed by topic and sender
+drop (1 s doubling to 30 s, each pause drawn between half of it and all of it). It
+connects with an identifier no other account can take (:func:`client_identifier`); a
+connection that another one signed in as the same account took over is said as the
+state ``taken_over`` and tried again after a longer pause. What it reads is routed by topic and sender
 (:mod:`~pyramid.net.server.topics`) and bounded: each sender at the protocol's
 rate, at most :data:`MAX_CONVERSATIONS` conversations and :data:`MAX_ADVERTS`
 adverts; everything else about a message is checked where it is used, exactly
@@ -23,6 +26,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import random
+import secrets
 import socket
 import ssl
 from collections.abc import Callable
@@ -38,7 +43,7 @@ from pyramid.net.errors import NetError, ProtocolError
 from pyramid.net.events import InviteReceived, ServerState, ServerStateName, TableGone, TableSeen
 from pyramid.net.protocol import MAX_MESSAGE, Invite, decode, encode
 from pyramid.net.server import topics
-from pyramid.net.server.account import ServerAccount, ServerSettingsError, read_password, tls_context
+from pyramid.net.server.account import ServerAccount, ServerSettingsError, client_identifier, read_password, tls_context
 from pyramid.net.server.wire import ServerWire, new_conversation
 
 #: Conversations (seat requests and seated players) held at once; a newer request beyond is dropped.
@@ -52,14 +57,16 @@ MAX_QUEUED = 256
 #: An advert expires on the server after this long (MQTT 5 message expiry); re-published before.
 ADVERT_EXPIRY = 600
 ADVERT_REFRESH = 480.0
-#: Reconnecting after a drop: first pause and longest.
-RETRY_FIRST, RETRY_LONGEST = 1.0, 30.0
 #: Seconds the session's last words (gone, the advert withdrawn) are given when it stops.
 FAREWELL = 2.0
 #: The connection's keepalive: a server that stopped answering is noticed within 1.5 times this.
 KEEPALIVE = 30
 #: Connect refusals that are the account's or its password's (MQTT 3 and 5 reason codes).
 REFUSED_CODES = frozenset({4, 5, 134, 135})
+#: MQTT 5's DISCONNECT reason: another connection with this client identifier took its place.
+SESSION_TAKEN_OVER = 142
+#: The MQTT 5 user property of this console's "here" and "gone" that names its connection (TakenOver).
+CONNECTION_PROPERTY = "connection"
 #: TLS alerts by which the server refuses this console's client certificate (OpenSSL's reason names).
 REFUSED_ALERTS = frozenset({"TLSV1_ALERT_UNKNOWN_CA", "SSLV3_ALERT_BAD_CERTIFICATE", "SSLV3_ALERT_CERTIFICATE_EXPIRED",
                             "SSLV3_ALERT_CERTIFICATE_REVOKED", "SSLV3_ALERT_CERTIFICATE_UNKNOWN",
@@ -67,6 +74,25 @@ REFUSED_ALERTS = frozenset({"TLSV1_ALERT_UNKNOWN_CA", "SSLV3_ALERT_BAD_CERTIFICA
                             "TLSV1_ALERT_ACCESS_DENIED"})
 
 Accept = Callable[[ServerWire], None]
+
+
+class TakenOver(Exception):
+    """Another connection signed in as this console's account took its place on the server.
+
+    An account's client identifier is the account's own, so a second connection of the same account
+    (another console set to it, or someone holding its password) replaces this one. A server that
+    says so (MQTT 5's DISCONNECT "Session taken over") is heard; Mosquitto 2.0 just closes the
+    connection. So this console's "here" and its last will "gone" name its connection (a user
+    property, which other consoles ignore), and on coming back after a drop the console reads its own
+    retained status before saying "here" again: one that names another connection, or none, means
+    another connection of its account was on the server since (its "here", or its will, published
+    when this console's return replaced it). It then leaves without a word (its "here" would tell the
+    other connection the same) and tries again after a longer pause, this time to stay: the status it
+    finds then (the will its return fires, or the other's goodbye) no longer tells whether the other
+    is still there, and if it is, its own return soon says so to one of the two. Two consoles set to
+    one account take turns instead of knocking each other off every second. At a process's first
+    connection another connection's status is this console's own from before a restart, and is not
+    read so."""
 
 
 class _PendingPublishes(logging.Filter):
@@ -102,6 +128,12 @@ class TableServerSession:
         self._advert: TableAd | None = None  # this console's own, re-published on each connection
         self._refresh: asyncio.TimerHandle | None = None
         self._sending: set[asyncio.Task[None]] = set()
+        self._jitter = random.Random()
+        self._reached = False  # the last connection got as far as "connected"
+        self._connections = 0  # connections that got that far, this one included
+        self._connection = secrets.token_hex(8)  # names this process's "here" and "gone" (TakenOver)
+        self._replaced = False  # this connection found another one's status as its own
+        self._gave_way = False  # the last attempt left for another connection (TakenOver)
 
     @property
     def address(self) -> str:
@@ -167,18 +199,21 @@ class TableServerSession:
 
     # -- the connection ------------------------------------------------------------------------
     async def _run(self) -> None:
-        pause = RETRY_FIRST
+        limits = self.context.limits
+        pause = limits.server_retry_first
         while True:
             try:
                 password = read_password(self.account)
                 tls = tls_context(self.account)
+                identifier = client_identifier(self.account, password)
             except ServerSettingsError as error:
                 self._set_state("misconfigured", str(error))
                 return
-            if self.state != "unreachable":  # trying again keeps saying why the last attempt failed
+            if self.state not in ("unreachable", "taken_over"):  # trying again keeps saying why it failed
                 self._set_state("connecting", "")
+            self._reached = False
             try:
-                await self._connect(password, tls)
+                await self._connect(password, tls, identifier)
             except aiomqtt.MqttCodeError as error:
                 if _code(error.rc) in REFUSED_CODES:
                     self._set_state("refused", str(error))
@@ -189,17 +224,37 @@ class TableServerSession:
                 if alert is not None:
                     self._set_state("refused", f"the server refused this console's certificate: {alert}")
                     return
-                self._set_state("unreachable", str(error) or type(error).__name__)
-            else:
-                pause = RETRY_FIRST
-            await asyncio.sleep(pause)
-            pause = min(pause * 2, RETRY_LONGEST)
+                if _disconnect_code(error) == SESSION_TAKEN_OVER:
+                    pause = self._taken_over()
+                else:
+                    self._set_state("unreachable", str(error) or type(error).__name__)
+            except TakenOver:
+                pause = self._taken_over()
+                self._gave_way = True
+            if self._reached and self.state != "taken_over":  # a drop after a connection: from the first pause
+                pause = limits.server_retry_first
+            await asyncio.sleep(self._jitter.uniform(pause / 2, pause))
+            pause = min(pause * 2, max(limits.server_retry_longest, pause))
 
-    async def _connect(self, password: str | None, tls: ssl.SSLContext) -> None:
+    def _named(self, packet: int) -> Properties:
+        """Properties that name this console's connection (:class:`TakenOver`)."""
+        properties = Properties(packet)  # type: ignore[no-untyped-call]  # paho's is untyped
+        properties.UserProperty = [(CONNECTION_PROPERTY, self._connection)]
+        return properties
+
+    def _taken_over(self) -> float:
+        """Say that another connection of this account took this console's place; the pause before
+        trying again."""
+        log.warning("table server %s: another connection signed in as %s took this console's place",
+                    self.address, self.account.user)
+        self._set_state("taken_over", f"another connection signed in as {self.account.user}")
+        return self.context.limits.server_taken_over_pause
+
+    async def _connect(self, password: str | None, tls: ssl.SSLContext, identifier: str) -> None:
         me = self.account.user
-        will = aiomqtt.Will(topics.status(me), b"gone", qos=1, retain=True)
+        will = aiomqtt.Will(topics.status(me), b"gone", qos=1, retain=True, properties=self._named(PacketTypes.WILLMESSAGE))
         client = aiomqtt.Client(
-            self.account.host, self.account.port, username=me, password=password, identifier=f"pyramid-{me}",
+            self.account.host, self.account.port, username=me, password=password, identifier=identifier,
             protocol=aiomqtt.ProtocolVersion.V5, will=will, keepalive=KEEPALIVE, tls_context=tls,
             timeout=self.context.limits.connect_timeout, max_queued_incoming_messages=MAX_QUEUED,
             socket_options=[(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)], logger=MQTT_LOG,
@@ -207,11 +262,22 @@ class TableServerSession:
         try:
             async with client:
                 self._client = client
+                # The statuses are not the last subscription: their retained messages come before the
+                # last one's acknowledgement, and are read before this console says "here".
+                self._replaced = False
                 for topic in topics.subscriptions(me):
                     await client.subscribe(topic, qos=1)
-                await client.publish(topics.status(me), b"here", qos=1, retain=True)
+                for _ in range(len(client.messages)):
+                    self._route(await anext(client.messages))
+                if self._replaced:
+                    raise TakenOver
+                await client.publish(topics.status(me), b"here", qos=1, retain=True,
+                                     properties=self._named(PacketTypes.PUBLISH))
+                self._connections += 1
+                self._gave_way = False
                 self._connected.set()
                 self._set_state("connected", "")
+                self._reached = True
                 self._publish_advert()
                 async for message in client.messages:
                     try:
@@ -268,8 +334,10 @@ class TableServerSession:
         if where is None or not isinstance(payload, bytes) or len(payload) > MAX_MESSAGE:
             log.info("ignored a message on %r from the table server", message.topic.value[:80])
             return
-        if where.sender == self.account.user:
-            return  # this console's own advert and status, read back
+        if where.sender == self.account.user:  # this console's own advert and status, read back
+            if where.kind == "status" and message.retain and self._connections and not self._gave_way:
+                self._replaced = self._replaced or _connection_of(message) != self._connection
+            return
         conversation = getattr(message.properties, "CorrelationData", None)
         under_way = self._conversations.get((where.sender, conversation)) if isinstance(conversation, bytes) else None
         if under_way is not None and where.kind in ("seats", "play"):
@@ -381,6 +449,23 @@ def _refusal_alert(error: BaseException) -> str | None:
     while seen is not None:
         if isinstance(seen, ssl.SSLError) and seen.reason in REFUSED_ALERTS:
             return str(seen.reason)
+        seen = seen.__cause__ or seen.__context__
+    return None
+
+
+def _connection_of(message: aiomqtt.Message) -> str | None:
+    """The connection a "here" names (:data:`CONNECTION_PROPERTY`), if it names one."""
+    pairs = getattr(message.properties, "UserProperty", None) or []
+    return next((value for name, value in pairs if name == CONNECTION_PROPERTY), None)
+
+
+def _disconnect_code(error: BaseException) -> int | None:
+    """The server's reason for a dropped connection behind ``error``: aiomqtt ends the messages'
+    iteration with an ``MqttError`` whose cause is the ``MqttCodeError`` of the DISCONNECT."""
+    seen: BaseException | None = error
+    while seen is not None:
+        if isinstance(seen, aiomqtt.MqttCodeError):
+            return _code(seen.rc)
         seen = seen.__cause__ or seen.__context__
     return None
 
