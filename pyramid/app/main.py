@@ -46,7 +46,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     try:
         if options.self_test:
-            return self_test()
+            return self_test(options)
         return run_scripted(options) if options.scripted else run_console(options)
     except (DisplayError, SourceUnavailableError) as error:
         print(f"pyramid: {error}", file=sys.stderr)

@@ -11,17 +11,30 @@ from pyramid.console.menus import open_console
 from pyramid.console.screen import DealChoice
 from pyramid.console.session import Session
 from pyramid.engine.rules import Redeals, preset
+from pyramid.options import Options
 from pyramid.system import device_info
 
 
-def self_test() -> int:
+def self_test(options: Options) -> int:
     """Check an installed release before it is switched to (used by the updater).
 
-    Imports every part, opens a data store (a scratch one: a self-test must
-    never migrate the player's data before the switch), and renders one frame
-    offscreen. Prints what failed and exits non-zero on any failure.
+    Reads the settings file as the console will (``--settings``, else where it
+    is found), imports every part, opens a data store (a scratch one: a
+    self-test must never migrate the player's data before the switch), and
+    renders one frame offscreen. Prints what failed and exits non-zero on any
+    failure.
     """
     import tempfile
+
+    from pyramid.app.settings_file import check_every_table, load_hardware_settings
+
+    settings = load_hardware_settings(options)
+    try:
+        check_every_table(settings)
+    except Exception as error:  # anything at all: the console would stop on it at every start
+        print(f"pyramid: self-test: the settings file {settings.name} would stop the console: "
+              f"{type(error).__name__}: {error}", file=sys.stderr)
+        return 1
 
     os.environ["SDL_VIDEODRIVER"] = "offscreen"
     from display import auto, fbdev, kmsdrm, window  # noqa: F401 (the check is that they import)

@@ -161,10 +161,20 @@ def console_language(settings: HardwareSettings) -> str:
         return "en"
     _tell([f"{name}: unknown setting console.{key} (known: language); ignored" for key in table.keys() - {"language"}])
     language = table.get("language", "en")
-    if language not in LANGUAGES:
-        _tell([f"{name}: console.language {language!r}: use one of {', '.join(LANGUAGES)}; using en"])
+    if not isinstance(language, str) or language not in LANGUAGES:
+        shown = repr(language) if len(repr(language)) <= 40 else repr(language)[:40] + "…"
+        _tell([f"{name}: console.language {shown}: use one of {', '.join(LANGUAGES)}; using en"])
         return "en"
-    return str(language)
+    return language
+
+
+def check_every_table(settings: HardwareSettings) -> None:
+    """Read every table of the file the way the console does as it starts (each problem told, as
+    there), so that what would stop the console stops this instead: ``--self-test`` runs it on the
+    settings file the installed release will read."""
+    console_language(settings)
+    network_settings(settings)
+    input_settings(settings)
 
 
 def network_settings(settings: HardwareSettings) -> NetworkSettings:
