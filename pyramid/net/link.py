@@ -33,6 +33,7 @@ from pyramid.net.errors import MatchVoidError, NetError, ProtocolError, quote
 from pyramid.net.events import (
     MatchVoided, OpponentLeft, OpponentLeftReason, OpponentMoved, OpponentStatus, RematchProposed, RematchStarted,
 )
+from pyramid.net import saved
 from pyramid.net.opponent import OpponentReplay
 from pyramid.net.views import OpponentGame, OpponentStatusName, OpponentView, TableStateName, TableView
 from pyramid.net.protocol import (
@@ -169,18 +170,14 @@ class MatchLink:
             via = data.get("via", "lan")  # saved before issue 30: the home network
             if via not in ("lan", "server"):
                 raise ProtocolError("via")
-            if role not in ("host", "guest") or type(match_number) is not int or level not in LEVELS:
-                raise ProtocolError("role, match or level")
+            if role not in ("host", "guest") or level not in LEVELS:
+                raise ProtocolError("role or level")
+            match_number = saved.match_number(match_number)
             if token is not None and not (isinstance(token, str) and len(token) == 32):
                 raise ProtocolError("token")
             if name is not None:
                 check_name(name)
-            where = None
-            if address is not None:
-                host, port = address
-                if not isinstance(host, str) or type(port) is not int:
-                    raise ProtocolError("address")
-                where = (host, port)
+            where = None if address is None else saved.table_address(address, via)
             if not isinstance(own, list) or not all(isinstance(move, str) for move in own):
                 raise ProtocolError("own moves")
             return cls(role, match_number, level, own_moves=tuple(own), opponent=opponent, token=token,

@@ -15,6 +15,7 @@ import asyncio
 import threading
 from collections.abc import Callable, Coroutine
 from concurrent.futures import Future
+from functools import partial
 from typing import Any, TypeVar
 
 from pyramid.net.advert import TableAd, Via
@@ -22,7 +23,7 @@ from pyramid.net.client import GuestJoin, run_guest, send_invite
 from pyramid.net.context import NetContext, log
 from pyramid.net.discovery import Discovery, DiscoveryChoice
 from pyramid.net.limits import DEFAULT_PORT, Limits
-from pyramid.net.events import InviteSent, Post
+from pyramid.net.events import InviteSent, JoinFailed, ListenFailed, NetEvent, Post
 from pyramid.net.link import MatchLink, TableStateError
 from pyramid.net.protocol import PROTOCOL_VERSION, check_name
 from pyramid.net.server.account import ServerAccount
@@ -31,6 +32,8 @@ from pyramid.net.table import TableHost
 from pyramid.net.views import TableAt, TableView
 
 T = TypeVar("T")
+#: What a network task's unforeseen failure becomes, given its text: the event the screen waits for.
+Failed = Callable[[str], NetEvent]
 
 
 class Network:
@@ -72,10 +75,21 @@ class Network:
                 loop.call_soon_threadsafe(self._table_server)
         return self._loop
 
-    def _submit(self, coroutine: Coroutine[Any, Any, T]) -> Future[T]:
+    def _submit(self, coroutine: Coroutine[Any, Any, T], failed: Failed | None = None) -> Future[T]:
+        """Run ``coroutine`` on the network thread. Should it fail in a way its own code did not
+        foresee, the failure is logged and ``failed`` turns it into the event the screen waiting on
+        it answers (a join or a listen that failed): never silence."""
         future = asyncio.run_coroutine_threadsafe(coroutine, self._start())
-        future.add_done_callback(_log_failure)
+        future.add_done_callback(partial(self._failure, failed))
         return future
+
+    def _failure(self, failed: Failed | None, future: Future[Any]) -> None:
+        error = None if future.cancelled() else future.exception()
+        if error is None:
+            return
+        log.error("network task failed", exc_info=error)
+        if failed is not None:
+            self.context.emit(failed(f"{type(error).__name__}: {error}"))
 
     def _schedule(self, action: Callable[[], None]) -> None:
         self._start().call_soon_threadsafe(action)
@@ -87,7 +101,7 @@ class Network:
     # -- tables ---------------------------------------------------------------------
     def listen(self, address: str = "", port: int = DEFAULT_PORT) -> None:
         """Accept invites on ``address``:``port`` (the network menu); posts Listening or ListenFailed."""
-        self._submit(self._listen(address, port))
+        self._submit(self._listen(address, port), partial(ListenFailed, address, port))
 
     def open_table(
         self, match_number: int, level: str, address: str = "", port: int = DEFAULT_PORT, resume: MatchLink | None = None
@@ -103,7 +117,7 @@ class Network:
         # Offered through the table server when one is set (until a guest sits, and says how it came).
         link = resume or MatchLink("host", match_number, level, via="server" if self.server is not None else "lan")
         self._adopt(link)
-        self._submit(self._open(link, address, port))
+        self._submit(self._open(link, address, port), partial(ListenFailed, address, port))
         return link
 
     def join(self, host: str, port: int, resume: MatchLink | None = None, level: str = "casual") -> None:
@@ -128,7 +142,7 @@ class Network:
         if resume is not None:
             self._adopt(resume)
         self._joining = joining = GuestJoin(resume, level if resume is None else resume.level)
-        self._submit(self._join(host, port, joining, via))
+        self._submit(self._join(host, port, joining, via), partial(JoinFailed, "unreachable"))
 
     def resume(self, saved: object) -> MatchLink:
         """Come back to the table saved with :meth:`MatchLink.to_json` (after a power cut)."""
@@ -327,7 +341,3 @@ class Network:
         if left:
             await asyncio.wait(left, timeout=1.0)
 
-
-def _log_failure(future: Future[Any]) -> None:
-    if not future.cancelled() and future.exception() is not None:
-        log.error("network task failed", exc_info=future.exception())

@@ -15,6 +15,7 @@ a table first opens.
 
 from __future__ import annotations
 
+import logging
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -38,6 +39,8 @@ if TYPE_CHECKING:
     from pyramid.net.link import MatchLink
     from pyramid.net.views import TableAt
     from pyramid.saved.progress import Progress
+
+log = logging.getLogger(__name__)
 
 
 # -- entry points ------------------------------------------------------------------
@@ -99,6 +102,7 @@ def resume_table(session: Console, progress: Progress) -> None:
     from pyramid.engine.errors import ReplayError
     from pyramid.net.errors import NetError
     from pyramid.net.link import MatchLink
+    from pyramid.net.saved import listen_address
     from pyramid.saved.progress import replay_duel
 
     context = progress.context
@@ -109,13 +113,13 @@ def resume_table(session: Console, progress: Progress) -> None:
     try:
         _, board = replay_duel(progress)
         link = MatchLink.from_json(context["table"])
-        listen = context.get("listen")
-        where = (str(listen[0]), int(listen[1])) if isinstance(listen, list) and len(listen) == 2 else None
+        where = listen_address(context.get("listen"))
         if link.own_moves != [str(move) for move in board.move_stack] or link.match_number != board.match_number:
             raise ReplayError("the saved table and the saved game disagree")
         if link.role == "guest" and link.address is None:
             raise ReplayError("the saved seat has no table address")
     except (KeyError, TypeError, ValueError, NetError) as error:
+        log.warning("the saved table is set aside: %s", error)
         session.store.clear_progress("pyramids")
         session.push(NoticeScreen(session, say("net.cannot_resume"), str(error)))
         return
