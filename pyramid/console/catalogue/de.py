@@ -487,6 +487,7 @@ MESSAGES: dict[str, str] = {
     "net.join_failed.not_on_server": "Diese Konsole ist gerade nicht auf dem Tisch-Server.",
     "net.joining_server": "Betrete den Tisch von {name}…",
     "net.on_server": "{name} (Server)",
+    "net.on_server_as": "{name} ({account}, Server)",
     "net.server.none": "Tisch-Server: keiner",
     "net.server.connecting": "Tisch-Server: verbinde…",
     "net.server.connected": "Tisch-Server: verbunden",

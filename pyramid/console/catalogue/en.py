@@ -486,6 +486,7 @@ MESSAGES: dict[str, str] = {
     "net.join_failed.not_on_server": "That console is not on the table server now.",
     "net.joining_server": "Joining {name}'s table…",
     "net.on_server": "{name} (server)",
+    "net.on_server_as": "{name} ({account}, server)",
     "net.server.none": "Table server: not set",
     "net.server.connecting": "Table server: connecting…",
     "net.server.connected": "Table server: connected",

@@ -486,6 +486,7 @@ MESSAGES: dict[str, str] = {
     "net.join_failed.not_on_server": "Cette console n'est pas sur le serveur de tables en ce moment.",
     "net.joining_server": "Connexion à la table de {name}…",
     "net.on_server": "{name} (serveur)",
+    "net.on_server_as": "{name} ({account}, serveur)",
     "net.server.none": "Serveur de tables : aucun",
     "net.server.connecting": "Serveur de tables : connexion…",
     "net.server.connected": "Serveur de tables : connecté",

@@ -16,6 +16,7 @@ a table first opens.
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -260,8 +261,11 @@ class NetworkMenu(PyramidsHelpKey, LiveMenuScreen):
 
     def live_lines(self) -> list[LiveLine]:
         session, tables = self.session, self.session.tables
+        # A player's name is what its account chose: two server tables showing one name show whose they are.
+        names = Counter(ad.host for ad in tables.tables.values() if ad.via == "server")
         lines = [
-            LiveLine(("table", ad.key), wording.table_line(ad.host, ad.match, ad.level, ad.seats, ad.via),
+            LiveLine(("table", ad.key), wording.table_line(ad.host, ad.match, ad.level, ad.seats, ad.via,
+                                                           ad.address if names[ad.host] > 1 else None),
                      partial(self.join, ad))
             for ad in sorted(tables.tables.values(), key=lambda ad: (ad.via, ad.host, ad.key))
         ]

@@ -164,11 +164,35 @@ class Tables:
         self.network().sit(where, level=level)
 
     def join_named(self, name: str, level: str) -> None:
-        """Sit at the table the player ``name`` (or the account ``name``) opened on the table server
+        """Sit at the table the account ``name`` (or the player ``name``) opened on the table server
         (``--table join:server:NAME``), as soon as its table is seen there: asking before the host
-        is on the server would ask nobody."""
+        is on the server would ask nobody.
+
+        A name that can be an account (lower-case letters, digits, "-") is that account, and only its
+        own table is joined, whatever other tables call their player: any account may write any
+        player name in its advert, so a name is no identity. Any other name (a player's, "Ann") is the
+        one table on the server whose player is so named, once the server's tables have been read
+        (its state "connected": its retained adverts come before it) — and none while two claim it."""
         self.joining, self._wanted, self._wanted_level = TableAt(name, 0, "server"), name, level
         self.network().browse()
+
+    def _join_wanted(self) -> None:
+        """Join the table :meth:`join_named` waits for, if it is known now."""
+        from pyramid.net.server.account import ACCOUNT
+
+        wanted = self._wanted
+        if wanted is None:
+            return
+        on_server = [ad for ad in self.tables.values() if ad.via == "server"]
+        if ACCOUNT.match(wanted):
+            claims = [ad for ad in on_server if ad.address == wanted]
+        elif self.server_state is not None and self.server_state.state == "connected":
+            claims = [ad for ad in on_server if ad.host == wanted]
+        else:
+            claims = []
+        if len(claims) == 1:
+            self._wanted = None
+            self.join(TableAt(claims[0].address, 0, "server"), self._wanted_level)
 
     def reopen(self, link: MatchLink, listen: tuple[str, int] | None) -> None:
         """Continue after a restart: a host opens its table again where it listened (``listen``, else
@@ -227,9 +251,8 @@ class Tables:
                 return  # this console's own announcement, heard back
             (self.tables if ad.is_table else self.consoles)[ad.key] = ad
             (self.consoles if ad.is_table else self.tables).pop(ad.key, None)
-            if self._wanted is not None and ad.via == "server" and ad.is_table and self._wanted in (ad.host, ad.address):
-                self._wanted = None
-                self.join(TableAt(ad.address, 0, "server"), self._wanted_level)
+            if ad.via == "server" and ad.is_table:
+                self._join_wanted()
         elif isinstance(event, ev.TableGone):
             self.tables.pop(event.key, None)
             self.consoles.pop(event.key, None)
@@ -246,6 +269,7 @@ class Tables:
                 self.run.status = self.notice  # nobody can sit at this table: say so on it
         elif isinstance(event, ev.ServerState):
             self.server_state = event
+            self._join_wanted()
         elif isinstance(event, ev.Crowded):
             self.crowded = event.crowded
         elif isinstance(event, ev.DiscoveryFailed):

@@ -81,11 +81,16 @@ def discovery_failed() -> str:
     return say("net.discovery_failed")
 
 
-def table_line(host: str, match: int, level: str, seats: int, via: str = "lan") -> str:
-    """One table of the network menu: host (marked when on the table server), match number, maximum
-    skill level, seats free."""
+def table_line(host: str, match: int, level: str, seats: int, via: str = "lan", account: str | None = None) -> str:
+    """One table of the network menu: host (marked when on the table server, with its ``account`` when
+    another server table shows the same name), match number, maximum skill level, seats free."""
     free = say("net.seat_free") if seats else say("net.full")
-    shown = say("net.on_server", name=host) if via == "server" else host
+    if via != "server":
+        shown = host
+    elif account is None:
+        shown = say("net.on_server", name=host)
+    else:
+        shown = say("net.on_server_as", name=host, account=account)
     return say("net.table_line", host=shown, match=match, level=level_name(level), free=free)
 
 

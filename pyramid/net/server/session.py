@@ -125,6 +125,7 @@ class TableServerSession:
         self._adverts: dict[str, TableAd] = {}
         self._senders: dict[str, RateBucket] = {}
         self._present: dict[str, bool] = {}  # each console's last status: here (True) or gone
+        self._told_expiry: set[str] = set()  # senders whose advert without a valid expiry was logged
         self._advert: TableAd | None = None  # this console's own, re-published on each connection
         self._refresh: asyncio.TimerHandle | None = None
         self._sending: set[asyncio.Task[None]] = set()
@@ -347,7 +348,7 @@ class TableServerSession:
             return
         match where.kind:
             case "adverts":
-                self._on_advert(where.sender, payload)
+                self._on_advert(where.sender, payload, getattr(message.properties, "MessageExpiryInterval", None))
             case "status":
                 if payload in (b"here", b"gone"):
                     self._remember(where.sender, payload == b"here")
@@ -373,8 +374,18 @@ class TableServerSession:
             return False
         return True
 
-    def _on_advert(self, sender: str, payload: bytes) -> None:
+    def _on_advert(self, sender: str, payload: bytes, expiry: object) -> None:
+        """An advert, or its withdrawal (empty). One that would stay on the server for ever, or for longer
+        than a console's (:data:`ADVERT_EXPIRY`), is no console's: a console's goes by itself when the
+        console does, so an advert that does not is ignored (and said once in the log)."""
         if not payload:
+            self._forget_advert(sender)
+            return
+        if type(expiry) is not int or not 1 <= expiry <= ADVERT_EXPIRY:
+            if sender not in self._told_expiry and len(self._told_expiry) < MAX_SENDERS:
+                self._told_expiry.add(sender)
+                log.info("ignored the advert of %s on the table server: its expiry %r is not 1 to %d s",
+                         sender, expiry, ADVERT_EXPIRY)
             self._forget_advert(sender)
             return
         try:
