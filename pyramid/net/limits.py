@@ -48,11 +48,12 @@ class Limits:
     #: After saying goodbye (a leave), how long to wait for the peer to close its side, so the
     #: goodbye is read and not lost to a reset (see Wire.finish); a live peer closes at once.
     farewell_linger: float = 1.0
-    #: First and longest pause before connecting to the table server again after a drop (each pause
-    #: drawn between half of it and all of it, so that a club's consoles spread out after the server
-    #: restarts instead of knocking at the same instant).
+    #: First and longest pause before connecting to the table server again after a drop.
     server_retry_first: float = 1.0
     server_retry_longest: float = 30.0
+    #: The part of each such pause drawn at random (0.5: between half of it and all of it), so that a
+    #: club's consoles spread out after the server restarts instead of knocking at the same instant.
+    server_retry_spread: float = 0.5
     #: The pause after another connection signed in as this console's account took its place (MQTT 5
     #: "Session taken over"): two consoles set to one account take turns, not a fight every second.
     server_taken_over_pause: float = 30.0

@@ -11,7 +11,8 @@ held 40 ms a hop (a round trip through the broker 88 ms, 0.46 ms without).
 The session connects when the network thread starts with a server set (never
 otherwise), says it is present (``status`` "here", retained; its last will
 "gone"), reads what is addressed to it and every advert, and reconnects after a
-drop (1 s doubling to 30 s, each pause drawn between half of it and all of it). It
+drop (1 s doubling to 30 s, each pause drawn between half of it and all of it:
+``Limits.server_retry_spread``). It
 connects with an identifier no other account can take (:func:`client_identifier`); a
 connection that another one signed in as the same account took over is said as the
 state ``taken_over`` and tried again after a longer pause. What it reads is routed by topic and sender
@@ -234,7 +235,7 @@ class TableServerSession:
                 self._gave_way = True
             if self._reached and self.state != "taken_over":  # a drop after a connection: from the first pause
                 pause = limits.server_retry_first
-            await asyncio.sleep(self._jitter.uniform(pause / 2, pause))
+            await asyncio.sleep(self._jitter.uniform(pause * (1 - limits.server_retry_spread), pause))
             pause = min(pause * 2, max(limits.server_retry_longest, pause))
 
     def _named(self, packet: int) -> Properties:
