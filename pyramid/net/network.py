@@ -23,7 +23,7 @@ from pyramid.net.client import GuestJoin, run_guest, send_invite
 from pyramid.net.context import NetContext, log
 from pyramid.net.discovery import Discovery, DiscoveryChoice
 from pyramid.net.limits import DEFAULT_PORT, Limits
-from pyramid.net.events import InviteSent, JoinFailed, ListenFailed, NetEvent, Post
+from pyramid.net.events import DiscoveryFailed, InviteSent, JoinFailed, ListenFailed, NetEvent, Post
 from pyramid.net.link import MatchLink, TableStateError
 from pyramid.net.protocol import PROTOCOL_VERSION, check_name
 from pyramid.net.server.account import ServerAccount
@@ -183,7 +183,8 @@ class Network:
         link, host = self.link, self._host
         if link is None or link.role != "host" or host is None:
             raise TableStateError("only a console with an open table can invite")
-        self._submit(send_invite(self.context, address, port, host.port, link.match_number))
+        self._submit(send_invite(self.context, address, port, host.port, link.match_number),
+                     partial(InviteSent, address, port, False))
 
     def invite_server(self, account: str) -> None:
         """Invite the console of ``account`` on the table server to this console's open table; posts InviteSent."""
@@ -201,7 +202,7 @@ class Network:
     # -- discovery -----------------------------------------------------------------
     def browse(self) -> None:
         """Start looking for tables; posts DiscoveryStarted/Failed, then TableSeen and TableGone."""
-        self._submit(self._browse())
+        self._submit(self._browse(), partial(DiscoveryFailed, self.discovery_choice))
 
     def stop(self) -> None:
         """Leave the table, stop listening, publishing and browsing, and end the thread (waits ≤ 5 s)."""
