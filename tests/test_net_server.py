@@ -14,6 +14,7 @@ import subprocess
 import sys
 import textwrap
 from collections.abc import Iterator
+from typing import Any, NamedTuple
 from pathlib import Path
 
 import pytest
@@ -65,6 +66,42 @@ def seat(host: Endpoint, guest: Endpoint, match: int) -> tuple[MatchLink, MatchL
     assert host.wait(ev.OpponentJoined).name == guest.net.context.name
     assert guest.net.link is not None
     return host_link, guest.net.link
+
+
+class HalfPlayed(NamedTuple):
+    """A match on the server with the host's first half played: its links, both games, that half."""
+
+    links: tuple[MatchLink, MatchLink]
+    games: tuple[list[Any], list[Any]]
+    half: int
+
+
+def half_played(host: Endpoint, guest: Endpoint, match: int = 7) -> HalfPlayed:
+    """Seat the guest at the host's table on the server, then play the first half of the host's game."""
+    links = seat(host, guest, match)
+    games = list(play_match(match, "good").moves), list(play_match(match, "casual").moves)
+    half = len(games[0]) // 2
+    for move in games[0][:half]:
+        links[0].play(move)
+    return HalfPlayed(links, games, half)
+
+
+def play_out(host: Endpoint, guest: Endpoint, links: tuple[MatchLink, MatchLink], games: tuple[list[Any], list[Any]],
+             played: int = 0) -> None:
+    """Play the rest of the match (the host's game from its move ``played``, the guest's whole) and check
+    it: each side saw each of the other's moves once, in order, and both tables finished, with no
+    void and no one leaving."""
+    (host_link, guest_link), (host_game, guest_game) = links, games
+    for move in host_game[played:]:
+        host_link.play(move)
+    for move in guest_game:
+        guest_link.play(move)
+    guest.wait(ev.OpponentMoved, lambda event: event.number == len(host_game))
+    host.wait(ev.OpponentMoved, lambda event: event.number == len(guest_game))
+    assert numbers(guest) == list(range(1, len(host_game) + 1))
+    assert numbers(host) == list(range(1, len(guest_game) + 1))
+    assert host_link.phase == guest_link.phase == "finished"
+    assert not any(isinstance(event, (ev.MatchVoided, ev.OpponentLeft)) for event in host.seen + guest.seen)
 
 
 def test_two_consoles_meet_on_the_server_and_play_a_whole_match(pair: tuple[Endpoint, Endpoint]) -> None:
@@ -415,11 +452,7 @@ def test_a_hostile_account_cannot_stop_a_match_nor_grow_a_consoles_memory(broker
     guest = Endpoint("Bob", server=broker.server.account("bob"))
     mallory = Mallory(broker.server)
     try:
-        host_link, guest_link = seat(host, guest, 7)
-        host_game, guest_game = play_match(7, "good").moves, play_match(7, "casual").moves
-        half = len(host_game) // 2
-        for move in host_game[:half]:
-            host_link.play(move)
+        match = half_played(host, guest)
         for number in range(200):  # seat requests, each its own conversation; garbage in each
             conversation = f"{number:016x}".encode()
             mallory.send("pyramids/v1/seats/ann/mallory", b'{"t":"hello","v":2,"name":"Mallory"}\n', conversation)
@@ -433,16 +466,7 @@ def test_a_hostile_account_cannot_stop_a_match_nor_grow_a_consoles_memory(broker
         for forged in ("pyramids/v1/play/bob/ann", "pyramids/v1/adverts/bob", "pyramids/v1/status/bob",
                        "pyramids/v1/seats/ann/bob", "pyramids/v1/invites/ann/bob"):
             mallory.send(forged, b'{"t":"leave","reason":"left"}\n', b"0123456789abcdef")
-        for move in host_game[half:]:
-            host_link.play(move)
-        for move in guest_game:
-            guest_link.play(move)
-        guest.wait(ev.OpponentMoved, lambda event: event.number == len(host_game))
-        host.wait(ev.OpponentMoved, lambda event: event.number == len(guest_game))
-        assert numbers(guest) == list(range(1, len(host_game) + 1))
-        assert numbers(host) == list(range(1, len(guest_game) + 1))
-        assert host_link.phase == guest_link.phase == "finished"
-        assert not any(isinstance(event, (ev.MatchVoided, ev.OpponentLeft)) for event in host.seen + guest.seen)
+        play_out(host, guest, *match)
         assert len(mallory.refused) == 5 and all("Not authorized" in line for line in mallory.refused), mallory.refused
         session = host.net._session
         assert session is not None and len(session._conversations) <= MAX_CONVERSATIONS

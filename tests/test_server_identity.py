@@ -26,7 +26,7 @@ from pyramid.net.server.account import ClientCertificate, ServerAccount, ServerS
 from table_server import Broker, Server, make_server
 from test_net_match import Endpoint
 from test_net_reconnect import numbers
-from test_net_server import seat
+from test_net_server import half_played, play_out, seat
 
 CONFIGURATION = Path("etc") / "mosquitto" / "conf.d" / "pyramids.conf"
 
@@ -185,12 +185,8 @@ def test_a_console_whose_account_signs_in_elsewhere_says_so_and_keeps_its_match(
     host = Endpoint("Ann", quick, server=broker.server.account("ann"))
     guest = Endpoint("Bob", quick, server=broker.server.account("bob"))
     try:
-        host_link, guest_link = seat(host, guest, 7)
-        host_game, guest_game = play_match(7, "good").moves, play_match(7, "casual").moves
-        half = len(host_game) // 2
-        for move in host_game[:half]:
-            host_link.play(move)
-        guest.wait(ev.OpponentMoved, lambda event: event.number == half)
+        match = half_played(host, guest)
+        guest.wait(ev.OpponentMoved, lambda event: event.number == match.half)
         status = "pyramids/v1/status/ann"
         with caplog.at_level(logging.WARNING, logger="pyramid.net"):
             # A console as any other: its last will "gone", "here" as soon as it is connected.
@@ -209,16 +205,7 @@ def test_a_console_whose_account_signs_in_elsewhere_says_so_and_keeps_its_match(
         assert taken.detail == "another connection signed in as ann"
         assert any("took this console's place" in record.getMessage() for record in caplog.records)
         host.wait(ev.ServerState, lambda event: event.state == "connected")
-        for move in host_game[half:]:
-            host_link.play(move)
-        for move in guest_game:
-            guest_link.play(move)
-        guest.wait(ev.OpponentMoved, lambda event: event.number == len(host_game))
-        host.wait(ev.OpponentMoved, lambda event: event.number == len(guest_game))
-        assert numbers(guest) == list(range(1, len(host_game) + 1))
-        assert numbers(host) == list(range(1, len(guest_game) + 1))
-        assert host_link.phase == guest_link.phase == "finished"
-        assert not any(isinstance(event, (ev.MatchVoided, ev.OpponentLeft)) for event in host.seen + guest.seen)
+        play_out(host, guest, *match)
         assert server_states(host) == ["connecting", "connected", "unreachable", "taken_over", "connected"]
     finally:
         guest.net.stop()
