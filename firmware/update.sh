@@ -3,6 +3,9 @@
 #
 #   firmware/update.sh [--bundle DIR] HOST    build a release (or take DIR) and install it
 #   firmware/update.sh --rollback HOST        go back to the previous release
+#   firmware/update.sh --allow-downgrade VERSION --bundle DIR HOST
+#                                             install DIR's VERSION although a newer release
+#                                             was installed on HOST before (refused otherwise)
 #
 # HOST is anything ssh accepts (pi@pyramid.local, an alias from ~/.ssh/config).
 # The device does the rest with /opt/pyramid/bin/pyramid-release: it installs the
@@ -18,7 +21,7 @@
 #   PYRAMID_SIGNING_KEY    SSH private key the built release is signed with (build-release.sh --sign)
 set -eu
 
-usage() { sed -n '2,20s/^# \{0,1\}//p' "$0"; }
+usage() { sed -n '2,23s/^# \{0,1\}//p' "$0"; }
 
 here=$(cd "$(dirname "$0")" && pwd)
 ssh_command=${PYRAMID_SSH:-ssh}
@@ -29,10 +32,12 @@ as_root='$(test "$(id -u)" -eq 0 || echo sudo -n)'
 
 bundle=
 rollback=no
+downgrade=
 host=
 while [ $# -gt 0 ]; do
     case "$1" in
         --bundle) bundle=$2; shift 2 ;;
+        --allow-downgrade) downgrade=$2; shift 2 ;;
         --rollback) rollback=yes; shift ;;
         -h|--help) usage; exit 0 ;;
         -*) echo "update.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
@@ -98,4 +103,8 @@ echo "Copying pyramid $version to $host:$staging"
 rsync --recursive --times --delete --partial-dir=.rsync-partial --info=progress2 \
     ${PYRAMID_RSYNC_OPTIONS:-} -e "$ssh_command" "$bundle/" "$host:$staging/"
 echo "Installing pyramid $version on $host"
-on_device install "$staging"
+if [ -n "$downgrade" ]; then
+    on_device install --allow-downgrade "$downgrade" "$staging"
+else
+    on_device install "$staging"
+fi
