@@ -87,8 +87,8 @@ def test_console_unit_boots_on_tty1_and_falls_back_on_failure() -> None:
     ordered = " ".join(settings["After"] + settings.get("Before", [])).split()
     assert "getty@tty1.service" in ordered and "pyramid-table-server.service" not in ordered
     ready = unit_settings("pyramid-ready.service")
-    assert ready["ExecStart"] == ["/opt/pyramid/bin/pyramid-release mark-ready"]
-    assert ready["After"] == ready["Requisite"] == ["pyramid.service"] and ready["Type"] == ["oneshot"]
+    assert ready["ExecStart"] == ["/opt/pyramid/bin/pyramid-release mark-ready --after 15"]
+    assert ready["After"] == ready["Requisite"] == ready["BindsTo"] == ["pyramid.service"] and ready["Type"] == ["oneshot"]
     assert "StandardInput" not in ready and "TTYPath" not in ready
 
 

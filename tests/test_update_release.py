@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib.machinery
 import importlib.util
 import os
+import subprocess
 import threading
 from pathlib import Path
 from types import ModuleType
@@ -22,6 +23,7 @@ from update_fakes import (
     current_version,
     make_bundle,
     run_release_tool,
+    wait_until,
 )
 from update_fakes import root, service  # noqa: F401 (fixtures, used by name)
 
@@ -85,7 +87,7 @@ def test_the_rollback_unit_never_rolls_back_a_release_that_has_run_before(
     fails it later; only one that never came up since it was installed is rolled back."""
     install(tmp_path, root, service, "1.0")
     install(tmp_path, root, service, "2.0")
-    assert (root / "opt" / "pyramid" / "releases" / "2.0" / ".ready").is_file()
+    assert wait_until(lambda: (root / "opt" / "pyramid" / "releases" / "2.0" / ".ready").is_file())
     service.stop()  # crashed at every start (a peer's name, a saved table): systemd gave up
     kept = run_release_tool(root, service, "rollback", "--only-if-failed")
     assert kept.returncode == 0
@@ -105,6 +107,27 @@ def test_a_release_that_never_became_ready_is_rolled_back_by_the_unit(tmp_path: 
         assert current_version(root) == "2.0"
         assert not (root / "opt" / "pyramid" / "releases" / "2.0" / ".ready").exists()
         service.stop()  # the next boot: 2.0 crashes at every start, systemd gives up
+        assert run_release_tool(root, service, "rollback", "--only-if-failed").returncode == 0
+        assert assert_console_healthy(root, service) == "1.0"
+    finally:
+        service.stop()
+
+
+def test_a_release_that_dies_just_after_ready_is_not_marked_and_the_rollback_unit_takes_it_back(
+        tmp_path: Path, root: Path) -> None:
+    """Issue 46, item 5: the update interrupted in its settle window (here: switched, not started, as
+    after the installer was killed) and the release dying 0.1 s after READY=1 at the next start. It
+    was marked at READY=1 and the rollback unit kept the dead console; now pyramid-ready.service
+    marks a release only once it stayed up through the settle time, and is stopped with it."""
+    service = FakeService(tmp_path / "systemd", root)
+    try:
+        install(tmp_path, root, service, "1.0")
+        assert wait_until(lambda: service.ready_unit_ends() == ["exited"])
+        install(tmp_path, root, None, "2.0", behaviour="dies-after-ready")  # switched, not started
+        started = subprocess.run([*service.command.split(), "restart", "pyramid.service"], check=False)
+        assert started.returncode == 0, "READY=1 came: the start succeeded, then the console died"
+        assert wait_until(lambda: service.ready_unit_ends() == ["exited", "stopped"])
+        assert not (root / "opt" / "pyramid" / "releases" / "2.0" / ".ready").exists()
         assert run_release_tool(root, service, "rollback", "--only-if-failed").returncode == 0
         assert assert_console_healthy(root, service) == "1.0"
     finally:

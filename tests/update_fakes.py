@@ -29,6 +29,8 @@ DEVICE_PYTHON = "/usr/bin/python3"
 """The device runs its tool with the system Python; venvs are built from it."""
 
 BEHAVIOURS = ("good", "self-test-fails", "crashes", "hangs", "dies-after-ready")
+#: The settle time pyramid-ready.service waits before it marks a release (15 s on a device).
+READY_AFTER = 0.5
 
 FAKE_CONSOLE = '''\
 """A stand-in console: behaves as {behaviour!r}."""
@@ -63,6 +65,25 @@ state_file = state_dir / "service.json"
 state = json.loads(state_file.read_text()) if state_file.exists() else {"pid": None, "version": None}
 with open(state_dir / "calls.log", "a") as log:
     log.write(verb + "\\n")
+
+READY_UNIT = """
+import json, os, subprocess, sys, time
+from pathlib import Path
+console, state_dir = int(sys.argv[1]), Path(sys.argv[2])
+unit = subprocess.Popen(json.loads((state_dir / "exec-start-post.json").read_text()),
+                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+def alive(pid):
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+while unit.poll() is None and alive(console):
+    time.sleep(0.02)
+ended = "exited" if unit.poll() is not None else "stopped"
+unit.kill()
+with open(state_dir / "ready-unit.log", "a") as log:
+    log.write(ended + "\\\\n")
+"""
 
 def alive(pid):
     if pid is None:
@@ -103,9 +124,10 @@ while time.monotonic() < deadline and console.poll() is None:
         if listener.recv(64) == b"READY=1":
             save(console.pid, os.readlink(current).split("/")[-1])
             # pyramid-ready.service, which the unit's Wants= starts once READY=1 came (its failure
-            # never fails the console), before restart returns.
-            subprocess.run(json.loads((state_dir / "exec-start-post.json").read_text()),
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            # never fails the console), on its own: restart does not wait for it. BindsTo=: should
+            # the console stop first, the unit is stopped. Its end is written to ready-unit.log.
+            subprocess.Popen([sys.executable, "-c", READY_UNIT, str(console.pid), str(state_dir)],
+                             start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             sys.exit(0)
     except TimeoutError:
         pass
@@ -165,7 +187,7 @@ class FakeService:
         self.script = state_dir / "fake-systemctl"
         self.script.write_text(FAKE_SYSTEMCTL)
         # What pyramid-ready.service runs (tests/test_systemd_units.py holds the unit to it).
-        post = [DEVICE_PYTHON, str(RELEASE_TOOL), "--root", str(root), "mark-ready"]
+        post = [DEVICE_PYTHON, str(RELEASE_TOOL), "--root", str(root), "mark-ready", "--after", str(READY_AFTER)]
         (state_dir / "exec-start-post.json").write_text(json.dumps(post))
 
     @property
@@ -182,6 +204,12 @@ class FakeService:
         if state["pid"] is None or not process_alive(state["pid"]):
             return None
         return state["version"]
+
+    def ready_unit_ends(self) -> list[str]:
+        """How each run of the stand-in pyramid-ready.service ended: "exited", or "stopped" (the console
+        stopped first)."""
+        log = self.state_dir / "ready-unit.log"
+        return log.read_text().split() if log.exists() else []
 
     def calls(self) -> list[str]:
         log = self.state_dir / "calls.log"
