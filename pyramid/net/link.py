@@ -325,10 +325,12 @@ class MatchLink:
             case Rematch(match=match_number):
                 self._on_proposal(wire, match_number)
             case RematchAccept(match=match_number):
-                if match_number == self._my_proposal:
-                    self._start(match_number)
-                else:  # a duplicate, or a number never proposed: nothing to start
+                if match_number != self._my_proposal:  # a duplicate, or a number never proposed
                     self._ignore(wire, f"accepted match {match_number}, which this side has not proposed")
+                elif not self._replay.finished:  # its game unfinished: a new match would cancel this one's result
+                    self._ignore(wire, f"accepted match {match_number} before its own game is over")
+                else:
+                    self._start(match_number)
             case Leave(reason=reason):
                 self.end("void" if reason == "void" else reason, None)
             case Ping(n=n):
@@ -362,6 +364,9 @@ class MatchLink:
     def _on_resend(self, wire: Channel, match_number: int, next_number: int) -> None:
         current = self._replay.match_number
         if match_number == self._my_proposal and match_number != current:
+            if not self._replay.finished:  # as an acceptance: only once its game is over (issue 46)
+                self._ignore(wire, f"asked for match {match_number} before its own game is over")
+                return
             self._start(match_number)  # the acceptance was lost with a connection: the resend implies it
             return
         if match_number == self._previous_match:
