@@ -119,8 +119,10 @@ def sit_down(port: int, name: str = "Mallory") -> socket.socket:
     return sock
 
 
-def test_a_match_the_peer_calls_void_counts_for_nobody(tmp_path: Path, consoles: list[Console]) -> None:
-    """Issue 26, item 8: a peer's ``leave("void")`` showed "The match is void" and counted a win."""
+def test_a_match_the_peer_calls_void_is_the_peer_leaving(tmp_path: Path, consoles: list[Console]) -> None:
+    """Issue 26, item 8: a peer's ``leave("void")`` showed "The match is void" and counted a win; then it
+    counted for nobody, which let any loser erase a loss (issue 46, item 2). Void is this console's own
+    replay's to decide: the peer's word is a leave, and the player who stayed wins."""
     ann_moves = good_moves(MATCH, "good")
     ann = host(tmp_path, "Ann", MATCH, f"wait:joined {taps(MATCH, ann_moves, 0, 3)} wait:done")
     consoles.append(ann)
@@ -130,7 +132,8 @@ def test_a_match_the_peer_calls_void_counts_for_nobody(tmp_path: Path, consoles:
     mallory.sendall(line({"t": "leave", "reason": "void"}))
     final = ann.finish()
     assert final["game"]["opponent"]["status"] == "left" and final["game"]["table"]["state"] == "closed"
-    assert (NETWORK_GAME, "Mallory") not in ann.stats(), "a void match counts for nobody"
+    won = ann.stats()[(NETWORK_GAME, "Mallory")]
+    assert (won.played, won.won) == (1, 1), "Mallory left the match under way: Ann wins it"
     mallory.close()
 
 

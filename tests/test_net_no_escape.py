@@ -59,3 +59,46 @@ def test_an_opponent_whose_game_is_not_over_cannot_start_the_next_match(
         assert link.match_number == 31 and link.ended is None, "the match the host won still stands"
     finally:
         sock.close()
+
+
+@pytest.mark.parametrize("fault", [{"t": "leave", "reason": "void"},
+                                   {"t": "status", "match": 31, "round": 1, "score": 900, "moves": 3, "finished": True}],
+                         ids=["claims void", "wrong status"])
+def test_after_this_players_game_is_over_a_void_claim_or_a_wrong_status_counts_as_leaving(
+        table: tuple[Endpoint, int], fault: dict[str, object]) -> None:
+    """Item 2: the host finished; the guest, losing, claims void or sends a status its moves do not
+    give, and would have erased the loss. Now it has left the table: the host's match counts."""
+    host, port = table
+    sock = connect(port, GUARD)
+    try:
+        sock.sendall(SITS_DOWN)
+        host.wait(ev.OpponentJoined)
+        for number, move in enumerate(play_match(31, "casual").moves[:3], start=1):
+            sock.sendall(line({"t": "move", "match": 31, "n": number, "move": str(move)}))
+        host.wait(ev.OpponentMoved, lambda event: event.number == 3)
+        link = host.net.link
+        assert link is not None
+        for move in play_match(31, "good").moves:
+            link.play(move)
+        read_until(sock, {"t": "status", "finished": True})  # the host's game is over, and the guest knows
+        sock.sendall(line(fault))
+        left = host.wait(ev.OpponentLeft)
+        assert left.reason == "left" and link.ended == "left"
+        assert not [event for event in host.seen if isinstance(event, ev.MatchVoided)]
+    finally:
+        sock.close()
+
+
+def test_a_void_claim_before_this_players_game_is_over_is_a_leave_too(table: tuple[Endpoint, int]) -> None:
+    """Void is this console's own replay's to decide while its player's game goes on (every kind in
+    tests/test_net_hostile.py); the peer's word alone never decides it: its "void" is a leave."""
+    host, port = table
+    sock = connect(port, GUARD)
+    try:
+        sock.sendall(SITS_DOWN)
+        host.wait(ev.OpponentJoined)
+        sock.sendall(line({"t": "leave", "reason": "void"}))
+        assert host.wait(ev.OpponentLeft).reason == "left"
+        assert not [event for event in host.seen if isinstance(event, ev.MatchVoided)]
+    finally:
+        sock.close()

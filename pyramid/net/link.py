@@ -290,8 +290,7 @@ class MatchLink:
                 try:
                     self._handle(wire, message)
                 except MatchVoidError as error:
-                    self._emit(MatchVoided(error.reason, str(error)))
-                    self.end("void", Leave("void"))
+                    self._void(error)
             await wire.linger(limits.farewell_linger)
         except PeerFault as fault:
             return fault
@@ -332,13 +331,29 @@ class MatchLink:
                 else:
                     self._start(match_number)
             case Leave(reason=reason):
-                self.end("void" if reason == "void" else reason, None)
+                # "void" is the peer's word, not this console's replay: it counts as leaving (issue 46).
+                self.end("left" if reason == "void" else reason, None)
             case Ping(n=n):
                 wire.send(Pong(n))
             case Pong():
                 pass
             case _:
                 raise PeerFault("protocol", f"{wire.peer} sent {type(message).__name__} in the middle of a match")
+
+    def _void(self, error: MatchVoidError) -> None:
+        """This console's replay found the peer's game against the rules. While this player's game is
+        going on the match is void, for nobody; once it is over, it counts whatever the peer does
+        next, and the peer is taken as having left (a loser cannot erase the loss: issue 46). The
+        peer is told "void" either way."""
+        with self._lock:
+            counts = self._board.is_over()
+        if counts:
+            log.info("the opponent's game went against the rules after this player's was over (%s): it left", error)
+            self._emit(OpponentLeft("left"))
+            self.end("left", Leave("void"))
+        else:
+            self._emit(MatchVoided(error.reason, str(error)))
+            self.end("void", Leave("void"))
 
     def _on_proposal(self, wire: Channel, match_number: int) -> None:
         """The opponent proposes ``match_number``: taken if its game is over and it has no proposal

@@ -202,11 +202,6 @@ class NetDuelRun(DuelRun):
         elif isinstance(event, ev.MatchVoided):
             self._tell(wording.void(event.reason), holds=True)
             self.void()
-        elif isinstance(event, ev.OpponentLeft) and event.reason == "void" and not self.voided:
-            # The opponent's console found this side's moves against the rules: void for both, a win for nobody.
-            self._tell(wording.left(name, "void"), holds=True)
-            self.void()
-            self.gone = True
         elif isinstance(event, ev.OpponentLeft) and not self.voided:
             self._tell(wording.left(name, event.reason), holds=True)
             self.refresh()
