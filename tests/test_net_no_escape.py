@@ -16,6 +16,7 @@ import pytest
 from hostile_sockets import connect
 from pyramid.engine.duel.ai import play_match
 from pyramid.net import events as ev
+from pyramid.net.link import MatchLink
 from test_net_hostile import GUARD, SITS_DOWN, line, table  # noqa: F401 (table: a fixture, used by name)
 from test_net_match import Endpoint
 
@@ -34,22 +35,29 @@ def read_until(sock: socket.socket, wanted: dict[str, object]) -> None:
                 return
 
 
+def finished_host(host: Endpoint, port: int) -> tuple[socket.socket, MatchLink]:
+    """A raw-socket guest seated at ``host``'s match 31 with 3 moves played, and the host's whole game
+    played: the host has finished, the guest is far behind."""
+    sock = connect(port, GUARD)
+    sock.sendall(SITS_DOWN)
+    host.wait(ev.OpponentJoined)
+    for number, move in enumerate(play_match(31, "casual").moves[:3], start=1):
+        sock.sendall(line({"t": "move", "match": 31, "n": number, "move": str(move)}))
+    host.wait(ev.OpponentMoved, lambda event: event.number == 3)
+    link = host.net.link
+    assert link is not None
+    for move in play_match(31, "good").moves:
+        link.play(move)
+    return sock, link
+
+
 @pytest.mark.parametrize("answer", [{"t": "rematch_ok", "match": 32}, {"t": "resend", "match": 32, "next": 1}],
                          ids=["rematch_ok", "resend"])
 def test_an_opponent_whose_game_is_not_over_cannot_start_the_next_match(
         table: tuple[Endpoint, int], answer: dict[str, object]) -> None:
     host, port = table
-    sock = connect(port, GUARD)
+    sock, link = finished_host(host, port)
     try:
-        sock.sendall(SITS_DOWN)
-        host.wait(ev.OpponentJoined)
-        for number, move in enumerate(play_match(31, "casual").moves[:3], start=1):
-            sock.sendall(line({"t": "move", "match": 31, "n": number, "move": str(move)}))
-        host.wait(ev.OpponentMoved, lambda event: event.number == 3)
-        link = host.net.link
-        assert link is not None
-        for move in play_match(31, "good").moves:
-            link.play(move)
         link.propose_rematch(32)
         read_until(sock, {"t": "rematch", "match": 32})
         sock.sendall(line(answer) + line({"t": "ping", "n": 7}))
@@ -69,17 +77,8 @@ def test_after_this_players_game_is_over_a_void_claim_or_a_wrong_status_counts_a
     """Item 2: the host finished; the guest, losing, claims void or sends a status its moves do not
     give, and would have erased the loss. Now it has left the table: the host's match counts."""
     host, port = table
-    sock = connect(port, GUARD)
+    sock, link = finished_host(host, port)
     try:
-        sock.sendall(SITS_DOWN)
-        host.wait(ev.OpponentJoined)
-        for number, move in enumerate(play_match(31, "casual").moves[:3], start=1):
-            sock.sendall(line({"t": "move", "match": 31, "n": number, "move": str(move)}))
-        host.wait(ev.OpponentMoved, lambda event: event.number == 3)
-        link = host.net.link
-        assert link is not None
-        for move in play_match(31, "good").moves:
-            link.play(move)
         read_until(sock, {"t": "status", "finished": True})  # the host's game is over, and the guest knows
         sock.sendall(line(fault))
         left = host.wait(ev.OpponentLeft)
