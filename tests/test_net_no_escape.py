@@ -21,18 +21,24 @@ from test_net_hostile import GUARD, SITS_DOWN, line, table  # noqa: F401 (table:
 from test_net_match import Endpoint
 
 
+#: What was read from each socket and not yet looked at (by the socket's id).
+UNREAD: dict[int, bytes] = {}
+
+
 def read_until(sock: socket.socket, wanted: dict[str, object]) -> None:
-    """Read the host's lines until one holds every field of ``wanted``."""
-    buffered = b""
+    """Read the other side's lines until one holds every field of ``wanted``; what follows it is kept
+    for the next call."""
+    buffered = UNREAD.pop(id(sock), b"")
     while True:
-        chunk = sock.recv(65536)
-        assert chunk, f"the host closed the connection before sending {wanted}"
-        buffered += chunk
-        *lines, buffered = buffered.split(b"\n")
-        for text in lines:
+        while b"\n" in buffered:
+            text, buffered = buffered.split(b"\n", 1)
             message = json.loads(text)
             if all(message.get(key) == value for key, value in wanted.items()):
+                UNREAD[id(sock)] = buffered
                 return
+        chunk = sock.recv(65536)
+        assert chunk, f"the other side closed the connection before sending {wanted}"
+        buffered += chunk
 
 
 def finished_host(host: Endpoint, port: int) -> tuple[socket.socket, MatchLink]:
@@ -101,3 +107,67 @@ def test_a_void_claim_before_this_players_game_is_over_is_a_leave_too(table: tup
         assert not [event for event in host.seen if isinstance(event, ev.MatchVoided)]
     finally:
         sock.close()
+
+
+# -- the guest's side: a raw host ------------------------------------------------------------------
+def raw_host_with_guest(guest: Endpoint) -> tuple[socket.socket, socket.socket]:
+    """A listening socket playing a host (Mallory's table, match 31), the guest Endpoint seated at it;
+    returns the listener and the seated connection."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(GUARD)
+    guest.net.join("127.0.0.1", listener.getsockname()[1])
+    sock, _ = listener.accept()
+    sock.settimeout(GUARD)
+    read_until(sock, {"t": "hello"})
+    sock.sendall(line({"t": "hello", "v": 2, "name": "Mallory"})
+                 + line({"t": "table", "host": "Mallory", "match": 31, "level": "good", "seats": 1}))
+    read_until(sock, {"t": "join"})
+    # Seated, then asking for the guest's moves from the first, as a host does.
+    sock.sendall(line({"t": "accept", "token": "7" * 32, "match": 31, "level": "good"})
+                 + line({"t": "resend", "match": 31, "next": 1}))
+    guest.wait(ev.Seated)
+    return listener, sock
+
+
+def finished_guest(guest: Endpoint) -> tuple[socket.socket, socket.socket, MatchLink]:
+    """The guest seated at a raw host that played 3 moves, and the guest's whole game played."""
+    listener, sock = raw_host_with_guest(guest)
+    for number, move in enumerate(play_match(31, "casual").moves[:3], start=1):
+        sock.sendall(line({"t": "move", "match": 31, "n": number, "move": str(move)}))
+    guest.wait(ev.OpponentMoved, lambda event: event.number == 3)
+    link = guest.net.link
+    assert link is not None
+    for move in play_match(31, "good").moves:
+        link.play(move)
+    read_until(sock, {"t": "status", "finished": True})
+    return listener, sock, link
+
+
+@pytest.mark.parametrize("answer", [{"t": "rematch_ok", "match": 32}, {"t": "resend", "match": 32, "next": 1}],
+                         ids=["rematch_ok", "resend"])
+def test_a_host_whose_game_is_not_over_cannot_start_the_next_match_either(answer: dict[str, object]) -> None:
+    guest = Endpoint("Bob")
+    try:
+        listener, sock, link = finished_guest(guest)
+        with listener, sock:
+            link.propose_rematch(32)
+            read_until(sock, {"t": "rematch", "match": 32})
+            sock.sendall(line(answer) + line({"t": "ping", "n": 7}))
+            read_until(sock, {"t": "pong", "n": 7})
+            guest.drain()
+            assert not [event for event in guest.seen if isinstance(event, (ev.RematchStarted, ev.MatchVoided))]
+            assert link.match_number == 31 and link.ended is None
+    finally:
+        guest.net.stop()
+
+
+def test_a_host_that_claims_void_after_the_guest_finished_has_left() -> None:
+    guest = Endpoint("Bob")
+    try:
+        listener, sock, link = finished_guest(guest)
+        with listener, sock:
+            sock.sendall(line({"t": "leave", "reason": "void"}))
+            assert guest.wait(ev.OpponentLeft).reason == "left" and link.ended == "left"
+            assert not [event for event in guest.seen if isinstance(event, ev.MatchVoided)]
+    finally:
+        guest.net.stop()
