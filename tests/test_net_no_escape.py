@@ -47,14 +47,19 @@ def finished_host(host: Endpoint, port: int) -> tuple[socket.socket, MatchLink]:
     sock = connect(port, GUARD)
     sock.sendall(SITS_DOWN)
     host.wait(ev.OpponentJoined)
+    return sock, three_moves_then_a_whole_game(sock, host)
+
+
+def three_moves_then_a_whole_game(sock: socket.socket, endpoint: Endpoint) -> MatchLink:
+    """The raw side plays 3 moves of match 31, then ``endpoint``'s player its whole game."""
     for number, move in enumerate(play_match(31, "casual").moves[:3], start=1):
         sock.sendall(line({"t": "move", "match": 31, "n": number, "move": str(move)}))
-    host.wait(ev.OpponentMoved, lambda event: event.number == 3)
-    link = host.net.link
+    endpoint.wait(ev.OpponentMoved, lambda event: event.number == 3)
+    link = endpoint.net.link
     assert link is not None
     for move in play_match(31, "good").moves:
         link.play(move)
-    return sock, link
+    return link
 
 
 @pytest.mark.parametrize("answer", [{"t": "rematch_ok", "match": 32}, {"t": "resend", "match": 32, "next": 1}],
@@ -132,13 +137,7 @@ def raw_host_with_guest(guest: Endpoint) -> tuple[socket.socket, socket.socket]:
 def finished_guest(guest: Endpoint) -> tuple[socket.socket, socket.socket, MatchLink]:
     """The guest seated at a raw host that played 3 moves, and the guest's whole game played."""
     listener, sock = raw_host_with_guest(guest)
-    for number, move in enumerate(play_match(31, "casual").moves[:3], start=1):
-        sock.sendall(line({"t": "move", "match": 31, "n": number, "move": str(move)}))
-    guest.wait(ev.OpponentMoved, lambda event: event.number == 3)
-    link = guest.net.link
-    assert link is not None
-    for move in play_match(31, "good").moves:
-        link.play(move)
+    link = three_moves_then_a_whole_game(sock, guest)
     read_until(sock, {"t": "status", "finished": True})
     return listener, sock, link
 
