@@ -251,10 +251,14 @@ class MatchAtARealHost(RuleBasedStateMachine):
             assert run is not None
             assert run.recorded or run.voided or run.gone, "the match ends played (or left) or void"
         finally:
-            self.sock.close()
-            self.session.tables.stop()
-            self.session.store.close()
-            self.folder.cleanup()
+            self.close()
+
+    def close(self) -> None:
+        """The peer's socket, the host's network, its data and folder."""
+        self.sock.close()
+        self.session.tables.stop()
+        self.session.store.close()
+        self.folder.cleanup()
 
 
 #: 100 matches of 30 steps in the suite (about 15 s); PYRAMID_SLOW=1 plays 2,000.

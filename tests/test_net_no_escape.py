@@ -14,9 +14,10 @@ import socket
 import pytest
 
 from hostile_sockets import connect
-from pyramid.engine.duel.ai import play_match
+from pyramid.engine.duel.ai import opponent_for, play_match
 from pyramid.net import events as ev
 from pyramid.net.link import MatchLink
+from pyramid.saved.stats import NETWORK_GAME
 from test_net_hostile import GUARD, SITS_DOWN, line, table  # noqa: F401 (table: a fixture, used by name)
 from test_net_match import Endpoint
 
@@ -170,3 +171,34 @@ def test_a_host_that_claims_void_after_the_guest_finished_has_left() -> None:
             assert not [event for event in guest.seen if isinstance(event, ev.MatchVoided)]
     finally:
         guest.net.stop()
+
+
+# -- the console: the match just ended is counted before the next one starts ----------------------------
+def test_a_match_both_finished_counts_even_when_the_next_one_starts_before_the_console_looks() -> None:
+    """The guest ends its game and accepts the host's new round in one write: by the time the host's
+    main loop takes the last move's news, the link is on the next match. The match just ended is
+    counted all the same (the news of the new round carries the opponent's final game): before, the
+    console compared only games of the match it shows, found none finished, and counted nothing."""
+    from test_net_match_states import MatchAtARealHost, line as say
+
+    host = MatchAtARealHost()
+    try:
+        host.host_plays(1000)
+        host.host_asks_for_a_new_round()
+        proposal = host.host_proposal
+        assert proposal is not None and host.run.match_number == 16
+        player, board, words = opponent_for("casual"), host.peer_board, b""
+        while not board.is_over():
+            move = player.choose(board)
+            board.push(move)
+            words += say({"t": "move", "match": 16, "n": len(board.move_stack), "move": str(move)})
+        words += say({"t": "status", "match": 16, "round": board.round_number, "score": board.score,
+                      "moves": len(board.move_stack), "finished": True})
+        host.send(words + say({"t": "rematch_ok", "match": proposal}))
+        host.read_until(lambda message: message == {"t": "resend", "match": proposal, "next": 1})
+        host.sync()  # every event taken by the console only now, the link long on the next match
+        counted = host.session.store.stats(NETWORK_GAME, "Mallory")
+        assert counted.played == 1, "the match both finished is in the statistics"
+        assert host.run.match_number == proposal and not host.run.recorded
+    finally:
+        host.close()

@@ -98,8 +98,9 @@ class TableRun(Protocol):
     def game_screen(self) -> Screen:
         """The player's own game at the table."""
 
-    def next_round(self) -> TableRun:
-        """A fresh run for the new round both agreed on, at the same table."""
+    def next_round(self, previous: OpponentGame) -> TableRun:
+        """The match just ended counted, with the opponent's game as it finished there (``previous``:
+        the link is on the new match already), then a fresh run for the new round, at the same table."""
 
 
 class NetworkTables(Protocol):

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Callable, Literal, Union
 
 from pyramid.net.advert import TableAd, Via
+from pyramid.net.views import OpponentGame
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,9 +117,12 @@ class RematchProposed:
 
 @dataclass(frozen=True, slots=True)
 class RematchStarted:
-    """Both agreed: match ``match`` starts now (both boards are fresh)."""
+    """Both agreed: match ``match`` starts now (both boards are fresh). ``previous`` is the opponent's
+    game of the match just ended as it finished, so that the console counts that match even when it
+    takes the news after the link moved on (it never asks the link about an old match)."""
 
     match: int
+    previous: OpponentGame
 
 
 @dataclass(frozen=True, slots=True)

@@ -432,13 +432,14 @@ class MatchLink:
 
     def _start(self, match_number: int) -> None:
         """Both agreed on ``match_number``: fresh boards, numbering from 1, then a resend for it."""
+        previous = self.opponent_game()
         with self._lock:
             self._previous_match = self._replay.match_number
             self._board = DuelBoard.for_match(match_number)
             self._replay = OpponentReplay(match_number)
             self._my_proposal = self._their_proposal = None
         self._synced, self._sent = False, 0
-        self._emit(RematchStarted(match_number))
+        self._emit(RematchStarted(match_number, previous))
         self._send(Resend(match_number, 1))
 
     def end(self, reason: OpponentLeftReason, farewell: Leave | None) -> None:

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
     from pyramid.engine.duel.board import DuelBoard
     from pyramid.net.advert import TableAd
-    from pyramid.net.events import InviteReceived, Seated
+    from pyramid.net.events import InviteReceived, RematchStarted, Seated
     from pyramid.net.link import MatchLink
     from pyramid.net.views import TableAt
     from pyramid.saved.progress import Progress
@@ -193,7 +193,7 @@ def take_event(session: Console, event: object) -> None:
     elif isinstance(event, ev.Seated) and tables.joining is not None:
         _seated(session, event)
     elif isinstance(event, ev.RematchStarted) and tables.run is not None:
-        _new_round(session, tables.run)
+        _new_round(session, tables.run, event)
     else:
         tables.on_event(event)
     session.screen.news()
@@ -225,9 +225,10 @@ def _seated(session: Console, event: Seated) -> None:
     run.on_event(event)
 
 
-def _new_round(session: Console, old: TableRun) -> None:
-    """Both agreed on a new round: a fresh game on the new match, on the same table."""
-    run = session.tables.run = old.next_round()
+def _new_round(session: Console, old: TableRun, event: RematchStarted) -> None:
+    """Both agreed on a new round: the match just ended counted (with the opponent's game as it
+    finished: the link is on the new match already), then a fresh game on the same table."""
+    run = session.tables.run = old.next_round(event.previous)
     screen = _table_screen(session)
     if screen is not None:
         while session.screen is not screen:

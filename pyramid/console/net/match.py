@@ -84,8 +84,11 @@ class NetDuelRun(DuelRun):
         """The player's own game at the table."""
         return NetDuelScreen(self.session, self)
 
-    def next_round(self) -> NetDuelRun:
-        """A fresh run for the new round both agreed on: the same link (now on the new match), a new game."""
+    def next_round(self, previous: OpponentGame) -> NetDuelRun:
+        """This match counted with the opponent's game as it finished (``previous``: the link is on the
+        new match already, its replay of this one gone), then a fresh run for the new round both
+        agreed on: the same link, a new game."""
+        self.refresh(previous)
         return NetDuelRun(self.session, self.link, self.own_name, self.table_view, self.leave_table, listen=self.listen)
 
     # -- what is known of the match -------------------------------------------
@@ -106,9 +109,10 @@ class NetDuelRun(DuelRun):
         """The match still goes on at the table (nothing recorded, nobody gone, not void)."""
         return not (self.recorded or self.voided or self.gone)
 
-    def _take_opponent(self) -> None:
-        """The opponent's game as the link's replay has it now (none of a new round's: that is the next run's)."""
-        game = self.link.opponent_game()
+    def _take_opponent(self, game: OpponentGame | None = None) -> None:
+        """The opponent's game as the link's replay has it now, or ``game`` as the link passed it on
+        (none of a new round's: that is the next run's)."""
+        game = self.link.opponent_game() if game is None else game
         if game.match == self.match_number:
             self.opponent = game
 
@@ -125,9 +129,10 @@ class NetDuelRun(DuelRun):
         results = (mine, theirs) if self.seat == 0 else (theirs, mine)
         return Duel(self.match_number, (Contender(names[0]), Contender(names[1])), results)
 
-    def refresh(self) -> None:
-        """Bring the duel up to date with the opponent's replay; count the match when both games are over."""
-        self._take_opponent()
+    def refresh(self, final: OpponentGame | None = None) -> None:
+        """Bring the duel up to date with the opponent's replay (or its ``final`` game, passed on when the
+        link went on to the next match); count the match when both games are over."""
+        self._take_opponent(final)
         self.duel = self._duel()
         if self.duel.is_finished and not self.recorded and not self.voided:
             self.record(self.duel.outcome_for(self.seat) == "win")
