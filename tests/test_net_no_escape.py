@@ -1,15 +1,23 @@
-"""No one escapes a lost match by starting the next one (issue 46, item 1).
+"""No one escapes a lost match (issue 46, items 1 and 2), on both sides, at home and through the table server.
 
 The host finished its game; the guest, a few moves into its own, answered the host's proposal of a
 new round with ``rematch_ok`` (or ``resend`` for the new match, which implies it): the new match
-started and the host's win was never counted. Now the link starts the next match only once the
-opponent's game is over too. A raw socket plays the guest, as a hostile console would.
+started and the host's win was never counted. Or the loser claimed "void", or sent a status its
+moves do not give, and nothing was counted. Now the link starts the next match only once the
+opponent's game is over too, void is decided by this console's own replay only while its player's
+game goes on, and the console counts the match just ended before it starts the next.
+
+The hostile peer is a raw socket (a host and a guest on the home network), and a console of ours
+sending, on its real connection, what a hostile one would (`say_raw`: both sides, the home network
+and a real Mosquitto made by make-server.sh). Each test names the row of docs/network.md's message ×
+phase table it holds.
 """
 
 from __future__ import annotations
 
 import json
 import socket
+from collections.abc import Iterator
 
 import pytest
 
@@ -17,9 +25,12 @@ from hostile_sockets import connect
 from pyramid.engine.duel.ai import opponent_for, play_match
 from pyramid.net import events as ev
 from pyramid.net.link import MatchLink
+from pyramid.net.protocol import Leave, Message, Move, Rematch, RematchAccept, Resend, Status
 from pyramid.saved.stats import NETWORK_GAME
 from test_net_hostile import GUARD, SITS_DOWN, line, table  # noqa: F401 (table: a fixture, used by name)
-from test_net_match import Endpoint
+from table_server import Broker, make_server
+from test_net_match import Endpoint, open_and_join
+from test_net_server import seat
 
 
 #: What was read from each socket and not yet looked at (by the socket's id).
@@ -202,3 +213,122 @@ def test_a_match_both_finished_counts_even_when_the_next_one_starts_before_the_c
         assert host.run.match_number == proposal and not host.run.recorded
     finally:
         host.close()
+
+
+# -- both sides, on the home network and through the table server ---------------------------------------
+@pytest.fixture(scope="module")
+def broker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Broker]:
+    server, _ = make_server(tmp_path_factory.mktemp("server"), "ann", "bob")
+    broker = Broker(server)
+    try:
+        broker.start()
+        yield broker
+    finally:
+        broker.stop()
+
+
+@pytest.fixture(params=["lan", "server"])
+def seated(request: pytest.FixtureRequest) -> Iterator[tuple[Endpoint, Endpoint]]:
+    """Ann's table with Bob seated at match 31, on the home network or through a real table server."""
+    if request.param == "lan":
+        host, guest = Endpoint("Ann"), Endpoint("Bob")
+    else:
+        server = request.getfixturevalue("broker").server
+        host, guest = Endpoint("Ann", server=server.account("ann")), Endpoint("Bob", server=server.account("bob"))
+    try:
+        if request.param == "lan":
+            open_and_join(host, guest, 31)
+        else:
+            seat(host, guest, 31)
+        yield host, guest
+    finally:
+        guest.net.stop()
+        host.net.stop()
+
+
+def say_raw(link: MatchLink, message: Message) -> None:
+    """What a hostile console would send: ``message`` on ``link``'s connection, as it is, from the network
+    thread, while the sending console's own match stays as it was."""
+    link._later(lambda: link._send(message))  # noqa: SLF001 (the one way in for a forged message)
+
+
+def losing_and_finished(seated: tuple[Endpoint, Endpoint], hostile: str) -> tuple[Endpoint, MatchLink, Endpoint, MatchLink]:
+    """The hostile side 3 moves into match 31; the honest side's whole game played, and the hostile
+    side told so. Returns (honest, its link, hostile, its link)."""
+    host, guest = seated
+    honest, cheat = (guest, host) if hostile == "host" else (host, guest)
+    honest_link, cheat_link = honest.net.link, cheat.net.link
+    assert honest_link is not None and cheat_link is not None
+    for move in play_match(31, "casual").moves[:3]:
+        cheat_link.play(move)
+    honest.wait(ev.OpponentMoved, lambda event: event.number == 3)
+    for move in play_match(31, "good").moves:
+        honest_link.play(move)
+    cheat.wait(ev.OpponentStatus, lambda event: event.finished)
+    return honest, honest_link, cheat, cheat_link
+
+
+@pytest.mark.parametrize("hostile", ["guest", "host"])
+@pytest.mark.parametrize("answer", [RematchAccept(32), Resend(32, 1)], ids=["rematch_ok", "resend"])
+def test_no_side_starts_the_next_match_before_its_game_is_over(
+        seated: tuple[Endpoint, Endpoint], hostile: str, answer: Message) -> None:
+    """Rows `rematch_ok` and `resend` (proposed): the honest side finished and proposed match 32; the
+    hostile side, losing 3 moves in, answers as if it agreed. Nothing starts; its next move, sent
+    after the answer, is replayed on match 31 (so the answer was read, and ignored)."""
+    honest, honest_link, cheat, cheat_link = losing_and_finished(seated, hostile)
+    honest_link.propose_rematch(32)
+    cheat.wait(ev.RematchProposed, lambda event: event.match == 32)
+    say_raw(cheat_link, answer)
+    cheat_link.play(play_match(31, "casual").moves[3])
+    honest.wait(ev.OpponentMoved, lambda event: event.number == 4)
+    assert not [event for event in honest.seen if isinstance(event, (ev.RematchStarted, ev.MatchVoided))]
+    assert honest_link.match_number == 31 and honest_link.ended is None, "the match the honest side won stands"
+
+
+@pytest.mark.parametrize("hostile", ["guest", "host"])
+@pytest.mark.parametrize("fault", [Leave("void"), Status(31, 1, 900, 3, True)], ids=["claims void", "wrong status"])
+def test_no_side_voids_a_match_once_the_other_finished(
+        seated: tuple[Endpoint, Endpoint], hostile: str, fault: Message) -> None:
+    """Rows `leave` and `status` (after this player's game is over): the loser's void claim, or a
+    status its moves do not give, is the loser leaving: the honest side's match counts."""
+    honest, honest_link, cheat, cheat_link = losing_and_finished(seated, hostile)
+    say_raw(cheat_link, fault)
+    assert honest.wait(ev.OpponentLeft).reason == "left" and honest_link.ended == "left"
+    assert not [event for event in honest.seen if isinstance(event, ev.MatchVoided)]
+
+
+def both_under_way(seated: tuple[Endpoint, Endpoint], hostile: str) -> tuple[Endpoint, MatchLink, Endpoint, MatchLink]:
+    """Both sides 3 moves into match 31, each told of the other's; (honest, its link, hostile, its link)."""
+    host, guest = seated
+    honest, cheat = (guest, host) if hostile == "host" else (host, guest)
+    honest_link, cheat_link = honest.net.link, cheat.net.link
+    assert honest_link is not None and cheat_link is not None
+    for endpoint, link, level in ((cheat, cheat_link, "casual"), (honest, honest_link, "good")):
+        for move in play_match(31, level).moves[:3]:
+            link.play(move)
+    honest.wait(ev.OpponentMoved, lambda event: event.number == 3)
+    cheat.wait(ev.OpponentMoved, lambda event: event.number == 3)
+    return honest, honest_link, cheat, cheat_link
+
+
+@pytest.mark.parametrize("hostile", ["guest", "host"])
+def test_a_proposal_from_a_side_still_playing_is_not_taken(seated: tuple[Endpoint, Endpoint], hostile: str) -> None:
+    """Row `rematch(m)` (playing): a new round offered by a player whose game goes on would let it
+    walk away from this one; it is not taken, and the match goes on."""
+    honest, honest_link, cheat, cheat_link = both_under_way(seated, hostile)
+    say_raw(cheat_link, Rematch(32))
+    cheat_link.play(play_match(31, "casual").moves[3])
+    honest.wait(ev.OpponentMoved, lambda event: event.number == 4)
+    assert not [event for event in honest.seen if isinstance(event, (ev.RematchProposed, ev.MatchVoided))]
+    assert honest_link.match_number == 31 and honest_link.ended is None
+
+
+@pytest.mark.parametrize("hostile", ["guest", "host"])
+def test_a_move_out_of_order_voids_while_this_players_game_goes_on(seated: tuple[Endpoint, Endpoint], hostile: str) -> None:
+    """Row `move` (playing), the one way a match is void: this console's own replay refuses the
+    opponent's game while its player's game goes on, and the match counts for nobody here. The other
+    side reads "void" as a word it cannot check, so for it this side left."""
+    honest, honest_link, cheat, cheat_link = both_under_way(seated, hostile)
+    say_raw(cheat_link, Move(31, 9, "turn"))
+    assert honest.wait(ev.MatchVoided).reason == "out_of_order" and honest_link.ended == "void"
+    assert cheat.wait(ev.OpponentLeft).reason == "left"
