@@ -1,4 +1,5 @@
-"""The type check is part of the test command: ``mypy --strict`` stays clean on pyramid, display, input, audio.
+"""The type check is part of the test command: ``mypy --strict`` stays clean on pyramid, display, input, audio
+and the device's release tool.
 
 The configuration (strict mode, the packages, the untyped hardware libraries)
 is in pyproject.toml's ``[tool.mypy]``, so ``python -m mypy`` alone runs the
@@ -26,8 +27,9 @@ def test_mypy_is_strict_on_the_four_packages() -> None:
 
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]
     assert config["strict"] is True
-    assert set(config["files"]) == {"pyramid", "display", "input", "audio"}
-    assert all((ROOT / package / "py.typed").is_file() for package in config["files"])
+    packages = {"pyramid", "display", "input", "audio"}
+    assert set(config["files"]) == packages | {"firmware/opt/pyramid/bin/pyramid-release"}
+    assert all((ROOT / package / "py.typed").is_file() for package in packages)
 
 
 def test_an_action_compared_with_a_word_is_a_type_error(tmp_path: Path) -> None:

@@ -28,7 +28,7 @@ RELEASE_TOOL = REPOSITORY / "firmware" / "opt" / "pyramid" / "bin" / "pyramid-re
 DEVICE_PYTHON = "/usr/bin/python3"
 """The device runs its tool with the system Python; venvs are built from it."""
 
-BEHAVIOURS = ("good", "self-test-fails", "crashes", "hangs", "dies-after-ready")
+BEHAVIOURS = ("good", "self-test-fails", "self-test-slow", "crashes", "hangs", "dies-after-ready")
 #: The settle time pyramid-ready.service waits before it marks a release (15 s on a device).
 READY_AFTER = 0.5
 
@@ -42,6 +42,8 @@ def main():
         print({version!r})
         return 0
     if "--self-test" in args:
+        if {behaviour!r} == "self-test-slow":
+            time.sleep(1.0)
         return 1 if {behaviour!r} == "self-test-fails" else 0
     if {behaviour!r} == "crashes":
         return 3
