@@ -22,6 +22,8 @@
 #   PYRAMID_BUNDLE  a release bundle made by build-release.sh (default: build one here)
 #   PYRAMID_SIGNERS the owner's SSH public key(s), e.g. ~/.ssh/id_ed25519.pub: from then on
 #                   the device installs only releases signed with them (build-release.sh --sign)
+#   PYRAMID_SELF_TEST_USER  whom the first release's self-test runs as (default: pyramid, the
+#                   console's user, which the accounts step makes; never root)
 set -eu
 
 sealed=no
@@ -185,7 +187,7 @@ else
             { echo "install.sh: building the release failed (see above)" >&2; exit 1; }
     fi
     # Started at the next boot; restarting it here could take tty1 from the person installing.
-    "$tool" --root "${root:-/}" --no-restart install "$bundle"
+    "$tool" --root "${root:-/}" --self-test-user "${PYRAMID_SELF_TEST_USER:-pyramid}" --no-restart install "$bundle"
 fi
 
 # After the first release (built here, unsigned): from now on only the owner's signed bundles.

@@ -17,7 +17,7 @@ import pytest
 
 from display.settings import DisplaySettings
 from pyramid.app.settings_file import parse_settings
-from update_fakes import REPOSITORY, make_bundle
+from update_fakes import REPOSITORY, SELF_TEST_USER, device_root, make_bundle
 
 INSTALL = REPOSITORY / "firmware" / "install.sh"
 SYSTEM_UNITS = Path("/usr/lib/systemd/system")
@@ -57,7 +57,7 @@ def fresh_pi(root: Path) -> None:
 def run_install(root: Path, bundle: Path, extra: dict[str, str] | None = None,
                 arguments: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYRAMID_ROOT": str(root), "PYRAMID_SKIP": "packages accounts",
-           "PYRAMID_BUNDLE": str(bundle), **(extra or {})}
+           "PYRAMID_BUNDLE": str(bundle), "PYRAMID_SELF_TEST_USER": SELF_TEST_USER, **(extra or {})}
     return subprocess.run(["sh", str(INSTALL), *arguments], env=env, capture_output=True, text=True, timeout=300,
                           check=False)
 
@@ -77,7 +77,7 @@ def snapshot(root: Path) -> dict[str, tuple[str, ...]]:
 
 
 def test_install_twice_gives_the_same_console(tmp_path: Path) -> None:
-    root = tmp_path / "device"
+    root = device_root(tmp_path)
     fresh_pi(root)
     bundle = make_bundle(tmp_path, "1.0")
 
@@ -109,7 +109,7 @@ def test_install_twice_gives_the_same_console(tmp_path: Path) -> None:
 
 
 def test_boot_configuration_is_added_once_and_keeps_the_owners_lines(tmp_path: Path) -> None:
-    root = tmp_path / "device"
+    root = device_root(tmp_path)
     fresh_pi(root)
     boot = root / "boot" / "firmware"
     (boot / "pyramid.toml").write_text('[display]\nrotation = 180\n')
@@ -131,7 +131,7 @@ def test_boot_configuration_is_added_once_and_keeps_the_owners_lines(tmp_path: P
 
 
 def test_settings_example_is_installed_on_a_fresh_card(tmp_path: Path) -> None:
-    root = tmp_path / "device"
+    root = device_root(tmp_path)
     fresh_pi(root)
     assert run_install(root, make_bundle(tmp_path, "1.0")).returncode == 0
     example = (root / "boot" / "firmware" / "pyramid.toml").read_text()
@@ -145,7 +145,7 @@ def test_settings_example_is_installed_on_a_fresh_card(tmp_path: Path) -> None:
 
 
 def test_the_owners_signing_key_is_installed_once(tmp_path: Path) -> None:
-    root = tmp_path / "device"
+    root = device_root(tmp_path)
     fresh_pi(root)
     key = tmp_path / "owner"
     subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "owner@laptop", "-f", str(key)], check=True)
@@ -167,7 +167,7 @@ def test_the_owners_signing_key_is_installed_once(tmp_path: Path) -> None:
 def test_a_private_key_given_as_the_signers_is_refused_and_written_nowhere(tmp_path: Path) -> None:
     """Issue 26, item 12: ~/.ssh/id_ed25519 for id_ed25519.pub was written, mode 0644, into
     /etc/pyramid/allowed_signers, and every later bundle was refused with "invalid key"."""
-    root = tmp_path / "device"
+    root = device_root(tmp_path)
     fresh_pi(root)
     key = tmp_path / "owner"
     subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "owner@laptop", "-f", str(key)], check=True)
@@ -188,7 +188,7 @@ SEALED = {"PYRAMID_SKIP": "packages accounts data-mount"}  # ROOT/data stands fo
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="binds the data partition's directories in a mount namespace: run as root")
 def test_sealed_install_puts_releases_and_data_on_the_data_partition(tmp_path: Path) -> None:
-    root = tmp_path / "device"
+    root = device_root(tmp_path)
     fresh_pi(root)
     boot = root / "boot" / "firmware"
     (boot / "cmdline.txt").write_text(PI_CMDLINE.replace("rootwait", "rootwait rw"))
@@ -220,7 +220,8 @@ def test_sealed_install_puts_releases_and_data_on_the_data_partition(tmp_path: P
     before = snapshot(root)
     binds = (f'mount --make-rprivate / && mount --bind "{data}/opt" "{root}/opt/pyramid" && '
              f'mount --bind "{data}/state" "{state}" && exec sh "{INSTALL}" --sealed')
-    env = {**os.environ, "PYRAMID_ROOT": str(root), "PYRAMID_BUNDLE": str(bundle), **SEALED}
+    env = {**os.environ, "PYRAMID_ROOT": str(root), "PYRAMID_BUNDLE": str(bundle),
+           "PYRAMID_SELF_TEST_USER": SELF_TEST_USER, **SEALED}
     again = subprocess.run(["unshare", "--mount", "sh", "-c", binds], env=env, capture_output=True, text=True,
                            timeout=300, check=False)
     assert again.returncode == 0, again.stdout + again.stderr
@@ -229,7 +230,7 @@ def test_sealed_install_puts_releases_and_data_on_the_data_partition(tmp_path: P
 
 
 def test_sealing_without_a_data_partition_is_refused_and_changes_nothing(tmp_path: Path) -> None:
-    root = tmp_path / "device"
+    root = device_root(tmp_path)
     fresh_pi(root)
     bundle = make_bundle(tmp_path, "1.0")
     assert run_install(root, bundle).returncode == 0
@@ -241,7 +242,7 @@ def test_sealing_without_a_data_partition_is_refused_and_changes_nothing(tmp_pat
 
 
 def test_an_unknown_argument_is_refused_by_name(tmp_path: Path) -> None:
-    root = tmp_path / "device"
+    root = device_root(tmp_path)
     fresh_pi(root)
     refused = run_install(root, make_bundle(tmp_path, "1.0"), None, ("--seal",))
     assert refused.returncode == 2

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from update_fakes import REPOSITORY, current_version, run_release_tool
+from update_fakes import REPOSITORY, current_version, device_root, run_release_tool
 from test_update_release import load_release_tool
 
 BUILD = REPOSITORY / "firmware" / "build-release.sh"
@@ -54,7 +54,7 @@ def test_bundle_for_a_pi_holds_the_console_and_its_aarch64_wheels(tmp_path: Path
 
 def test_bundle_for_this_machine_installs_and_passes_its_self_test(tmp_path: Path) -> None:
     bundle = build(tmp_path / "dist", platform.machine())
-    root = tmp_path / "device"
+    root = device_root(tmp_path)
     result = run_release_tool(root, None, "install", str(bundle))
     assert result.returncode == 0, result.stdout + result.stderr
     assert current_version(root) == project_version()

@@ -31,6 +31,7 @@ from update_fakes import (
     FakeService,
     assert_console_healthy,
     current_version,
+    device_root,
     make_bundle,
     release_tool,
     run_release_tool,
@@ -119,7 +120,7 @@ class Template(NamedTuple):
 @pytest.fixture(scope="module")
 def template(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Template]:
     base = tmp_path_factory.mktemp("interrupted")
-    root, state = base / "device", base / "systemd"
+    root, state = device_root(base), base / "systemd"
     service = FakeService(state, root)
     try:
         first = run_release_tool(root, service, "install", str(make_bundle(base / "bundles", "1.0")))

@@ -19,7 +19,8 @@ import pytest
 
 from test_update_hostile import write_sums
 from test_update_release import load_release_tool
-from update_fakes import REPOSITORY, FakeService, assert_console_healthy, current_version, make_bundle, run_release_tool
+from update_fakes import (REPOSITORY, FakeService, assert_console_healthy, current_version, device_root, make_bundle,
+                          run_release_tool)
 from update_fakes import root, service  # noqa: F401 (fixtures, used by name)
 
 BUILD = REPOSITORY / "firmware" / "build-release.sh"
@@ -118,7 +119,7 @@ def test_build_release_signs_what_the_device_checks(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     bundle = Path(result.stdout.strip().splitlines()[-1])
     assert (bundle / "SHA256SUMS.sig").is_file()
-    root = tmp_path / "device"
+    root = device_root(tmp_path)
     trust(root, owner)
     verified = tool.verify_bundle(bundle, root / "etc" / "pyramid" / "allowed_signers")
     assert verified.version == version

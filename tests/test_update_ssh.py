@@ -31,9 +31,11 @@ from update_fakes import (
     DEVICE_PYTHON,
     RELEASE_TOOL,
     REPOSITORY,
+    SELF_TEST_USER,
     FakeService,
     assert_console_healthy,
     current_version,
+    device_root,
     make_bundle,
     run_release_tool,
     wait_until,
@@ -115,7 +117,7 @@ class Device:
 
     def update_command(self, *arguments: str) -> tuple[list[str], dict[str, str]]:
         tool = [DEVICE_PYTHON, str(RELEASE_TOOL), "--root", str(self.root), "--settle", str(SETTLE),
-                "--systemctl", self.service.command]
+                "--systemctl", self.service.command, "--self-test-user", SELF_TEST_USER]
         env = {**os.environ, "PYRAMID_SSH": f"ssh -F {self.sshd.client_config}",
                "PYRAMID_REMOTE_TOOL": shlex.join(tool)}
         return ["sh", str(UPDATE), *arguments, "device"], env
@@ -175,7 +177,7 @@ class Device:
 @pytest.fixture
 def device(tmp_path: Path, sshd: Sshd) -> Iterator[Device]:
     """A device running release 1.0, with some player data."""
-    root = tmp_path / "device"
+    root = device_root(tmp_path)
     service = FakeService(tmp_path / "systemd", root)
     result = run_release_tool(root, service, "install", str(make_bundle(tmp_path / "bundles", "1.0")))
     assert result.returncode == 0, result.stdout + result.stderr

@@ -12,6 +12,7 @@ The tool runs in this process here, its check wrapped to act at the moment the a
 from __future__ import annotations
 
 import shutil
+import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -19,7 +20,7 @@ from typing import Any
 import pytest
 
 from test_update_release import load_release_tool
-from update_fakes import FAKE_CONSOLE, make_bundle, write_wheel
+from update_fakes import DEVICE_PYTHON, FAKE_CONSOLE, SELF_TEST_USER, device_root, make_bundle, write_wheel
 
 
 def evil_wheel(path: Path, version: str) -> None:
@@ -30,6 +31,15 @@ def evil_wheel(path: Path, version: str) -> None:
 def installed_console(root: Path, version: str) -> str:
     (module,) = (root / "opt" / "pyramid" / "releases" / version).glob("lib/python*/site-packages/fake_console.py")
     return module.read_text()
+
+
+def tool_on_a_device(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[ModuleType, Path, Any]:
+    """The device tool loaded in this process, a device root, and its ``Device``. Release venvs are made
+    from the Python running the tool: the device's own, not the tests' (out of the self-test user's reach)."""
+    monkeypatch.setattr(sys, "executable", DEVICE_PYTHON)
+    tool = load_release_tool()
+    root = device_root(tmp_path)
+    return tool, root, tool.Device(root, SELF_TEST_USER)
 
 
 def checked_then(tool: ModuleType, act: Any) -> Any:
@@ -46,9 +56,7 @@ def checked_then(tool: ModuleType, act: Any) -> Any:
 
 def test_a_wheel_swapped_in_incoming_after_the_check_is_not_what_is_installed(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    tool = load_release_tool()
-    root = tmp_path / "device"
-    device = tool.Device(root)
+    tool, root, device = tool_on_a_device(tmp_path, monkeypatch)
     incoming = tool.prepare(device, "2.0")
     shutil.copytree(make_bundle(tmp_path / "bundles", "2.0"), incoming, dirs_exist_ok=True)
     wheel = incoming / "wheels" / "pyramid_console-2.0-py3-none-any.whl"
@@ -62,9 +70,7 @@ def test_a_wheel_swapped_in_incoming_after_the_check_is_not_what_is_installed(
 def test_a_wheel_changed_in_the_checked_copy_is_refused_by_its_digest(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Should anything reach root's copy between the check and pip, pip's own hash check refuses it."""
-    tool = load_release_tool()
-    root = tmp_path / "device"
-    device = tool.Device(root)
+    tool, root, device = tool_on_a_device(tmp_path, monkeypatch)
     bundle = make_bundle(tmp_path / "bundles", "2.0")
     swap = checked_then(tool, lambda checked: evil_wheel(checked / "wheels" / "pyramid_console-2.0-py3-none-any.whl",
                                                          "2.0"))

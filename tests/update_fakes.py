@@ -14,12 +14,14 @@ import base64
 import hashlib
 import json
 import os
+import pwd
 import signal
+import stat
 import subprocess
 import time
 import zipfile
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 import pytest
 
@@ -28,9 +30,13 @@ RELEASE_TOOL = REPOSITORY / "firmware" / "opt" / "pyramid" / "bin" / "pyramid-re
 DEVICE_PYTHON = "/usr/bin/python3"
 """The device runs its tool with the system Python; venvs are built from it."""
 
-BEHAVIOURS = ("good", "self-test-fails", "self-test-slow", "crashes", "hangs", "dies-after-ready")
+BEHAVIOURS = ("good", "self-test-fails", "self-test-slow", "self-test-says-who", "crashes", "hangs",
+              "dies-after-ready")
 #: The settle time pyramid-ready.service waits before it marks a release (15 s on a device).
 READY_AFTER = 0.5
+#: Whom the device tool runs a release's self-test as in the tests (on a device: the console's user,
+#: ``pyramid``). Only root can switch users: as another user, the tool runs it as that user.
+SELF_TEST_USER = "nobody"
 
 FAKE_CONSOLE = '''\
 """A stand-in console: behaves as {behaviour!r}."""
@@ -42,8 +48,15 @@ def main():
         print({version!r})
         return 0
     if "--self-test" in args:
+        if os.getuid() == 0:  # the device tool runs it as the console's user (issue 46)
+            print("the self-test ran as root", file=sys.stderr)
+            return 5
         if {behaviour!r} == "self-test-slow":
             time.sleep(1.0)
+        if {behaviour!r} == "self-test-says-who":  # fails, so that the tool reports its last line
+            print(f"uid {{os.getuid()}} gid {{os.getgid()}} groups {{sorted(os.getgroups())}} home {{os.environ['HOME']}}",
+                  file=sys.stderr)
+            return 1
         return 1 if {behaviour!r} == "self-test-fails" else 0
     if {behaviour!r} == "crashes":
         return 3
@@ -237,7 +250,7 @@ def process_alive(pid: int) -> bool:
 
 def release_tool(root: Path, service: FakeService | None, *arguments: str, settle: float = 0.3) -> list[str]:
     """The command line that runs the device tool on a test device root."""
-    options = ["--root", str(root), "--settle", str(settle)]
+    options = ["--root", str(root), "--settle", str(settle), "--self-test-user", SELF_TEST_USER]
     options += ["--systemctl", service.command] if service else ["--no-restart"]
     return [DEVICE_PYTHON, str(RELEASE_TOOL), *options, *arguments]
 
@@ -261,7 +274,8 @@ def assert_console_healthy(root: Path, service: FakeService) -> str:
     assert version is not None, "no current release"
     release = root / "opt" / "pyramid" / "releases" / version
     assert (release / ".installed").is_file(), f"current points at unfinished release {version}"
-    self_test = subprocess.run([str(release / "bin" / "pyramid"), "--self-test"], timeout=60, check=False)
+    self_test = subprocess.run([str(release / "bin" / "pyramid"), "--self-test"], timeout=60, check=False,
+                               **as_self_test_user())
     assert self_test.returncode == 0, f"current release {version} fails its self-test"
     assert service.running_version() == version, (
         f"the console runs {service.running_version()!r}, current is {version!r}")
@@ -278,10 +292,30 @@ def wait_until(condition, timeout: float = 30.0, interval: float = 0.05) -> bool
     return condition()
 
 
+def as_self_test_user() -> dict[str, Any]:
+    """``subprocess`` arguments that run a command as :data:`SELF_TEST_USER` with its own group and no
+    other (when the tests run as root; else none)."""
+    if os.geteuid() != 0:
+        return {}
+    entry = pwd.getpwnam(SELF_TEST_USER)
+    return {"user": entry.pw_uid, "group": entry.pw_gid, "extra_groups": []}
+
+
+def device_root(folder: Path) -> Path:
+    """Where a fake device's file system starts, in ``folder``: a directory the console's user can reach,
+    as it reaches / on a device (pytest's temporary folders are closed to other users; each folder
+    above it is opened for passing through, not for listing)."""
+    for directory in (folder, *folder.parents):
+        mode = directory.stat().st_mode
+        if not mode & stat.S_IXOTH:
+            directory.chmod(stat.S_IMODE(mode) | stat.S_IXOTH)
+    return folder / "device"
+
+
 @pytest.fixture
 def root(tmp_path: Path) -> Path:
     """Where the fake device's file system starts."""
-    return tmp_path / "device"
+    return device_root(tmp_path)
 
 
 @pytest.fixture
