@@ -110,8 +110,12 @@ def test_pip_installs_exactly_the_listed_wheels_and_nothing_from_elsewhere(
     install(tmp_path, root, service, "2.0")
     assert assert_console_healthy(root, service) == "2.0"
     tool = load_release_tool()
-    command = tool.pip_command(Path("/venv"), Path("/bundle"), ["wheels/b.whl", "wheels/a.whl"])
-    assert command[-2:] == ["/bundle/wheels/b.whl", "/bundle/wheels/a.whl"]
+    requirements = tmp_path / "requirements.txt"
+    command = tool.pip_command(Path("/venv"), Path("/bundle"), {"wheels/b.whl": "b" * 64, "wheels/a.whl": "a" * 64},
+                               requirements)
+    assert command[-3:] == ["--require-hashes", "-r", str(requirements)]
+    assert requirements.read_text().splitlines() == [f"/bundle/wheels/b.whl --hash=sha256:{'b' * 64}",
+                                                     f"/bundle/wheels/a.whl --hash=sha256:{'a' * 64}"]
     assert "--no-index" in command and "--only-binary=:all:" in command
     assert "--find-links" not in command
 
