@@ -535,7 +535,8 @@ def test_a_game_that_cannot_go_on_says_why_first(tmp_path: Path) -> None:
 
 def test_moves_are_counted_on_the_table_and_a_win_gives_moves_time_and_a_new_best(tmp_path: Path) -> None:
     """Issue 29 ("time and moves"): a move counter on the table, the time with the timer on (off by
-    default), and the end panel's moves, time and "New best for this deal!"."""
+    default), and the end panel's moves, time and what a win bettered (here the shorter line scores
+    more too: tests/test_deal_bests.py has the score against the moves)."""
     from pyramid.engine.solver import solve
 
     class Clock:
@@ -565,13 +566,13 @@ def test_moves_are_counted_on_the_table_and_a_win_gives_moves_time_and_a_new_bes
     for move in line[1:]:
         tap_move(session, move)
     assert session.view().panel.lines[0] == f"{len(line)} moves · 1:05"  # no best before: nothing new
-    assert session.store.best_of("pyramid", "retrohub/one", 11) == (11, len(line), 65)
-    # The same deal again, in fewer moves: a new best.
+    assert session.store.best_of("pyramid", "retrohub/one", 11) == (11, len(line), 65, 500)
+    # The same deal again, in fewer moves and more points: a new best.
     shorter = solve(Board(board.deal, board.rules), optimal=True).moves
     assert len(shorter) < len(line), "the verdict's line is not the shortest here"
     items = session.state()["menu"]["items"]
     play(session, " ".join(["down"] * items.index("Retry this deal")) + " ok")
     for move in shorter:
         tap_move(session, move)
-    assert session.view().panel.lines[:2] == ("New best for this deal!", f"{len(shorter)} moves · 0:00")
+    assert session.view().panel.lines[:2] == ("New best score for this deal!", f"{len(shorter)} moves · 0:00")
     assert session.store.best_of("pyramid", "retrohub/one", 11).moves == len(shorter)  # type: ignore[union-attr]

@@ -318,10 +318,12 @@ def test_a_best_or_a_time_edited_out_of_shape_is_no_best_and_no_time(tmp_path: P
 
     path = tmp_path / "pyramid.db"
     with Store.open(path) as store:
-        store._connection.execute("INSERT INTO bests VALUES ('pyramid', 'retrohub/one', 7, 'many', 12)")
+        store._connection.execute("INSERT INTO bests VALUES ('pyramid', 'retrohub/one', 7, 'many', 12, NULL)")
+        store._connection.execute("INSERT INTO bests VALUES ('pyramid', 'retrohub/one', 9, 30, 12, 'lots')")
         store._connection.commit()
         assert store.best_of("pyramid", "retrohub/one", 7) is None
         assert store.best_of("pyramid", "retrohub/one", 8) is None
+        assert store.best_of("pyramid", "retrohub/one", 9) is None
     game = Progress("pyramid", "retrohub", 1, "x" * 10, ())
     for wrong in ("12", -5, 1.5, None, [3]):
         assert seconds_of(dataclasses.replace(game, context={"seconds": wrong})) == 0

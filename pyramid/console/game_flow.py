@@ -28,7 +28,7 @@ from pyramid.engine.errors import ReplayError
 from pyramid.engine.rules import Rules, preset
 from pyramid.engine.verdicts import GameVerdicts, Solve
 from pyramid.saved.progress import Progress, replay
-from pyramid.saved.stats import DealBest, GameResult, PyramidVariant, Stats
+from pyramid.saved.stats import DealBest, GameResult, Improvement, PyramidVariant, Stats, improvement
 
 if TYPE_CHECKING:
     from pyramid.engine.advice import Advice
@@ -134,7 +134,8 @@ class PyramidRun:
         #: The seconds it took, once over (the time stops with the game).
         self.final_seconds: int | None = None
         #: Once won: the deal's best before this game (``None``: first won, or no numbered deal).
-        self.best_before: DealBest | None = None
+        #: What this game's win bettered in the deal's best (None: nothing, or not won unaided).
+        self.bettered: Improvement | None = None
         #: When the hint being searched for was asked (the session's clock), or ``None``.
         self.thinking_since: float | None = None
         self.check_end()
@@ -223,11 +224,6 @@ class PyramidRun:
         if self.since is None:
             self.since = self.session.clock()
 
-    @property
-    def new_best(self) -> bool:
-        """Won in fewer moves than this deal ever was before (under these rules)."""
-        return self.best_before is not None and len(self.board.move_stack) < self.best_before.moves
-
     def _save(self, progress: Progress) -> None:
         self.progress = replace(progress, context={**progress.context, "seconds": self.seconds})
         self.session.store.save_progress(self.progress)
@@ -242,8 +238,9 @@ class PyramidRun:
         best = None
         number = self.progress.deal_number
         if result.won and not result.assisted and number is not None:
-            self.best_before = self.session.store.best_of(result.game, result.variant, number)
-            best = DealBest(number, len(self.board.move_stack), self.final_seconds)
+            best = DealBest(number, len(self.board.move_stack), self.final_seconds, result.score)
+            self.bettered = improvement(best, self.session.store.best_of(result.game, result.variant, number),
+                                        result.higher_is_better)
         self.counted_over = self.session.store.stats(result.game, result.variant)
         self.session.store.record_result(result, daily=self.daily, best=best)
         if status != "cleared":

@@ -371,9 +371,10 @@ class GameScreen(Screen):
         return say("game.moves_time", moves=moves, time=clock_time(self.run.seconds)) if timed else moves
 
     def won_lines(self) -> tuple[str, ...]:
-        """A won game's moves and time, and a new best for the deal when it is one (a daily deal with a
-        par says its moves against the par instead: :meth:`daily_line`)."""
-        best = (say("end.new_best"),) if self.run.new_best else ()
+        """A won game's moves and time, and what it bettered in the deal's best, if anything but its first
+        win (a daily deal with a par says its moves against the par instead: :meth:`daily_line`)."""
+        bettered = self.run.bettered
+        best = (say(f"end.best_{bettered}"),) if bettered is not None and bettered != "first" else ()
         return best if self.run.daily is not None and self.run.par else (*best, self.played_line(True))
 
     def end_panel(self) -> PanelView | None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from pyramid.engine.rules import REDEAL_CHOICES, format_redeals
 
@@ -33,11 +33,31 @@ LOCAL_GAME = "pyramids-local"
 
 
 class DealBest(NamedTuple):
-    """A numbered deal won: in how many moves, in how many seconds of play."""
+    """A numbered deal won: in how many moves, in how many seconds of play, with what score (None: a
+    best recorded before scores were kept with it)."""
 
     deal: int
     moves: int
     seconds: int
+    score: int | None = None
+
+
+#: What a win of a deal bettered: it is the deal's first win, or it beat the best on the score, or on
+#: moves at an equal score, or on time at equal score and moves.
+Improvement = Literal["first", "score", "moves", "time"]
+
+
+def improvement(new: DealBest, best: DealBest | None, higher_is_better: bool = True) -> Improvement | None:
+    """What ``new`` betters in the deal's ``best`` so far, or None: best means the score first (higher,
+    or lower where ``higher_is_better`` is false), then fewer moves, then less time (docs/rules.md,
+    "Bests"). A best recorded without a score is compared on moves and time only."""
+    if best is None:
+        return "first"
+    if new.score is not None and best.score is not None and new.score != best.score:
+        return "score" if (new.score > best.score) == higher_is_better else None
+    if new.moves != best.moves:
+        return "moves" if new.moves < best.moves else None
+    return "time" if new.seconds < best.seconds else None
 
 
 @dataclass(frozen=True)

@@ -86,6 +86,9 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # per game and variant: the end panel's "New best for this deal".
     ("CREATE TABLE bests (game TEXT NOT NULL, variant TEXT NOT NULL, deal INTEGER NOT NULL,"
      " moves INTEGER NOT NULL, seconds INTEGER NOT NULL, PRIMARY KEY (game, variant, deal)) WITHOUT ROWID",),
+    # 7: a deal's best is its score first, then moves, then time (issue 47): the score of each best;
+    # NULL for a best kept before, compared on moves and time only.
+    ("ALTER TABLE bests ADD COLUMN score INTEGER",),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -378,10 +381,15 @@ class Store:
         kind when it is not the result's own (a network match is saved as a
         ``"pyramids"`` game and counted under its own statistics key). ``daily``: the date of the
         daily deal this game was, counted for the daily streaks in the same transaction (a won
-        day stays won if it is played again). ``best``: the moves and time of a numbered deal won,
-        kept when they are the fewest moves it was won in (see :meth:`best_of`).
+        day stays won if it is played again). ``best``: the score, moves and time of a numbered deal
+        won unaided, kept when they better the deal's best (:func:`~pyramid.saved.stats.improvement`).
         """
+        from pyramid.saved.stats import improvement
+
         updated = self.stats(result.game, result.variant).after(result)
+        if best is not None and improvement(best, self.best_of(result.game, result.variant, best.deal),
+                                            result.higher_is_better) is None:
+            best = None  # not better than the deal's best: that one stays
         saved = saved_game or result.game
         if clear_progress:
             self._saved.pop(saved, None)
@@ -395,10 +403,9 @@ class Store:
                            " ON CONFLICT (day) DO UPDATE SET won = max(won, excluded.won)",
                            (daily.isoformat(), int(result.won and not result.assisted)))
             if best is not None:
-                db.execute("INSERT INTO bests (game, variant, deal, moves, seconds) VALUES (?, ?, ?, ?, ?)"
-                           " ON CONFLICT (game, variant, deal) DO UPDATE SET moves = excluded.moves,"
-                           " seconds = excluded.seconds WHERE excluded.moves < bests.moves",
-                           (result.game, result.variant, best.deal, best.moves, best.seconds))
+                db.execute("INSERT OR REPLACE INTO bests (game, variant, deal, moves, seconds, score)"
+                           " VALUES (?, ?, ?, ?, ?, ?)",
+                           (result.game, result.variant, best.deal, best.moves, best.seconds, best.score))
 
         self._write("stats", write)
         return updated
@@ -412,19 +419,19 @@ class Store:
         self._write("stats", lambda db: _put_stats(db, before))
 
     def best_of(self, game: str, variant: str, deal: int) -> DealBest | None:
-        """The fewest moves numbered deal ``deal`` was won in, unaided, under (game, variant), with that
-        game's time; ``None`` before its first such win (or when the record cannot be read)."""
+        """The best win of numbered deal ``deal``, unaided, under (game, variant): its moves, time and
+        score; ``None`` before its first such win (or when the record cannot be read)."""
         try:
-            row = self._connection.execute("SELECT moves, seconds FROM bests WHERE game = ? AND variant = ?"
+            row = self._connection.execute("SELECT moves, seconds, score FROM bests WHERE game = ? AND variant = ?"
                                            " AND deal = ?", (game, variant, deal)).fetchone()
         except sqlite3.Error as error:
             self._tell(StoreNotice.of("stats_unreadable", reason=str(error)))
             return None
-        if row is None or type(row[0]) is not int or type(row[1]) is not int:
+        if row is None or type(row[0]) is not int or type(row[1]) is not int or type(row[2]) not in (int, type(None)):
             return None  # none yet, or a row edited out of shape: no best
         from pyramid.saved.stats import DealBest
 
-        return DealBest(deal, row[0], row[1])
+        return DealBest(deal, row[0], row[1], row[2])
 
     def daily_results(self) -> dict[datetime.date, bool]:
         """Every daily deal played: its date, and whether it was won unaided."""

@@ -275,7 +275,9 @@ MESSAGES: dict[str, str] = {
     "end.verdict_judging": "Spiel wird beurteilt…",
     "end.why_stuck.one": "Die letzte Karte kann nicht mehr weg",
     "end.why_stuck.other": "Die {count} übrigen Karten können nicht mehr weg",
-    "end.new_best": "Neuer Bestwert für dieses Spiel!",
+    "end.best_score": "Neuer Punkterekord für dieses Spiel!",
+    "end.best_moves": "So wenige Züge wie nie bei diesem Spiel!",
+    "end.best_time": "So schnell wie nie bei diesem Spiel!",
     "end.no_move": "Kein Zug mehr",
 
     "notice.saved_data": "Zu deinen gespeicherten Daten",

@@ -274,7 +274,9 @@ MESSAGES: dict[str, str] = {
     "end.verdict_judging": "Judging this deal…",
     "end.why_stuck.one": "The card left cannot leave",
     "end.why_stuck.other": "The {count} cards left cannot leave",
-    "end.new_best": "New best for this deal!",
+    "end.best_score": "New best score for this deal!",
+    "end.best_moves": "Fewer moves than ever on this deal!",
+    "end.best_time": "Faster than ever on this deal!",
     "end.no_move": "No move left",
 
     "notice.saved_data": "About your saved data",

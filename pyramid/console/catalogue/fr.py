@@ -274,7 +274,9 @@ MESSAGES: dict[str, str] = {
     "end.verdict_judging": "Analyse de la donne…",
     "end.why_stuck.one": "La carte restante ne peut plus partir",
     "end.why_stuck.other": "Les {count} cartes restantes ne peuvent plus partir",
-    "end.new_best": "Record pour cette donne !",
+    "end.best_score": "Meilleur score pour cette donne !",
+    "end.best_moves": "Moins de coups que jamais sur cette donne !",
+    "end.best_time": "Plus rapide que jamais sur cette donne !",
     "end.no_move": "Plus aucun coup",
 
     "notice.saved_data": "À propos de vos données",
