@@ -147,3 +147,50 @@ def test_the_menu_says_whether_todays_deal_is_done_and_playing_it_again_says_so(
     moves = session.store.best_of("pyramid", "retrohub/none", daily_challenge(DAY, "retrohub").number)
     assert moves is not None
     assert session.view().table.status_line == f"Already played today, best {moves.moves} moves"
+
+
+def test_each_variant_speaks_of_its_own_daily_deal_and_the_streaks_go_across(tmp_path: Path) -> None:
+    """Issue 47, item 1: won under Three passes, the daily deal said "won ✓" under RetroHub too, opened
+    a different deal there ("Already played today: won") and stayed "won" when that one was lost."""
+    from pyramid.saved.stats import GameResult, daily_streaks
+
+    store = Store.open(tmp_path / "pyramid.db")
+    session = Session(preset("three-pass"), DealChoice(), store=store, today=lambda: DAY)
+    open_console(session)
+    choose(session, "Daily deal")
+    board = session.screen.board  # type: ignore[attr-defined]
+    for move in solve(Board(board.deal, board.rules), optimal=True).moves:
+        tap_move(session, move)
+    play(session, "ok")
+    assert "Daily deal · won ✓" in session.state()["menu"]["items"]
+
+    other = Session(preset("retrohub"), DealChoice(), store=store, today=lambda: DAY)
+    open_console(other)
+    assert "Daily deal" in other.state()["menu"]["items"], "RetroHub's daily deal is not played yet"
+    choose(other, "Daily deal")
+    assert other.screen.board.deal != board.deal  # type: ignore[attr-defined]
+    assert not other.view().table.status_line.startswith("Already played today")
+    other.store.record_result(GameResult("pyramid", "retrohub/none", False, 40), daily=DAY)  # lost
+    play(other, "star")
+    assert "Daily deal · played" in other.state()["menu"]["items"]
+    assert store.daily_results("retrohub/none") == {DAY: False}
+    assert store.daily_results("three-pass/two") == {DAY: True}
+    assert daily_streaks(store.daily_results(), DAY).won == 1, "a day is won when any variant's deal was"
+
+
+def test_days_played_before_each_variant_had_its_own_are_kept_for_the_streaks(tmp_path: Path) -> None:
+    """A data store of the main before issue 47 (schema 7: one row a day) reads the same streaks."""
+    import sqlite3
+
+    path = tmp_path / "pyramid.db"
+    Store.open(path).close()
+    with sqlite3.connect(path) as db:  # the days as version 7 kept them
+        db.execute("DROP TABLE daily_deals")
+        db.execute("CREATE TABLE daily (day TEXT PRIMARY KEY, won INTEGER NOT NULL)")
+        db.executemany("INSERT INTO daily VALUES (?, ?)", [((DAY - datetime.timedelta(days=n)).isoformat(), n % 2)
+                                                           for n in range(3)])
+        db.execute("PRAGMA user_version = 7")
+    with Store.open(path) as store:
+        days = store.daily_results()
+        assert days == {DAY: False, DAY - datetime.timedelta(days=1): True, DAY - datetime.timedelta(days=2): False}
+        assert store.daily_results("retrohub/none") == {}, "of no variant's menu line"

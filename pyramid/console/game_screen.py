@@ -116,9 +116,10 @@ def _deal(session: Console, rules: Rules, request: DealRequest, dealt: Dealt, re
     while isinstance(session.screen, GameScreen):  # the game this one replaces (a new deal from its pause)
         session.pop()
     screen = GameScreen(session, run)
-    played = session.store.daily_results().get(request.daily) if request.daily is not None else None
-    if played is not None:  # the daily deal again: it says so, and how it went
-        best = session.store.best_of(GAME, variant_of(run.board).key, dealt.number) if dealt.number else None
+    variant = variant_of(run.board).key
+    played = session.store.daily_results(variant).get(request.daily) if request.daily is not None else None
+    if played is not None:  # this variant's daily deal again: it says so, and how it went
+        best = session.store.best_of(GAME, variant, dealt.number) if dealt.number else None
         screen.message = (say("game.daily_again_best", moves=best.moves) if best is not None
                           else say("game.daily_again_won" if played else "game.daily_again"))
     session.push(screen)

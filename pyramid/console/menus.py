@@ -116,9 +116,13 @@ class MainMenu(MenuScreen):
         super().__init__(session)
 
     def _daily_played(self) -> bool | None:
-        """Today's daily deal: ``None`` not played yet, else whether it was won unaided (read when the
-        menu shows, not on every frame)."""
-        return self.session.store.daily_results().get(self.session.today())
+        """Today's daily deal of the variant it opens under: ``None`` not played yet, else whether it was
+        won unaided (read when the menu shows, not on every frame)."""
+        from pyramid.saved.stats import PyramidVariant
+
+        rules = self.session.rules  # the daily deal is played under the preset's own redeals
+        variant = PyramidVariant(rules.name, rules.redeals).key
+        return self.session.store.daily_results(variant).get(self.session.today())
 
     def _daily_label(self) -> str:
         """ "Daily deal", or with today's result once it is played ("Daily deal · won")."""

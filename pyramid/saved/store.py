@@ -89,6 +89,15 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # 7: a deal's best is its score first, then moves, then time (issue 47): the score of each best;
     # NULL for a best kept before, compared on moves and time only.
     ("ALTER TABLE bests ADD COLUMN score INTEGER",),
+    # 8: each variant has its own daily deal (issue 47): the days played per variant (its statistics
+    # key, "three-pass/two"). A day played before is kept under the variant "" (not known): it counts in
+    # the streaks, which go across variants, and for no variant's menu line.
+    (
+        "CREATE TABLE daily_deals (day TEXT NOT NULL, variant TEXT NOT NULL, won INTEGER NOT NULL,"
+        " PRIMARY KEY (day, variant)) WITHOUT ROWID",
+        "INSERT INTO daily_deals (day, variant, won) SELECT day, '', won FROM daily",
+        "DROP TABLE daily",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -380,8 +389,8 @@ class Store:
         both counted and still offered by "Continue". ``saved_game`` names that
         kind when it is not the result's own (a network match is saved as a
         ``"pyramids"`` game and counted under its own statistics key). ``daily``: the date of the
-        daily deal this game was, counted for the daily streaks in the same transaction (a won
-        day stays won if it is played again). ``best``: the score, moves and time of a numbered deal
+        daily deal this game was, counted for its variant and the daily streaks in the same
+        transaction (a won day stays won if it is played again). ``best``: the score, moves and time of a numbered deal
         won unaided, kept when they better the deal's best (:func:`~pyramid.saved.stats.improvement`).
         """
         from pyramid.saved.stats import improvement
@@ -399,9 +408,9 @@ class Store:
             if clear_progress:
                 _delete_progress(db, saved)
             if daily is not None:
-                db.execute("INSERT INTO daily (day, won) VALUES (?, ?)"
-                           " ON CONFLICT (day) DO UPDATE SET won = max(won, excluded.won)",
-                           (daily.isoformat(), int(result.won and not result.assisted)))
+                db.execute("INSERT INTO daily_deals (day, variant, won) VALUES (?, ?, ?)"
+                           " ON CONFLICT (day, variant) DO UPDATE SET won = max(won, excluded.won)",
+                           (daily.isoformat(), result.variant, int(result.won and not result.assisted)))
             if best is not None:
                 db.execute("INSERT OR REPLACE INTO bests (game, variant, deal, moves, seconds, score)"
                            " VALUES (?, ?, ?, ?, ?, ?)",
@@ -433,19 +442,24 @@ class Store:
 
         return DealBest(deal, row[0], row[1], row[2])
 
-    def daily_results(self) -> dict[datetime.date, bool]:
-        """Every daily deal played: its date, and whether it was won unaided."""
+    def daily_results(self, variant: str | None = None) -> dict[datetime.date, bool]:
+        """The days a daily deal was played, and whether it was won unaided: under ``variant`` (a
+        statistics key: each variant has its own daily deal), or under any (the streaks: a day is
+        won when a daily deal of that day was won under any variant)."""
         try:
-            rows = self._connection.execute("SELECT day, won FROM daily").fetchall()
+            rows = self._connection.execute("SELECT day, variant, won FROM daily_deals").fetchall()
         except sqlite3.Error as error:
             self._tell(StoreNotice.of("daily_unreadable", reason=str(error)))
             return {}
-        days = {}
-        for day, won in rows:
+        days: dict[datetime.date, bool] = {}
+        for day, played_under, won in rows:
+            if variant is not None and played_under != variant:
+                continue
             try:
-                days[datetime.date.fromisoformat(str(day))] = bool(won)
+                date = datetime.date.fromisoformat(str(day))
             except ValueError:
                 continue  # a row edited out of shape is no day
+            days[date] = days.get(date, False) or bool(won)
         return days
 
     def stats(self, game: str, variant: str) -> Stats:
@@ -706,8 +720,10 @@ def _salvage(aside: Path, connection: sqlite3.Connection) -> Salvaged:
                      source, f"SELECT game, variant, {', '.join(_STATS_COLUMNS)} FROM stats")
                  if isinstance(row[0], str) and isinstance(row[1], str)
                  and all(type(value) is int and value >= 0 for value in row[2:] if value is not None)]
-        days = [(day, won) for day, won in _readable_rows(source, "SELECT day, won FROM daily")
-                if isinstance(day, str) and _is_iso_date(day) and won in (0, 1)]
+        played = (_readable_rows(source, "SELECT day, variant, won FROM daily_deals")
+                  or [(day, "", won) for day, won in _readable_rows(source, "SELECT day, won FROM daily")])
+        days = [(day, variant, won) for day, variant, won in played
+                if isinstance(day, str) and _is_iso_date(day) and isinstance(variant, str) and won in (0, 1)]
     finally:
         source.close()
     if not settings and not stats and not days:
@@ -718,7 +734,7 @@ def _salvage(aside: Path, connection: sqlite3.Connection) -> Salvaged:
         connection.executemany(
             f"INSERT OR REPLACE INTO stats (game, variant, {', '.join(_STATS_COLUMNS)})"
             f" VALUES (?, ?, {', '.join('?' * len(_STATS_COLUMNS))})", stats)
-        connection.executemany("INSERT OR REPLACE INTO daily (day, won) VALUES (?, ?)", days)
+        connection.executemany("INSERT OR REPLACE INTO daily_deals (day, variant, won) VALUES (?, ?, ?)", days)
         connection.execute("COMMIT")
     except BaseException:
         connection.execute("ROLLBACK")
