@@ -13,17 +13,14 @@ from typing import Callable, NamedTuple
 
 import pygame
 
-from pyramid.engine.cards import ENGLISH_FACE_LETTERS, FRENCH_FACE_LETTERS, Card
+from pyramid.engine.cards import FACE_LETTERS, Card, CardLetters
 
 from . import theme
 from .symbols import Color, symbol
 from .text import fit_text, render_text
 
-FACE_LETTERS = {"french": FRENCH_FACE_LETTERS, "english": ENGLISH_FACE_LETTERS}
-
-
-def rank_label(card: Card, letters: str) -> str:
-    """What the corner shows: A, 2 … 10, and the court letters (French V D R by default).
+def rank_label(card: Card, letters: CardLetters) -> str:
+    """What the corner shows: A, 2 … 10, and the court letters (J Q K, V D R or B D K).
 
     The Spanish deck has no court letters in either language, so its cards show numbers.
     """
@@ -44,9 +41,10 @@ def suit_colour(card: Card, four_colour: bool = False) -> Color:
 
 
 class FaceStyle(NamedTuple):
-    """How faces are printed: court letters (``"french"`` V D R or ``"english"`` J Q K), suit colours."""
+    """How faces are printed: court letters (``"english"`` J Q K, ``"french"`` V D R, ``"german"`` B D K),
+    suit colours."""
 
-    letters: str = "french"
+    letters: CardLetters = "english"
     four_colour: bool = False
 
 

@@ -127,7 +127,7 @@ class View(NamedTuple):
     panel: PanelView | None = None
     text: TextView | None = None
     notice: str = ""
-    letters: CardLetters = "french"
+    letters: CardLetters = "english"
     four_colour: bool = False
     #: The player's TV safe area in percent; ``None`` leaves it to the display.
     safe_area: int | None = None

@@ -67,7 +67,7 @@ def menu_view() -> View:
 
 
 def help_view() -> View:
-    return View("help", text=TextView("Pyramid: rules & controls", pyramid_help(RETROHUB)))
+    return View("help", text=TextView("Pyramid: rules & controls", pyramid_help(RETROHUB, "english")))
 
 
 def all_views() -> dict[str, View]:

@@ -272,7 +272,7 @@ def test_version_2_store_migrates_and_the_pyramid_game_keeps_an_empty_context(tm
         store.save_progress(Progress("pyramid", "retrohub", 1, "x" * 10, ("draw",)))
     with sqlite3.connect(path) as old:  # back to schema 2: the context column and the daily table did not exist
         old.execute("ALTER TABLE progress DROP COLUMN context")
-        old.execute("DROP TABLE daily")
+        old.execute("DROP TABLE daily_deals")
         old.execute("ALTER TABLE stats DROP COLUMN old_best_score")
         old.execute("DROP TABLE bests")
         old.execute("PRAGMA user_version = 2")

@@ -15,7 +15,7 @@ from display.rect import Rect, merge_rects
 from display.text import text_width
 from pyramid.engine.tableau import pyramid_geometry
 from pyramid.engine.deal import numbered_deal
-from pyramid.console.help_text import pyramid_help
+from pyramid.console.help_text import paginate, pyramid_help
 from pyramid.engine.rules import RETROHUB
 from pyramid.view import MenuHit, MenuView, PanelView, TableView, TextView, View
 
@@ -193,21 +193,23 @@ def test_six_choices_of_a_panel_show_whole_and_a_longer_list_scrolls(size: tuple
 
 
 @pytest.mark.parametrize("size,safe", SCREENS)
-def test_the_help_page_fits_whole_without_overlaps(size: tuple[int, int], safe: int) -> None:
+def test_the_help_pages_fit_whole_without_overlaps(size: tuple[int, int], safe: int) -> None:
+    """Each page of the rules as the help screen splits them (:func:`paginate`)."""
     layout = Layout(size, safe, measure=text_width)  # the real font's widths decide the wrapping
-    page = TextView("Pyramid: rules & controls", pyramid_help(RETROHUB))
-    placed = layout.text(page)
-    if size == (320, 240) and safe:  # a TV margin on a tiny screen: the page is cut, and says so
-        assert not placed.complete and placed.lines[-1].text == "…"
-    else:
-        assert placed.complete
-    headings = [line.text for line in placed.lines if line.style == "heading"]
-    assert headings == [name for name, _ in page.sections][: len(headings)]
-    for line in placed.lines:
-        assert layout.safe.contains(line.rect) and not line.rect.intersects(placed.title)
-    for first, second in itertools.combinations(placed.lines, 2):
-        assert not first.rect.intersects(second.rect)
-    assert layout.hit_at(View("help", text=page), *placed.lines[0].rect.center) is None
+    for sections in paginate(pyramid_help(RETROHUB, "english")):
+        page = TextView("Pyramid: rules & controls", sections)
+        placed = layout.text(page)
+        if size == (320, 240) and safe:  # a TV margin on a tiny screen: a page may be cut, and says so
+            assert placed.complete or placed.lines[-1].text == "…"
+        else:
+            assert placed.complete, [line.text for line in placed.lines]
+        headings = [line.text for line in placed.lines if line.style == "heading"]
+        assert headings == [name for name, _ in page.sections][: len(headings)]
+        for line in placed.lines:
+            assert layout.safe.contains(line.rect) and not line.rect.intersects(placed.title)
+        for first, second in itertools.combinations(placed.lines, 2):
+            assert not first.rect.intersects(second.rect)
+        assert layout.hit_at(View("help", text=page), *placed.lines[0].rect.center) is None
 
 
 def test_bigger_screens_get_bigger_cards_and_text() -> None:

@@ -120,13 +120,35 @@ def test_settings_change_the_view_and_survive_a_restart(tmp_path: Path) -> None:
     session = new_session(tmp_path)
     state = choose(session, "Settings")
     assert state["screen"] == "settings"
-    assert state["menu"]["items"][0] == "Card letters: French (V D R)"
-    state = play(session, "right down right")
-    assert state["menu"]["items"][:2] == ["Card letters: English (J Q K)", "Suit colours: four"]
-    assert session.view().letters == "english" and session.view().four_colour
+    assert state["menu"]["items"][0] == "Card letters: The language's (J Q K)"
+    assert session.view().letters == "english"
+    state = play(session, "right right down right")
+    assert state["menu"]["items"][:2] == ["Card letters: French (V D R)", "Suit colours: four"]
+    assert session.view().letters == "french" and session.view().four_colour
     session.store.close()
     again = new_session(tmp_path)
-    assert again.view().letters == "english"
+    assert again.view().letters == "french"
+
+
+@pytest.mark.parametrize("language, letters, values", [
+    ("en", "english", "Aces count 1, number cards their number, J 11, Q 12, K 13."),
+    ("fr", "french", "L'as vaut 1, une carte son chiffre, V 11, D 12, R 13."),
+    ("de", "german", "Ein Ass zählt 1, eine Zahlenkarte ihre Zahl, B 11, D 12, K 13.")])
+def test_out_of_the_box_the_court_cards_show_the_languages_letters_and_the_rules_say_their_values(
+        tmp_path: Path, language: str, letters: str, values: str) -> None:
+    """Issue 47, item 3: every language showed V D R, and no page said what the court cards are worth."""
+    from pyramid.console.catalogue import say, use_language
+
+    session = new_session(tmp_path)
+    try:
+        session.change_setting("language", language)
+        assert session.view().letters == letters
+        state = choose(session, say("menu.rules"))
+        texts = [line for page in session.screen.pages for _, lines in page for line in lines]  # type: ignore[attr-defined]
+        assert values in texts, texts
+        assert state["screen"] == "help"
+    finally:
+        use_language("en")
 
 
 def test_redeal_question_starts_on_the_chosen_default(tmp_path: Path) -> None:

@@ -185,7 +185,7 @@ def test_rules_are_paged_and_every_page_is_reachable() -> None:
     distinct = list(dict.fromkeys(pages))
     assert len(distinct) >= 2 and view.text.footer.startswith("◀ ▶ page")
     headings = [heading for page in distinct for heading, _ in page]
-    assert headings == ["Goal", "Pairs", "Stock", "Points", "Controls"]
+    assert headings == ["Goal", "Cards", "Pairs", "Stock", "Points", "Controls"]
     play(session, "left left left left left left")
     assert session.view().text.sections == distinct[0], "◀ goes back to the first page"
 

@@ -283,7 +283,7 @@ def test_settings_default_then_persist(path: Path) -> None:
 
 @pytest.mark.parametrize(
     "name, value",
-    [("card_letters", "german"), ("four_colour_suits", 1), ("safe_area", True), ("safe_area", 21),
+    [("card_letters", "spanish"), ("four_colour_suits", 1), ("safe_area", True), ("safe_area", 21),
      ("redeal_default", "always"), ("rules_preset", "no-such-preset"), ("menu_choices", {"main": 3})],
 )
 def test_bad_setting_values_are_refused(path: Path, name: str, value: object) -> None:

@@ -16,7 +16,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from pyramid.actions import ARROWS, Action, Kind
-from pyramid.console.catalogue import say, say_count
+from pyramid.console.catalogue import letters_for, say, say_count
 from pyramid.console.dealing import DealingScreen, DealRequest, Dealt, deal_at_once
 from pyramid.console.game_flow import GAME, PyramidRun, challenge_request, daily_request, new_run, saved_run, variant_of
 from pyramid.console.help_text import pyramid_help
@@ -220,7 +220,7 @@ class GameScreen(Screen):
         self._played(move)
         refused = self.table.refused
         if move is None and refused is not None:
-            letters = self.session.settings.card_letters
+            letters = letters_for(self.session.settings.card_letters)
             first, second = refused
             self.message = say("game.wrong_pair", first=card_name(first, letters), second=card_name(second, letters),
                                total=first.rank + second.rank, target=self.board.rules.target)
@@ -266,7 +266,7 @@ class GameScreen(Screen):
         pyramid cards, saying plainly that the deal cannot be cleared. Only a hint that
         suggests a move makes the game assisted."""
         solution, advice = answer
-        letters = self.session.settings.card_letters
+        letters = letters_for(self.session.settings.card_letters)
         if solution.verdict == "win":
             move = solution.moves[0]
             self.message = say("hint.move", move=describe_move(move, letters))
@@ -457,7 +457,8 @@ class AssistPanel(MenuScreen):
     def choose(self, index: int) -> None:
         choice = self.ITEMS[index]
         if choice == "menu.rules":
-            self.session.push(HelpScreen(self.session, sections=pyramid_help(self.game.board.rules)))
+            letters = letters_for(self.session.settings.card_letters)
+            self.session.push(HelpScreen(self.session, sections=pyramid_help(self.game.board.rules, letters)))
             return
         session, game = self.session, self.game
         session.pop()

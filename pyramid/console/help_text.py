@@ -9,6 +9,7 @@ import math
 
 from pyramid.console.catalogue import say
 from pyramid.engine.board import msc_row_bonus
+from pyramid.engine.cards import FACE_LETTERS, CardLetters
 from pyramid.engine.rules import MSC_PYRAMID_BONUS, MSC_REMOVAL_POINTS, Rules
 
 Sections = tuple[tuple[str, tuple[str, ...]], ...]
@@ -30,10 +31,15 @@ def controls() -> tuple[str, ...]:
     return tuple(say(key) for key in CONTROLS)
 
 
-def pyramid_help(rules: Rules) -> Sections:
-    """Rules and controls of Pyramid under ``rules``: every sentence follows the rules object."""
-    top = say("help.king") if rules.deck_name == "standard" else say("help.king_12")
+def pyramid_help(rules: Rules, letters: CardLetters) -> Sections:
+    """Rules and controls of Pyramid under ``rules``: every sentence follows the rules object; the
+    cards' values name the court cards by ``letters``, as the cards show them."""
+    standard = rules.deck_name == "standard"
+    top = say("help.king") if standard else say("help.king_12")
     goal = say("help.goal_all") if rules.goal == "all" else say("help.goal_pyramid", cards=rules.pyramid_size)
+    courts = FACE_LETTERS[letters]
+    values = (say("help.values", jack=courts[11], queen=courts[12], king=courts[13]) if standard
+              else say("help.values_numbers"))
     pairs = [say("help.pairs", target=rules.target, top=top), say("help.uncovered")]
     if rules.overlap:
         pairs.append(say("help.overlap"))
@@ -44,6 +50,7 @@ def pyramid_help(rules: Rules) -> Sections:
     points = say(f"help.points_{rules.scoring}", removal=MSC_REMOVAL_POINTS, rows=rows, top=MSC_PYRAMID_BONUS)
     return (
         (say("help.goal"), (say("help.clear", goal=goal),)),
+        (say("help.cards"), (values,)),
         (say("help.pairs_heading"), tuple(pairs)),
         (say("help.stock"), stock),
         (say("help.points"), (points,)),

@@ -293,7 +293,7 @@ class SettingsScreen(MenuScreen):
         from pyramid.saved.settings import VOLUME_LEVELS
 
         return [
-            ("settings.card_letters", "card_letters", ["french", "english"]),
+            ("settings.card_letters", "card_letters", ["language", "english", "french", "german"]),
             ("settings.suit_colours", "four_colour_suits", [False, True]),
             ("settings.redeal_default", "redeal_default", ["none", "one", "unlimited"]),
             ("settings.winnable_only", "winnable_only", [False, True, *GRADES]),

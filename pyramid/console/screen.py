@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Protocol, Sequence
 
 from pyramid.actions import Action, Kind
-from pyramid.console.catalogue import say
+from pyramid.console.catalogue import letters_for, say
 from pyramid.console.help_text import Sections, paginate, pyramid_help
 from pyramid.engine.cards import Card
 from pyramid.engine.rules import Rules
@@ -480,7 +480,8 @@ class HelpScreen(PagedScreen):
 
     def __init__(self, session: Console, title: str | None = None, sections: Sections | None = None) -> None:
         super().__init__(session, say("help.title") if title is None else title,
-                         sections if sections is not None else pyramid_help(session.rules))
+                         sections if sections is not None
+                         else pyramid_help(session.rules, letters_for(session.settings.card_letters)))
 
     def answer(self, action: Action) -> None:
         if action.kind in (Kind.OK, Kind.BACK, Kind.STAR, Kind.TAP):

@@ -17,7 +17,7 @@ import random
 import time
 from typing import Any, Callable, Sequence
 
-from pyramid.console.catalogue import say, use_language
+from pyramid.console.catalogue import letters_for, say, use_language
 from pyramid.actions import Action, Kind
 from pyramid.console.net.tables import Tables
 from pyramid.console.screen import DealChoice, NoticeScreen, PressSeen, Screen
@@ -227,7 +227,7 @@ class Session:
             self.recover("making its view")
             view = self.screen.view()
         settings = self.settings
-        return view._replace(letters=settings.card_letters, four_colour=settings.four_colour_suits,
+        return view._replace(letters=letters_for(settings.card_letters), four_colour=settings.four_colour_suits,
                                            safe_area=settings.safe_area, feedback=self.feedback)
 
     def state(self) -> dict[str, Any]:

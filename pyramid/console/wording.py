@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from pyramid.actions import Action, Kind
 from pyramid.console.catalogue import knows, say, say_count
-from pyramid.engine.cards import ENGLISH_FACE_LETTERS, FRENCH_FACE_LETTERS, SPANISH_SUITS, SUIT_SIGNS, Card
+from pyramid.engine.cards import FACE_LETTERS, SPANISH_SUITS, SUIT_SIGNS, Card, CardLetters
 from pyramid.engine.rules import PRESETS
 
 if TYPE_CHECKING:
@@ -44,17 +44,16 @@ def month_name(month: int) -> str:
     return say(f"month.{month}")
 
 
-def card_name(card: Card, letters: str) -> str:
-    """``Qd`` → "D♦" with French letters (the default), "Q♦" with English ones; a Spanish card by its
+def card_name(card: Card, letters: CardLetters) -> str:
+    """``Qd`` → "Q♦" with English letters, "D♦" with French or German ones; a Spanish card by its
     number and its suit's sign, as its face shows it ("11" and a coin)."""
     if card.suit in SPANISH_SUITS:
         return str(card.rank) + SUIT_SIGNS[card.suit]
-    faces = FRENCH_FACE_LETTERS if letters == "french" else ENGLISH_FACE_LETTERS
-    rank = faces.get(card.rank) or (say("card.ace") if card.rank == 1 else str(card.rank))
+    rank = FACE_LETTERS[letters].get(card.rank) or (say("card.ace") if card.rank == 1 else str(card.rank))
     return rank + SUIT_SIGNS[card.suit]
 
 
-def describe_move(move: Move, letters: str) -> str:
+def describe_move(move: Move, letters: CardLetters) -> str:
     """A Pyramid move as a hint says it: "turn the stock", "D♦ + A♠"."""
     if move.kind == "draw":
         return say("move.draw")

@@ -27,11 +27,14 @@ SUIT_SIGNS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠", "o": "\ue000", "p"
 #: The suits drawn in red (hearts and diamonds, the Spanish oros and copas).
 RED_SUITS = "dhop"
 
-#: Court cards as the console shows them (French letters, docs/rules.md, "Pyramid").
-#: How court cards are lettered on screen: French V/D/R (the default) or English J/Q/K.
-CardLetters = Literal["french", "english"]
-FRENCH_FACE_LETTERS = {11: "V", 12: "D", 13: "R"}
-ENGLISH_FACE_LETTERS = {11: "J", 12: "Q", 13: "K"}
+#: How court cards are lettered on screen: English J/Q/K, French V/D/R (valet, dame, roi) or German
+#: B/D/K (Bube, Dame, König); by default the language's own (docs/rules.md, "Pyramid").
+CardLetters = Literal["english", "french", "german"]
+FACE_LETTERS: dict[CardLetters, dict[int, str]] = {
+    "english": {11: "J", 12: "Q", 13: "K"},
+    "french": {11: "V", 12: "D", 13: "R"},
+    "german": {11: "B", 12: "D", 13: "K"},
+}
 
 
 class _CardValue(NamedTuple):

@@ -12,16 +12,18 @@ live in the display's TOML file, not here.
 # Annotations are evaluated, not postponed: cheaper named tuples at start-up (see pyramid.view).
 
 from types import MappingProxyType
-from typing import Any, Callable, Mapping, NamedTuple
+from typing import Any, Callable, Literal, Mapping, NamedTuple
 
 from pyramid.languages import LANGUAGES
-from pyramid.engine.cards import CardLetters
+from pyramid.engine.cards import FACE_LETTERS, CardLetters
 from pyramid.engine.difficulty import GRADES, Grade
 from pyramid.saved.errors import InvalidSettingError
 from pyramid.engine.rules import PRESETS, REDEAL_CHOICES
 
-#: How court cards are lettered: French V/D/R (docs/rules.md, "Pyramid") or English J/Q/K.
-CARD_LETTERS = ("french", "english")
+#: How court cards are lettered: as the language in use letters them (the default), or one language's
+#: letters whatever the language (docs/rules.md, "Pyramid").
+LetterChoice = Literal["language"] | CardLetters
+CARD_LETTERS: tuple[str, ...] = ("language", *FACE_LETTERS)
 #: The widest margin, in percent of each screen dimension (the limit of ``display.layout``).
 MAX_SAFE_AREA = 20
 #: The longest player name: what the name-entry screen types and the network protocol carries.
@@ -50,7 +52,7 @@ class PlayerSettings(NamedTuple):
     beside its moves while it is played (off: the moves alone; the end panel gives both).
     """
 
-    card_letters: CardLetters = "french"
+    card_letters: LetterChoice = "language"
     four_colour_suits: bool = False
     redeal_default: str = "none"
     winnable_only: bool | Grade = False

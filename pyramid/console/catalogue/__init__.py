@@ -23,6 +23,7 @@ from importlib import import_module
 from typing import Mapping
 
 from pyramid.console.catalogue import en
+from pyramid.engine.cards import FACE_LETTERS, CardLetters
 from pyramid.languages import LANGUAGES
 
 
@@ -50,6 +51,7 @@ class _Current:
     messages: Mapping[str, str] = en.MESSAGES
     singular: Callable[[int], bool] = staticmethod(en.singular)
     elisions: Mapping[str, str] = en.ELISIONS
+    court_letters: CardLetters = en.COURT_LETTERS
 
 
 def use_language(language: str) -> None:
@@ -58,7 +60,17 @@ def use_language(language: str) -> None:
         raise ValueError(f"unknown language {language!r}: use one of {', '.join(LANGUAGES)}")
     module = import_module(f"{__name__}.{language}")
     _Current.language, _Current.messages, _Current.singular = language, module.MESSAGES, module.singular
-    _Current.elisions = module.ELISIONS
+    _Current.elisions, _Current.court_letters = module.ELISIONS, module.COURT_LETTERS
+
+
+def letters_for(choice: str) -> CardLetters:
+    """The court letters to show for the player's choice: ``"language"`` (the default) gives the
+    language in use's own (J Q K, V D R, B D K); any other is a language's letters, kept whatever the
+    language."""
+    for letters in FACE_LETTERS:
+        if choice == letters:
+            return letters
+    return _Current.court_letters
 
 
 def current_language() -> str:

@@ -1,11 +1,16 @@
 """Die Wörter der Konsole auf Deutsch: the same keys as en.py. Pyramids comes from a German site:
 its words are used where they fit (Runde, Joker, Stapel)."""
 
+from pyramid.engine.cards import CardLetters
+
 
 def singular(count: int) -> bool:
     """Whether ``count`` takes the singular ("1 Karte", "0 Karten")."""
     return count == 1
 
+
+#: The court cards' letters of this language (B D K): what Settings → card letters shows by default.
+COURT_LETTERS: CardLetters = "german"
 
 #: Words that elide before a name starting with a vowel (none in German).
 ELISIONS: dict[str, str] = {}
@@ -90,8 +95,10 @@ MESSAGES: dict[str, str] = {
     "settings.volume": "Lautstärke",
     "settings.automatic": "automatisch",
     "settings.percent": "{percent} %",
-    "settings.card_letters.french": "französisch (V D R)",
+    "settings.card_letters.language": "wie die Sprache (B D K)",
     "settings.card_letters.english": "englisch (J Q K)",
+    "settings.card_letters.french": "französisch (V D R)",
+    "settings.card_letters.german": "deutsch (B D K)",
     "settings.four_colour_suits.on": "vier",
     "settings.four_colour_suits.off": "zwei",
     "settings.redeal_default.none": "kein Neugeben",
@@ -316,6 +323,9 @@ MESSAGES: dict[str, str] = {
     "help.king_12": "König (12)",
     "help.goal_all": "alle Karten, den Stapel eingeschlossen",
     "help.goal_pyramid": "die {cards} Pyramidenkarten",
+    "help.cards": "Karten",
+    "help.values": "Ein Ass zählt 1, eine Zahlenkarte ihre Zahl, {jack} 11, {queen} 12, {king} 13.",
+    "help.values_numbers": "Jede Karte zählt ihre Zahl, 1 bis 12.",
     "help.pairs": "Zwei freie Karten, die {target} ergeben, gehen zusammen; ein {top} geht allein.",
     "help.uncovered": "Eine Karte ist frei, wenn beide Karten über ihr weg sind.",
     "help.overlap": "Eine Karte darf auch mit der einen Karte gehen, die sie noch deckt, wenn sonst keine eine der beiden deckt.",

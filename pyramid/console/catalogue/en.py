@@ -1,10 +1,15 @@
 """The console's words in English (the default language): one message per key, see the package's docstring."""
 
+from pyramid.engine.cards import CardLetters
+
 
 def singular(count: int) -> bool:
     """Whether ``count`` takes the singular ("1 deal", "0 deals")."""
     return count == 1
 
+
+#: The court cards' letters of this language (J Q K): what Settings → card letters shows by default.
+COURT_LETTERS: CardLetters = "english"
 
 #: Words that elide before a name starting with a vowel (none in English).
 ELISIONS: dict[str, str] = {}
@@ -89,8 +94,10 @@ MESSAGES: dict[str, str] = {
     "settings.volume": "Volume",
     "settings.automatic": "automatic",
     "settings.percent": "{percent}%",
-    "settings.card_letters.french": "French (V D R)",
+    "settings.card_letters.language": "The language's (J Q K)",
     "settings.card_letters.english": "English (J Q K)",
+    "settings.card_letters.french": "French (V D R)",
+    "settings.card_letters.german": "German (B D K)",
     "settings.four_colour_suits.on": "four",
     "settings.four_colour_suits.off": "two",
     "settings.redeal_default.none": "no redeal",
@@ -315,6 +322,9 @@ MESSAGES: dict[str, str] = {
     "help.king_12": "king (12)",
     "help.goal_all": "all the cards, stock included",
     "help.goal_pyramid": "the {cards} pyramid cards",
+    "help.cards": "Cards",
+    "help.values": "Aces count 1, number cards their number, {jack} 11, {queen} 12, {king} 13.",
+    "help.values_numbers": "Every card counts its number, 1 to 12.",
     "help.pairs": "Two uncovered cards that make {target} leave together; a {top} leaves alone.",
     "help.uncovered": "A card is uncovered when both cards over it are gone.",
     "help.overlap": "A card may also leave with the one card still covering it, if nothing else covers either.",

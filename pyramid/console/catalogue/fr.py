@@ -1,10 +1,15 @@
 """Les mots de la console en français: the same keys as en.py, in the seed's own language."""
 
+from pyramid.engine.cards import CardLetters
+
 
 def singular(count: int) -> bool:
     """Whether ``count`` takes the singular: 0 and 1 do in French ("0 donne", "1 donne", "2 donnes")."""
     return count in (0, 1)
 
+
+#: The court cards' letters of this language (V D R): what Settings → card letters shows by default.
+COURT_LETTERS: CardLetters = "french"
 
 #: Words that elide before a name starting with a vowel: "Table d'Anne-Sophie", "la console d'Émile".
 ELISIONS: dict[str, str] = {"de": "d'", "De": "D'", "que": "qu'", "le": "l'", "la": "l'"}
@@ -89,8 +94,10 @@ MESSAGES: dict[str, str] = {
     "settings.volume": "Volume",
     "settings.automatic": "automatique",
     "settings.percent": "{percent} %",
-    "settings.card_letters.french": "françaises (V D R)",
+    "settings.card_letters.language": "celles de la langue (V D R)",
     "settings.card_letters.english": "anglaises (J Q K)",
+    "settings.card_letters.french": "françaises (V D R)",
+    "settings.card_letters.german": "allemandes (B D K)",
     "settings.four_colour_suits.on": "quatre",
     "settings.four_colour_suits.off": "deux",
     "settings.redeal_default.none": "sans redonne",
@@ -315,6 +322,9 @@ MESSAGES: dict[str, str] = {
     "help.king_12": "roi (12)",
     "help.goal_all": "toutes les cartes, talon compris",
     "help.goal_pyramid": "les {cards} cartes de la pyramide",
+    "help.cards": "Cartes",
+    "help.values": "L'as vaut 1, une carte son chiffre, {jack} 11, {queen} 12, {king} 13.",
+    "help.values_numbers": "Chaque carte vaut son chiffre, de 1 à 12.",
     "help.pairs": "Deux cartes libres qui font {target} partent ensemble ; un {top} part seul.",
     "help.uncovered": "Une carte est libre quand les deux cartes posées dessus sont parties.",
     "help.overlap": "Une carte peut aussi partir avec la seule carte qui la couvre encore, si rien d'autre ne les couvre.",

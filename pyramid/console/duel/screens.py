@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from pyramid.console.catalogue import say
+from pyramid.console.catalogue import letters_for, say
 from pyramid.console.wording import level_name
 from pyramid.actions import ARROWS, Action, Kind
 from pyramid.console.duel.flow import DuelRun, abandon_saved_duel, saved_duel
@@ -69,7 +69,7 @@ class DuelScreen(PyramidsHelpKey, Screen):
         super().__init__(session)
         self.run = run
         self.player = run.player or 0
-        self.table = DuelTable(board, session.settings.card_letters)
+        self.table = DuelTable(board, letters_for(session.settings.card_letters))
         self.message = ""
         #: The round just cleared, shown in a panel until ✓.
         self.cleared_round: int | None = None
@@ -135,7 +135,7 @@ class DuelScreen(PyramidsHelpKey, Screen):
     def next_turn(self) -> None:
         """The next person's game on the same deals, announced."""
         self.player = self.run.player or 0
-        self.table = DuelTable(self.run.new_board(), self.session.settings.card_letters)
+        self.table = DuelTable(self.run.new_board(), letters_for(self.session.settings.card_letters))
         self.finished = False
         self.session.push(TurnScreen(self.session, self))
 
@@ -283,7 +283,7 @@ class ResultScreen(PyramidsHelpKey, Screen):
         duel = self.run.duel
         computer = next(c for c in duel.contenders if c.is_computer)
         record = self.run.computer_game()
-        table = DuelTable(DuelBoard.for_match(duel.match_number), self.session.settings.card_letters)
+        table = DuelTable(DuelBoard.for_match(duel.match_number), letters_for(self.session.settings.card_letters))
         title = say("duel.computer_level", level=level_name(computer.level or ""))
         self.session.push(ReplayScreen(self.session, table, list(record.moves), title))
 

@@ -14,6 +14,7 @@ from typing import Any
 from pyramid.console.catalogue import say
 from pyramid.actions import Kind
 from pyramid.console import cursor
+from pyramid.engine.cards import CardLetters
 from pyramid.engine.duel.board import DuelBoard, DuelMove
 from pyramid.console.wording import card_name
 from pyramid.view import JokerState, TableView, Target
@@ -30,7 +31,7 @@ class Pick:
 class DuelTable:
     """One contender's game in play: the board plus the cursor."""
 
-    def __init__(self, board: DuelBoard, letters: str = "french") -> None:
+    def __init__(self, board: DuelBoard, letters: CardLetters = "english") -> None:
         self.board = board
         self.letters = letters
         self.cursor: Target | None = cursor.nearest(self.targets(), None, self.board.places)

@@ -23,7 +23,7 @@ import datetime
 from collections.abc import Callable
 from typing import Any
 
-from pyramid.console.catalogue import say
+from pyramid.console.catalogue import letters_for, say
 from pyramid.actions import Action, Kind
 from pyramid.console.duel.flow import GAME, DuelRun
 from pyramid.console.duel.screens import DuelScreen, ResultScreen
@@ -415,7 +415,7 @@ class WatchScreen(ReplayScreen[DuelMove]):
     name = "watch"
 
     def __init__(self, session: Console, run: NetDuelRun) -> None:
-        table = DuelTable(DuelBoard.for_match(run.match_number), session.settings.card_letters)
+        table = DuelTable(DuelBoard.for_match(run.match_number), letters_for(session.settings.card_letters))
         moves = [DuelMove.parse(move) for move in run.opponent.moves]
         super().__init__(session, table, moves, say("net.game_of", name=run.opponent_name))
         self.duel_table = table
