@@ -14,6 +14,7 @@ from typing import Iterator
 import pytest
 
 from net_consoles import Console, good_moves, guest, host, stop_all, taps
+from pyramid.actions import Action, Kind
 from pyramid.engine.duel.board import DuelBoard
 from pyramid.saved.stats import NETWORK_GAME
 
@@ -106,7 +107,7 @@ def test_watching_the_opponent_then_a_rematch(tmp_path: Path, consoles: list[Con
 
 def test_a_player_who_leaves_is_reported_and_the_match_recorded(tmp_path: Path, consoles: list[Console]) -> None:
     moves = good_moves(MATCH)
-    ann = host(tmp_path, "Ann", MATCH, f"wait:joined wait:done {taps(MATCH, moves)} ok")
+    ann = host(tmp_path, "Ann", MATCH, f"wait:joined {taps(MATCH, moves, stop=3)} wait:done ok")
     consoles.append(ann)
     # Bob's "wait" lets Ann's first message arrive: his moves go out once the table has answered.
     bob = guest(tmp_path, "Bob", ann.port(), f"wait:joined {taps(MATCH, moves, stop=5)} wait")
@@ -117,8 +118,35 @@ def test_a_player_who_leaves_is_reported_and_the_match_recorded(tmp_path: Path, 
     opponent = ann_final["game"]["opponent"]
     assert opponent["status"] == "left" and opponent["moves"] == 5 and not opponent["connected"]
     assert ann_final["game"]["table"]["state"] == "closed"
-    assert ann_final["game"]["moves"] == [str(move) for move in moves]
+    # Ann's game stopped where Bob left it (issue 47): ✓ on its panel shows the results, the match won.
+    assert ann_final["game"]["moves"] == [str(move) for move in moves[:3]]
+    assert ann_final["screen"] == "duel_result", ann_final
     # The match counts once on each side: a forfeit for the one who stayed, a loss for the one who left.
     ann_stats, bob_stats = ann.stats()[(NETWORK_GAME, "Bob")], bob.stats()[(NETWORK_GAME, "Ann")]
     assert (ann_stats.played, ann_stats.won) == (1, 1)
     assert (bob_stats.played, bob_stats.won) == (1, 0)
+
+
+def test_the_one_who_stayed_is_told_the_match_is_won_and_sees_the_results(tmp_path: Path) -> None:
+    """Issue 47, item 4: the opponent left mid-round; the host saw one status line and stayed on the
+    board. Now its game stops there with a panel saying the match is won, and leads to the results."""
+    from test_net_match_states import MatchAtARealHost
+
+    host = MatchAtARealHost()
+    try:
+        host.host_plays(5)
+        host.peer_plays_honestly(5)
+        host.say({"t": "leave", "reason": "left"})
+        screen = host.host_screen()
+        assert screen is not None and screen is host.session.screen and not screen.board.is_over()
+        panel = host.session.view().panel
+        assert panel is not None and panel.title == "Mallory left the table: you win the match"
+        assert panel.items == ("See the results",)
+        counted = host.session.store.stats(NETWORK_GAME, "Mallory")
+        assert (counted.played, counted.won) == (1, 1)
+        host.session.handle(Action(Kind.OK))
+        results = host.session.view().panel
+        assert results is not None and results.title == "Mallory left the table: you win the match"
+        assert results.items[-1] == "Leave the table"
+    finally:
+        host.close()

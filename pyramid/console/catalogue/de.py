@@ -443,6 +443,7 @@ MESSAGES: dict[str, str] = {
     "net.left.closed": "{name} hat den Tisch geschlossen",
     "net.left.timeout": "{name}s Konsole blieb zu lange weg: {name} hat den Tisch verlassen",
     "net.left.void": "Die Partie ist ungültig",
+    "net.won_left": "{name} hat den Tisch verlassen: Du gewinnst das Match",
     "net.left": "{name} hat den Tisch verlassen",
     "net.progress_finished": "{name} ist fertig: {score}",
     "net.progress": "{name}: Runde {round}, {score}",

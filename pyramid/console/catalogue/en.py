@@ -442,6 +442,7 @@ MESSAGES: dict[str, str] = {
     "net.left.closed": "{name} closed the table",
     "net.left.timeout": "{name}'s console stayed away too long: {name} left the table",
     "net.left.void": "The match is void",
+    "net.won_left": "{name} left the table: you win the match",
     "net.left": "{name} left the table",
     "net.progress_finished": "{name} finished: {score}",
     "net.progress": "{name}: round {round}, {score}",

@@ -442,6 +442,7 @@ MESSAGES: dict[str, str] = {
     "net.left.closed": "{name} a fermé la table",
     "net.left.timeout": "La console de {name} est restée absente trop longtemps : {name} a quitté la table",
     "net.left.void": "Le match est annulé",
+    "net.won_left": "{name} a quitté la table : vous gagnez la partie",
     "net.left": "{name} a quitté la table",
     "net.progress_finished": "{name} a fini : {score}",
     "net.progress": "{name} : manche {round}, {score}",

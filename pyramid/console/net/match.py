@@ -73,6 +73,8 @@ class NetDuelRun(DuelRun):
         self.voided = False
         self.gone = False  # the opponent left, closed the table or stayed away too long
         self.recorded = False
+        #: The opponent left while this player's game went on: the match is won, and over here.
+        self.won_by_leaving = False
         #: A new round proposed by the opponent, and the one this player proposed.
         self.their_rematch: int | None = None
         self.my_rematch: int | None = None
@@ -217,6 +219,7 @@ class NetDuelRun(DuelRun):
                     self.session.store.clear_progress(GAME)
                 else:
                     self.record(True)
+                    self.won_by_leaving = True
             self.gone = True
         elif isinstance(event, ev.RematchProposed):
             self.their_rematch = event.match
@@ -274,6 +277,8 @@ class NetDuelRun(DuelRun):
         name = self.opponent_name
         if self.voided:
             return say("net.left.void")
+        if self.won_by_leaving:
+            return say("net.won_left", name=name)
         if self.duel.is_finished:
             outcome = self.duel.outcome_for(self.seat)
             return {"win": say("duel.you_win"), "lose": say("net.name_wins", name=name), "tie": say("duel.tie")}[outcome]
@@ -327,6 +332,15 @@ class NetDuelScreen(DuelScreen):
         the opponent's progress."""
         return super().status_line() or self.run.status or self.run.opponent_line()
 
+    def news(self) -> None:
+        """The opponent left while this player's game went on: the match is won and over here
+        (docs/rules.md, "left"), so the game stops, and its panel says so and leads to the results."""
+        if self.run.won_by_leaving:
+            self.finished = True
+
+    def resume(self) -> None:
+        self.news()  # the news came while a screen was over this one
+
     def _handle_panel(self, action: Action, hit: Hit) -> None:
         if self.finished and self.cleared_round is None and action.kind in (Kind.OK, Kind.TAP):
             if action.kind is Kind.OK or isinstance(hit, MenuHit):
@@ -335,6 +349,9 @@ class NetDuelScreen(DuelScreen):
         super()._handle_panel(action, hit)
 
     def panel(self) -> PanelView | None:
+        if self.run.won_by_leaving and self.cleared_round is None and not self.board.is_over():
+            return PanelView(self.run.verdict(), (say("net.your_points", points=self.board.score),),
+                             (say("duel.see_results"),))
         panel = super().panel()
         if panel is None or not self.finished or self.cleared_round is not None:
             return panel
