@@ -189,16 +189,22 @@ def test_the_joker_keeps_a_hopeless_round_alive() -> None:
     assert [str(move) for move in board.legal_moves] == ["joker", "turn"]
 
 
-def test_exact_end_as_soon_as_no_placement_can_ever_happen() -> None:
+def test_a_round_ends_only_on_what_the_player_sees() -> None:
+    """Issue 47, item 5: no stock card fits any uncovered card, yet the round goes on while the stock
+    holds cards (ending it then told the player what the hidden stock held); it ends once the stock
+    is empty, the joker used and no card fits, each turn costing its 5 points."""
     board = DuelBoard([dead_end_deal(), numbered_deal(5)])
     play(board, "joker", "7c")
-    assert len(board.stock) == 23  # stock left, but no stock card fits any uncovered card
-    assert board.status() == "no_moves"
-    assert board.legal_moves == []
+    assert len(board.stock) == 23
+    assert board.status() == "playing" and [str(move) for move in board.legal_moves] == ["turn"]
+    for _ in range(23):
+        assert board.status() == "playing"
+        play(board, "turn")
+    assert board.status() == "no_moves" and board.legal_moves == []
     assert board.round_number == 1  # a round not completed ends the game
     with pytest.raises(IllegalMoveError, match="'turn'"):
         board.push(DuelMove.turn())
-    assert board.score == -50 + 5
+    assert board.score == -50 + 5 - 23 * 5
 
 
 def test_the_game_goes_on_while_a_stock_card_could_still_fit() -> None:

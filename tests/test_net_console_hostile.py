@@ -54,11 +54,11 @@ def send_ten_megabytes(port: int) -> socket.socket:
 PAYLOADS = [
     bytes(random.Random(1).randrange(256) for _ in range(5000)),
     b"not json at all\n",
-    b'{"t": "hello", "v": 2, "name": \n',
+    b'{"t": "hello", "v": 3, "name": \n',
     line({"t": "hello", "v": "one", "name": ["Mallory"]}),
     line({"t": "move", "match": MATCH, "n": 1, "move": "turn"}),
-    line({"t": "hello", "v": 2, "name": "Mallory"}) + b"[" * 60_000 + b"\n",
-    b'{"t":"hello","v":2,"na',  # and never the rest: dropped at the hello deadline
+    line({"t": "hello", "v": 3, "name": "Mallory"}) + b"[" * 60_000 + b"\n",
+    b'{"t":"hello","v":3,"na',  # and never the rest: dropped at the hello deadline
 ]
 
 
@@ -113,7 +113,7 @@ def read_until(sock: socket.socket, kind: str) -> dict[str, object]:
 def sit_down(port: int, name: str = "Mallory") -> socket.socket:
     """A raw peer that sits at the table as a console does: hello, join, and its resend after the accept."""
     sock = connect(port, GUARD)
-    sock.sendall(line({"t": "hello", "v": 2, "name": name}) + line({"t": "join", "token": "", "level": "good"}))
+    sock.sendall(line({"t": "hello", "v": 3, "name": name}) + line({"t": "join", "token": "", "level": "good"}))
     accept = read_until(sock, "accept")
     sock.sendall(line({"t": "resend", "match": accept["match"], "next": 1}))
     return sock

@@ -35,11 +35,11 @@ def line(data: dict[str, object]) -> bytes:
     return json.dumps(data).encode() + b"\n"
 
 
-HELLO = line({"t": "hello", "v": 2, "name": "Mallory"})
+HELLO = line({"t": "hello", "v": 3, "name": "Mallory"})
 ATTACKS = [
     b"",  # connect and say nothing: a squatter
     bytes(random.Random(7).randrange(256) for _ in range(3000)),
-    b'{"t":"hello","v":2,"na',
+    b'{"t":"hello","v":3,"na',
     line({"t": "hello", "v": 99, "name": "Mallory"}) + line({"t": "join", "token": "", "level": "good"}),
     line({"t": "ping", "n": 1}) * 400,
     HELLO + line({"t": "join", "token": "", "level": "good"}),  # asks for the seat, then never speaks
@@ -85,7 +85,7 @@ def attacker(port: int, source: str, stopping: threading.Event, seed: int) -> No
 def answers_a_hello(port: int) -> bool:
     """The console's own hello comes back (a table's answer, or with a busy refusal)."""
     with socket.create_connection(("127.0.0.1", port), timeout=10.0) as sock:
-        sock.sendall(line({"t": "hello", "v": 2, "name": "Probe"}) + line({"t": "join", "token": "e" * 32, "level": "good"}))
+        sock.sendall(line({"t": "hello", "v": 3, "name": "Probe"}) + line({"t": "join", "token": "e" * 32, "level": "good"}))
         received = b""
         while b"\n" not in received:
             data = sock.recv(65536)

@@ -40,7 +40,7 @@ def line(data: dict[str, object]) -> bytes:
     return json.dumps(data).encode() + b"\n"
 
 
-HELLO = line({"t": "hello", "v": 2, "name": "Mallory"})
+HELLO = line({"t": "hello", "v": 3, "name": "Mallory"})
 #: What a console sends to take a seat: hello, join, and once accepted (at once) its resend.
 SITS_DOWN = HELLO + line({"t": "join", "token": "", "level": "good"}) + line({"t": "resend", "match": 31, "next": 1})
 
@@ -103,7 +103,7 @@ def test_a_ten_megabyte_line_is_cut_off_without_being_buffered(table: tuple[Endp
 def test_a_half_message_that_never_ends_is_dropped(table: tuple[Endpoint, int]) -> None:
     host, port = table
     sock = connect(port, GUARD)
-    sock.sendall(b'{"t":"hello","v":2,"na')
+    sock.sendall(b'{"t":"hello","v":3,"na')
     assert closed_by_peer(sock)
     a_real_opponent_can_still_play(host, port)
 
@@ -185,7 +185,7 @@ def test_a_seated_cheat_voids_the_match(table: tuple[Endpoint, int], moves: list
     assert b'"t":"leave","reason":"void"' in received
 
 
-@pytest.mark.parametrize("version", [1, 3])
+@pytest.mark.parametrize("version", [2, 4])
 def test_a_console_of_another_version_reads_why_it_is_refused(table: tuple[Endpoint, int], version: int) -> None:
     """It says hello and asks for the seat at once, as a console does; the answer names the reason."""
     host, port = table
@@ -373,7 +373,7 @@ def test_a_guest_coming_back_with_its_token_keeps_the_name_it_sat_under(table: t
     """Item 9: Bob became Mallory mid-match by coming back with the seat's token under another name."""
     host, port = table
     bob = connect(port, GUARD)
-    bob.sendall(line({"t": "hello", "v": 2, "name": "Bob"}) + line({"t": "join", "token": "", "level": "good"}))
+    bob.sendall(line({"t": "hello", "v": 3, "name": "Bob"}) + line({"t": "join", "token": "", "level": "good"}))
     received = b""
     while b'"t":"accept"' not in received:
         received += bob.recv(65536)
@@ -383,7 +383,7 @@ def test_a_guest_coming_back_with_its_token_keeps_the_name_it_sat_under(table: t
     bob.close()
     host.wait(ev.PeerConnection, lambda event: not event.connected)
     mallory = connect(port, GUARD)
-    mallory.sendall(line({"t": "hello", "v": 2, "name": "Mallory"}) + line({"t": "join", "token": accept["token"], "level": "good"})
+    mallory.sendall(line({"t": "hello", "v": 3, "name": "Mallory"}) + line({"t": "join", "token": accept["token"], "level": "good"})
                     + line({"t": "resend", "match": 31, "next": 1}))
     back = host.wait(ev.OpponentJoined)
     assert (back.name, back.resumed) == ("Bob", True)

@@ -298,7 +298,7 @@ def test_a_console_of_another_protocol_version_is_refused() -> None:
     try:
         host.net.open_table(3, "good", "127.0.0.1", 0)
         sock = socket.create_connection(("127.0.0.1", host.wait(ev.Listening).port), timeout=GUARD)
-        sock.sendall(b'{"t":"hello","v":3,"name":"Future"}\n{"t":"join","token":"","level":"good"}\n')
+        sock.sendall(b'{"t":"hello","v":4,"name":"Future"}\n{"t":"join","token":"","level":"good"}\n')
         answer = b""
         while chunk := sock.recv(4096):
             answer += chunk

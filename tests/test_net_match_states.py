@@ -84,7 +84,7 @@ class MatchAtARealHost(RuleBasedStateMachine):
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # a ping a step: no waiting for ACKs
         self.buffer, self.closed, self.pings = b"", False, 0
         self.sent: list[bytes] = []
-        self.send(line({"t": "hello", "v": 2, "name": "Mallory"}) + line({"t": "join", "token": "", "level": "good"}))
+        self.send(line({"t": "hello", "v": 3, "name": "Mallory"}) + line({"t": "join", "token": "", "level": "good"}))
         self.read_until(lambda message: message["t"] == "accept")
         self.peer_match = MATCH
         self.peer_board = DuelBoard.for_match(MATCH)

@@ -136,7 +136,7 @@ def raw_host_with_guest(guest: Endpoint) -> tuple[socket.socket, socket.socket]:
     sock, _ = listener.accept()
     sock.settimeout(GUARD)
     read_until(sock, {"t": "hello"})
-    sock.sendall(line({"t": "hello", "v": 2, "name": "Mallory"})
+    sock.sendall(line({"t": "hello", "v": 3, "name": "Mallory"})
                  + line({"t": "table", "host": "Mallory", "match": 31, "level": "good", "seats": 1}))
     read_until(sock, {"t": "join"})
     # Seated, then asking for the guest's moves from the first, as a host does.

@@ -437,9 +437,9 @@ def test_a_console_killed_mid_match_comes_back_from_its_saved_table(own_broker: 
         alive.net.stop()
 
 
-GARBAGE = [b"", b"\xff\xfe\n", b"{}\n", b"[]\n", b'{"t":"hello","v":2,"name":"Mallory"}', b"x" * 8000 + b"\n",
-           b'{"t":"hello","v":2,"name":"Mallory"}\n{"t":"join","token":"","level":"good"}\n', b'{"t":"move","match":7,"n":1,"move":"turn"}\n',
-           b'{"t":"hello","v":2,"name":"' + "\u202e".encode() * 40 + b'"}\n']
+GARBAGE = [b"", b"\xff\xfe\n", b"{}\n", b"[]\n", b'{"t":"hello","v":3,"name":"Mallory"}', b"x" * 8000 + b"\n",
+           b'{"t":"hello","v":3,"name":"Mallory"}\n{"t":"join","token":"","level":"good"}\n', b'{"t":"move","match":7,"n":1,"move":"turn"}\n',
+           b'{"t":"hello","v":3,"name":"' + "\u202e".encode() * 40 + b'"}\n']
 
 
 def test_a_hostile_account_cannot_stop_a_match_nor_grow_a_consoles_memory(broker: Broker) -> None:
@@ -455,7 +455,7 @@ def test_a_hostile_account_cannot_stop_a_match_nor_grow_a_consoles_memory(broker
         match = half_played(host, guest)
         for number in range(200):  # seat requests, each its own conversation; garbage in each
             conversation = f"{number:016x}".encode()
-            mallory.send("pyramids/v1/seats/ann/mallory", b'{"t":"hello","v":2,"name":"Mallory"}\n', conversation)
+            mallory.send("pyramids/v1/seats/ann/mallory", b'{"t":"hello","v":3,"name":"Mallory"}\n', conversation)
             mallory.send("pyramids/v1/seats/ann/mallory", GARBAGE[number % len(GARBAGE)], conversation)
             mallory.send("pyramids/v1/play/mallory/ann", b'{"t":"move","match":7,"n":1,"move":"turn"}\n', conversation)
         for payload in GARBAGE:

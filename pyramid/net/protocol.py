@@ -30,8 +30,10 @@ from pyramid.engine.duel.ai import LEVELS
 from pyramid.net.errors import ProtocolError, quote
 
 #: The protocol version a console speaks; a hello with another version is refused. Version 2 (issue
-#: 30): the guest states its skill level in its join, and a table refuses one above its own.
-PROTOCOL_VERSION: Final = 2
+#: 30): the guest states its skill level in its join, and a table refuses one above its own. Version 3
+#: (issue 47): a round ends only when the player has no move in sight (the stock empty, the joker
+#: used, no card fitting), so a console of version 2 would replay a game to another end.
+PROTOCOL_VERSION: Final = 3
 #: The largest message, in bytes, newline included.
 MAX_MESSAGE: Final = 64 * 1024
 #: The most ``[`` and ``{`` a message may hold. Every message is one flat object, and only a name

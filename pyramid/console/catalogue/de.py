@@ -349,7 +349,7 @@ MESSAGES: dict[str, str] = {
     "duel_help.joker": "Joker",
     "duel_help.joker_text": "Einmal pro Runde, für {cost}: jede freie Karte darf auf ihn, und die Folge geht weiter.",
     "duel_help.end": "Ende",
-    "duel_help.end_text": "Das Spiel endet, wenn keine Karte mehr anzulegen ist, auch nicht mit dem ganzen Stapel und dem Joker.",
+    "duel_help.end_text": "Das Spiel endet, wenn der Stapel leer, der Joker gespielt ist und keine freie Karte auf den Ablagestapel passt.",
     "duel_help.controls_aim": "◀ ▶ ▲ ▼  zielen;  ✓  Karte, Stapel oder Joker spielen",
     "duel_help.controls_leave": "Zurück oder ✱  verlassen (das Spiel bleibt gespeichert);  Karte antippen zum Spielen",
 

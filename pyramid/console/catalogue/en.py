@@ -348,7 +348,7 @@ MESSAGES: dict[str, str] = {
     "duel_help.joker": "Joker",
     "duel_help.joker_text": "Once a round, for {cost}: any uncovered card goes on it, and the run goes on.",
     "duel_help.end": "End",
-    "duel_help.end_text": "The game ends when no card can be placed any more, even with every card of the stock and the joker.",
+    "duel_help.end_text": "The game ends when the stock is empty, the joker used and no uncovered card fits the pile.",
     "duel_help.controls_aim": "◀ ▶ ▲ ▼  aim;  ✓  play the card, the stock or the joker aimed at",
     "duel_help.controls_leave": "Back or ✱  leave (the game is saved);  touch a card to play it",
 

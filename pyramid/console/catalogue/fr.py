@@ -348,7 +348,7 @@ MESSAGES: dict[str, str] = {
     "duel_help.joker": "Joker",
     "duel_help.joker_text": "Une fois par manche, pour {cost} : toute carte libre va dessus, et la suite continue.",
     "duel_help.end": "Fin",
-    "duel_help.end_text": "La partie s'arrête quand plus aucune carte ne peut être posée, même avec tout le talon et le joker.",
+    "duel_help.end_text": "La partie s'arrête quand le talon est vide, le joker joué et qu'aucune carte libre ne va sur la pile.",
     "duel_help.controls_aim": "◀ ▶ ▲ ▼  viser ;  ✓  jouer la carte, le talon ou le joker visé",
     "duel_help.controls_leave": "Retour ou ✱  sortir (la partie est gardée) ;  touchez une carte pour la jouer",
 

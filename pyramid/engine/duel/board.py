@@ -257,27 +257,25 @@ class DuelBoard(Tableau):
     def is_legal(self, move: DuelMove) -> bool:
         return move in self.legal_moves
 
-    def placement_reachable(self) -> bool:
-        """Exact: can any sequence of turns and jokers still lead to a placement?
+    def has_move(self) -> bool:
+        """Whether the player has a move left: a stock card to turn, the joker, or an uncovered card
+        that fits the pile.
 
-        Turning never changes the pyramid, so the only pile tops still reachable
-        are the current one and the cards left in the stock; the joker makes any
-        uncovered card placeable.
+        Decided only from what the player sees: whether the stock is empty, whether the joker is
+        used, the pile top and the uncovered cards, never what the stock holds. Ending a round as
+        soon as no stock card could ever fit (as before issue 47) told the player what the hidden
+        stock held: a round ended "no card to place any more" with a card still in the stock.
         """
-        uncovered = self.uncovered_cards()
-        if not uncovered:
-            return False
-        if self.joker_armed or self.joker_available:
+        if self.stock or self.joker_available or self.joker_armed:
             return True
-        tops = {self.pile_top.rank} | {card.rank for card in self.stock}
-        return any(ranks_fit(card.rank, top) for card in uncovered for top in tops)
+        return any(self.fits(card) for card in self.uncovered_cards())
 
     def status(self) -> DuelStatus:
-        """``"cleared"`` (every round cleared), ``"no_moves"`` (a round can no longer be
-        completed: the game is over) or ``"playing"``."""
+        """``"cleared"`` (every round cleared), ``"no_moves"`` (the player has no move left in the
+        round: the game is over) or ``"playing"``."""
         if all(card is None for card in self.pyramid):
             return "cleared"
-        if not self.placement_reachable():
+        if not self.has_move():
             return "no_moves"
         return "playing"
 

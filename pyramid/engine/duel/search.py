@@ -187,7 +187,6 @@ class Lookahead:
         for card in seen.unseen:
             counts[card.rank] += 1
         self._odds = tuple(Chance(count / len(seen.unseen), rank) for rank, count in enumerate(counts) if count)
-        self._unseen_ranks = sum(1 << (rank - 1) for rank, count in enumerate(counts) if count)
         self.turns = min(horizon, len(seen.unseen))
         #: whether the search may stop at its horizon (False when the stock really ends there)
         self._cut = len(seen.unseen) > horizon
@@ -282,7 +281,7 @@ class Lookahead:
             found = self._placements(mask, turns, shape.uncovered(mask), JOKER_SPENT, streak) - rules.joker_cost
         else:
             found = _FAR_BELOW
-        if turns and not self._is_dead(mask, playable, joker):
+        if turns:  # the stock holds cards: a turn is always a move (issue 47), forced when nothing else is
             found = max(found, self._turn(mask, turns, joker))
         elif not turns and self._cut:
             found = max(found, 0.0)  # the horizon: stop looking
@@ -304,13 +303,3 @@ class Lookahead:
             if after > best:
                 best = after
         return self.rules.placement_step * (streak + 1) + best
-
-    def _is_dead(self, mask: int, playable: tuple[int, ...], joker: int) -> bool:
-        """The engine's end: joker spent and no unseen rank (nor the pile top) fits an uncovered card.
-
-        Exact before the first turn; after it, the ranks it may have used up still count.
-        """
-        if joker != JOKER_SPENT or playable:
-            return False
-        shape = self.shape
-        return not any(shape.fit_bits[shape.ranks[i]] & self._unseen_ranks for i in shape.uncovered(mask))
