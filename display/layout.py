@@ -304,29 +304,36 @@ class Layout:
 
     @lru_cache(maxsize=16)
     def panel(self, panel: PanelView) -> PanelLayout:
+        """The box, its title, its text and its choices. Every choice shows whole before the text
+        does (issue 47: a loss panel's choices went below the fold at 320x240): when the text and
+        the choices at their least spacing do not fit, the box's margins and the lines' spacing
+        close up, then the text is cut ("…"); only a list longer than the screen scrolls."""
         safe, px = self.safe, self.text_px
         title_px, line_px = round(px * 1.5), px
-        line_h, item_h = round(line_px * 1.4), round(line_px * 2.2)
+        line_h, item_h, least_item = round(line_px * 1.4), round(line_px * 2.2), round(line_px * 1.6)
+        title_h = round(title_px * 1.6)
         widths = [self.measure(panel.title, title_px)]
         widths += [self.measure(line, line_px) for line in panel.lines + panel.items]
         width = min(safe.w - 2 * self.pad, max(widths) + 4 * px)
         # Long lines (a notice's explanation) wrap inside the box rather than being cut off.
         texts = [part for line in panel.lines for part in wrap_text(line, width - 2 * px, line_px, self.measure)]
-        header = round(title_px * 1.6) + 3 * px
-        room_for_lines = max(0, (safe.h - header - item_h * min(len(panel.items), 1)) // line_h)
-        if len(texts) > room_for_lines:  # keep at least one choice on screen; say the text goes on
+        margin, gap = px, px // 2  # above the title and below the choices; between the text and the choices
+        choices_h = least_item * min(len(panel.items), max(1, (safe.h - title_h) // least_item))
+        if title_h + 2 * margin + gap + line_h * len(texts) + choices_h > safe.h:
+            margin, gap, line_h = px // 2, px // 4, round(line_px * 1.2)
+        room_for_lines = max(0, (safe.h - title_h - 2 * margin - gap - choices_h) // line_h)
+        if len(texts) > room_for_lines:  # the choices first; say the text goes on
             texts = texts[:max(room_for_lines - 1, 0)] + ["…"] if room_for_lines else []
         # As a menu's lines: the pause panel's six choices show whole from 320x240 to a TV with its safe area.
-        room = safe.h - header - line_h * len(texts)
-        item_h = _spacing(item_h, round(line_px * 1.6), room, len(panel.items))
+        room = safe.h - title_h - 2 * margin - gap - line_h * len(texts)
+        item_h = _spacing(item_h, least_item, room, len(panel.items))
         shown = _window(len(panel.items), panel.selected, max(1, room // item_h))
-        height = round(title_px * 1.6) + line_h * len(texts) + item_h * len(shown) + 2 * px
-        height = min(height, safe.h)
+        height = min(title_h + line_h * len(texts) + gap + item_h * len(shown) + 2 * margin, safe.h)
         box = Rect(safe.x + (safe.w - width) // 2, safe.y + (safe.h - height) // 2, width, height)
-        title = Rect(box.x + px, box.y + px, box.w - 2 * px, round(title_px * 1.4))
+        title = Rect(box.x + px, box.y + margin, box.w - 2 * px, round(title_px * 1.4))
         lines = tuple(PlacedText(Rect(title.x, title.bottom + k * line_h, title.w, line_h), text, "body")
                       for k, text in enumerate(texts))
-        items_top = (lines[-1].rect.bottom if lines else title.bottom) + px // 2
+        items_top = (lines[-1].rect.bottom if lines else title.bottom) + gap
         inner = max(2, item_h // 12)
         items = tuple(
             (index, Rect(title.x, items_top + k * item_h + inner, title.w, item_h - 2 * inner))

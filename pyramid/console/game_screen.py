@@ -338,22 +338,21 @@ class GameScreen(Screen):
             start_pyramid(self.session, self.run.progress.redeals, self.run.same_deal(), replace=self)
 
     def daily_line(self) -> tuple[str, ...]:
-        """For a daily deal: the moves against the par when cleared ("You: 43 moves · Par: 35 moves"),
-        else the par; the points against the score par, for the presets that score points ("You: 340
-        points · Par: 420 points"); then the streak it makes ("Daily deals: 3 days in a row, 2 won")."""
+        """For a daily deal: the moves against the par when cleared ("You: 43 moves · Par: 35 moves");
+        the points against the score par, for the presets that score points ("You: 340 points · Par:
+        420 points"); then the streak it makes ("Daily deals: 3 days in a row, 2 won"). A lost deal's
+        moves par is not repeated (it is under the title): the panel's choices must fit 320x240."""
         if self.run.daily is None:
             return ()
         par, score_par = self.run.par, self.run.score_par
         streaks = daily_streaks(self.session.store.daily_results(), self.session.today())
         streak = say_count("end.daily_streak", streaks.played, won=say_count("count.won", streaks.won))
         points = (say("end.you_score_par", points=self.board.score, par=score_par),) if score_par else ()
-        if par is None:
+        if par is None or self.board.status() != "cleared":
             return (*points, streak)
-        if self.board.status() == "cleared":
-            moves = len(self.board.move_stack)
-            made = (say("end.under_par") if moves < par else say("end.par_made"),) if moves <= par else ()
-            return *made, say("end.you_par", moves=moves, par=par), *points, streak
-        return say("game.par", par=par), *points, streak
+        moves = len(self.board.move_stack)
+        made = (say("end.under_par") if moves < par else say("end.par_made"),) if moves <= par else ()
+        return *made, say("end.you_par", moves=moves, par=par), *points, streak
 
     def challenge_line(self) -> tuple[str, ...]:
         """For a score challenge: the goal reached ("Best score reached: 420 points"), or how far from
@@ -378,19 +377,27 @@ class GameScreen(Screen):
         best = (say(f"end.best_{bettered}"),) if bettered is not None and bettered != "first" else ()
         return best if self.run.daily is not None and self.run.par else (*best, self.played_line(True))
 
+    def points_said_below(self) -> bool:
+        """Whether a line of the end panel gives the points against a goal (a daily deal's score par, a
+        score challenge's goal): then the title or a score line does not say them again."""
+        return self.board.rules.scoring != "cards_left" and bool(
+            self.run.score_goal is not None or (self.run.daily is not None and self.run.score_par))
+
     def end_panel(self) -> PanelView | None:
         status = self.board.status()
         if status == "cleared":
             if self.board.rules.scoring == "cards_left":
                 return PanelView(say("end.cleared"), (say("end.no_card_left"), *self.won_lines(), *self.daily_line()),
                                  self.end_lines(), self.end_selected)
-            return PanelView(say("end.cleared_points", points=self.board.score),
-                             (*self.challenge_line(), *self.won_lines(), *self.daily_line()), self.end_lines(),
+            title = say("end.cleared") if self.points_said_below() else say("end.cleared_points", points=self.board.score)
+            return PanelView(title, (*self.challenge_line(), *self.won_lines(), *self.daily_line()), self.end_lines(),
                              self.end_selected)
         if status == "no_moves":
             left = sum(1 for card in self.board.pyramid if card is not None)
-            lines = [say_count("end.why_stuck", left), self.table.view().score_label, *self.challenge_line(),
-                     *self.daily_line()]
+            # The score once: under "cards left" scoring the first line says it.
+            scored = self.board.rules.scoring != "cards_left" and not self.points_said_below()
+            lines = [say_count("end.why_stuck", left), *((self.table.view().score_label,) if scored else ()),
+                     *self.challenge_line(), *self.daily_line()]
             from_start = self.run.from_start
             verdict = "judging" if self.run.judging else from_start.verdict if from_start else "unknown"
             lines.append(say(f"end.verdict_{verdict}"))
