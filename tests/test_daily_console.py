@@ -194,3 +194,34 @@ def test_days_played_before_each_variant_had_its_own_are_kept_for_the_streaks(tm
         days = store.daily_results()
         assert days == {DAY: False, DAY - datetime.timedelta(days=1): True, DAY - datetime.timedelta(days=2): False}
         assert store.daily_results("retrohub/none") == {}, "of no variant's menu line"
+
+
+@pytest.mark.parametrize("rules", ["retrohub", "three-pass"])
+def test_the_solution_watched_after_a_lost_daily_deal_is_the_pars_line(tmp_path: Path, rules: str) -> None:
+    """Issue 47, item 7: the daily deal's par was 45 moves, and "Watch the solution" played the
+    verdict's line of 47 (54 under Three passes)."""
+    from test_end_panels import ended
+
+    session = ended(tmp_path, rules, "Daily deal", won=False)
+    par = session.screen.run.par  # type: ignore[attr-defined]
+    assert par is not None
+    panel = session.view().panel
+    assert panel is not None and "Watch the solution" in panel.items
+    assert not [line for line in panel.lines if "par's line" in line]
+    choose(session, "Watch the solution")
+    assert session.screen.name == "replay" and len(session.screen.moves) == par  # type: ignore[attr-defined]
+
+
+def test_a_par_line_not_found_in_time_is_said_on_the_panel(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a slow console the shortest line may not be found within its budget: the solution offered is
+    then the verdict's, and the panel says it is longer than the par."""
+    from pyramid.console import game_flow
+    from test_end_panels import ended
+
+    monkeypatch.setattr(game_flow, "PAR_LINE_SECONDS", 1e-9)
+    session = ended(tmp_path, "retrohub", "Daily deal", won=False)
+    par = session.screen.run.par  # type: ignore[attr-defined]
+    panel = session.view().panel
+    assert panel is not None and "Watch the solution" in panel.items
+    longer = [line for line in panel.lines if "the par's line was not found in time" in line]
+    assert len(longer) == 1 and f"takes {par} moves" not in longer[0], panel.lines

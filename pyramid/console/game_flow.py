@@ -40,6 +40,9 @@ GAME = "pyramid"
 SOLVER_SECONDS = 3.0
 #: Seconds the search for the best move on a deal that cannot be won may take (after the solver).
 ADVICE_SECONDS = 1.0
+#: Seconds the search for a shortest line of a deal with a par may take, so that the solution watched
+#: after a loss is the par's line (a longer one, and the panel says so, when it runs out first).
+PAR_LINE_SECONDS = 2 * SOLVER_SECONDS
 
 
 def game_solver() -> Solve:
@@ -133,7 +136,6 @@ class PyramidRun:
         self.since: float | None = session.clock()
         #: The seconds it took, once over (the time stops with the game).
         self.final_seconds: int | None = None
-        #: Once won: the deal's best before this game (``None``: first won, or no numbered deal).
         #: What this game's win bettered in the deal's best (None: nothing, or not won unaided).
         self.bettered: Improvement | None = None
         #: When the hint being searched for was asked (the session's clock), or ``None``.
@@ -246,9 +248,19 @@ class PyramidRun:
         if status != "cleared":
             self.thinking_since = None  # a hint's search, even called off, leaves this game's solver first
             self.session.thinker.cancel(wait=True)
-            verdicts, start = self.verdicts, Board(self.board.deal, self.board.rules)
+            verdicts, start, par = self.verdicts, Board(self.board.deal, self.board.rules), self.par
+
+            def judge(cancelled: Callable[[], bool]) -> "Solution":
+                if par is not None:  # the line watched is the par's: a shortest one (issue 47)
+                    from pyramid.engine.solver import solve
+
+                    shortest = solve(start, optimal=True, max_seconds=PAR_LINE_SECONDS, cancelled=cancelled)
+                    if shortest.verdict != "unknown":
+                        return shortest
+                return verdicts.solve(start, cancelled)
+
             self.judging = True
-            self.session.thinker.ask(lambda cancelled: verdicts.solve(start, cancelled), self.judged)
+            self.session.thinker.ask(judge, self.judged)
 
     def judged(self, solution: "Solution") -> None:
         self.judging = False

@@ -401,6 +401,9 @@ class GameScreen(Screen):
             from_start = self.run.from_start
             verdict = "judging" if self.run.judging else from_start.verdict if from_start else "unknown"
             lines.append(say(f"end.verdict_{verdict}"))
+            par = self.run.par
+            if from_start is not None and verdict == "win" and par is not None and len(from_start.moves) != par:
+                lines.append(say("end.line_not_par", moves=len(from_start.moves), par=par))
             return PanelView(say("end.no_move"), tuple(lines), self.end_lines(), self.end_selected)
         return None
 

@@ -277,6 +277,7 @@ MESSAGES: dict[str, str] = {
     "end.score_short": "{points} von {goal} Punkten: {short} fehlen",
     "end.score_reached": "Bestwert erreicht: {points} Punkte",
     "end.verdict_win": "Dieses Spiel war von Anfang an lösbar.",
+    "end.line_not_par": "Die gezeigte Lösung braucht {moves} Züge: die Par-Lösung wurde nicht rechtzeitig gefunden.",
     "end.verdict_lose": "Dieses Spiel war nicht lösbar.",
     "end.verdict_unknown": "Der Löser konnte es nicht rechtzeitig beurteilen.",
     "end.verdict_judging": "Spiel wird beurteilt…",

@@ -276,6 +276,7 @@ MESSAGES: dict[str, str] = {
     "end.score_short": "{points} of {goal} points: {short} short",
     "end.score_reached": "Best score reached: {points} points",
     "end.verdict_win": "This deal could be won from the start.",
+    "end.line_not_par": "The solution shown takes {moves} moves: the par's line was not found in time.",
     "end.verdict_lose": "This deal could not be won.",
     "end.verdict_unknown": "The solver could not judge this deal in time.",
     "end.verdict_judging": "Judging this deal…",

@@ -276,6 +276,7 @@ MESSAGES: dict[str, str] = {
     "end.score_short": "{points} points sur {goal} : il en manque {short}",
     "end.score_reached": "Meilleur score atteint : {points} points",
     "end.verdict_win": "Cette donne pouvait être gagnée dès le départ.",
+    "end.line_not_par": "La solution montrée prend {moves} coups : la ligne du par n'a pas été trouvée à temps.",
     "end.verdict_lose": "Cette donne ne pouvait pas être gagnée.",
     "end.verdict_unknown": "Le solveur n'a pas pu juger cette donne à temps.",
     "end.verdict_judging": "Analyse de la donne…",
