@@ -224,6 +224,12 @@ class Layout:
                 stock_label = Rect(label_x, stock.y, free, line_h)
                 if stock_label.w < self._label_width:
                     return None
+                # A second line beside the stock card when the cards leave it free: a long label
+                # ("7 cards · No redeal left") then keeps the text size (it shrank to 9 px at 320x240).
+                if card_h >= 2 * line_h:
+                    free_two = _free_width(label_x, stock.y, 2 * line_h, cards, middle, clearance)
+                    if free_two >= self._label_width:
+                        stock_label = Rect(label_x, stock.y, free_two, 2 * line_h)
             return self._finish_table(card_w, card_h, step, cards, stock, waste, waste_step, stock_label, status)
         return None
 
@@ -421,6 +427,19 @@ class Layout:
         if table_view.waste and table.waste.contains_point(x, y):
             return "waste"
         return None
+
+
+def label_lines(text: str, box: Rect, px: int, measure: TextMeasure) -> list[str]:
+    """``text`` in lines of ``px`` that ``box`` holds (lines of 1.3 ``px``), split first where it says
+    two things (" · "), else between words; one line, to be shrunk to fit, when it needs more."""
+    capacity = max(1, box.h // round(px * 1.3))
+    if measure(text, px) <= box.w or capacity == 1:
+        return [text]
+    parts = text.split(" · ")
+    if len(parts) <= capacity and all(measure(part, px) <= box.w for part in parts):
+        return parts
+    lines = wrap_text(text, box.w, px, measure)
+    return lines if len(lines) <= capacity and all(measure(line, px) <= box.w for line in lines) else [text]
 
 
 def wrap_text(text: str, width: int, px: int, measure: TextMeasure) -> list[str]:

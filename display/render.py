@@ -23,7 +23,7 @@ from pyramid.view import Hit, JokerState, MenuView, PanelView, TableView, Target
 
 from . import theme
 from .cards_art import CardArt, FaceStyle
-from .layout import MIN_TEXT_PX, Layout, TableLayout
+from .layout import MIN_TEXT_PX, Layout, TableLayout, label_lines
 from .rect import Rect, merge_rects
 from .symbols import Color
 from .text import fit_text, render_text, text_width
@@ -235,7 +235,10 @@ class Renderer:
             scene.add(table.stock, ("back", size, view.stock_count))
         else:
             scene.add(table.stock, ("hollow", size, view.hollow))
-        scene.text(view.stock_label, px, theme.FELT_TEXT, table.stock_label, "left")
+        label_h = round(px * 1.3)
+        for k, line in enumerate(label_lines(view.stock_label, table.stock_label, px, text_width)):
+            box = table.stock_label
+            scene.text(line, px, theme.FELT_TEXT, Rect(box.x, box.y + k * label_h, box.w, label_h), "left")
         if not view.waste:
             scene.add(table.waste, ("hollow", size, False))
         shown = view.waste[-3:]  # the top card and the edges of the two below it

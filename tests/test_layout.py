@@ -250,3 +250,24 @@ def test_a_long_panel_line_wraps_inside_the_box_and_its_choice_stays_on_screen(s
         assert text_width(line.text, placed.line_px) <= line.rect.w or " " not in line.text
     shown = " ".join(line.text for line in placed.lines)
     assert shown == text or shown.endswith("…")
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "de"])
+def test_the_stock_label_keeps_the_text_size_at_320x240(language: str) -> None:
+    """Issue 47, item 8: "7 cards · No redeal left" was shrunk into the room beside the stock, about
+    7 px high on a 2.8" screen; a second line beside the stock card keeps it at the status line's size."""
+    from display.layout import label_lines
+    from pyramid.console.catalogue import use_language
+    from pyramid.console.table import stock_label
+
+    layout = Layout((320, 240), 0, measure=text_width)
+    table = layout.table(7)
+    try:
+        use_language(language)
+        for label in (stock_label(7, 0, True), stock_label(20, 1, False), stock_label(20, None, False)):
+            lines = label_lines(label, table.stock_label, table.text_px, text_width)
+            assert all(text_width(line, table.text_px) <= table.stock_label.w for line in lines), (label, lines)
+            assert len(lines) * round(table.text_px * 1.3) <= table.stock_label.h
+            assert not any(table.stock_label.intersects(card) for card in table.cards)
+    finally:
+        use_language("en")

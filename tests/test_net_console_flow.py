@@ -294,7 +294,8 @@ def test_a_whole_match_against_a_replayed_opponent_counts_per_opponent_name(tmp_
     assert state["screen"] == "duel_result"
     assert state["menu"]["items"] == ["Watch Bob's game", "New round", "Leave the table"]
     lines = session.view().panel.lines
-    assert lines[0] == f"You {sum(play_match(16, 'good').round_scores)} – {sum(theirs.round_scores)} Bob"
+    # Issue 47: "You 500 – -40 Bob" read as a dash then a minus; each total now stands by its name.
+    assert lines[0] == f"You {sum(play_match(16, 'good').round_scores)} · Bob {sum(theirs.round_scores)}"
     stats = session.store.stats(NETWORK_GAME, "Bob")
     assert stats.played == 1
     assert not session.store.has_progress("pyramids")

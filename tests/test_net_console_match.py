@@ -150,3 +150,21 @@ def test_the_one_who_stayed_is_told_the_match_is_won_and_sees_the_results(tmp_pa
         assert results.items[-1] == "Leave the table"
     finally:
         host.close()
+
+
+def test_news_of_a_moment_gives_way_to_the_opponents_progress() -> None:
+    """Issue 47, item 8: "Mallory is back" stayed under the table while Mallory played a whole round;
+    the opponent's next move brings its progress back."""
+    from pyramid.net import events as ev
+    from test_net_match_states import MatchAtARealHost
+
+    host = MatchAtARealHost()
+    try:
+        host.host_plays(3)
+        host.session.post_event(ev.PeerConnection(True))
+        assert host.session.view().table.status_line == "Mallory is back"  # type: ignore[union-attr]
+        host.peer_plays_honestly(1)
+        line = host.session.view().table.status_line  # type: ignore[union-attr]
+        assert line != "Mallory is back" and line.startswith("Mallory"), line
+    finally:
+        host.close()

@@ -598,3 +598,22 @@ def test_moves_are_counted_on_the_table_and_a_win_gives_moves_time_and_a_new_bes
         tap_move(session, move)
     assert session.view().panel.lines[:2] == ("New best score for this deal!", f"{len(shorter)} moves · 0:00")
     assert session.store.best_of("pyramid", "retrohub/one", 11).moves == len(shorter)  # type: ignore[union-attr]
+
+
+def test_an_assisted_win_says_it_is_counted_apart(tmp_path: Path) -> None:
+    """Issue 47, item 8: a win after a hint was counted as assisted with no word of it on its panel,
+    and the statistics' "won 0" surprised."""
+    from pyramid.engine.solver import solve
+
+    session = new_session(tmp_path, clearable_deal())
+    play(session, "ok ok")
+    play(session, "help down ok")  # a hint: the game is assisted now
+    board = session.screen.board  # type: ignore[attr-defined]
+    assert not board.move_stack
+    for move in solve(Board(board.deal, board.rules)).moves:
+        tap_move(session, move)
+    panel = session.view().panel
+    assert panel is not None and board.status() == "cleared"
+    assert "Assisted: counted apart from unaided wins" in panel.lines
+    stats = session.store.stats("pyramid", "retrohub/none")
+    assert (stats.won, stats.assisted_won) == (0, 1)

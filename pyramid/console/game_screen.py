@@ -375,7 +375,11 @@ class GameScreen(Screen):
         win (a daily deal with a par says its moves against the par instead: :meth:`daily_line`)."""
         bettered = self.run.bettered
         best = (say(f"end.best_{bettered}"),) if bettered is not None and bettered != "first" else ()
-        return best if self.run.daily is not None and self.run.par else (*best, self.played_line(True))
+        # An assisted win is counted apart (the statistics' "won" is unaided): the panel says so.
+        assisted = (say("end.assisted"),) if self.run.progress.assisted else ()
+        if self.run.daily is not None and self.run.par:
+            return *best, *assisted
+        return *best, self.played_line(True), *assisted
 
     def points_said_below(self) -> bool:
         """Whether a line of the end panel gives the points against a goal (a daily deal's score par, a

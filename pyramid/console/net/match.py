@@ -206,6 +206,8 @@ class NetDuelRun(DuelRun):
             self.save(self.board)
         elif isinstance(event, (ev.OpponentMoved, ev.OpponentStatus)):
             self.refresh()
+            if isinstance(event, ev.OpponentMoved):
+                self.played()  # news of a moment ("Ann is back") gives way to the opponent's progress
         elif isinstance(event, ev.MatchVoided):
             self._tell(wording.void(event.reason), holds=True)
             self.void()
@@ -230,7 +232,8 @@ class NetDuelRun(DuelRun):
         self.status, self.status_holds = news, holds
 
     def played(self) -> None:
-        """This player moved: news of a moment has been seen."""
+        """This player or the opponent moved: news of a moment has been seen (it stayed up while the
+        opponent played a whole round, before issue 47)."""
         if not self.status_holds:
             self.status = ""
 
