@@ -344,3 +344,18 @@ def test_small_ones_of_the_duel_and_the_entry_screens(tmp_path: Path) -> None:
     press(session, "back back")
     choose(session, "Deal number")
     assert session.view().menu.items == ("[1]",) and session.view().menu.footer.endswith("Back leaves")
+
+
+def test_two_players_on_one_console_see_whose_turn_it_is(tmp_path: Path) -> None:
+    """Issue 47, item 12: the board never said whose turn it was (the name was squeezed into the
+    detail line); now the status line says it, until a message has something to say."""
+    session = new_session(tmp_path, MATCH)
+    choose(session, "Pyramids")
+    choose(session, "Two players")
+    press(session, "ok ok")  # both default names
+    press(session, "ok")  # "Pass the console to Player 1": start
+    table = session.view().table
+    assert table is not None and table.status_line == "Player 1's turn"
+    assert "Player 1" not in table.detail
+    press(session, "undo")
+    assert session.view().table.status_line == "A duel takes no move back."  # type: ignore[union-attr]

@@ -394,7 +394,6 @@ MESSAGES: dict[str, str] = {
     "duel.joker_on_pile": "Joker liegt",
     "duel.sequence": "Folge {streak}",
     "duel.to_beat": "{detail} · Ziel {score}",
-    "duel.whose_detail": "{name} · {detail}",
     "duel.joker_cost": "Joker: -{cost}, dann darf jede freie Karte darauf",
     "duel.title": "Partie {match} · Runde {round}/{rounds}",
     "duel.match_of": "Partie {match}",

@@ -393,7 +393,6 @@ MESSAGES: dict[str, str] = {
     "duel.joker_on_pile": "joker laid",
     "duel.sequence": "sequence {streak}",
     "duel.to_beat": "{detail} · beat {score}",
-    "duel.whose_detail": "{name} · {detail}",
     "duel.joker_cost": "Joker: -{cost}, then any uncovered card goes on it",
     "duel.title": "Match {match} · round {round}/{rounds}",
     "duel.match_of": "Match {match}",

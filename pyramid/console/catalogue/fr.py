@@ -393,7 +393,6 @@ MESSAGES: dict[str, str] = {
     "duel.joker_on_pile": "joker posé",
     "duel.sequence": "suite {streak}",
     "duel.to_beat": "{detail} · à battre {score}",
-    "duel.whose_detail": "{name} · {detail}",
     "duel.joker_cost": "Joker : -{cost}, puis toute carte libre va dessus",
     "duel.title": "Match {match} · manche {round}/{rounds}",
     "duel.match_of": "Match {match}",

@@ -87,6 +87,11 @@ class DuelRun:
         return None
 
     @property
+    def shared(self) -> bool:
+        """Two people take turns on this console (no computer; a network table is not shared)."""
+        return self.computer_level is None
+
+    @property
     def player(self) -> int | None:
         """Index of the contender playing now (``None`` once the duel is over)."""
         return self.duel.next_to_play

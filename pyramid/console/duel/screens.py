@@ -160,21 +160,23 @@ class DuelScreen(PyramidsHelpKey, Screen):
 
     # -- views --------------------------------------------------------------
     def detail(self) -> str:
-        """The line under the title: the sequence or the joker (and whose game, when two share the console)."""
+        """The line under the title: the sequence or the joker, and the score to beat."""
         board = self.board
         detail = say("duel.joker_on_pile") if board.joker_armed else say("duel.sequence", streak=board.streak)
         to_beat = self.run.score_to_beat(self.player)
         if to_beat is not None:
             detail = say("duel.to_beat", detail=detail, score=to_beat)
-        if self.run.computer_level is None:
-            return say("duel.whose_detail", name=self.player_name, detail=detail)
         return detail[0].upper() + detail[1:]
 
     def status_line(self) -> str:
-        """The bottom line: why the last pick was refused; else, on the joker, what it costs."""
+        """The bottom line: why the last pick was refused; else, on the joker, what it costs; else, when
+        two players share the console, whose turn it is (issue 47: the name was squeezed into the
+        detail line, 8 px high at 320x240, and players lost track)."""
         board = self.board
         if not self.message and self.table.cursor == "joker" and board.joker_available and not board.joker_armed:
             return say("duel.joker_cost", cost=board.rules.joker_cost)
+        if not self.message and self.run.shared and not self.finished:
+            return say("duel.turn_of", name=self.player_name)
         return self.message
 
     def view(self) -> View:

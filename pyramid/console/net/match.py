@@ -103,6 +103,10 @@ class NetDuelRun(DuelRun):
         return self.link.opponent_name or say(NOBODY)
 
     @property
+    def shared(self) -> bool:
+        return False  # each player at a network table has a console of their own
+
+    @property
     def player(self) -> int | None:
         return None if self.board.is_over() else self.seat
 
