@@ -345,10 +345,11 @@ def test_your_name_is_set_once_in_the_settings_and_used_at_the_table(tmp_path: P
     networks = Networks()
     session = new_session(tmp_path, networks)
     choose(session, "Settings")
-    state = choose(session, "Your name")
+    state = choose(session, "Your name: Player")
     assert state["screen"] == "name_entry" and state["menu"]["items"] == ["Player"]
     type_name(session, "Ann")
-    assert press(session, "ok")["screen"] == "settings"
+    state = press(session, "ok")
+    assert state["screen"] == "settings" and "Your name: Ann" in state["menu"]["items"], "the line shows the name"
     assert session.store.settings().player_name == "Ann"
     press(session, "back back")
     network_menu(session)
@@ -766,3 +767,24 @@ def test_news_of_a_moment_goes_at_the_next_move_and_the_progress_is_the_opponent
     assert run is not None
     run.on_event(ev.Seated("Ann", 16, "good", True))
     assert run.status == "Back at Ann's table"
+
+
+def test_a_letter_typed_first_replaces_the_default_name(tmp_path: Path) -> None:
+    """Issue 47, item 13: typing "Ann" over "Player" made "PlayerAnn"; the key line says how to erase."""
+    session = new_session(tmp_path, Networks())
+    choose(session, "Settings")
+    choose(session, "Your name: Player")
+    for letter in "Ann":
+        session.handle(Action("type", text=letter))
+    assert session.state()["menu"]["items"] == ["Ann"]
+    assert "Backspace" in session.view().menu.footer  # type: ignore[union-attr]
+    session.handle(Action("type", text="e"))
+    assert session.state()["menu"]["items"] == ["Anne"], "only the first letter replaces"
+
+
+def test_the_tv_safe_area_line_says_what_it_does(tmp_path: Path) -> None:
+    session = new_session(tmp_path, Networks())
+    state = choose(session, "Settings")
+    session.screen.selected = next(i for i, item in enumerate(state["menu"]["items"])  # type: ignore[attr-defined]
+                                   if item.startswith("TV safe area"))
+    assert "TV" in session.view().menu.footer and "edges" in session.view().menu.footer  # type: ignore[union-attr]

@@ -85,7 +85,10 @@ def test_a_game_in_progress_is_never_lost_by_one_press(tmp_path: Path) -> None:
     state = choose(session, "New game")
     assert state["screen"] == "confirm" and state["menu"] == {"items": ["No", "New game"], "selected": 0}
     view = session.view()
-    assert view.panel is not None and view.panel.lines == ("Your game in progress will count as lost.",)
+    # Issue 47: it says which game ("Start a new game?" alone did not).
+    assert saved is not None and saved.deal_number is None  # a deal given by its cards: the variant names it
+    moves = f"{len(saved.moves)} move{'' if len(saved.moves) == 1 else 's'}"
+    assert view.panel is not None and view.panel.lines == (f"Your game in progress (Pyramid, {moves}) will count as lost.",)
     play(session, "ok")  # No: nothing changes
     assert session.store.load_progress("pyramid") == saved
     assert session.store.stats("pyramid", "retrohub/none").played == 0

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from pyramid.actions import Action
@@ -13,7 +15,7 @@ from pyramid.engine.rules import Redeals
 from pyramid.view import MenuHit
 
 from deals import build_deal, clearable_deal
-from console_steps import play
+from console_steps import choose, play
 
 
 def session_with(deal: str) -> Session:
@@ -253,3 +255,15 @@ def test_the_pause_menu_restarts_the_deal_or_deals_a_new_one_each_asked_first() 
     assert len(session.stack) == 2, "the new game took the old one's place"
     state = play(session, "help down down down down ok")  # New game
     assert state["screen"] == "confirm" and session.view().panel.title == "Start a new game?"
+
+
+def test_the_rules_page_names_the_variant_it_explains(tmp_path: Path) -> None:
+    """Issue 47, item 13: "Rules & controls" never said which variant's rules these were."""
+    from pyramid.console.catalogue import say
+    from pyramid.engine.rules import preset
+    from pyramid.saved.store import Store
+
+    session = Session(preset("overlap"), DealChoice(), store=Store.open(tmp_path / "pyramid.db"))
+    open_console(session)
+    choose(session, say("menu.rules"))
+    assert session.view().text.title == "Overlap: rules & controls"  # type: ignore[union-attr]

@@ -97,6 +97,15 @@ def result_of(progress: Progress, board: Board) -> GameResult:
                       progress.assisted, not cards_left)
 
 
+def daily_of(progress: Progress) -> datetime.date | None:
+    """The date whose daily deal a saved game is (its context's ``daily``), if it is one."""
+    daily = progress.context.get("daily")
+    try:
+        return datetime.date.fromisoformat(daily) if isinstance(daily, str) else None
+    except ValueError:
+        return None
+
+
 def seconds_of(progress: Progress) -> int:
     """The seconds of play saved with ``progress`` (0 for a game saved before they were)."""
     seconds = progress.context.get("seconds")
@@ -150,11 +159,7 @@ class PyramidRun:
     @property
     def daily(self) -> datetime.date | None:
         """The date whose daily deal this game is (saved in its context), if it is one."""
-        daily = self.progress.context.get("daily")
-        try:
-            return datetime.date.fromisoformat(daily) if isinstance(daily, str) else None
-        except ValueError:
-            return None
+        return daily_of(self.progress)
 
     @property
     def par(self) -> int | None:

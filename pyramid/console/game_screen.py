@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any
 from pyramid.actions import ARROWS, Action, Kind
 from pyramid.console.catalogue import letters_for, say, say_count
 from pyramid.console.dealing import DealingScreen, DealRequest, Dealt, deal_at_once
-from pyramid.console.game_flow import GAME, PyramidRun, challenge_request, daily_request, new_run, saved_run, variant_of
+from pyramid.console.game_flow import (GAME, PyramidRun, challenge_request, daily_of, daily_request, new_run, saved_run,
+                                        variant_of)
 from pyramid.console.help_text import pyramid_help
 from pyramid.console.screen import Console, HelpScreen, MenuScreen, NoticeScreen, Screen, choose_line
 from pyramid.console.table import Table
@@ -33,6 +34,7 @@ from pyramid.view import Hit, MenuHit, PanelView, Target, View
 
 if TYPE_CHECKING:
     from pyramid.console.game_flow import HintAnswer
+    from pyramid.saved.progress import Progress
 
 #: The end panel's lines, as catalogue keys.
 PLAY_AGAIN, RETRY, UNDO_LAST, WATCH, TO_MENU = (
@@ -59,11 +61,23 @@ def new_game(session: Console, request: DealRequest = DealRequest()) -> None:
 
 def _replacing_the_saved_game(session: Console, deal: Callable[[], None], question: str = "game.new_question",
                               yes: str = "menu.new_game") -> None:
-    """``deal``, asked first while a game is saved (the new deal would count it as lost)."""
-    if session.store.has_progress(GAME):
-        session.push(ConfirmScreen(session, say(question), say(yes), deal, (say("game.new_detail"),)))
+    """``deal``, asked first while a game is saved (the new deal would count it as lost), naming it."""
+    saved = session.store.load_progress(GAME) if session.store.has_progress(GAME) else None
+    if saved is not None:
+        detail = say("game.new_detail", game=saved_game_name(saved), moves=say_count("game.moves", len(saved.moves)))
+        session.push(ConfirmScreen(session, say(question), say(yes), deal, (detail,)))
     else:
         deal()
+
+
+def saved_game_name(progress: Progress) -> str:
+    """The saved game as its title says it: "Daily · 3 December", "Pyramid · deal 7", "Classic"."""
+    day = daily_of(progress)
+    if day is not None:
+        return say("game.daily_title", day=day.day, month=month_name(day.month))
+    name = variant_title(progress.preset)
+    number = progress.deal_number
+    return say("game.numbered_title", variant=name, number=number) if number else name
 
 
 def daily_game(session: Console) -> None:
@@ -472,7 +486,9 @@ class AssistPanel(MenuScreen):
         choice = self.ITEMS[index]
         if choice == "menu.rules":
             letters = letters_for(self.session.settings.card_letters)
-            self.session.push(HelpScreen(self.session, sections=pyramid_help(self.game.board.rules, letters)))
+            rules = self.game.board.rules
+            self.session.push(HelpScreen(self.session, say("help.title_of", variant=variant_title(rules.name)),
+                                         pyramid_help(rules, letters)))
             return
         session, game = self.session, self.game
         session.pop()

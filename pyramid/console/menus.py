@@ -14,11 +14,12 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Callable
 
 from pyramid.actions import Action, Kind
-from pyramid.console.catalogue import current_language, say
+from pyramid.console.catalogue import current_language, knows, say
 from pyramid.console.help_text import Sections
 from pyramid.console.screen import Console, HelpScreen, MenuScreen, NoticeScreen, PagedScreen, Screen
 from pyramid.console.widgets import ConfirmScreen, NumberEntryScreen
-from pyramid.console.wording import describe_variant, device_line, played_won, press_line, variant_line, variant_title
+from pyramid.console.wording import (describe_variant, device_line, played_won, player_name, press_line, variant_line,
+                                      variant_title)
 from pyramid.languages import LANGUAGES
 from pyramid.engine.rules import PRESETS, Redeals
 from pyramid.system import device_info
@@ -309,7 +310,16 @@ class SettingsScreen(MenuScreen):
         settings = self.session.settings
         lines = [say("settings.line", label=say(label), value=self.describe(name, getattr(settings, name)))
                  for label, name, _ in self.options()]
-        return lines + [say(key) for key, _ in self.PAGES]
+        # "Your name" shows the name, as every setting shows its value (issue 47).
+        name = say("settings.line", label=say("settings.your_name"), value=player_name(settings.player_name))
+        return lines + [name if key == "settings.your_name" else say(key) for key, _ in self.PAGES]
+
+    def footer(self) -> str:
+        """What the selected setting does, for the one whose name does not say it (the TV safe area)."""
+        options = self.options()
+        if self.selected < len(options) and knows(f"{options[self.selected][0]}.help"):
+            return say(f"{options[self.selected][0]}.help")
+        return ""
 
     @staticmethod
     def describe(name: str, value: object) -> str:

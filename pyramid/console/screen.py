@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Protocol, Sequence
 from pyramid.actions import Action, Kind
 from pyramid.console.catalogue import letters_for, say
 from pyramid.console.help_text import Sections, paginate, pyramid_help
+from pyramid.console.wording import variant_title
 from pyramid.engine.cards import Card
 from pyramid.engine.rules import Rules
 from pyramid.view import Cue, Hit, MenuHit, MenuView, PanelView, Target, TextView, View
@@ -479,7 +480,9 @@ class HelpScreen(PagedScreen):
     name = "help"
 
     def __init__(self, session: Console, title: str | None = None, sections: Sections | None = None) -> None:
-        super().__init__(session, say("help.title") if title is None else title,
+        """``title`` and ``sections`` default to the rules of the variant the menu is on, named."""
+        named = say("help.title_of", variant=variant_title(session.rules.name))
+        super().__init__(session, named if title is None else title,
                          sections if sections is not None
                          else pyramid_help(session.rules, letters_for(session.settings.card_letters)))
 

@@ -56,7 +56,7 @@ MESSAGES: dict[str, str] = {
 
     "page.of": "◀ ▶ Seite {page} von {pages}",
 
-    "help.title": "Regeln & Tasten",
+    "help.title_of": "{variant}: Regeln & Tasten",
 
     "statistics.title": "Statistik",
     "statistics.daily": "Tagesspiele",
@@ -90,6 +90,7 @@ MESSAGES: dict[str, str] = {
     "settings.redeal_default": "Neugeben-Vorwahl",
     "settings.winnable_only": "Nur lösbare Spiele",
     "settings.safe_area": "TV-Rand",
+    "settings.safe_area.help": "Hält das Bild von den Rändern fern, die ein Fernseher abschneidet: erhöhen, wenn der Tisch am Rand fehlt.",
     "settings.motion": "Animation",
     "settings.sound": "Ton",
     "settings.volume": "Lautstärke",
@@ -218,7 +219,7 @@ MESSAGES: dict[str, str] = {
 
     "game.cannot_resume": "Das gespeicherte Spiel lässt sich nicht fortsetzen",
     "game.new_question": "Neues Spiel beginnen?",
-    "game.new_detail": "Dein laufendes Spiel zählt als verloren.",
+    "game.new_detail": "Dein laufendes Spiel ({game}, {moves}) zählt als verloren.",
     "game.restart_question": "Dieses Spiel neu beginnen?",
     "game.daily_title": "Tagesspiel · {day}. {month}",
     "game.numbered_title": "{variant} · Spiel {number}",
@@ -377,7 +378,7 @@ MESSAGES: dict[str, str] = {
     "duel.first_player": "Erster Spieler",
     "duel.second_player": "Zweiter Spieler",
 
-    "name.keys": "▲ ▼ Buchstabe, ◀ ▶ wechseln, ✓ fertig",
+    "name.keys": "▲ ▼ Buchstabe, ◀ ▶ wechseln, Rücktaste löscht, ✓ fertig",
 
     "duel.match_number": "Partienummer",
     "duel.watch_computer": "Spiel des Computers ansehen",

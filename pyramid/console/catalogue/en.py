@@ -55,7 +55,7 @@ MESSAGES: dict[str, str] = {
 
     "page.of": "◀ ▶ page {page} of {pages}",
 
-    "help.title": "Rules & controls",
+    "help.title_of": "{variant}: rules & controls",
 
     "statistics.title": "Statistics",
     "statistics.daily": "Daily deals",
@@ -89,6 +89,7 @@ MESSAGES: dict[str, str] = {
     "settings.redeal_default": "Redeal question starts on",
     "settings.winnable_only": "Winnable deals only",
     "settings.safe_area": "TV safe area",
+    "settings.safe_area.help": "Keeps the picture clear of a TV's cropped edges: raise it if the table's edges are cut off.",
     "settings.motion": "Motion",
     "settings.sound": "Sound",
     "settings.volume": "Volume",
@@ -217,7 +218,7 @@ MESSAGES: dict[str, str] = {
 
     "game.cannot_resume": "The saved game cannot be resumed",
     "game.new_question": "Start a new game?",
-    "game.new_detail": "Your game in progress will count as lost.",
+    "game.new_detail": "Your game in progress ({game}, {moves}) will count as lost.",
     "game.restart_question": "Restart this deal?",
     "game.daily_title": "Daily · {day} {month}",
     "game.numbered_title": "{variant} · deal {number}",
@@ -376,7 +377,7 @@ MESSAGES: dict[str, str] = {
     "duel.first_player": "First player",
     "duel.second_player": "Second player",
 
-    "name.keys": "▲ ▼ letter, ◀ ▶ move, ✓ done",
+    "name.keys": "▲ ▼ letter, ◀ ▶ move, Backspace erases, ✓ done",
 
     "duel.match_number": "Match number",
     "duel.watch_computer": "Watch the computer's game",

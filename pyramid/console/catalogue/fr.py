@@ -55,7 +55,7 @@ MESSAGES: dict[str, str] = {
 
     "page.of": "◀ ▶ page {page} sur {pages}",
 
-    "help.title": "Règles et commandes",
+    "help.title_of": "{variant} : règles et commandes",
 
     "statistics.title": "Statistiques",
     "statistics.daily": "Donnes du jour",
@@ -89,6 +89,7 @@ MESSAGES: dict[str, str] = {
     "settings.redeal_default": "Question des redonnes",
     "settings.winnable_only": "Donnes gagnables seulement",
     "settings.safe_area": "Marge TV",
+    "settings.safe_area.help": "Garde l'image loin des bords qu'un téléviseur rogne : augmentez-la si les bords de la table sont coupés.",
     "settings.motion": "Animations",
     "settings.sound": "Son",
     "settings.volume": "Volume",
@@ -217,7 +218,7 @@ MESSAGES: dict[str, str] = {
 
     "game.cannot_resume": "La partie sauvegardée ne peut pas reprendre",
     "game.new_question": "Commencer une nouvelle partie ?",
-    "game.new_detail": "La partie en cours comptera comme perdue.",
+    "game.new_detail": "La partie en cours ({game}, {moves}) comptera comme perdue.",
     "game.restart_question": "Recommencer cette donne ?",
     "game.daily_title": "Donne du {day} {month}",
     "game.numbered_title": "{variant} · donne {number}",
@@ -376,7 +377,7 @@ MESSAGES: dict[str, str] = {
     "duel.first_player": "Premier joueur",
     "duel.second_player": "Second joueur",
 
-    "name.keys": "▲ ▼ lettre, ◀ ▶ déplacer, ✓ fini",
+    "name.keys": "▲ ▼ lettre, ◀ ▶ déplacer, Retour arrière efface, ✓ fini",
 
     "duel.match_number": "Numéro de match",
     "duel.watch_computer": "Voir la partie de l'ordinateur",

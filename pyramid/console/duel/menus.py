@@ -156,12 +156,18 @@ class NameEntryScreen(PyramidsHelpKey, Screen):
         start = "".join(c for c in start if c in self.LETTERS)[: self.LENGTH]
         self.letters = list(start.ljust(self.LENGTH))
         self.position = min(len(start), self.LENGTH - 1)
+        #: The name is still the one it started from: a letter typed first replaces it, as in a
+        #: selected text field ("Player" + "Ann" made "PlayerAnn", issue 47); any other key keeps it.
+        self.untouched = True
 
     @property
     def text(self) -> str:
         return "".join(self.letters).strip()
 
     def handle(self, action: Action, hit: Hit) -> None:
+        if action.kind is Kind.TYPE and action.text in self.LETTERS and self.untouched:
+            self.letters, self.position = [" "] * self.LENGTH, 0
+        self.untouched = False
         if action.kind is Kind.TYPE and action.text in self.LETTERS:  # a keyboard types the name
             self.letters[self.position] = action.text
             self.position = min(self.position + 1, self.LENGTH - 1)
