@@ -314,3 +314,17 @@ def test_end_check_sees_a_stock_pair_that_needs_a_redeal() -> None:
     board.redeals_left = 0
     assert board.status() == "no_moves"
     assert not brute_force_removal_reachable(board)
+
+
+def test_classic_counts_every_card_its_goal_asks_to_remove() -> None:
+    """Issue 47, item 10: Classic's goal is all 52 cards, yet its "cards left" counted the pyramid's:
+    28 at the start, and "23 cards left" at the end with 20 more in the waste."""
+    from pyramid.engine.deal import numbered_deal
+    from pyramid.engine.rules import CLASSIC, RELAXED
+
+    board = Board(numbered_deal(3), CLASSIC)
+    assert board.cards_to_clear() == 52 and board.cards_left() == 28
+    board.push(Move.draw())
+    assert board.cards_to_clear() == 52, "a draw removes nothing"
+    relaxed = Board(numbered_deal(3), RELAXED)
+    assert relaxed.cards_to_clear() == relaxed.cards_left() == 28, "its goal is the pyramid"

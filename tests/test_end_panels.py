@@ -87,7 +87,7 @@ def test_the_daily_deals_end_panel_shows_every_choice_at_320x240(tmp_path: Path,
     session = ended(tmp_path, rules, say("menu.daily_deal"), won)
     board = session.screen.board  # type: ignore[attr-defined]
     cards_left = board.rules.scoring == "cards_left"
-    assert_fits(session, None if cards_left and won else board.cards_left() if cards_left else board.score)
+    assert_fits(session, None if cards_left and won else board.cards_to_clear() if cards_left else board.score)
 
 
 def test_a_score_challenge_lost_shows_every_choice_at_320x240(tmp_path: Path) -> None:

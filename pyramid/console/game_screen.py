@@ -411,7 +411,7 @@ class GameScreen(Screen):
             return PanelView(title, (*self.challenge_line(), *self.won_lines(), *self.daily_line()), self.end_lines(),
                              self.end_selected)
         if status == "no_moves":
-            left = sum(1 for card in self.board.pyramid if card is not None)
+            left = self.board.cards_to_clear()
             # The score once: under "cards left" scoring the first line says it.
             scored = self.board.rules.scoring != "cards_left" and not self.points_said_below()
             lines = [say_count("end.why_stuck", left), *((self.table.view().score_label,) if scored else ()),

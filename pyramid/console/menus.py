@@ -247,8 +247,9 @@ class StatisticsScreen(PagedScreen):
                      say("statistics.streaks", current=stats.current_streak, best=stats.best_streak)]
             if stats.assisted_played:
                 lines.append(say("statistics.assisted", played=stats.assisted_played, won=stats.assisted_won))
-            if stats.old_best_score is not None:
-                lines.append(say("statistics.old_best", best=stats.old_best_score))
+            if stats.old_best_score is not None:  # Three passes' old row values, Classic's pyramid-only count
+                old = "statistics.old_best_pyramid" if stats.variant.startswith("classic/") else "statistics.old_best"
+                lines.append(say(old, best=stats.old_best_score))
             sections.append((describe_variant(stats.game, stats.variant), tuple(lines)))
         if not sections:
             sections.append((say("statistics.none"), (say("statistics.none_line"),)))

@@ -144,7 +144,7 @@ class Table:
         board = self.board
         face_up = board.stock_top if board.rules.stock_top_playable else None
         if board.rules.scoring == "cards_left":
-            score_label = say("table.cards_left", cards=board.cards_left())
+            score_label = say("table.cards_left", cards=board.cards_to_clear())
         else:
             score_label = say("table.score", score=board.score)
         return TableView(

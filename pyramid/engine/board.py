@@ -224,8 +224,17 @@ class Board(Tableau):
         return "playing"
 
     def cards_left(self) -> int:
-        """Pyramid cards still on the table (the classic score: 0 is perfect)."""
+        """Pyramid cards still on the table (what the best-score search gains by removing)."""
         return sum(card is not None for card in self.pyramid)
+
+    def cards_to_clear(self) -> int:
+        """The cards the goal still asks to remove, the "cards left" score (0 is perfect): the
+        pyramid's, and under the goal "all" (Classic) the stock's and the waste's too, 52 at the
+        start. Before issue 47 Classic counted the pyramid's only: it opened at 28 and ended "23
+        cards left" with 20 more in the waste."""
+        if self.rules.goal == "all":
+            return self.cards_left() + len(self.stock) + len(self.waste)
+        return self.cards_left()
 
     # -- making moves -------------------------------------------------------
     def card_points(self, card: Card) -> int:

@@ -98,6 +98,12 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "INSERT INTO daily_deals (day, variant, won) SELECT day, '', won FROM daily",
         "DROP TABLE daily",
     ),
+    # 9: Classic's "cards left" counts all the cards its goal asks to remove, not the pyramid's only
+    # (issue 47): its best scores made before are kept apart, never compared with the new ones.
+    (
+        "UPDATE stats SET old_best_score = best_score, best_score = NULL"
+        " WHERE game = 'pyramid' AND variant LIKE 'classic/%'",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
