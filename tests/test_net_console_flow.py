@@ -569,11 +569,11 @@ def test_a_console_to_invite_that_goes_away_never_crashes_the_table_screen(tmp_p
     assert session.state()["menu"]["items"] == ["Play", "Invite Ann", "Invite Bob", "Leave the table"]
     press(session, "down down")  # on "Invite Bob"
     session.post_event(ev.TableGone("Bob (tv)"))
-    state = session.state()
-    assert state["menu"]["items"][state["menu"]["selected"]] == "Leave the table"
+    state = session.state()  # the highlight never lands on "Leave the table" by itself (issue 47)
+    assert state["menu"]["items"][state["menu"]["selected"]] == "Play"
     session.post_event(ev.TableGone("Ann (tv)"))
     state = session.state()
-    assert state["menu"]["items"][state["menu"]["selected"]] == "Leave the table"
+    assert state["menu"]["items"][state["menu"]["selected"]] == "Play"
 
 
 # -- invites: one on screen, one a console per 30 s, "Not now" for 10 minutes (issue 26, item 5) --
@@ -788,3 +788,25 @@ def test_the_tv_safe_area_line_says_what_it_does(tmp_path: Path) -> None:
     session.screen.selected = next(i for i, item in enumerate(state["menu"]["items"])  # type: ignore[attr-defined]
                                    if item.startswith("TV safe area"))
     assert "TV" in session.view().menu.footer and "edges" in session.view().menu.footer  # type: ignore[union-attr]
+
+
+def test_after_an_invite_is_taken_the_highlight_is_on_the_game_and_each_console_line_is_told_apart(
+        tmp_path: Path) -> None:
+    """Issue 47, item 9: once the invited console sat down, the highlight landed on "Leave the table"
+    (✓ then asked to leave); "Invite Bob" showed twice, at home and on the server, alike."""
+    networks = Networks()
+    session = new_session(tmp_path, networks, deal_number=16)
+    network_menu(session)
+    session.post_event(ev.TableSeen(TableAd("Bob", "192.168.1.40", 47312, 0, "", 0, 1, "Bob (tv)")))
+    session.post_event(ev.TableSeen(TableAd("Bob", "bob", 0, 0, "", 0, 1, "server:bob", "server")))
+    choose(session, "Open a table")
+    state = press(session, "back")
+    assert state["menu"]["items"] == ["Play", "Invite Bob", "Invite Bob (server)", "Leave the table"]
+    choose(session, "Invite Bob")
+    link = networks.last.link
+    assert link is not None
+    link.opponent_name, link.token = "Bob", "1" * 32  # Bob's console took the seat
+    session.post_event(ev.OpponentJoined("Bob", False))
+    state = session.state()
+    assert state["menu"]["items"] == ["Play", "Leave the table"]
+    assert state["menu"]["items"][state["menu"]["selected"]] == "Play"

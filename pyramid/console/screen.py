@@ -413,13 +413,17 @@ class LiveMenuScreen(MenuScreen):
     def selected(self) -> int:
         """The highlighted line's number now (read while drawing: nothing changes here)."""
         keys = [line.key for line in self.live_lines()]
-        return keys.index(self._key) if self._key in keys else min(self._index, max(len(keys) - 1, 0))
+        return keys.index(self._key) if self._key in keys else self.in_place_of_gone(keys)
 
     @selected.setter
     def selected(self, index: int) -> None:
         lines = self.live_lines()
         self._index = min(max(index, 0), max(len(lines) - 1, 0))
         self._key = lines[self._index].key if lines else None
+
+    def in_place_of_gone(self, keys: list[Hashable]) -> int:
+        """The line to highlight when the highlighted one went: the one in its place (never past the end)."""
+        return min(self._index, max(len(keys) - 1, 0))
 
     def news(self) -> None:
         """Lines may have come or gone: the highlight follows its line (module note); when that line

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
+from collections.abc import Hashable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -420,10 +421,15 @@ class TableScreen(PyramidsHelpKey, LiveMenuScreen):
             return [leave]
         lines = [LiveLine("play", say("duel.see_results") if run.board.is_over() else say("net.play"), self.play)]
         if run.seat == 0 and run.link.opponent_name is None and run.active:
-            lines += [LiveLine(("invite", ad.key), say("net.invite_line", name=ad.host),
+            lines += [LiveLine(("invite", ad.key), say("net.invite_line", name=wording.shown_name(ad.host, ad.via)),
                                partial(tables.invite, ad))
                       for ad in sorted(tables.consoles.values(), key=lambda ad: (ad.host, ad.key))]
         return lines + [leave]
+
+    def in_place_of_gone(self, keys: list[Hashable]) -> int:
+        """The invited console sat down, so its line went: the highlight goes to the game, never to
+        "Leave the table" below it (whose ✓ then asked to leave, issue 47)."""
+        return keys.index("play") if "play" in keys else super().in_place_of_gone(keys)
 
     def footer(self) -> str:
         run, tables = self.run, self.session.tables

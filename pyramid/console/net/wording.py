@@ -85,13 +85,18 @@ def table_line(host: str, match: int, level: str, seats: int, via: str = "lan", 
     """One table of the network menu: host (marked when on the table server, with its ``account`` when
     another server table shows the same name), match number, maximum skill level, seats free."""
     free = say("net.seat_free") if seats else say("net.full")
+    return say("net.table_line", host=shown_name(host, via, account), match=match, level=level_name(level), free=free)
+
+
+def shown_name(name: str, via: str, account: str | None = None) -> str:
+    """A console's player as the network menus name it: marked when reached through the table server
+    (with its ``account`` when another server console shows the same name), so that one seen both
+    at home and on the server reads as two lines told apart ("Bob", "Bob (server)")."""
     if via != "server":
-        shown = host
-    elif account is None:
-        shown = say("net.on_server", name=host)
-    else:
-        shown = say("net.on_server_as", name=host, account=account)
-    return say("net.table_line", host=shown, match=match, level=level_name(level), free=free)
+        return name
+    if account is None:
+        return say("net.on_server", name=name)
+    return say("net.on_server_as", name=name, account=account)
 
 
 def server_line(server: ServerAccount | None, state: ServerState | None) -> str:
