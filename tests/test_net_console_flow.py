@@ -810,3 +810,23 @@ def test_after_an_invite_is_taken_the_highlight_is_on_the_game_and_each_console_
     state = session.state()
     assert state["menu"]["items"] == ["Play", "Leave the table"]
     assert state["menu"]["items"][state["menu"]["selected"]] == "Play"
+
+
+def test_a_host_whose_guest_left_opens_the_table_again_to_a_new_player(tmp_path: Path) -> None:
+    """Issue 47, item 9: when the guest left, the host's table stayed "full", with no way to take a new
+    guest but to leave and open another match."""
+    networks, session, link = table_with_bob(tmp_path)
+    session.post_event(ev.OpponentJoined("Bob", False))
+    session.post_event(ev.OpponentLeft("left"))
+    session.handle(Action("back"))  # from the results panel's game to the table's screen
+    while session.state()["screen"] != "table":
+        session.handle(Action("back"))
+    state = session.state()
+    assert "Open the table to a new player" in state["menu"]["items"]
+    before = len(networks.last.calls)
+    state = choose(session, "Open the table to a new player")
+    opened = [call for call in networks.last.calls[before:] if call[0] == "open_table"]
+    assert len(opened) == 1 and state["screen"] == "duel"
+    assert state["game"]["table"]["state"] == "waiting" and state["game"]["moves"] == []
+    assert session.tables.run is not None and session.tables.run.link.opponent_name is None
+    assert session.store.stats("pyramids-net", "Bob").played == 0, "nobody had moved: nothing counted"

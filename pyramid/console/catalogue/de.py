@@ -475,6 +475,7 @@ MESSAGES: dict[str, str] = {
     "net.table": "Tisch",
     "net.table_of": "Tisch von {host} · Partie {match}",
     "net.leave_table": "Tisch verlassen",
+    "net.reopen": "Tisch für neuen Spieler öffnen",
     "net.play": "Spielen",
     "net.invite_line": "{name} einladen",
     "net.waiting_second": "Warte auf einen zweiten Spieler · du spielst als {name}",

@@ -474,6 +474,7 @@ MESSAGES: dict[str, str] = {
     "net.table": "Table",
     "net.table_of": "{host}'s table · match {match}",
     "net.leave_table": "Leave the table",
+    "net.reopen": "Open the table to a new player",
     "net.play": "Play",
     "net.invite_line": "Invite {name}",
     "net.waiting_second": "Waiting for a second player · you play as {name}",

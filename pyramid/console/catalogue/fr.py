@@ -474,6 +474,7 @@ MESSAGES: dict[str, str] = {
     "net.table": "Table",
     "net.table_of": "Table de {host} · match {match}",
     "net.leave_table": "Quitter la table",
+    "net.reopen": "Rouvrir la table à un nouveau joueur",
     "net.play": "Jouer",
     "net.invite_line": "Inviter {name}",
     "net.waiting_second": "En attente d'un second joueur · vous jouez sous le nom {name}",

@@ -143,6 +143,23 @@ def _start(session: Console, link: MatchLink, from_menu: bool, board: DuelBoard 
     return run
 
 
+def reopen_table(session: Console) -> None:
+    """The guest left (or the match was void): the host's table opens again on a new match, for a new
+    player, without leaving the network screens (before issue 47 it stayed "full" until the host
+    left it and opened another)."""
+    tables = session.tables
+    run, tables.run = tables.run, None
+    if run is not None:
+        run.leave()  # gone already: counted as the rules say, nothing more
+    screen = _table_screen(session)
+    from_menu = screen.from_menu if screen is not None else True
+    if screen is not None:
+        while session.screen is not screen:
+            session.pop()
+        session.pop()
+    open_table(session, match_number_for(session, None), remembered_level(session), from_menu)
+
+
 def leave_current(session: Console) -> None:
     """Leave the table this console is at, if any (a join or an invite accepted elsewhere, the script's end)."""
     if session.tables.run is not None:
@@ -420,6 +437,8 @@ class TableScreen(PyramidsHelpKey, LiveMenuScreen):
         if run is None:
             return [leave]
         lines = [LiveLine("play", say("duel.see_results") if run.board.is_over() else say("net.play"), self.play)]
+        if run.seat == 0 and (run.gone or run.voided):
+            lines.append(LiveLine("reopen", say("net.reopen"), partial(reopen_table, self.session)))
         if run.seat == 0 and run.link.opponent_name is None and run.active:
             lines += [LiveLine(("invite", ad.key), say("net.invite_line", name=wording.shown_name(ad.host, ad.via)),
                                partial(tables.invite, ad))
