@@ -29,8 +29,14 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     assert f'server = "mqtts://127.0.0.1:{server.port}"' in made.stdout and 'user = "ann"' in made.stdout
     assert f'server = "mqtts://127.0.0.1:{server.certificate_port}"' in made.stdout and 'user = "dee"' in made.stdout
     for account, files in (("ann", "password ca.crt"), ("dee", "client.crt client.key ca.crt")):
-        assert f"sudo install -D -o root -g pyramid -m 640 {files} -t /etc/pyramid/server/" in made.stdout
+        # Issue 47, item 14: numbered steps a newcomer follows as they are: the copy, then the install
+        # from the copied folder (the line assumed it), then the settings; and the ports to open.
+        folder = server.directory / "consoles" / account
+        assert f"sudo scp -r {folder} pi@CONSOLE:" in made.stdout
+        assert f"cd {account} && sudo install -D -o root -g pyramid -m 640 {files} -t /etc/pyramid/server/" in made.stdout
         assert all((server.directory / "consoles" / account / name).is_file() for name in files.split())
+    assert f"open TCP ports {server.port} and {server.certificate_port}" in made.stdout
+    assert f"sudo ufw allow {server.port}/tcp" in made.stdout
     broker = Broker(server)
     try:
         broker.start()

@@ -182,11 +182,13 @@ for account in "$@"; do
         reached="$port"
     fi
     cat <<SETTINGS
-For the console '$account': copy $dir/consoles/$account/ ($files)
-to the console and install them there, readable by the console's user (a sealed console: unseal first,
-or they are gone at the next boot):
-  sudo install -D -o root -g pyramid -m 640 $installed -t /etc/pyramid/server/
-then put in its settings file (/boot/firmware/pyramid.toml):
+For the console '$account' ($files are in $dir/consoles/$account/):
+  1. Copy that folder to the console, from this server (CONSOLE: the console's address, its
+     System page shows it; a sealed console: unseal it first, or the files are gone at the next boot):
+       sudo scp -r $dir/consoles/$account pi@CONSOLE:
+  2. On the console, install them readable by the console's user, from the copied folder:
+       cd $account && sudo install -D -o root -g pyramid -m 640 $installed -t /etc/pyramid/server/
+  3. Put in its settings file (/boot/firmware/pyramid.toml), then restart the console:
   [network]
   server = "mqtts://$host:$reached"
   user = "$account"
@@ -208,3 +210,6 @@ cp "$here/etc/mosquitto/pyramids/acl" "$dir/acl"
 finish
 echo "make-server.sh: the table server listens on port $port (passwords) and $certificate_port (certificates);" \
     "consoles reach it as mqtts://$host:$port or mqtts://$host:$certificate_port"
+echo "make-server.sh: open TCP ports $port and $certificate_port to the consoles: this machine's firewall" \
+    "(with ufw: sudo ufw allow $port/tcp && sudo ufw allow $certificate_port/tcp), and the router's port" \
+    "forwarding when the server is at home and friends play from elsewhere"
