@@ -292,7 +292,21 @@ def test_system_page_shows_version_and_addresses(tmp_path: Path) -> None:
     session.speak("fr")
     assert dict(session.view().text.sections)["Matériel"] == ("Écran : headless 480x320",)  # issue 29: no English
     assert sections["Data"] == (str(tmp_path / "pyramid.db"),)
+    assert sections["Table server"] == ("None set (the settings file's [network] server)",)
     assert play(session, "back")["screen"] == "settings"
+
+
+def test_system_page_shows_the_table_server_and_the_account(tmp_path: Path) -> None:
+    """Issue 47, item 14: the owner helping a newcomer had nowhere to read the server and account."""
+    from pyramid.net.server.account import ServerAccount
+
+    session = new_session(tmp_path)
+    session.tables.server = ServerAccount("tables.example.org", 8883, "ann", Path("/etc/pyramid/server/password"),
+                                          Path("/etc/pyramid/server/ca.crt"))
+    choose(session, "Settings")
+    choose(session, "System")
+    sections = dict(session.view().text.sections)  # type: ignore[union-attr]
+    assert sections["Table server"] == ("mqtts://tables.example.org:8883", "Account: ann")
 
 
 def test_controls_screen_shows_each_press_and_leaves_on_back_twice(tmp_path: Path) -> None:

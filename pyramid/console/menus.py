@@ -405,8 +405,17 @@ class SystemScreen(Screen):
             (say("system.software"), (say("system.version", version=device_info.software_version()),
                                       say(f"system.core.{core_name()}"))),
             (say("system.network"), ssh),
+            (say("system.table_server"), self.table_server()),
             (say("system.data"), (str(self.session.store.location or say("system.not_saved")),)),
             (say("system.hardware"), (say("system.display", display=self.session.display_description)
                                       if self.session.display_description else say("system.unknown"),)),
         )
         return View(self.name, text=TextView(say("system.title"), sections))
+
+    def table_server(self) -> tuple[str, ...]:
+        """The table server the settings file names, and the account this console signs in with (issue
+        47: the owner helping a newcomer had nowhere to read them)."""
+        server = self.session.tables.server
+        if server is None:
+            return (say("system.no_server"),)
+        return server.address, say("system.account", account=server.user)
