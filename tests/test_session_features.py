@@ -634,3 +634,24 @@ def test_an_assisted_win_says_it_is_counted_apart(tmp_path: Path) -> None:
     assert "Assisted: counted apart from unaided wins" in panel.lines
     stats = session.store.stats("pyramid", "retrohub/none")
     assert (stats.won, stats.assisted_won) == (0, 1)
+
+
+def test_ok_on_a_hinted_card_plays_the_hints_whole_move(tmp_path: Path) -> None:
+    """Issue 47 ("hints that finish the pair"): ✓ on the hinted card chose it alone, and the player went
+    looking for its partner; now it plays the move the hint names, whatever it is, move after move."""
+    from pyramid.engine.solver import solve
+
+    session = new_session(tmp_path, clearable_deal())
+    play(session, "ok ok")
+    board = session.screen.board  # type: ignore[attr-defined]
+    line = solve(Board(board.deal, board.rules)).moves
+    for played in range(len(line)):
+        play(session, "hint")
+        move = session.screen.run.verdicts.solve(board.copy()).moves[0]  # type: ignore[attr-defined]
+        assert session.view().table.hint, session.view().table.status_line  # type: ignore[union-attr]
+        before = len(board.move_stack)
+        play(session, "ok")
+        assert len(board.move_stack) == before + 1 and board.move_stack[-1] == move, (played, move)
+        if board.status() != "playing":
+            break
+    assert board.status() == "cleared"

@@ -195,6 +195,7 @@ class GameScreen(Screen):
         if self.over:
             self._handle_end(action, hit)
             return
+        hinted = self.hint
         self.message, self.hint = "", ()
         if self.run.thinking_since is not None and action.kind not in ARROWS and action.kind is not Kind.HINT:
             self.run.stop_hint()  # Back, a pick or an undo: the hint asked for is no longer wanted
@@ -202,6 +203,8 @@ class GameScreen(Screen):
                 return  # Back calls the search off, and does nothing more
         if action.kind in ARROWS:
             self.table.move_cursor(action.kind)
+        elif action.kind is Kind.OK and hinted and self.table.cursor in hinted:
+            self._play_hint(hinted)
         elif action.kind is Kind.OK and self.table.cursor is not None:
             self._pick(self.table.cursor)
         elif action.kind is Kind.TAP and hit is not None and not isinstance(hit, MenuHit):
@@ -244,6 +247,13 @@ class GameScreen(Screen):
             self.session.cue("win" if self.board.status() == "cleared" else "lose")
         elif move is not None and move.kind == "remove":
             self.session.cue("pair", points=max(0, self.board.score - score))
+
+    def _play_hint(self, targets: tuple[Target, ...]) -> None:
+        """✓ on a card of the hint shown plays the hint's whole move: both cards of its pair (the stock
+        picked last, as a first pick there turns it), the king, the turn (issue 47: ✓ chose the first
+        card only, and the player went looking for the second)."""
+        for target in sorted(targets, key=lambda target: target == "stock"):
+            self._pick(target)
 
     def _played(self, move: Move | None) -> None:
         if move is not None:
