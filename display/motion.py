@@ -152,8 +152,11 @@ def _feedback_flights(feedback: Feedback, change: TableChange, table: TableLayou
         places = [target_rect(table, target) for target, _ in change.removed] or \
                  [target_rect(table, target) for target in feedback.targets]
         if places:
-            flights.append(_text_flight(f"+{feedback.points}", max(table.text_px, table.card_h // 2), theme.NOTICE,
-                                        places[-1], -table.card_h // 2))
+            px = max(table.text_px, table.card_h // 2)
+            flights.append(_text_flight(f"+{feedback.points}", px, theme.NOTICE, places[-1], -table.card_h // 2))
+            if feedback.bonus:  # a row's bonus rises above the removal's points, where the row was
+                above = places[-1].move(0, -px)
+                flights.append(_text_flight(feedback.bonus, px, theme.NOTICE, above, -table.card_h))
     elif feedback.cue == "win" and table.cards:
         middle = bounding_box(table.cards) or table.cards[0]
         reach = table.card_h * 3

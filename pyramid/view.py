@@ -116,6 +116,8 @@ class Feedback(NamedTuple):
     targets: tuple[Target, ...] = ()
     #: The points a scoring removal made ("+N"); 0 when it scored nothing.
     points: int = 0
+    #: A bonus won with it, worded ("+150 row": a row emptied under Microsoft's scoring); "" for none.
+    bonus: str = ""
 
 
 class View(NamedTuple):

@@ -90,9 +90,34 @@ def test_a_best_kept_before_scores_were_is_compared_on_moves(tmp_path: Path) -> 
         db.execute("CREATE TABLE bests (game TEXT NOT NULL, variant TEXT NOT NULL, deal INTEGER NOT NULL,"
                    " moves INTEGER NOT NULL, seconds INTEGER NOT NULL, PRIMARY KEY (game, variant, deal)) WITHOUT ROWID")
         db.execute("INSERT INTO bests VALUES ('pyramid', 'three-pass/two', ?, 45, 100)", (DEAL,))
+        db.execute("DROP TABLE daily_deals")  # and the days played, as version 6 kept them
+        db.execute("CREATE TABLE daily (day TEXT PRIMARY KEY, won INTEGER NOT NULL)")
         db.execute("PRAGMA user_version = 6")
     with Store.open(path) as store:
         old = store.best_of("pyramid", "three-pass/two", DEAL)
         assert old == DealBest(DEAL, 45, 100, None)
         assert improvement(DealBest(DEAL, 50, 90, 1290), old) is None
         assert improvement(DealBest(DEAL, 44, 90, 1000), old) == "moves"
+
+
+def test_three_passes_shows_each_rows_bonus_where_it_is_won(tmp_path: Path) -> None:
+    """Issue 47 ("score feedback"): a removal that empties a row rose as one "+175"; Microsoft shows the
+    removal's points and the row's bonus apart ("+5", "+150 row"). Up to the winning removal (the
+    win's own cue), the cues add up to the score."""
+    import re
+
+    session = session_on_deal(tmp_path)
+    best, _ = lines_of(session)
+    cues = []
+    for move in best[:-1]:  # the last removal is the win's cue
+        tap_move(session, move)
+        feedback = session.feedback
+        if move.kind == "remove" and feedback is not None:
+            assert feedback.cue == "pair"
+            cues.append((feedback.points, feedback.bonus))
+    from pyramid.engine.rules import MSC_REMOVAL_POINTS
+
+    assert all(points == MSC_REMOVAL_POINTS for points, _ in cues)
+    bonuses = [int(re.fullmatch(r"\+(\d+) row", bonus).group(1)) for _, bonus in cues if bonus]  # type: ignore[union-attr]
+    assert bonuses, "a row emptied shows its bonus"
+    assert MSC_REMOVAL_POINTS * len(cues) + sum(bonuses) == session.screen.board.score  # type: ignore[attr-defined]

@@ -283,3 +283,16 @@ def test_a_cleared_pyramid_is_celebrated_for_more_than_a_second_and_a_press_ends
     assert recorder.animator.running, "still celebrating after 0.3 s"
     recorder.animator.finish()  # a press
     assert not recorder.animator.running and same_pixels(recorder.renderer.frame, plain_frame(view))
+
+
+def test_a_rows_bonus_rises_apart_from_the_removals_points() -> None:
+    """Issue 47: "+25" at the cards, "+150 row" above them (Microsoft shows each row's bonus as won)."""
+    view = View("game", table=samples.played_table(7, removals=30).view("Deal 7"))
+    plain, with_bonus = Recorder(), Recorder()
+    for recorder, feedback in ((plain, Feedback("pair", 3, targets=(27,), points=5)),
+                               (with_bonus, Feedback("pair", 3, targets=(27,), points=5, bonus="+150 row"))):
+        recorder.show(view, animate=False)
+        recorder.show(view._replace(feedback=feedback))
+        recorder.clock.now += DURATION / 4
+        recorder.animator.tick()
+    assert not same_pixels(plain.renderer.frame, with_bonus.renderer.frame), "the bonus is drawn too"

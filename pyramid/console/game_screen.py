@@ -28,7 +28,7 @@ from pyramid.console.widgets import ConfirmScreen
 from pyramid.console.wording import card_name, clock_time, describe_move, month_name, variant_title
 from pyramid.engine.board import Board, Move
 from pyramid.engine.errors import ReplayError
-from pyramid.engine.rules import REDEAL_CHOICES, Rules
+from pyramid.engine.rules import MSC_REMOVAL_POINTS, REDEAL_CHOICES, Rules
 from pyramid.saved.stats import daily_streaks
 from pyramid.view import Hit, MenuHit, PanelView, Target, View
 
@@ -246,7 +246,14 @@ class GameScreen(Screen):
         elif move is not None and self.over:
             self.session.cue("win" if self.board.status() == "cleared" else "lose")
         elif move is not None and move.kind == "remove":
-            self.session.cue("pair", points=max(0, self.board.score - score))
+            gained = max(0, self.board.score - score)
+            # Under Microsoft's scoring a removal is 25 points, and a row it empties its bonus on top:
+            # each shows where it is won, as Microsoft shows them ("+25", "+150 row"; issue 47).
+            bonus = gained - MSC_REMOVAL_POINTS if self.board.rules.scoring == "msc" else 0
+            if bonus > 0:
+                self.session.cue("pair", points=MSC_REMOVAL_POINTS, bonus=say("feedback.row_bonus", points=bonus))
+            else:
+                self.session.cue("pair", points=gained)
 
     def _play_hint(self, targets: tuple[Target, ...]) -> None:
         """✓ on a card of the hint shown plays the hint's whole move: both cards of its pair (the stock

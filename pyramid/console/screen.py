@@ -237,9 +237,9 @@ class Console(Protocol):
     def quit(self) -> None:
         """End the console (the main loop stops after this action)."""
 
-    def cue(self, cue: Cue, targets: tuple[Target, ...] = (), points: int = 0) -> None:
-        """Say what just happened that the cards do not show (a wrong pair, the points, a win): the
-        next views carry it, for motion and sound."""
+    def cue(self, cue: Cue, targets: tuple[Target, ...] = (), points: int = 0, bonus: str = "") -> None:
+        """Say what just happened that the cards do not show (a wrong pair, the points and a bonus
+        won, a win): the next views carry it, for motion and sound."""
 
 
 class LineChoice(NamedTuple):

@@ -214,10 +214,10 @@ class Session:
         state = self.screen.game_state() if self.stack else None
         return state is not None and state.get("status") == "playing"
 
-    def cue(self, cue: Cue, targets: tuple[Target, ...] = (), points: int = 0) -> None:
+    def cue(self, cue: Cue, targets: tuple[Target, ...] = (), points: int = 0, bonus: str = "") -> None:
         """The latest cue, numbered one more than the one before: two equal cues are two events."""
         serial = self.feedback.serial + 1 if self.feedback is not None else 1
-        self.feedback = Feedback(cue, serial, targets, points)
+        self.feedback = Feedback(cue, serial, targets, points, bonus)
 
     def view(self) -> View:
         """What the screen on top shows; a screen that fails to say is :meth:`recover`-ed from."""

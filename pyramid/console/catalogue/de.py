@@ -289,6 +289,7 @@ MESSAGES: dict[str, str] = {
     "end.why_stuck.one": "Die letzte Karte kann nicht mehr weg",
     "end.why_stuck.other": "Die {count} übrigen Karten können nicht mehr weg",
     "end.assisted": "Mit Hilfe: getrennt von Siegen ohne Hilfe gezählt",
+    "feedback.row_bonus": "+{points} Reihe",
     "end.best_score": "Neuer Punkterekord für dieses Spiel!",
     "end.best_moves": "So wenige Züge wie nie bei diesem Spiel!",
     "end.best_time": "So schnell wie nie bei diesem Spiel!",

@@ -288,6 +288,7 @@ MESSAGES: dict[str, str] = {
     "end.why_stuck.one": "The card left cannot leave",
     "end.why_stuck.other": "The {count} cards left cannot leave",
     "end.assisted": "Assisted: counted apart from unaided wins",
+    "feedback.row_bonus": "+{points} row",
     "end.best_score": "New best score for this deal!",
     "end.best_moves": "Fewer moves than ever on this deal!",
     "end.best_time": "Faster than ever on this deal!",

@@ -288,6 +288,7 @@ MESSAGES: dict[str, str] = {
     "end.why_stuck.one": "La carte restante ne peut plus partir",
     "end.why_stuck.other": "Les {count} cartes restantes ne peuvent plus partir",
     "end.assisted": "Avec aide : comptée à part des victoires sans aide",
+    "feedback.row_bonus": "+{points} rangée",
     "end.best_score": "Meilleur score pour cette donne !",
     "end.best_moves": "Moins de coups que jamais sur cette donne !",
     "end.best_time": "Plus rapide que jamais sur cette donne !",
