@@ -655,3 +655,20 @@ def test_ok_on_a_hinted_card_plays_the_hints_whole_move(tmp_path: Path) -> None:
         if board.status() != "playing":
             break
     assert board.status() == "cleared"
+
+
+def test_the_controls_page_names_backspace_as_the_back_it_is(tmp_path: Path) -> None:
+    """Issue 47, item 13: Backspace was listed as "Erase" while the page said "Press Back twice to leave",
+    and two Backspaces did leave it: it is Back wherever nothing is typed."""
+    session = new_session(tmp_path)
+    presses: list[PressSeen] = []
+    session.input_log = lambda: presses
+    choose(session, "Settings")
+    choose(session, "Controls")
+    presses.append(PressSeen("erase", "keyboard"))
+    session.handle(Action("erase"))
+    assert dict(session.view().text.sections)["Last presses, newest first"][0] == \
+        "Back (erases while typing) from the keyboard"
+    presses.append(PressSeen("erase", "keyboard"))
+    session.handle(Action("erase"))
+    assert session.state()["screen"] == "settings", "Back twice, as the page says"

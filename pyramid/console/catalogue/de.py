@@ -130,7 +130,7 @@ MESSAGES: dict[str, str] = {
     "action.help": "Hilfe",
     "action.undo": "Zurücknehmen",
     "action.hint": "Tipp",
-    "action.erase": "Löschen",
+    "action.erase": "Zurück (löscht beim Tippen)",
     "action.tap": "Berührung bei {x},{y}",
     "action.type": "„{text}“ getippt",
     "device.keyboard": "Tastatur",

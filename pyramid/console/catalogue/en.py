@@ -129,7 +129,7 @@ MESSAGES: dict[str, str] = {
     "action.help": "Help",
     "action.undo": "Undo",
     "action.hint": "Hint",
-    "action.erase": "Erase",
+    "action.erase": "Back (erases while typing)",
     "action.tap": "Touch at {x},{y}",
     "action.type": "“{text}” typed",
     "device.keyboard": "the keyboard",

@@ -129,7 +129,7 @@ MESSAGES: dict[str, str] = {
     "action.help": "Aide",
     "action.undo": "Annuler",
     "action.hint": "Indice",
-    "action.erase": "Effacer",
+    "action.erase": "Retour (efface pendant la saisie)",
     "action.tap": "Toucher en {x},{y}",
     "action.type": "« {text} » tapé",
     "device.keyboard": "le clavier",
