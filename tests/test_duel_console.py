@@ -159,6 +159,8 @@ def test_joker_is_armed_then_spent_and_drawn_so(tmp_path: Path) -> None:
     tap(session, board.uncovered_indices()[0])
     state = session.state()["game"]
     assert state["moves"][0] == "joker" and state["streak"] == 1 and session.view().table.joker == "spent"
+    # Issue 47: the joker turned grey without a word why.
+    assert session.view().table.status_line == "The joker is used: it comes back next round."
     tap(session, "joker")
     assert session.view().table.status_line == "The joker is used for this round."
 

@@ -420,6 +420,7 @@ MESSAGES: dict[str, str] = {
     "duel.refuse_pile": "Karten kommen auf den Ablagestapel: wähle eine Pyramidenkarte, den Stapel oder den Joker.",
     "duel.refuse_joker_armed": "Der Joker liegt auf dem Ablagestapel: lege eine beliebige freie Karte darauf.",
     "duel.refuse_joker_spent": "Der Joker dieser Runde ist verbraucht.",
+    "duel.joker_spent_news": "Der Joker ist verbraucht: er kommt in der nächsten Runde wieder.",
     "duel.refuse_joker_first": "Lege zuerst eine Karte auf den Joker.",
     "duel.refuse_stock_empty": "Der Stapel ist leer.",
     "duel.refuse_covered": "Diese Karte ist gedeckt.",

@@ -419,6 +419,7 @@ MESSAGES: dict[str, str] = {
     "duel.refuse_pile": "Cards go onto the pile: pick a pyramid card, the stock or the joker.",
     "duel.refuse_joker_armed": "The joker is on the pile: place any uncovered card on it.",
     "duel.refuse_joker_spent": "The joker is used for this round.",
+    "duel.joker_spent_news": "The joker is used: it comes back next round.",
     "duel.refuse_joker_first": "Place a card on the joker first.",
     "duel.refuse_stock_empty": "The stock is empty.",
     "duel.refuse_covered": "That card is covered.",

@@ -419,6 +419,7 @@ MESSAGES: dict[str, str] = {
     "duel.refuse_pile": "Les cartes vont sur la pile : choisissez une carte de la pyramide, le talon ou le joker.",
     "duel.refuse_joker_armed": "Le joker est sur la pile : posez dessus une carte libre.",
     "duel.refuse_joker_spent": "Le joker est déjà joué pour cette manche.",
+    "duel.joker_spent_news": "Le joker est joué : il revient à la prochaine manche.",
     "duel.refuse_joker_first": "Posez d'abord une carte sur le joker.",
     "duel.refuse_stock_empty": "Le talon est vide.",
     "duel.refuse_covered": "Cette carte est couverte.",

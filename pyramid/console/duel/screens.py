@@ -101,12 +101,15 @@ class DuelScreen(PyramidsHelpKey, Screen):
             self.message = say(f"duel.no_{action.kind.value}")
 
     def _pick(self, target: Target) -> None:
-        round_before = self.board.round_number
+        round_before, armed = self.board.round_number, self.board.joker_armed
         pick = self.table.pick(target)
         self.message = pick.refusal
         if pick.refusal:
             self.session.cue("wrong", targets=(target,))  # shaken, as the line says why
         if pick.move is not None:
+            if armed and not self.board.joker_armed and self.board.round_number == round_before:
+                # The joker turns grey now: say why, and when it comes back (issue 47).
+                self.message = say("duel.joker_spent_news")
             self.moved(pick.move, round_before)
 
     def moved(self, move: DuelMove, round_before: int) -> None:
