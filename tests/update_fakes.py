@@ -32,6 +32,8 @@ DEVICE_PYTHON = "/usr/bin/python3"
 
 BEHAVIOURS = ("good", "self-test-fails", "self-test-slow", "self-test-says-who", "crashes", "hangs",
               "dies-after-ready")
+#: The behaviours of a release that works: an update to it lands.
+WORKING = ("good", "self-test-slow")
 #: The settle time pyramid-ready.service waits before it marks a release (15 s on a device).
 READY_AFTER = 0.5
 #: Whom the device tool runs a release's self-test as in the tests (on a device: the console's user,
