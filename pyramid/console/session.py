@@ -231,7 +231,7 @@ class Session:
                                            safe_area=settings.safe_area, feedback=self.feedback)
 
     def state(self) -> dict[str, Any]:
-        """The scripted mode's state object (schema in the README)."""
+        """The scripted mode's state object (schema in docs/developers.md, "Scripted mode")."""
         games = [state for state in (screen.game_state() for screen in self.stack) if state is not None]
         return {
             "screen": self.screen.view().screen,

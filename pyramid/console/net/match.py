@@ -306,7 +306,7 @@ class NetDuelRun(DuelRun):
         return (*lines, say("duel.match_of", match=self.match_number))
 
     def trace(self) -> dict[str, Any]:
-        """The trace's ``table`` and ``opponent`` objects (docs: README, Scripted mode)."""
+        """The trace's ``table`` and ``opponent`` objects (docs/developers.md, "Scripted mode")."""
         view = self.table_view() or self.link.table(self.own_name, "", 0)
         return {"table": view.to_json(), "opponent": self.link.opponent().to_json()}
 
