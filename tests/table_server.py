@@ -11,7 +11,7 @@ import shutil
 import socket
 import subprocess
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -142,6 +142,16 @@ class Broker:
         if self.process is not None and self.process.poll() is None:
             self.process.terminate()
             self.process.wait(timeout=10)
+
+
+def running(server: Server) -> Iterator[Broker]:
+    """A module's broker for ``server``: started, given to the tests, stopped (``yield from`` it in a fixture)."""
+    broker = Broker(server)
+    try:
+        broker.start()
+        yield broker
+    finally:
+        broker.stop()
 
 
 class Mallory:

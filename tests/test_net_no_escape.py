@@ -28,7 +28,7 @@ from pyramid.net.link import MatchLink
 from pyramid.net.protocol import Leave, Message, Move, Rematch, RematchAccept, Resend, Status
 from pyramid.saved.stats import NETWORK_GAME
 from test_net_hostile import GUARD, SITS_DOWN, line, table  # noqa: F401 (table: a fixture, used by name)
-from table_server import Broker, make_server
+from table_server import Broker, make_server, running
 from test_net_match import Endpoint, open_and_join
 from test_net_server import seat
 
@@ -218,13 +218,7 @@ def test_a_match_both_finished_counts_even_when_the_next_one_starts_before_the_c
 # -- both sides, on the home network and through the table server ---------------------------------------
 @pytest.fixture(scope="module")
 def broker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Broker]:
-    server, _ = make_server(tmp_path_factory.mktemp("server"), "ann", "bob")
-    broker = Broker(server)
-    try:
-        broker.start()
-        yield broker
-    finally:
-        broker.stop()
+    yield from running(make_server(tmp_path_factory.mktemp("server"), "ann", "bob")[0])
 
 
 @pytest.fixture(params=["lan", "server"])

@@ -26,19 +26,14 @@ from pyramid.net.link import MatchLink
 from pyramid.net.server.account import ClientCertificate, ServerAccount
 from test_net_match import GUARD, Endpoint
 from test_net_reconnect import numbers
-from table_server import ROOT, Broker, Mallory, free_port, make_server
+from table_server import ROOT, Broker, Mallory, free_port, make_server, running
 
 
 
 @pytest.fixture(scope="module")
 def broker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Broker]:
-    server, _ = make_server(tmp_path_factory.mktemp("server"), "ann", "bob", "cy", "mallory", certified=["dee"])
-    broker = Broker(server)
-    try:
-        broker.start()
-        yield broker
-    finally:
-        broker.stop()
+    yield from running(make_server(tmp_path_factory.mktemp("server"), "ann", "bob", "cy", "mallory",
+                                   certified=["dee"])[0])
 
 
 @pytest.fixture

@@ -306,7 +306,8 @@ def as_self_test_user() -> dict[str, Any]:
 def device_root(folder: Path) -> Path:
     """Where a fake device's file system starts, in ``folder``: a directory the console's user can reach,
     as it reaches / on a device (pytest's temporary folders are closed to other users; each folder
-    above it is opened for passing through, not for listing)."""
+    above it is opened for passing through, not for listing). Two test sessions at once as root
+    defeat this: each pytest start closes ``/tmp/pytest-of-root`` again (run them one at a time)."""
     for directory in (folder, *folder.parents):
         mode = directory.stat().st_mode
         if not mode & stat.S_IXOTH:
