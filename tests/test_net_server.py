@@ -493,3 +493,50 @@ def test_an_invite_through_the_server_is_taken_and_joined(broker: Broker) -> Non
     finally:
         guest.net.stop()
         host.net.stop()
+
+
+def test_a_late_will_of_an_earlier_connection_does_not_take_a_console_off_the_server(
+        broker: Broker, caplog: pytest.LogCaptureFixture) -> None:
+    """An account's earlier connection dies uncleanly; the server publishes its will ("gone") only when
+    its keep-alive runs out, after the newer connection said "here". That will names the earlier
+    connection: the console is still here (before, its seat and advert were dropped, and an invite
+    from it was joined and refused "not on the table server")."""
+    import logging
+    import time
+
+    from paho.mqtt.packettypes import PacketTypes
+    from paho.mqtt.properties import Properties
+
+    from pyramid.net.server.session import CONNECTION_PROPERTY
+
+    caplog.set_level(logging.INFO)
+    bob = Endpoint("Bob", server=broker.server.account("bob"))
+    mallory = Mallory(broker.server)
+    try:
+        bob.net.browse()
+        bob.wait(ev.ServerState, lambda event: event.state == "connected")
+        session = bob.net._session
+        assert session is not None
+
+        def status(word: bytes, connection: str) -> None:
+            properties = Properties(PacketTypes.PUBLISH)
+            properties.UserProperty = [(CONNECTION_PROPERTY, connection)]
+            mallory.client.publish("pyramids/v1/status/mallory", word, qos=1, retain=True,
+                                   properties=properties).wait_for_publish(timeout=30)
+
+        def until(condition: Any) -> bool:
+            deadline = time.monotonic() + GUARD
+            while not condition() and time.monotonic() < deadline:
+                time.sleep(0.02)
+            return bool(condition())
+
+        status(b"here", "newer")
+        assert until(lambda: session._present.get("mallory") == (True, "newer"))
+        status(b"gone", "earlier")  # the late will of a dead connection
+        assert until(lambda: "ignored the last will of an earlier connection of mallory" in caplog.text)
+        assert session._present.get("mallory") == (True, "newer"), "still here"
+        status(b"gone", "newer")  # the newer connection's own will: gone
+        assert until(lambda: session._present.get("mallory") == (False, "newer"))
+    finally:
+        mallory.stop()
+        bob.net.stop()

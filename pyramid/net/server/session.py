@@ -32,6 +32,7 @@ import secrets
 import socket
 import ssl
 from collections.abc import Callable
+from typing import NamedTuple
 
 import aiomqtt
 from paho.mqtt.packettypes import PacketTypes
@@ -75,6 +76,14 @@ REFUSED_ALERTS = frozenset({"TLSV1_ALERT_UNKNOWN_CA", "SSLV3_ALERT_BAD_CERTIFICA
                             "TLSV1_ALERT_ACCESS_DENIED"})
 
 Accept = Callable[[ServerWire], None]
+
+
+class Presence(NamedTuple):
+    """A console's last status on the server: here or gone, and the connection that said it (None: a
+    status that names none, from a console before issue 45)."""
+
+    here: bool
+    connection: str | None
 
 
 class TakenOver(Exception):
@@ -125,7 +134,7 @@ class TableServerSession:
         self._conversations: dict[tuple[str, bytes], ServerWire] = {}
         self._adverts: dict[str, TableAd] = {}
         self._senders: dict[str, RateBucket] = {}
-        self._present: dict[str, bool] = {}  # each console's last status: here (True) or gone
+        self._present: dict[str, Presence] = {}  # each console's last status, and its connection
         self._told_expiry: set[str] = set()  # senders whose advert without a valid expiry was logged
         self._advert: TableAd | None = None  # this console's own, re-published on each connection
         self._refresh: asyncio.TimerHandle | None = None
@@ -154,7 +163,8 @@ class TableServerSession:
         self.start()
         async with asyncio.timeout(self.context.limits.connect_timeout):
             await self._connected.wait()
-        if self._present.get(host) is False:
+        presence = self._present.get(host)
+        if presence is not None and not presence.here:
             raise ConnectionRefusedError(f"{host} is not on the table server")
         me = self.account.user
         return self._open(host, new_conversation(), topics.seat(host, me))
@@ -352,7 +362,7 @@ class TableServerSession:
                 self._on_advert(where.sender, payload, getattr(message.properties, "MessageExpiryInterval", None))
             case "status":
                 if payload in (b"here", b"gone"):
-                    self._remember(where.sender, payload == b"here")
+                    self._remember(where.sender, Presence(payload == b"here", _connection_of(message)))
             case "invites":
                 self._on_invite(where.sender, payload)
             case "seats" | "play":
@@ -404,12 +414,22 @@ class TableServerSession:
         if self._adverts.pop(sender, None) is not None and self.browsing:
             self.context.emit(TableGone(f"server:{sender}"))
 
-    def _remember(self, sender: str, here: bool) -> None:
+    def _remember(self, sender: str, presence: Presence) -> None:
+        """``sender``'s status. A "gone" naming another connection than the "here" seen last is the will
+        of an earlier connection of that account, published late (the server notices a dead
+        connection only after its keep-alive): the console is still here, on its newer connection.
+        Taken as gone, it dropped the live console's seat and advert (seen in a test: an invite
+        joined and refused "not on the table server", the advert coming a moment later)."""
+        known = self._present.get(sender)
+        if (not presence.here and known is not None and known.here and None not in (known.connection, presence.connection)
+                and known.connection != presence.connection):
+            log.info("ignored the last will of an earlier connection of %s on the table server", sender)
+            return
         self._present.pop(sender, None)
         if len(self._present) >= MAX_SENDERS:
             self._present.pop(next(iter(self._present)))
-        self._present[sender] = here
-        if not here:
+        self._present[sender] = presence
+        if not presence.here:
             self._gone(sender)
 
     def _gone(self, sender: str) -> None:
