@@ -199,7 +199,8 @@ class TableServerSession:
             try:
                 async with asyncio.timeout(FAREWELL):
                     await client.publish(topics.advert(self.account.user), b"", qos=1, retain=True)
-                    await client.publish(topics.status(self.account.user), b"gone", qos=1, retain=True)
+                    await client.publish(topics.status(self.account.user), b"gone", qos=1, retain=True,
+                                         properties=self._named(PacketTypes.PUBLISH))  # as its will does
             except (aiomqtt.MqttError, TimeoutError) as error:
                 log.info("the table server did not take the goodbye: %s", error)
         if self._refresh is not None:
