@@ -91,7 +91,7 @@ MESSAGES: dict[str, str] = {
     "settings.redeal_default": "Neugeben-Vorwahl",
     "settings.winnable_only": "Nur lösbare Spiele",
     "settings.safe_area": "TV-Rand",
-    "settings.safe_area.help": "Hält das Bild von den Rändern fern, die ein Fernseher abschneidet: erhöhen, wenn der Tisch am Rand fehlt.",
+    "settings.safe_area.help": "Platz für Fernseher, die Ränder abschneiden",
     "settings.motion": "Animation",
     "settings.sound": "Ton",
     "settings.volume": "Lautstärke",

@@ -90,7 +90,7 @@ MESSAGES: dict[str, str] = {
     "settings.redeal_default": "Redeal question starts on",
     "settings.winnable_only": "Winnable deals only",
     "settings.safe_area": "TV safe area",
-    "settings.safe_area.help": "Keeps the picture clear of a TV's cropped edges: raise it if the table's edges are cut off.",
+    "settings.safe_area.help": "Room left for a TV that crops the edges",
     "settings.motion": "Motion",
     "settings.sound": "Sound",
     "settings.volume": "Volume",

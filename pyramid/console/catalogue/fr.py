@@ -90,7 +90,7 @@ MESSAGES: dict[str, str] = {
     "settings.redeal_default": "Question des redonnes",
     "settings.winnable_only": "Donnes gagnables seulement",
     "settings.safe_area": "Marge TV",
-    "settings.safe_area.help": "Garde l'image loin des bords qu'un téléviseur rogne : augmentez-la si les bords de la table sont coupés.",
+    "settings.safe_area.help": "Marge pour un téléviseur qui rogne les bords",
     "settings.motion": "Animations",
     "settings.sound": "Son",
     "settings.volume": "Volume",
