@@ -147,16 +147,8 @@ def reopen_table(session: Console) -> None:
     """The guest left (or the match was void): the host's table opens again on a new match, for a new
     player, without leaving the network screens (before issue 47 it stayed "full" until the host
     left it and opened another)."""
-    tables = session.tables
-    run, tables.run = tables.run, None
-    if run is not None:
-        run.leave()  # gone already: counted as the rules say, nothing more
-    screen = _table_screen(session)
+    screen = _put_away_run(session)  # the run gone already: counted as the rules say, nothing more
     from_menu = screen.from_menu if screen is not None else True
-    if screen is not None:
-        while session.screen is not screen:
-            session.pop()
-        session.pop()
     open_table(session, match_number_for(session, None), remembered_level(session), from_menu)
 
 
@@ -177,18 +169,25 @@ def ask_to_leave(session: Console) -> None:
 
 def leave_table(session: Console) -> None:
     """Leave the table (a match not decided is lost), close its screens; stop the network if no menu needs it."""
+    screen = _put_away_run(session)
+    session.tables.close_table()
+    if screen is None or not screen.from_menu:
+        session.tables.release()
+
+
+def _put_away_run(session: Console) -> TableScreen | None:
+    """The run taken off the table and left (a match not decided is lost), the table's screens closed;
+    the table's screen that was closed, if there was one."""
     tables = session.tables
     run, tables.run = tables.run, None
     if run is not None:
         run.leave()
-    tables.close_table()
     screen = _table_screen(session)
     if screen is not None:
         while session.screen is not screen:
             session.pop()
         session.pop()
-    if screen is None or not screen.from_menu:
-        tables.release()
+    return screen
 
 
 def _table_screen(session: Console) -> TableScreen | None:
