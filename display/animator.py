@@ -74,7 +74,7 @@ class Animator:
         if cards is not None:
             self._last_cards = cards
         if animate and view.table is not None and not back_to_the_same_table:
-            table = self.renderer.layout.table(view.table.rows)
+            table = self.renderer.layout.table(view.table.rows, view.table.fanned)
             animation = plan(before, before_scene, view, scene, table)
         if not animation.flights:
             self.present(self.renderer.paint(scene))

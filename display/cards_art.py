@@ -204,20 +204,22 @@ class CardArt:
         """How far the cursor ring reaches outside the card it surrounds."""
         return self.cursor_width + 1
 
-    def cursor(self) -> pygame.Surface:
-        """A thick ring, dark-edged so it shows on white cards, on the felt and on the hollow."""
-        return self.ring(theme.CURSOR, theme.CURSOR_EDGE)
+    def cursor(self, height: int | None = None) -> pygame.Surface:
+        """A thick ring, dark-edged so it shows on white cards, on the felt and on the hollow; round the
+        top ``height`` pixels of the card only when the rest is under other cards."""
+        return self.ring(theme.CURSOR, theme.CURSOR_EDGE, height)
 
-    def hint(self) -> pygame.Surface:
+    def hint(self, height: int | None = None) -> pygame.Surface:
         """The ring around the cards a hint suggests, in a colour the cursor never has."""
-        return self.ring(theme.HINT, theme.HINT_EDGE)
+        return self.ring(theme.HINT, theme.HINT_EDGE, height)
 
-    def ring(self, colour: Color, edge: Color) -> pygame.Surface:
-        return self._cached(("ring", colour, edge), lambda: self._draw_ring(colour, edge))
+    def ring(self, colour: Color, edge: Color, height: int | None = None) -> pygame.Surface:
+        tall = self.h if height is None else height
+        return self._cached(("ring", colour, edge, tall), lambda: self._draw_ring(colour, edge, tall))
 
-    def _draw_ring(self, colour: Color, edge: Color) -> pygame.Surface:
+    def _draw_ring(self, colour: Color, edge: Color, height: int) -> pygame.Surface:
         m = self.cursor_margin
-        surface = pygame.Surface((self.w + 2 * m, self.h + 2 * m), pygame.SRCALPHA)
+        surface = pygame.Surface((self.w + 2 * m, height + 2 * m), pygame.SRCALPHA)
         ring = surface.get_rect()
         radius = self.radius + m
         pygame.draw.rect(surface, edge, ring, width=self.cursor_width + 2, border_radius=radius)

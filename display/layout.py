@@ -21,7 +21,7 @@ from functools import lru_cache
 from typing import Callable, Literal, NamedTuple
 
 from pyramid.engine.tableau import pyramid_geometry
-from pyramid.view import Hit, MenuHit, MenuView, PanelView, TextView, View
+from pyramid.view import CalendarView, Hit, MenuHit, MenuView, MonthHit, PanelView, TextView, View
 
 from .errors import LayoutError
 from .rect import Rect
@@ -37,6 +37,9 @@ MIN_TEXT_PX = 10
 MIN_PAGE_PX = 9
 #: Height of the band of fanned cards over a menu, in card heights (room for the tilt).
 FAN_BAND = 1.45
+#: How far each card of a fanned waste (draw three) lies from the one above it, in card widths: its
+#: index corner (rank and suit) shows whole.
+FAN_STEP = 0.4
 #: Longest text shown beside the stock; the label must have room for it.
 STOCK_LABEL_SAMPLE = "2 redeals left"
 
@@ -133,6 +136,20 @@ class TextLayout(NamedTuple):
     complete: bool
 
 
+class CalendarLayout(NamedTuple):
+    """A month page: the title between its ◀ ▶ places, the weekdays' heads, a cell a day (in
+    ``days`` order), the selected day's line, all above the status line."""
+
+    title: Rect
+    title_px: int
+    earlier: Rect
+    later: Rect
+    heads: tuple[Rect, ...]
+    cells: tuple[Rect, ...]
+    cell_px: int
+    detail: Rect
+
+
 class Layout:
     """Geometry for one screen: ``size`` in pixels and a safe-area margin in percent.
 
@@ -164,8 +181,10 @@ class Layout:
 
     # -- the table ---------------------------------------------------------
     @lru_cache(maxsize=4)
-    def table(self, rows: int = 7) -> TableLayout:
-        """The table for a pyramid of ``rows`` rows; :class:`LayoutError` if it cannot fit."""
+    def table(self, rows: int = 7, fanned: int = 1) -> TableLayout:
+        """The table for a pyramid of ``rows`` rows; :class:`LayoutError` if it cannot fit. ``fanned``: the
+        waste's cards shown whole, the draw's count (King Tut draws three, and players expect the three
+        fanned, each index corner showing: issue 47); with one, the cards below the top show an edge."""
         if rows < 1:
             raise LayoutError(f"invalid number of rows {rows!r}")
         status = self.status_band
@@ -174,12 +193,13 @@ class Layout:
         tallest = math.ceil(area.h * 2 / ((rows + 1) * CARD_ASPECT)) + 1
         for card_w in range(min(area.w // rows, tallest), 7, -1):
             for label_below in (False, True):
-                table = self._try_table(rows, card_w, area, status, label_below)
+                table = self._try_table(rows, card_w, area, status, label_below, fanned > 1)
                 if table is not None:
                     return table
         raise LayoutError(f"a {rows}-row pyramid does not fit on a {self.size[0]}x{self.size[1]} screen")
 
-    def _try_table(self, rows: int, card_w: int, area: Rect, status: Rect, label_below: bool) -> TableLayout | None:
+    def _try_table(self, rows: int, card_w: int, area: Rect, status: Rect, label_below: bool,
+                   fan: bool) -> TableLayout | None:
         """The table with cards ``card_w`` wide, or ``None`` if they do not fit.
 
         The stock label goes beside the stock when there is room for it there,
@@ -192,7 +212,7 @@ class Layout:
         step = card_h // 2
         pyramid_w = rows * card_w + (rows - 1) * gap
         pyramid_h = card_h + (rows - 1) * step
-        waste_step = max(2, round(card_w * 0.14))
+        waste_step = max(2, round(card_w * (FAN_STEP if fan else 0.14)))
         stock = Rect(area.x, area.y, card_w, card_h)
         waste = Rect(area.x + 2 * waste_step, stock.bottom + gap, card_w, card_h)
         column_bottom = waste.bottom + gap + (line_h + self.pad if label_below else 0)
@@ -395,6 +415,34 @@ class Layout:
             y += height
         return tuple(placed), True
 
+    @lru_cache(maxsize=4)
+    def calendar(self, page: CalendarView) -> CalendarLayout:
+        """Seven columns across the safe area, as many week rows as the month takes (4 to 6), each cell
+        as tall as the rows leave; the number's size follows the cell, down to :data:`MIN_TEXT_PX`."""
+        safe, px, pad = self.safe, self.text_px, self.pad
+        title_px = round(px * 1.45)
+        title_h = round(title_px * 1.3)
+        arrow_w = title_h * 2
+        title = Rect(safe.x + arrow_w, safe.y + pad, safe.w - 2 * arrow_w, title_h)
+        earlier = Rect(safe.x, title.y, arrow_w, title_h)
+        later = Rect(safe.right - arrow_w, title.y, arrow_w, title_h)
+        head_h = round(px * 1.2)
+        detail = Rect(safe.x, self.status_band.y - round(px * 1.5), safe.w, round(px * 1.5))
+        weeks = (page.first_column + len(page.days) + 6) // 7
+        grid_top = title.bottom + pad + head_h
+        column_w = (safe.w - 2 * pad) // 7
+        row_h = min((detail.y - pad - grid_top) // weeks, round(column_w * 0.8))
+        gap = max(1, min(column_w, row_h) // 12)
+        left = safe.x + (safe.w - 7 * column_w) // 2
+        heads = tuple(Rect(left + column * column_w, title.bottom + pad, column_w, head_h) for column in range(7))
+        cells = []
+        for index in range(len(page.days)):
+            week, column = divmod(page.first_column + index, 7)
+            cells.append(Rect(left + column * column_w + gap, grid_top + week * row_h + gap,
+                              column_w - 2 * gap, row_h - 2 * gap))
+        cell_px = max(MIN_TEXT_PX, min(px, round(row_h * 0.55)))
+        return CalendarLayout(title, title_px, earlier, later, heads, tuple(cells), cell_px, detail)
+
     # -- taps --------------------------------------------------------------
     def hit_at(self, view: View, x: int, y: int) -> Hit:
         """What a tap at ``(x, y)`` lands on in ``view``: what the player sees on top there.
@@ -413,10 +461,12 @@ class Layout:
             return _hit_items(self.menu(view.menu).items, x, y)
         if view.text is not None:
             return None
+        if view.calendar is not None:
+            return self._calendar_hit(view.calendar, x, y)
         table_view = view.table
         if table_view is None:
             return None
-        table = self.table(table_view.rows)
+        table = self.table(table_view.rows, table_view.fanned)
         for index in reversed(range(len(table.cards))):
             if table_view.pyramid[index] is not None and table.cards[index].contains_point(x, y):
                 return index
@@ -427,6 +477,16 @@ class Layout:
         if table_view.waste and table.waste.contains_point(x, y):
             return "waste"
         return None
+
+
+    def _calendar_hit(self, page: CalendarView, x: int, y: int) -> Hit:
+        """A day's cell (``MenuHit`` of its index), ◀ or ▶ where another month lies that way, or nothing."""
+        layout = self.calendar(page)
+        if page.earlier and layout.earlier.contains_point(x, y):
+            return MonthHit(-1)
+        if page.later and layout.later.contains_point(x, y):
+            return MonthHit(1)
+        return next((MenuHit(index) for index, cell in enumerate(layout.cells) if cell.contains_point(x, y)), None)
 
 
 def label_lines(text: str, box: Rect, px: int, measure: TextMeasure) -> list[str]:

@@ -19,7 +19,7 @@ import pygame
 
 from pyramid.engine.tableau import pyramid_geometry
 from pyramid.engine.cards import Card
-from pyramid.view import Hit, JokerState, MenuView, PanelView, TableView, Target, TextView, View
+from pyramid.view import CalendarView, DayMark, Hit, JokerState, MenuView, PanelView, TableView, Target, TextView, View
 
 from . import theme
 from .cards_art import CardArt, FaceStyle
@@ -167,10 +167,10 @@ class Renderer:
                 return self._art[size].hollow(redeal)
             case ("fan", tuple() as size, Card() as card, FaceStyle() as style, int(angle)):
                 return self._art[size].tilted(card, angle, style)
-            case ("cursor", tuple() as size):
-                return self._art[size].cursor()
-            case ("hint", tuple() as size):
-                return self._art[size].hint()
+            case ("cursor", tuple() as size, int(height)):
+                return self._art[size].cursor(height)
+            case ("hint", tuple() as size, int(height)):
+                return self._art[size].hint(height)
             case ("alpha" | "squeeze" as kind, tuple() as inner, int(amount)):
                 return self._transformed(kind, inner, amount)
         raise ValueError(f"unknown sprite {key!r}")
@@ -206,6 +206,9 @@ class Renderer:
         elif view.text is not None:
             self._text_scene(scene, view.text)
             status = view.text.footer
+        elif view.calendar is not None:
+            self._calendar_scene(scene, view.calendar)
+            status = view.calendar.footer
         elif view.table is not None:
             self._table_scene(scene, view.table, FaceStyle(view.letters, view.four_colour))
             status = view.table.status_line
@@ -223,11 +226,17 @@ class Renderer:
         return size, self._art[size]
 
     def _table_scene(self, scene: _Scene, view: TableView, style: FaceStyle) -> None:
-        table = self.layout.table(view.rows)
+        table = self.layout.table(view.rows, view.fanned)
         size, art = self._art_for(table)
         px = table.text_px
         scene.text(view.score_label, round(px * 1.3), theme.FELT_TEXT, table.score, "right")
-        scene.text(view.title, px, theme.FELT_MUTED, table.title, "right")
+        label_h = round(px * 1.3)
+        # Without a detail line, a long title ("Toutânkhamon · donne 777011509" at 320x240) takes its
+        # place too, split where it says two things, rather than being shrunk and cut.
+        title_box = table.title if view.detail else table.title.union(table.detail)
+        for k, line in enumerate(label_lines(view.title, title_box, px, text_width)):
+            scene.text(line, px, theme.FELT_MUTED, Rect(title_box.x, title_box.y + k * label_h, title_box.w, label_h),
+                       "right")
         scene.text(view.detail, px, theme.FELT_TEXT, table.detail, "right")
         if view.stock_count and view.stock_face_up is not None:
             scene.add(table.stock, ("face", size, view.stock_face_up, style, view.chosen == "stock", False))
@@ -235,17 +244,18 @@ class Renderer:
             scene.add(table.stock, ("back", size, view.stock_count))
         else:
             scene.add(table.stock, ("hollow", size, view.hollow))
-        label_h = round(px * 1.3)
         for k, line in enumerate(label_lines(view.stock_label, table.stock_label, px, text_width)):
             box = table.stock_label
             scene.text(line, px, theme.FELT_TEXT, Rect(box.x, box.y + k * label_h, box.w, label_h), "left")
         if not view.waste:
             scene.add(table.waste, ("hollow", size, False))
-        shown = view.waste[-3:]  # the top card and the edges of the two below it
+        shown = view.waste[-3:]  # the top card and the two below it: their edges, or fanned
         for k, card in enumerate(shown):
             depth = len(shown) - 1 - k
             place = table.waste.move(-depth * table.waste_step, 0)
-            if depth:
+            if depth and view.fanned > depth:
+                scene.add(place, ("face", size, card, style, False, False))
+            elif depth:
                 scene.add(place, ("edge", size))
             else:
                 scene.add(place, ("face", size, card, style, view.chosen == "waste", False))
@@ -256,10 +266,15 @@ class Renderer:
             if pyramid_card is not None:
                 covered = any(view.pyramid[i] is not None for i in covers[index])
                 scene.add(table.cards[index], ("face", size, pyramid_card, style, view.chosen == index, covered))
-        for target in view.hint:
-            scene.add(target_rect(table, target).inflate(art.cursor_margin), ("hint", size))
-        if view.cursor is not None:
-            scene.add(target_rect(table, view.cursor).inflate(art.cursor_margin), ("cursor", size))
+        for kind, target in [("hint", target) for target in view.hint] + [("cursor", view.cursor)]:
+            if target is None:
+                continue
+            place = target_rect(table, target)
+            if isinstance(target, int) and any(view.pyramid[i] is not None for i in covers[target]):
+                # Overlap's card under one other: the ring goes round the part that shows, never across
+                # the card over it (issue 47: the frame seemed to aim at both).
+                place = Rect(place.x, place.y, place.w, table.row_step)
+            scene.add(place.inflate(art.cursor_margin), (kind, size, place.h))
 
     @staticmethod
     def _joker_scene(scene: _Scene, table: TableLayout, size: tuple[int, int], joker: JokerState) -> None:
@@ -318,6 +333,34 @@ class Renderer:
         scene.add(rect, ("box", rect.w, rect.h, fill, edge, radius))
         scene.text(label, px, theme.SELECTED_TEXT if selected else colour, rect.inflate(-radius, 0), "center")
 
+    def _calendar_scene(self, scene: _Scene, page: CalendarView) -> None:
+        """The month: ◀ title ▶, the weekdays, a rounded cell a playable day (green once won, the
+        cursor's colour when selected) with its number and its sign; the selected day's line below."""
+        layout = self.layout.calendar(page)
+        scene.text(page.title, layout.title_px, theme.FELT_TEXT, layout.title, "center")
+        for shown, rect, arrow in ((page.earlier, layout.earlier, "◀"), (page.later, layout.later, "▶")):
+            if shown:
+                scene.text(arrow, layout.title_px, theme.FELT_TEXT, rect, "center")
+        for name, rect in zip(page.weekdays, layout.heads):
+            scene.text(name, layout.cell_px, theme.FELT_MUTED, rect, "center")
+        px, radius = layout.cell_px, max(2, min(layout.cells[0].h, layout.cells[0].w) // 5)
+        for index, (day, rect) in enumerate(zip(page.days, layout.cells)):
+            selected = index == page.selected
+            colour = theme.SELECTED_TEXT if selected else theme.FELT_MUTED if day.mark == "closed" else theme.FELT_TEXT
+            if selected:
+                scene.add(rect, ("box", rect.w, rect.h, (*theme.CURSOR, 255), theme.CURSOR_EDGE, radius))
+            elif day.mark in ("won", "par", "best"):
+                scene.add(rect, ("box", rect.w, rect.h, theme.DAY_WON, None, radius))
+            elif day.mark != "closed":
+                scene.add(rect, ("box", rect.w, rect.h, theme.ITEM, None, radius))
+            sign = DAY_SIGNS.get(day.mark)
+            split = rect.w * 3 // 5 if sign else rect.w
+            scene.text(str(day.number), px, colour, Rect(rect.x, rect.y, split, rect.h), "center")
+            if sign is not None:
+                scene.text(sign[0], px, theme.SELECTED_TEXT if selected else sign[1],
+                           Rect(rect.x + split, rect.y, rect.w - split, rect.h), "left")
+        scene.text(page.detail, self.layout.text_px, theme.FELT_TEXT, layout.detail, "center")
+
     def _text_scene(self, scene: _Scene, page: TextView) -> None:
         layout = self.layout.text(page)
         scene.text(page.title, layout.title_px, theme.FELT_TEXT, layout.title, "center")
@@ -325,6 +368,12 @@ class Renderer:
             heading = line.style == "heading"
             px = round(layout.body_px * 1.15) if heading else layout.body_px
             scene.text(line.text, px, theme.NOTICE if heading else theme.FELT_TEXT, line.rect, "left")
+
+
+#: The sign a calendar's day bears beside its number, and the sign's colour, by how it went.
+DAY_SIGNS: dict[DayMark, tuple[str, Color]] = {
+    "played": ("–", theme.FELT_MUTED), "won": ("✓", theme.FELT_TEXT), "par": ("✓", theme.NOTICE),
+    "best": ("✱", theme.NOTICE)}
 
 
 class _Scene:

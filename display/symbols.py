@@ -118,11 +118,15 @@ SHAPES: dict[str, tuple[Primitive, ...]] = {
         Polygon(((0.45, 0.77), (0.55, 0.77), (0.55, 0.9), (0.45, 0.9))),
         Disc((0.5, 0.92), 0.07),
     ),
+    # The club (basto) as a knotty cudgel: broad at its rounded head, narrowing to the handle, with
+    # the stubs of cut branches on both sides (issue 47: a thin stroke was hard to tell at 1280x720).
     "b": (
-        Polygon(((0.62, 0.03), (0.8, 0.12), (0.4, 0.97), (0.27, 0.92))),
-        Disc((0.7, 0.1), 0.12),
-        Disc((0.6, 0.45), 0.07),
-        Disc((0.45, 0.7), 0.07),
+        Polygon(((0.413, 0.068), (0.747, 0.132), (0.498, 0.935), (0.342, 0.905))),
+        Disc((0.58, 0.1), 0.17),
+        Disc((0.42, 0.92), 0.08),
+        Disc((0.36, 0.4), 0.075),
+        Disc((0.71, 0.34), 0.065),
+        Disc((0.62, 0.635), 0.07),
     ),
     # Interface glyphs that fonts lack.
     "∞": (Polyline(_lemniscate(), 0.1),),

@@ -41,6 +41,8 @@ ITEM = (0, 0, 0, 70)
 ITEM_TEXT = (240, 244, 236)
 SELECTED_TEXT = (40, 26, 0)
 NOTICE = (255, 214, 90)
+#: The daily deals' calendar: a day won (its ✓, or ✱ for the best score, drawn in NOTICE when in par).
+DAY_WON = (38, 140, 80, 255)
 
 #: The four-colour deck (an accessibility setting): every suit tells apart at a glance.
 FOUR_COLOUR_SUITS = {"s": BLACK, "h": RED, "d": (20, 90, 210), "c": (16, 128, 50)}

@@ -40,8 +40,15 @@ class MenuHit:
     index: int
 
 
-#: What a tap landed on: a table target, a menu/panel line, or nothing.
-Hit = Union[int, Literal["stock", "waste", "joker"], MenuHit, None]
+@dataclass(frozen=True, slots=True)
+class MonthHit:
+    """A tap on the calendar's ◀ (``step`` -1: the month before) or ▶ (+1: the month after)."""
+
+    step: int
+
+
+#: What a tap landed on: a table target, a menu/panel line (a calendar's day), a calendar's arrow, or nothing.
+Hit = Union[int, Literal["stock", "waste", "joker"], MenuHit, MonthHit, None]
 
 
 class MenuView(NamedTuple):
@@ -76,6 +83,37 @@ class TextView(NamedTuple):
     footer: str = ""
 
 
+#: How the daily deal of a calendar's day went under the variant shown: ``"closed"`` cannot be played (a
+#: day to come, or more than a year ago), ``"open"`` not played yet, ``"played"`` not won unaided,
+#: ``"won"``, ``"par"`` won in its par's moves or fewer, ``"best"`` its best score reached.
+DayMark = Literal["closed", "open", "played", "won", "par", "best"]
+
+
+class CalendarDay(NamedTuple):
+    """One day of the calendar: its number in the month and its mark."""
+
+    number: int
+    mark: DayMark
+
+
+class CalendarView(NamedTuple):
+    """A month of the daily deals: seven columns, Monday first; ``selected`` indexes ``days``.
+
+    ``detail`` says in words how the selected day went (the marks are signs); ``footer`` is drawn on
+    the status line; ``earlier`` and ``later`` say whether ◀ and ▶ lead to another month.
+    """
+
+    title: str
+    weekdays: tuple[str, ...]
+    first_column: int
+    days: tuple[CalendarDay, ...]
+    selected: int
+    detail: str
+    footer: str = ""
+    earlier: bool = False
+    later: bool = False
+
+
 class TableView(NamedTuple):
     """The cards on the felt, as the player sees them."""
 
@@ -98,6 +136,8 @@ class TableView(NamedTuple):
     joker: JokerState | None = None
     #: A second line under the title (the duel's sequence counter).
     detail: str = ""
+    #: How many of the waste's top cards show whole: the rules' draw count (King Tut's three, fanned).
+    fanned: int = 1
 
 
 #: What just happened that the cards alone do not say: a wrong pair (refused), a scoring
@@ -121,13 +161,14 @@ class Feedback(NamedTuple):
 
 
 class View(NamedTuple):
-    """Everything one frame shows. Exactly one of menu / text is set, or the table."""
+    """Everything one frame shows. Exactly one of menu / text / calendar is set, or the table."""
 
     screen: str
     table: TableView | None = None
     menu: MenuView | None = None
     panel: PanelView | None = None
     text: TextView | None = None
+    calendar: CalendarView | None = None
     notice: str = ""
     letters: CardLetters = "english"
     four_colour: bool = False

@@ -49,7 +49,7 @@ from pyramid.net.events import InviteReceived, ServerState
 from pyramid.net.server.account import ServerAccount
 from pyramid.net.views import TableAt
 from pyramid.saved.notices import StoreNotice
-from pyramid.saved.stats import GameResult
+from pyramid.saved.stats import DailyPlay, GameResult
 from pyramid.saved.store import Store
 from pyramid.view import View
 
@@ -60,7 +60,8 @@ HOPELESS = build_deal(["3c", "3d", "3h", "3s", "4c", "4d", "4h", "4s", "Kd", "Kh
                       + ["Tc", "Td", "Th", "Ts", "9c", "9d", "9h"], [])
 #: Words that are the same in English and another language (a French or German screen may show them).
 SHARED_WORDS = {"OK", "Joker", "Points", "Score", "Solution", "Pyramides", "Table", "Match", "Pause", "A", "port",
-                "Pyramids", "System", "Software", "Hardware", "Computer", "Port", "Par", "Live"}
+                "Pyramids", "System", "Software", "Hardware", "Computer", "Port", "Par", "Live", "points",
+                "November"}
 #: Every language but English, whose screens must show no English.
 TRANSLATIONS = [language for language in catalogue.LANGUAGES if language != "en"]
 
@@ -157,7 +158,7 @@ def hint_then_help(session: Session) -> None:
 
 
 def with_stats(session: Session) -> None:
-    session.store.record_result(GameResult("pyramid", "retrohub/one", True, 420, False, True), daily=DAY)
+    session.store.record_result(GameResult("pyramid", "retrohub/one", True, 420, False, True), daily=DailyPlay(DAY))
     session.store.record_result(GameResult("pyramids", "good", False, -40, False, True))
     session.push(StatisticsScreen(session))
 
@@ -217,6 +218,43 @@ def network_duel_under_way(session: Session) -> None:
     for move in play_match(12, "good").moves[:3]:  # a few of this player's own moves, a sequence going
         run.board.push(move)
     session.push(run.game_screen())
+
+
+def opponent_left_the_match(session: Session) -> None:
+    """The match the opponent left mid-round: the panel that says it is won (issue 47, item 4)."""
+    from pyramid.net import events
+
+    network_duel_under_way(session)
+    screen = session.screen
+    screen.run.on_event(events.OpponentLeft("left"))  # type: ignore[attr-defined]
+    screen.news()
+
+
+def calendar_with_days(session: Session) -> None:
+    """The daily deals' calendar with a day won in par and a day played, then one aimed at."""
+    from pyramid.console.game_screen import daily_calendar
+    from pyramid.engine.daily import daily_challenge
+
+    for back, won in ((1, True), (2, False)):
+        day = DAY - datetime.timedelta(days=back)
+        moves = daily_challenge(day, "retrohub").par
+        session.store.record_result(GameResult("pyramid", "retrohub/none", won, 100),
+                                    daily=DailyPlay(day, moves=moves))
+    daily_calendar(session)
+    play("left")(session)
+
+
+def king_tut_fanned(session: Session) -> None:
+    """King Tut after two draws: the waste's three cards fanned."""
+    from pyramid.engine.deal import MAX_DEAL_NUMBER
+    from pyramid.engine.rules import preset
+
+    session.rules = preset("king-tut")
+    session.fixed_deal = DealChoice(number=MAX_DEAL_NUMBER)  # the longest title a deal number makes
+    start_pyramid(session, None)
+    board = session.screen.board  # type: ignore[attr-defined]
+    for _ in range(2):
+        board.push(next(move for move in board.legal_moves if move.kind == "draw"))
 
 
 def looking_for_a_deal(session: Session) -> DealingScreen:
@@ -292,6 +330,9 @@ TOUR: list[tuple[str, Step, int]] = [
     ("table", push(lambda session: lobby.TableScreen(session, from_menu=False)), 1),
     ("join by address", push(lobby.JoinAddressScreen), 1),
     ("invite", invite, 1),
+    ("daily deals calendar", calendar_with_days, 1),
+    ("the opponent left the match", opponent_left_the_match, 1),
+    ("king tut", king_tut_fanned, 1),
 ]
 
 
@@ -328,6 +369,9 @@ def texts(view: View) -> list[str]:
     if view.table:
         table = view.table
         found += [table.title, table.detail, table.status_line, table.stock_label, table.score_label]
+    if view.calendar:
+        page = view.calendar
+        found += [page.title, *page.weekdays, page.detail, page.footer]
     return [text for text in found if text]
 
 
@@ -336,7 +380,7 @@ def english_patterns(language: str) -> list[re.Pattern[str]]:
     patterns, translated = [], catalogue_of(language).MESSAGES
     for key, message in en.MESSAGES.items():
         parts = re.split(r"\{[^}]*\}", message)
-        if message == translated[key] or message in SHARED_WORDS or not re.search(r"[A-Za-z]{3}", "".join(parts)):
+        if message == translated[key] or not set(re.findall(r"[A-Za-z]{3,}", "".join(parts))) - SHARED_WORDS:
             continue
         patterns.append(re.compile(".*".join(re.escape(part) for part in parts)))
     return patterns
@@ -430,9 +474,9 @@ def test_the_option_the_players_choice_and_the_settings_file_choose_the_language
     state, _ = console(tmp_path, "--language", "en", "--script", "", settings='[console]\nlanguage = "fr"\n')
     assert state["menu"]["items"][0] == "New game"
     # Settings → Langue, ◀ to English: kept with the player's data, it wins over the file from then on.
-    settings, _ = console(tmp_path, "--script", "down down down down down down ok", settings='[console]\nlanguage = "fr"\n')
+    settings, _ = console(tmp_path, "--script", "down down down down down down down ok", settings='[console]\nlanguage = "fr"\n')
     line = next(i for i, item in enumerate(settings["menu"]["items"]) if item.startswith("Langue : Français"))
-    state, _ = console(tmp_path, "--script", "down down down down down down ok " + "down " * line + "left",
+    state, _ = console(tmp_path, "--script", "down down down down down down down ok " + "down " * line + "left",
                        settings='[console]\nlanguage = "fr"\n')
     assert state["menu"]["items"][line] == "Language: English"
     state, _ = console(tmp_path, "--script", "", settings='[console]\nlanguage = "fr"\n')

@@ -146,13 +146,13 @@ def test_the_menu_says_whether_todays_deal_is_done_and_playing_it_again_says_so(
     choose(session, "Daily deal · won ✓")
     moves = session.store.best_of("pyramid", "retrohub/none", daily_challenge(DAY, "retrohub").number)
     assert moves is not None
-    assert session.view().table.status_line == f"Already played today, best {moves.moves} moves"
+    assert session.view().table.status_line == f"Already played, best {moves.moves} moves"
 
 
 def test_each_variant_speaks_of_its_own_daily_deal_and_the_streaks_go_across(tmp_path: Path) -> None:
     """Issue 47, item 1: won under Three passes, the daily deal said "won ✓" under RetroHub too, opened
     a different deal there ("Already played today: won") and stayed "won" when that one was lost."""
-    from pyramid.saved.stats import GameResult, daily_streaks
+    from pyramid.saved.stats import DailyPlay, GameResult, daily_streaks
 
     store = Store.open(tmp_path / "pyramid.db")
     session = Session(preset("three-pass"), DealChoice(), store=store, today=lambda: DAY)
@@ -169,8 +169,8 @@ def test_each_variant_speaks_of_its_own_daily_deal_and_the_streaks_go_across(tmp
     assert "Daily deal" in other.state()["menu"]["items"], "RetroHub's daily deal is not played yet"
     choose(other, "Daily deal")
     assert other.screen.board.deal != board.deal  # type: ignore[attr-defined]
-    assert not other.view().table.status_line.startswith("Already played today")
-    other.store.record_result(GameResult("pyramid", "retrohub/none", False, 40), daily=DAY)  # lost
+    assert not other.view().table.status_line.startswith("Already played")
+    other.store.record_result(GameResult("pyramid", "retrohub/none", False, 40), daily=DailyPlay(DAY))  # lost
     play(other, "star")
     assert "Daily deal · played" in other.state()["menu"]["items"]
     assert store.daily_results("retrohub/none") == {DAY: False}

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from hypothesis import given, strategies as st
 
-from pyramid.saved.stats import DailyStreaks, GameResult, daily_streaks
+from pyramid.saved.stats import DailyPlay, DailyStreaks, GameResult, daily_streaks
 from pyramid.saved.store import Store
 
 DAY = datetime.date(2026, 12, 1)
@@ -69,10 +69,10 @@ def test_streaks_against_counting_day_by_day(played: dict[datetime.date, bool], 
 def test_a_daily_result_is_kept_with_its_statistics_in_one_transaction(tmp_path: Path) -> None:
     path = tmp_path / "pyramid.db"
     with Store.open(path) as store:
-        store.record_result(GameResult("pyramid", "retrohub/none", False, 100), daily=DAY)
-        store.record_result(GameResult("pyramid", "retrohub/none", True, 420), daily=DAY)  # won on a retry
-        store.record_result(GameResult("pyramid", "retrohub/none", False, 50), daily=DAY)  # a won day stays won
-        store.record_result(GameResult("pyramid", "retrohub/one", True, 420, assisted=True), daily=DAY - datetime.timedelta(days=1))
+        store.record_result(GameResult("pyramid", "retrohub/none", False, 100), daily=DailyPlay(DAY))
+        store.record_result(GameResult("pyramid", "retrohub/none", True, 420), daily=DailyPlay(DAY))  # won on a retry
+        store.record_result(GameResult("pyramid", "retrohub/none", False, 50), daily=DailyPlay(DAY))  # a won day stays won
+        store.record_result(GameResult("pyramid", "retrohub/one", True, 420, assisted=True), daily=DailyPlay(DAY - datetime.timedelta(days=1)))
     with Store.open(path) as store:  # after a restart
         assert store.daily_results() == {DAY: True, DAY - datetime.timedelta(days=1): False}
         assert store.stats("pyramid", "retrohub/none").played == 3

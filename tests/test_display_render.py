@@ -219,6 +219,41 @@ def test_a_hint_rings_its_cards_in_its_own_colour_under_the_cursor(game: View) -
     assert close_to(cursor_pixel(renderer, table.cards[game.table.cursor]), theme.CURSOR), "the cursor stays on top"
 
 
+def test_king_tuts_three_waste_cards_are_fanned_faces_and_one_card_draws_show_edges(game: View) -> None:
+    """Issue 47, item 11: King Tut draws three and showed only the waste's top card."""
+    assert game.table is not None and len(game.table.waste) >= 3
+    for fanned, lower in ((1, "edge"), (3, "face")):
+        renderer = Renderer((1280, 720))
+        table = renderer.layout.table(7, fanned)
+        sprites = dict(renderer.scene_for(game._replace(table=game.table._replace(fanned=fanned))))
+        for depth in (1, 2):
+            assert sprites[table.waste.move(-depth * table.waste_step, 0)][0] == lower, (fanned, depth)
+        assert sprites[table.waste][0] == "face"
+
+
+def test_the_cursor_on_a_card_under_another_rings_only_the_part_that_shows(game: View) -> None:
+    """Issue 47, item 11: under Overlap a card under one other can be played; its ring went round the
+    whole card, across the card over it, and seemed to aim at both."""
+    dealt = samples.played_table(7, removals=0).view()
+    pyramid = list(dealt.pyramid)
+    pyramid[21] = None  # index 15's left cover gone: 22 still lies over it
+    renderer = Renderer((1280, 720))
+    table = renderer.layout.table(7)
+    for cursor, height in ((15, table.row_step), (22, table.card_h)):
+        view = View("game", table=dealt._replace(pyramid=tuple(pyramid), cursor=cursor, hint=(cursor,)))
+        rings = [(rect, key) for rect, key in renderer.scene_for(view) if key[0] in ("cursor", "hint")]
+        assert [key[2] for _, key in rings] == [height, height]
+        assert all(rect.y < table.cards[cursor].y for rect, _ in rings)
+
+
+def test_the_spanish_club_is_a_cudgel_not_a_thin_stroke() -> None:
+    """Issue 47, item 11: the club (basto) was a thin green stroke, hard to recognise at 1280x720: it
+    inked 18 % of its square (a cup 37 %, a coin 46 %); now a knotty cudgel, over a quarter."""
+    sign = symbol("b", 64, (0, 0, 0))
+    ink = sum(1 for x in range(64) for y in range(64) if sign.get_at((x, y)).a > 128) / 64 ** 2
+    assert ink > 0.25
+
+
 def test_the_four_colour_deck_paints_diamonds_blue_and_clubs_green() -> None:
     art = CardArt((60, 84), 42, 5)
     for card, colour in ((Card(5, "d"), theme.FOUR_COLOUR_SUITS["d"]), (Card(5, "c"), theme.FOUR_COLOUR_SUITS["c"])):

@@ -81,7 +81,7 @@ def test_cut_mid_match_then_continue_from_the_main_menu(tmp_path: Path) -> None:
 
 def test_two_players_from_the_menus(tmp_path: Path) -> None:
     # Main menu: "Pyramids" is the fourth line; then "Two players", both names kept as they are.
-    states = traced(tmp_path, "down down down ok down down ok ok ok", "--deal-number", "3")
+    states = traced(tmp_path, "down down down down ok down down ok ok ok", "--deal-number", "3")
     assert [s["screen"] for s in states[-4:]] == ["pyramids_menu", "name_entry", "name_entry", "duel_turn"]
     turn = states[-1]
     assert turn["screen"] == "duel_turn" and turn["menu"]["items"] == ["Start"]

@@ -34,10 +34,10 @@ def table_view(rows: int = 7, removed: frozenset[int] = frozenset(), waste: int 
 
 
 @pytest.mark.parametrize("size,safe", SCREENS)
-@pytest.mark.parametrize("rows", [7, 6])
-def test_every_table_slot_is_inside_the_safe_area(size: tuple[int, int], safe: int, rows: int) -> None:
+@pytest.mark.parametrize("rows, fanned", [(7, 1), (6, 1), (7, 3)])
+def test_every_table_slot_is_inside_the_safe_area(size: tuple[int, int], safe: int, rows: int, fanned: int) -> None:
     layout = Layout(size, safe)
-    table = layout.table(rows)
+    table = layout.table(rows, fanned)
     waste_hint = Rect(table.waste.x - 2 * table.waste_step, table.waste.y, table.waste.w + 2 * table.waste_step, table.waste.h)
     slots = list(table.cards) + [table.stock, waste_hint, table.stock_label, table.score, table.title, table.status]
     for rect in slots:
@@ -48,8 +48,12 @@ def test_every_table_slot_is_inside_the_safe_area(size: tuple[int, int], safe: i
 
 
 @pytest.mark.parametrize("size,safe", SCREENS)
-def test_stock_waste_labels_and_pyramid_do_not_overlap(size: tuple[int, int], safe: int) -> None:
-    table = Layout(size, safe).table(7)
+@pytest.mark.parametrize("fanned", [1, 3])
+def test_stock_waste_labels_and_pyramid_do_not_overlap(size: tuple[int, int], safe: int, fanned: int) -> None:
+    """King Tut's waste fanned three wide (issue 47) keeps clear of the pyramid as one card's edges do."""
+    table = Layout(size, safe).table(7, fanned)
+    if fanned > 1:
+        assert table.waste_step >= 0.38 * table.card_w, "each fanned card shows its index corner"
     column = [table.stock, table.waste.move(-2 * table.waste_step, 0).union(table.waste)]
     others = column + [table.stock_label, table.score, table.title, table.status]
     for card in table.cards:

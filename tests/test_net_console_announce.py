@@ -77,7 +77,7 @@ def test_leaving_the_network_menu_ends_the_network_thread_quietly(tmp_path) -> N
 
     env = {**os.environ, "PYRAMID_DATA_DIR": str(tmp_path)}
     result = subprocess.run([sys.executable, "-m", "pyramid", "--display", "headless", "--size", "320x240",
-                             "--script", "down down down ok down down down down ok", "--dump-state",
+                             "--script", "down down down down ok down down down down ok", "--dump-state",
                              str(tmp_path / "state.json")], env=env, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert '"screen": "network_menu"' in (tmp_path / "state.json").read_text()

@@ -477,6 +477,37 @@ def test_leaving_a_match_under_way_is_asked_first_and_counts_as_lost(tmp_path: P
     assert not session.store.has_progress("pyramids")
 
 
+def test_leaving_before_any_move_once_the_opponent_sat_down_counts_as_lost(tmp_path: Path) -> None:
+    """Issue 47, item 13: a match left in round 1 before any move went uncounted, while the question
+    said it counted as lost; the pyramid is face up, so leaving at once escaped a bad deal. Now it counts
+    (a loss for the one who leaves), and a table left before anybody sat down counts for nobody."""
+    networks, session, link = table_with_bob(tmp_path)
+    session.post_event(ev.OpponentJoined("Bob", False))
+    state = press(session, "back back")
+    assert state["screen"] == "confirm", "asked first: it counts"
+    press(session, "down ok")
+    stats = session.store.stats(NETWORK_GAME, "Bob")
+    assert (stats.played, stats.won) == (1, 0) and not session.store.has_progress("pyramids")
+
+
+def test_the_player_whose_opponent_leaves_before_any_move_wins_the_match(tmp_path: Path) -> None:
+    networks, session, link = table_with_bob(tmp_path)
+    session.post_event(ev.OpponentJoined("Bob", False))
+    session.post_event(ev.OpponentLeft("left"))
+    stats = session.store.stats(NETWORK_GAME, "Bob")
+    assert (stats.played, stats.won) == (1, 1)
+    assert session.tables.run is not None and session.tables.run.won_by_leaving
+
+
+def test_a_table_left_before_anybody_sat_down_counts_for_nobody(tmp_path: Path) -> None:
+    networks, session, link = table_with_bob(tmp_path)
+    link.opponent_name = None  # the table opened, nobody came
+    press(session, "back back")
+    assert session.state()["screen"] == "network_menu", "nothing to lose: not asked, left"
+    assert session.store._connection.execute("SELECT count(*) FROM stats").fetchone() == (0,)
+    assert not session.store.has_progress("pyramids")
+
+
 @pytest.mark.parametrize("argv, message", [
     (["--table", "opened"], "invalid --table 'opened'"),
     (["--table", "join:127.0.0.1"], "invalid --table"),
@@ -829,4 +860,5 @@ def test_a_host_whose_guest_left_opens_the_table_again_to_a_new_player(tmp_path:
     assert len(opened) == 1 and state["screen"] == "duel"
     assert state["game"]["table"]["state"] == "waiting" and state["game"]["moves"] == []
     assert session.tables.run is not None and session.tables.run.link.opponent_name is None
-    assert session.store.stats("pyramids-net", "Bob").played == 0, "nobody had moved: nothing counted"
+    stats = session.store.stats("pyramids-net", "Bob")
+    assert (stats.played, stats.won) == (1, 1), "Bob sat down and left: the match is the host's (issue 47)"

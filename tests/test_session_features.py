@@ -657,6 +657,48 @@ def test_ok_on_a_hinted_card_plays_the_hints_whole_move(tmp_path: Path) -> None:
     assert board.status() == "cleared"
 
 
+def test_h_again_shows_the_next_hint_and_after_all_of_them_the_first(tmp_path: Path) -> None:
+    """Issue 47 ("H again shows the next hint, not the same one"): each H in the same position shows
+    another move that wins too, then, once every winning move was shown, the first again; a move played
+    starts over with the new position's first hint."""
+    from pyramid.engine.solver import solve
+
+    session = new_session(tmp_path, clearable_deal())
+    play(session, "ok ok")
+    screen = session.screen
+    board = screen.board  # type: ignore[attr-defined]
+    winning = []
+    for move in board.legal_moves:
+        board.push(move)
+        if solve(board.copy()).verdict == "win":
+            winning.append(move)
+        board.pop()
+    assert len(winning) >= 2, "a position with a choice of winning moves"
+    shown = []
+    for press in range(len(winning) + 1):
+        play(session, "hint")
+        shown.append(screen.hints_shown[1][-1])  # type: ignore[attr-defined]
+        line = session.view().table.status_line  # type: ignore[union-attr]
+        assert line.startswith("Hint: " if press in (0, len(winning)) else "This wins too: "), (press, line)
+        assert session.view().table.hint == screen.table.targets_of(shown[-1])  # type: ignore[attr-defined,union-attr]
+    assert sorted(map(str, shown[:-1])) == sorted(map(str, winning)) and shown[-1] == shown[0]
+    play(session, "ok")  # plays the first hint, shown again
+    assert board.move_stack == [shown[0]]
+    play(session, "hint")
+    assert session.view().table.status_line.startswith("Hint: ")  # type: ignore[union-attr]
+
+
+def test_h_again_on_a_lost_deal_shows_another_move(tmp_path: Path) -> None:
+    session = new_session(tmp_path, number=1)
+    choose(session, "New game")
+    play(session, "ok")  # No redeal: deal 1 cannot be won
+    play(session, "hint")
+    first = session.view().table.hint  # type: ignore[union-attr]
+    play(session, "hint")
+    assert session.view().table.status_line.startswith("Another move: ")  # type: ignore[union-attr]
+    assert session.view().table.hint and session.view().table.hint != first  # type: ignore[union-attr]
+
+
 def test_the_controls_page_names_backspace_as_the_back_it_is(tmp_path: Path) -> None:
     """Issue 47, item 13: Backspace was listed as "Erase" while the page said "Press Back twice to leave",
     and two Backspaces did leave it: it is Back wherever nothing is typed."""

@@ -217,7 +217,7 @@ def test_a_keyboard_types_a_deal_number_and_backspace_deletes_there_but_leaves_e
     from pyramid.engine.deal import numbered_deal
 
     session = session_with(" ".join(map(str, numbered_deal(1))))
-    state = play(session, " ".join(["down"] * 2) + " ok")  # Deal number
+    state = play(session, " ".join(["down"] * 3) + " ok")  # Deal number
     assert state["screen"] == "deal_number"
     state = play(session, "type:4 type:2 type:7 erase type:1")
     assert state["screen"] == "deal_number" and state["menu"]["items"] == ["421"], "erase deleted the 7"

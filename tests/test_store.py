@@ -398,14 +398,14 @@ def test_the_documented_where_command_runs(tmp_path: Path) -> None:
 def test_classic_bests_counted_on_the_pyramid_are_kept_apart(tmp_path: Path) -> None:
     """Store migration 9 (issue 47): Classic's best "cards left" counted the pyramid's only; such a best
     is kept and shown apart, never compared with the new count of all 52 cards."""
-    import sqlite3
+    from contextlib import closing
+
+    from old_store import database_at
 
     path = tmp_path / "pyramid.db"
-    Store.open(path).close()
-    with sqlite3.connect(path) as db:
+    with closing(database_at(path, 8)) as db:
         db.execute("INSERT INTO stats VALUES ('pyramid', 'classic/none', 4, 1, 3, 0, 1, 0, 0, NULL)")
         db.execute("INSERT INTO stats VALUES ('pyramid', 'retrohub/none', 2, 1, 420, 1, 1, 0, 0, NULL)")
-        db.execute("PRAGMA user_version = 8")
     with Store.open(path) as store:
         classic, retrohub = store.stats("pyramid", "classic/none"), store.stats("pyramid", "retrohub/none")
     assert (classic.played, classic.won, classic.best_score, classic.old_best_score) == (4, 1, None, 3)

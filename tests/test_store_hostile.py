@@ -21,7 +21,7 @@ from disks import fill, tmpfs
 
 from pyramid.saved.progress import Progress
 from pyramid.saved.settings import PlayerSettings
-from pyramid.saved.stats import GameResult
+from pyramid.saved.stats import DailyPlay, GameResult
 from pyramid.saved.store import DATABASE_NAME, SCHEMA_VERSION, Store, integrity_check
 from test_store_damage import ASIDE, clock, filled_database, saved_game
 from told import told
@@ -301,7 +301,7 @@ def test_damage_confined_to_the_moves_keeps_the_daily_deals_played(path: Path) -
     filled_database(path)
     with Store.open(path, clock=clock) as store:
         store.record_result(GameResult("pyramid", "retrohub/none", True, 420), clear_progress=False,
-                            daily=datetime.date(2026, 11, 30))
+                            daily=DailyPlay(datetime.date(2026, 11, 30)))
     damage_table(path, "progress_moves")
     with Store.open(path, clock=clock) as store:
         assert "1 daily deal" in told(store.take_notice())

@@ -122,7 +122,7 @@ def threaded_game(tmp_path: Path) -> tuple[Session, "queue.Queue[object]", Clock
 def test_the_screen_answers_while_a_hint_is_searched_for_and_back_calls_it_off(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     session, events, clock = threaded_game(tmp_path)
-    monkeypatch.setattr(game_flow, "think_of_hint", lambda verdicts, board, cancelled: until_called_off(cancelled))
+    monkeypatch.setattr(game_flow, "think_of_hint", lambda verdicts, board, cancelled, shown: until_called_off(cancelled))
     play(session, "hint")
     assert session.thinker.thinking and session.view().table.status_line != "Thinking… (Back stops)"
     before = session.state()["game"]["cursor"]

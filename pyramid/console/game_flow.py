@@ -28,7 +28,7 @@ from pyramid.engine.errors import ReplayError
 from pyramid.engine.rules import Rules, preset
 from pyramid.engine.verdicts import GameVerdicts, Solve
 from pyramid.saved.progress import Progress, replay
-from pyramid.saved.stats import DealBest, GameResult, Improvement, PyramidVariant, Stats, improvement
+from pyramid.saved.stats import DailyPlay, DealBest, GameResult, Improvement, PyramidVariant, Stats, improvement
 
 if TYPE_CHECKING:
     from pyramid.engine.advice import Advice
@@ -66,21 +66,46 @@ def game_solver() -> Solve:
 
 class HintAnswer(NamedTuple):
     """What a hint found: the solver's answer, and for a deal it could not win from here, the move
-    that removes the most pyramid cards (``None`` when it won, or when no move is left)."""
+    that removes the most pyramid cards (``None`` when it won, or when no move is left). ``other``: a
+    move not shown yet in this position, when the hint was asked again (H again shows the next hint):
+    one that wins too where the deal is won, any other where it is not."""
 
     solution: "Solution"
     advice: "Advice | None"
+    other: Move | None = None
 
 
-def think_of_hint(verdicts: GameVerdicts, board: Board, cancelled: Callable[[], bool]) -> HintAnswer:
+def think_of_hint(verdicts: GameVerdicts, board: Board, cancelled: Callable[[], bool],
+                  shown: tuple[Move, ...] = ()) -> HintAnswer:
     """The search behind a hint, run on the session's thinker (a worker thread): it reads ``board``,
-    a copy of the position, and this game's solver, nothing of the screen."""
+    a copy of the position, and this game's solver, nothing of the screen. ``shown``: the hints shown
+    in this position already; once every other move was shown, the first hint comes back."""
     from pyramid.engine.advice import best_move  # loaded on the first hint, with the solver
 
     solution = verdicts.solve(board, cancelled)
+    if shown and not cancelled():
+        other = _next_hint(verdicts, board, cancelled, solution.verdict == "win", shown)
+        if other is not None:
+            return HintAnswer(solution, None, other)
     if solution.verdict == "win" or cancelled():
         return HintAnswer(solution, None)
     return HintAnswer(solution, best_move(board, ADVICE_SECONDS))
+
+
+def _next_hint(verdicts: GameVerdicts, board: Board, cancelled: Callable[[], bool], won: bool,
+               shown: tuple[Move, ...]) -> Move | None:
+    """The first legal move not in ``shown`` (in a won position, the first that still wins), or None."""
+    for move in board.legal_moves:
+        if move in shown or cancelled():
+            continue
+        if won:
+            board.push(move)
+            wins = verdicts.solve(board, cancelled, remember=False).verdict == "win"
+            board.pop()
+            if not wins:
+                continue
+        return move
+    return None
 
 
 # -- what a saved game says of itself -------------------------------------------
@@ -249,7 +274,10 @@ class PyramidRun:
             self.bettered = improvement(best, self.session.store.best_of(result.game, result.variant, number),
                                         result.higher_is_better)
         self.counted_over = self.session.store.stats(result.game, result.variant)
-        self.session.store.record_result(result, daily=self.daily, best=best)
+        day = self.daily
+        daily = None if day is None else DailyPlay(day, self.progress.context.get("late") is True,
+                                                    len(self.board.move_stack), result.score)
+        self.session.store.record_result(result, daily=daily, best=best)
         if status != "cleared":
             self.thinking_since = None  # a hint's search, even called off, leaves this game's solver first
             self.session.thinker.cancel(wait=True)
@@ -272,9 +300,10 @@ class PyramidRun:
         self.from_start = solution
 
     # -- hints -----------------------------------------------------------------
-    def ask_hint(self, answer: Callable[[HintAnswer], None]) -> None:
+    def ask_hint(self, answer: Callable[[HintAnswer], None], shown: tuple[Move, ...] = ()) -> None:
         """Search for a hint on the session's thinker (the screen keeps drawing); ``answer`` gets it,
-        on the main loop. Nothing more while the same position is being searched already."""
+        on the main loop. Nothing more while the same position is being searched already. ``shown``:
+        the hints shown in this position (the next one is asked for)."""
         if self.thinking_since is not None:
             return
         verdicts, board = self.verdicts, self.board.copy()
@@ -284,7 +313,7 @@ class PyramidRun:
             self.thinking_since = None
             answer(found)
 
-        self.session.thinker.ask(lambda cancelled: think_of_hint(verdicts, board, cancelled), answered)
+        self.session.thinker.ask(lambda cancelled: think_of_hint(verdicts, board, cancelled, shown), answered)
 
     def stop_hint(self) -> None:
         """Call off the hint being searched for, if any."""
@@ -309,17 +338,17 @@ def saved_run(session: Console) -> PyramidRun | None:
     return PyramidRun(session, board, progress)
 
 
-def daily_request(session: Console) -> DealRequest | None:
-    """Today's daily challenge (the same winnable deal for everyone on this date, with its par), or
-    ``None`` when the preset has none."""
+def daily_request(session: Console, day: datetime.date | None = None) -> DealRequest | None:
+    """The daily challenge of ``day`` (default today: the same winnable deal for everyone on that date,
+    with its par), or ``None`` when the preset has none."""
     from pyramid.engine.daily import NoDailyChallenge, daily_challenge  # the lists load only when asked
 
-    today = session.today()
+    day = session.today() if day is None else day
     try:
-        challenge = daily_challenge(today, session.rules.name)
+        challenge = daily_challenge(day, session.rules.name)
     except NoDailyChallenge:
         return None
-    return DealRequest(challenge.number, daily=today, par=challenge.par, score_par=challenge.score_par)
+    return DealRequest(challenge.number, daily=day, par=challenge.par, score_par=challenge.score_par)
 
 
 def challenge_request(session: Console) -> DealRequest | None:
@@ -344,6 +373,8 @@ def new_run(session: Console, rules: Rules, request: DealRequest, dealt: Dealt) 
     if saved is not None:
         record_abandoned(session.store, saved)
     context: dict[str, Any] = {"daily": request.daily.isoformat()} if request.daily else {}
+    if request.daily is not None and request.daily < session.today():
+        context["late"] = True  # a past day's deal, from the calendar: it marks its day, never a streak
     if request.par is not None:
         context["par"] = request.par
     if request.score_par is not None:

@@ -11,6 +11,7 @@ calls back into the menus.
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -30,7 +31,7 @@ from pyramid.engine.board import Board, Move
 from pyramid.engine.errors import ReplayError
 from pyramid.engine.rules import MSC_REMOVAL_POINTS, REDEAL_CHOICES, Rules
 from pyramid.saved.stats import daily_streaks
-from pyramid.view import Hit, MenuHit, PanelView, Target, View
+from pyramid.view import Hit, PanelView, Target, View
 
 if TYPE_CHECKING:
     from pyramid.console.game_flow import HintAnswer
@@ -80,14 +81,28 @@ def saved_game_name(progress: Progress) -> str:
     return say("game.numbered_title", variant=name, number=number) if number else name
 
 
-def daily_game(session: Console) -> None:
-    """Today's daily challenge: the same winnable deal for everyone on this date, with its par."""
-    request = daily_request(session)
+def daily_game(session: Console, day: datetime.date | None = None) -> None:
+    """The daily challenge of ``day`` (default today; an earlier day from the calendar): the same
+    winnable deal for everyone on that date, with its par."""
+    request = daily_request(session, day)
     if request is None:
         session.push(NoticeScreen(session, say("game.no_daily_title"),
                                   say("game.no_daily", variant=variant_title(session.rules.name))))
         return
     new_game(session, request)
+
+
+def daily_calendar(session: Console) -> None:
+    """The month page of the variant's daily deals (a notice when the variant has none)."""
+    from pyramid.engine.daily import challenges
+
+    if not challenges(session.rules.name):
+        session.push(NoticeScreen(session, say("game.no_daily_title"),
+                                  say("game.no_daily", variant=variant_title(session.rules.name))))
+        return
+    from pyramid.console.daily_calendar import DailyCalendar  # loaded when first opened
+
+    session.push(DailyCalendar(session, daily_game))
 
 
 def score_challenge(session: Console, replace: Screen | None = None) -> None:
@@ -178,6 +193,8 @@ class GameScreen(Screen):
         self.table = Table(run.board)
         self.message = ""
         self.hint: tuple[Target, ...] = ()
+        #: The hints shown in a position (the moves played to it): H again shows the next one.
+        self.hints_shown: tuple[tuple[Move, ...], tuple[Move, ...]] = ((), ())
         #: The end panel's line highlighted, by its catalogue key: it stays on its line when "Watch the
         #: solution" comes in once the deal is judged (see :attr:`end_selected`).
         self.end_key = TO_MENU
@@ -207,7 +224,7 @@ class GameScreen(Screen):
             self._play_hint(hinted)
         elif action.kind is Kind.OK and self.table.cursor is not None:
             self._pick(self.table.cursor)
-        elif action.kind is Kind.TAP and hit is not None and not isinstance(hit, MenuHit):
+        elif action.kind is Kind.TAP and isinstance(hit, (int, str)):  # a card, the stock, the waste or the joker
             self._pick(hit)
         elif action.kind is Kind.BACK and self.table.cancel():
             pass
@@ -279,8 +296,11 @@ class GameScreen(Screen):
     # -- assists ------------------------------------------------------------
     def give_hint(self) -> None:
         """Ask for a hint: searched for on the session's thinker, so the screen keeps drawing (and says
-        "Thinking…" after :data:`THINKING_CUE` seconds); Back calls it off. Shown by :meth:`show_hint`."""
-        self.run.ask_hint(self.show_hint)
+        "Thinking…" after :data:`THINKING_CUE` seconds); Back calls it off. Shown by :meth:`show_hint`.
+        Asked again in the same position, the next hint: another move that wins too (any other move
+        where the deal is lost), then the first again once all were shown."""
+        position, shown = self.hints_shown
+        self.run.ask_hint(self.show_hint, shown if position == tuple(self.board.move_stack) else ())
 
     def due(self) -> float | None:
         """While a hint is searched for: when "Thinking…" is due on the status line; with the timer on,
@@ -296,9 +316,13 @@ class GameScreen(Screen):
         """The next move of a winning line; when there is none, the move that removes the most
         pyramid cards, saying plainly that the deal cannot be cleared. Only a hint that
         suggests a move makes the game assisted."""
-        solution, advice = answer
+        solution, advice, other = answer
         letters = letters_for(self.session.settings.card_letters)
-        if solution.verdict == "win":
+        if other is not None:
+            move = other
+            self.message = say("hint.also_wins" if solution.verdict == "win" else "hint.another",
+                               move=describe_move(move, letters))
+        elif solution.verdict == "win":
             move = solution.moves[0]
             self.message = say("hint.move", move=describe_move(move, letters))
         else:
@@ -312,6 +336,9 @@ class GameScreen(Screen):
                 verdict = "hint.lost_here_best" if self.board.move_stack else "hint.lost_best"
             self.message = say(verdict, move=describe_move(move, letters))
         self.run.hinted()
+        position, shown = self.hints_shown
+        here = tuple(self.board.move_stack)
+        self.hints_shown = here, (shown if position == here and other is not None else ()) + (move,)
         self.hint = self.table.targets_of(move)
         self.table.chosen = None  # a card chosen before would pair with the hinted one, not its partner
         self.table.cursor = self.hint[0]

@@ -86,6 +86,7 @@ class MainMenu(MenuScreen):
         lines += [
             (say("menu.new_game"), lambda: _game_screen().new_game(session)),
             (self._daily_label(), lambda: _game_screen().daily_game(session)),
+            (say("menu.calendar"), lambda: _game_screen().daily_calendar(session)),
             (say("menu.deal_number"), lambda: session.push(DealNumberScreen(session))),
             (say("menu.pyramids"), lambda: session.push(_duel_menus().PyramidsMenu(session))),
             (say("menu.variant", variant=variant_title(session.rules.name)), lambda: session.push(VariantMenu(session))),

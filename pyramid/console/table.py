@@ -159,6 +159,7 @@ class Table:
             chosen=self.chosen_target(),
             cursor=self.cursor,
             title=title,
+            fanned=board.rules.draw_count,
         )
 
     def target_of(self, card: Card) -> Target | None:

@@ -43,9 +43,11 @@ class GameVerdicts:
         #: The moves from the deal's start to the last position proven lost.
         self._lost: tuple[Move, ...] | None = None
 
-    def solve(self, board: Board, cancelled: Callable[[], bool] | None = None) -> "Solution":
+    def solve(self, board: Board, cancelled: Callable[[], bool] | None = None, remember: bool = True) -> "Solution":
         """The verdict from ``board``'s position (a position of this game) and, when won, a line.
-        ``cancelled`` calls the search off (the answer is then "unknown"), see :func:`~pyramid.engine.solver.solve`."""
+        ``cancelled`` calls the search off (the answer is then "unknown"), see :func:`~pyramid.engine.solver.solve`.
+        ``remember=False`` keeps the line and the loss proven before (a look at a move aside from the line:
+        the hints that follow stay on it)."""
         from pyramid.engine.solver import Solution  # the solver loads with the first search
 
         played = tuple(board.move_stack)
@@ -55,6 +57,8 @@ class GameVerdicts:
         if lost is not None and played[: len(lost)] == lost:
             return Solution("lose")
         solution = self._solve(board, cancelled=cancelled)
+        if not remember:
+            return solution
         if solution.verdict == "win":
             self._won = played + tuple(solution.moves)
         elif solution.verdict == "lose":

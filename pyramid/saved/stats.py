@@ -157,6 +157,29 @@ class PyramidVariant(NamedTuple):
         return cls(preset, REDEAL_CHOICES[word])
 
 
+class DailyPlay(NamedTuple):
+    """A game of the daily deal of ``day``, as it is counted for that day: ``late`` when it was dealt
+    after its day (from the calendar: it marks the day, never a streak), ``moves`` when it was won
+    unaided (the calendar's "won in par"), ``score`` of an unaided game of a variant that scores points
+    (its "best score reached")."""
+
+    day: datetime.date
+    late: bool = False
+    moves: int | None = None
+    score: int | None = None
+
+
+class DailyRecord(NamedTuple):
+    """How the daily deal of one day went under one variant, over every game of it: won unaided, the
+    fewest moves of an unaided win, the best score of an unaided game, and whether it was first played
+    after its day (then it counts in no streak)."""
+
+    won: bool
+    moves: int | None = None
+    score: int | None = None
+    late: bool = False
+
+
 class DailyStreaks(NamedTuple):
     """Days in a row on which the daily deal was played, and won (now, and the best runs)."""
 

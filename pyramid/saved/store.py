@@ -48,7 +48,7 @@ from pyramid.saved.settings import PlayerSettings, check_setting
 
 if TYPE_CHECKING:
     from pyramid.saved.progress import Progress, Replayer
-    from pyramid.saved.stats import DealBest, GameResult, Stats
+    from pyramid.saved.stats import DailyPlay, DailyRecord, DealBest, GameResult, Stats
 
 DATABASE_NAME = "pyramid.db"
 
@@ -103,6 +103,14 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (
         "UPDATE stats SET old_best_score = best_score, best_score = NULL"
         " WHERE game = 'pyramid' AND variant LIKE 'classic/%'",
+    ),
+    # 10: the daily deals' calendar (issue 47): a past day's deal played late marks its day, never a
+    # streak; the fewest moves of an unaided win (won in par) and the best unaided score (best score
+    # reached). A day played before was played on its day; its moves and score are not known.
+    (
+        "ALTER TABLE daily_deals ADD COLUMN late INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE daily_deals ADD COLUMN moves INTEGER",
+        "ALTER TABLE daily_deals ADD COLUMN score INTEGER",
     ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -387,16 +395,16 @@ class Store:
 
     # -- statistics -------------------------------------------------------
     def record_result(self, result: GameResult, *, clear_progress: bool = True, saved_game: str | None = None,
-                      daily: datetime.date | None = None, best: DealBest | None = None) -> Stats:
+                      daily: DailyPlay | None = None, best: DealBest | None = None) -> Stats:
         """Count a finished game and return the new statistics of its (game, variant).
 
         With ``clear_progress`` the saved game of the same kind is forgotten in
         the same transaction, so a power cut can never leave a game that is
         both counted and still offered by "Continue". ``saved_game`` names that
         kind when it is not the result's own (a network match is saved as a
-        ``"pyramids"`` game and counted under its own statistics key). ``daily``: the date of the
-        daily deal this game was, counted for its variant and the daily streaks in the same
-        transaction (a won day stays won if it is played again). ``best``: the score, moves and time of a numbered deal
+        ``"pyramids"`` game and counted under its own statistics key). ``daily``: the daily deal this game
+        was, counted for its day and variant (and the streaks, unless played late) in the same transaction:
+        a won day stays won if it is played again, the fewest moves and the best score stay. ``best``: the score, moves and time of a numbered deal
         won unaided, kept when they better the deal's best (:func:`~pyramid.saved.stats.improvement`).
         """
         from pyramid.saved.stats import improvement
@@ -414,9 +422,15 @@ class Store:
             if clear_progress:
                 _delete_progress(db, saved)
             if daily is not None:
-                db.execute("INSERT INTO daily_deals (day, variant, won) VALUES (?, ?, ?)"
-                           " ON CONFLICT (day, variant) DO UPDATE SET won = max(won, excluded.won)",
-                           (daily.isoformat(), result.variant, int(result.won and not result.assisted)))
+                unaided_win = result.won and not result.assisted
+                db.execute("INSERT INTO daily_deals (day, variant, won, late, moves, score) VALUES (?, ?, ?, ?, ?, ?)"
+                           " ON CONFLICT (day, variant) DO UPDATE SET won = max(won, excluded.won),"
+                           " late = min(late, excluded.late),"
+                           " moves = coalesce(min(moves, excluded.moves), moves, excluded.moves),"
+                           " score = coalesce(max(score, excluded.score), score, excluded.score)",
+                           (daily.day.isoformat(), result.variant, int(unaided_win), int(daily.late),
+                            daily.moves if unaided_win else None,
+                            daily.score if not result.assisted and result.higher_is_better else None))
             if best is not None:
                 db.execute("INSERT OR REPLACE INTO bests (game, variant, deal, moves, seconds, score)"
                            " VALUES (?, ?, ?, ?, ?, ?)",
@@ -449,24 +463,41 @@ class Store:
         return DealBest(deal, row[0], row[1], row[2])
 
     def daily_results(self, variant: str | None = None) -> dict[datetime.date, bool]:
-        """The days a daily deal was played, and whether it was won unaided: under ``variant`` (a
-        statistics key: each variant has its own daily deal), or under any (the streaks: a day is
-        won when a daily deal of that day was won under any variant)."""
+        """The days a daily deal was played on its day, and whether it was won unaided: the streaks'
+        days (a day played late, from the calendar, is no streak's). Under ``variant`` (a statistics
+        key: each variant has its own daily deal), or under any (a day is won when a daily deal of
+        that day was won under any variant)."""
+        days: dict[datetime.date, bool] = {}
+        for (date, _), record in self._daily_rows(variant).items():
+            if not record.late:
+                days[date] = days.get(date, False) or record.won
+        return days
+
+    def daily_records(self, variant: str) -> dict[datetime.date, DailyRecord]:
+        """How the daily deal of each day played went under ``variant``, on its day or late: the calendar."""
+        return {date: record for (date, _), record in self._daily_rows(variant).items()}
+
+    def _daily_rows(self, variant: str | None) -> dict[tuple[datetime.date, str], DailyRecord]:
+        """The daily deals played, under ``variant`` or any; a row edited out of shape is no day."""
         try:
-            rows = self._connection.execute("SELECT day, variant, won FROM daily_deals").fetchall()
+            rows = self._connection.execute("SELECT day, variant, won, late, moves, score FROM daily_deals").fetchall()
         except sqlite3.Error as error:
             self._tell(StoreNotice.of("daily_unreadable", reason=str(error)))
             return {}
-        days: dict[datetime.date, bool] = {}
-        for day, played_under, won in rows:
+        from pyramid.saved.stats import DailyRecord
+
+        found: dict[tuple[datetime.date, str], DailyRecord] = {}
+        for day, played_under, won, late, moves, score in rows:
             if variant is not None and played_under != variant:
                 continue
             try:
                 date = datetime.date.fromisoformat(str(day))
             except ValueError:
-                continue  # a row edited out of shape is no day
-            days[date] = days.get(date, False) or bool(won)
-        return days
+                continue
+            found[date, str(played_under)] = DailyRecord(
+                bool(won), moves if type(moves) is int and moves > 0 else None,
+                score if type(score) is int else None, bool(late))
+        return found
 
     def stats(self, game: str, variant: str) -> Stats:
         """The statistics of (game, variant); all zero before the first game."""
@@ -726,10 +757,12 @@ def _salvage(aside: Path, connection: sqlite3.Connection) -> Salvaged:
                      source, f"SELECT game, variant, {', '.join(_STATS_COLUMNS)} FROM stats")
                  if isinstance(row[0], str) and isinstance(row[1], str)
                  and all(type(value) is int and value >= 0 for value in row[2:] if value is not None)]
-        played = (_readable_rows(source, "SELECT day, variant, won FROM daily_deals")
-                  or [(day, "", won) for day, won in _readable_rows(source, "SELECT day, won FROM daily")])
-        days = [(day, variant, won) for day, variant, won in played
-                if isinstance(day, str) and _is_iso_date(day) and isinstance(variant, str) and won in (0, 1)]
+        played = (_readable_rows(source, "SELECT day, variant, won, late, moves, score FROM daily_deals")
+                  or [(*row, 0, None, None) for row in _readable_rows(source, "SELECT day, variant, won FROM daily_deals")]
+                  or [(day, "", won, 0, None, None) for day, won in _readable_rows(source, "SELECT day, won FROM daily")])
+        days = [(day, variant, won, late, moves, score) for day, variant, won, late, moves, score in played
+                if isinstance(day, str) and _is_iso_date(day) and isinstance(variant, str) and won in (0, 1)
+                and late in (0, 1) and all(value is None or type(value) is int for value in (moves, score))]
     finally:
         source.close()
     if not settings and not stats and not days:
@@ -740,7 +773,8 @@ def _salvage(aside: Path, connection: sqlite3.Connection) -> Salvaged:
         connection.executemany(
             f"INSERT OR REPLACE INTO stats (game, variant, {', '.join(_STATS_COLUMNS)})"
             f" VALUES (?, ?, {', '.join('?' * len(_STATS_COLUMNS))})", stats)
-        connection.executemany("INSERT OR REPLACE INTO daily_deals (day, variant, won) VALUES (?, ?, ?)", days)
+        connection.executemany("INSERT OR REPLACE INTO daily_deals (day, variant, won, late, moves, score)"
+                               " VALUES (?, ?, ?, ?, ?, ?)", days)
         connection.execute("COMMIT")
     except BaseException:
         connection.execute("ROLLBACK")

@@ -93,7 +93,7 @@ class DuelScreen(PyramidsHelpKey, Screen):
             self.table.move_cursor(action.kind)
         elif action.kind is Kind.OK and self.table.cursor is not None:
             self._pick(self.table.cursor)
-        elif action.kind is Kind.TAP and hit is not None and not isinstance(hit, MenuHit):
+        elif action.kind is Kind.TAP and isinstance(hit, (int, str)):  # a card, the stock, the waste or the joker
             self._pick(hit)
         elif action.kind in (Kind.BACK, Kind.STAR):
             self.session.pop()

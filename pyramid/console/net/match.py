@@ -122,11 +122,6 @@ class NetDuelRun(DuelRun):
         if game.match == self.match_number:
             self.opponent = game
 
-    @property
-    def under_way(self) -> bool:
-        """Somebody has moved in this match."""
-        return bool(self.board.move_stack or self.opponent.moves)
-
     def _duel(self) -> Duel:
         names = [self.own_name, self.opponent_name] if self.seat == 0 else [self.opponent_name, self.own_name]
         mine = FinishedGame.of_board(self.board) if self.board.is_over() else None
@@ -182,13 +177,12 @@ class NetDuelRun(DuelRun):
         self.save(board)
 
     def leave(self) -> None:
-        """This player leaves the table: a match under way and not yet decided is lost.
-
-        Nothing counts when nobody sat at the table or nobody has moved yet
-        (leaving a new round offered at the end of a match).
+        """This player leaves the table: a match not yet decided is lost once the opponent sat down, even
+        before any move (the pyramid is dealt face up: leaving before the first move must not escape a
+        bad deal, issue 47). Nothing counts while nobody sat at the table.
         """
         self._take_opponent()
-        if self.active and self.link.opponent_name is not None and self.under_way:
+        if self.active and self.link.opponent_name is not None:
             self.record(False)
         elif self.active:
             self.session.store.clear_progress(GAME)
@@ -219,9 +213,8 @@ class NetDuelRun(DuelRun):
             self._tell(wording.left(name, event.reason), holds=True)
             self.refresh()
             if self.active:
-                if self.opponent.finished or not self.under_way:
-                    # Their total stands and is compared when this game ends; or nobody had moved yet
-                    # (a new round offered at the end of a match, left at once): nothing to count.
+                if self.opponent.finished:
+                    # Their total stands and is compared when this game ends.
                     self.session.store.clear_progress(GAME)
                 else:
                     self.record(True)
