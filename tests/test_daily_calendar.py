@@ -198,3 +198,18 @@ def test_the_days_kept_by_the_main_before_the_calendar_read_the_same(tmp_path: P
     assert marks(session) == {1: "open", 2: "won", 3: "played"}
     play(session, "left")
     assert session.view().calendar.detail == f"2 December: won · par {daily_challenge(YESTERDAY, 'retrohub').par} moves"
+
+
+def test_a_daily_deal_left_for_another_game_marks_its_day_played(tmp_path: Path) -> None:
+    """A daily deal replaced by a new deal counts as lost in the statistics; its day said nothing of it
+    (the streak broke, the calendar offered it as never played). Now its day is played, not won."""
+    session = new_session(tmp_path)
+    choose(session, "Daily deal")
+    board = session.screen.board  # type: ignore[attr-defined]
+    tap_move(session, board.legal_moves[0])
+    play(session, "star")
+    choose(session, "New game")
+    assert play(session, "down ok")["screen"] == "redeal_choice"  # "Start a new game? Daily · 3 December" — yes
+    assert play(session, "ok")["screen"] == "game"  # no redeal: dealt, the daily deal counted
+    assert session.store.daily_results() == {DAY: False}
+    assert session.store.daily_records("retrohub/none")[DAY] == DailyRecord(False, None, board.score, False)

@@ -131,6 +131,15 @@ def daily_of(progress: Progress) -> datetime.date | None:
         return None
 
 
+def daily_play(progress: Progress, board: Board, result: GameResult) -> DailyPlay | None:
+    """A daily deal's game as its day counts it (``None`` for any other game): played after its day
+    or not, its moves and score (kept for its day only when unaided: :meth:`Store.record_result`)."""
+    day = daily_of(progress)
+    if day is None:
+        return None
+    return DailyPlay(day, progress.context.get("late") is True, len(board.move_stack), result.score)
+
+
 def seconds_of(progress: Progress) -> int:
     """The seconds of play saved with ``progress`` (0 for a game saved before they were)."""
     seconds = progress.context.get("seconds")
@@ -144,7 +153,9 @@ def record_abandoned(store: "Store", progress: Progress) -> None:
     except ReplayError:
         store.clear_progress(progress.game)
         return
-    store.record_result(result_of(progress, board))
+    result = result_of(progress, board)
+    # A daily deal left for another game was played (lost, unless it was over): its day says so.
+    store.record_result(result, daily=daily_play(progress, board, result))
 
 
 # -- one game --------------------------------------------------------------------
@@ -274,10 +285,7 @@ class PyramidRun:
             self.bettered = improvement(best, self.session.store.best_of(result.game, result.variant, number),
                                         result.higher_is_better)
         self.counted_over = self.session.store.stats(result.game, result.variant)
-        day = self.daily
-        daily = None if day is None else DailyPlay(day, self.progress.context.get("late") is True,
-                                                    len(self.board.move_stack), result.score)
-        self.session.store.record_result(result, daily=daily, best=best)
+        self.session.store.record_result(result, daily=daily_play(self.progress, self.board, result), best=best)
         if status != "cleared":
             self.thinking_since = None  # a hint's search, even called off, leaves this game's solver first
             self.session.thinker.cancel(wait=True)
