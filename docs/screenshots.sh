@@ -75,3 +75,100 @@ with tempfile.TemporaryDirectory() as scratch:
     store.close()
 PY
 echo "docs/screenshot-end-*.png, docs/screenshot-fr-end-320x240.png and docs/screenshot-statistics-320x240.png written"
+# Issue 47's screens at 320x240 and 1280x720: the daily deals' calendar in every language (a day won
+# in par, a day played, the day aimed at), King Tut's waste fanned, Overlap's ring round the part of a
+# card that shows, the Spanish club, and the panel of a network match the opponent left.
+"$venv/bin/python" - <<'PY'
+import datetime
+import random
+
+import pygame
+
+from display.render import Renderer
+from pyramid.actions import Action
+from pyramid.console.catalogue import use_language
+from pyramid.console.game_screen import daily_calendar, start_pyramid
+from pyramid.console.menus import open_console
+from pyramid.console.net.match import NetDuelRun
+from pyramid.console.screen import DealChoice
+from pyramid.console.session import Session
+from pyramid.engine.daily import daily_challenge
+from pyramid.engine.duel.ai import play_match
+from pyramid.engine.rules import preset
+from pyramid.engine.tableau import pyramid_geometry
+from pyramid.net import events
+from pyramid.net.link import MatchLink
+from pyramid.net.protocol import Move
+from pyramid.saved.stats import DailyPlay, GameResult
+from pyramid.saved.store import Store
+
+SIZES = ((320, 240), (1280, 720))
+TODAY = datetime.date(2026, 12, 6)
+
+
+def shoot(session: Session, name: str) -> None:
+    for size in SIZES:
+        renderer = Renderer(size)
+        renderer.draw(session.view())
+        pygame.image.save(renderer.frame, f"docs/screenshot-{name}-{size[0]}x{size[1]}.png")
+
+
+def console(rules: str, language: str = "en", number: int | None = None) -> Session:
+    store = Store.in_memory()
+    store.set_setting("language", language)
+    session = Session(preset(rules), DealChoice(number=number), store=store, today=lambda: TODAY)
+    open_console(session)
+    return session
+
+
+for language in ("en", "fr", "de"):
+    session = console("three-pass", language)
+    for back, won, extra, best in ((1, True, 0, True), (2, False, 0, False), (3, True, 4, False), (5, True, 0, False)):
+        day = TODAY - datetime.timedelta(days=back)
+        challenge = daily_challenge(day, "three-pass")
+        score = (challenge.score_par or 0) if best else 300
+        session.store.record_result(GameResult("pyramid", "three-pass/two", won, score),
+                                    daily=DailyPlay(day, moves=challenge.par + extra, score=score))
+    daily_calendar(session)
+    session.handle(Action("left"))
+    shoot(session, f"calendar-{language}")
+use_language("en")
+
+session = console("king-tut", number=7)
+start_pyramid(session, None)
+board = session.screen.board
+for _ in range(2):
+    board.push(next(move for move in board.legal_moves if move.kind == "draw"))
+shoot(session, "king-tut")
+
+session = console("overlap", number=1)
+start_pyramid(session, 0)
+board, covers = session.screen.board, pyramid_geometry(7)[1]
+rng = random.Random(1)
+while True:
+    under = [t for t in session.screen.table.targets()
+             if isinstance(t, int) and any(board.pyramid[i] is not None for i in covers[t])]
+    if under:
+        session.screen.table.cursor = under[0]
+        break
+    removals = [move for move in board.legal_moves if move.kind == "remove"]
+    board.push(rng.choice(removals or board.legal_moves))
+shoot(session, "overlap")
+
+session = console("spanish", number=7)
+start_pyramid(session, 0)
+shoot(session, "spanish")
+
+session = console("retrohub")
+link = MatchLink("host", 12, "good", opponent_name="Bob")
+for number, move in enumerate(play_match(12, "good").moves[:20], start=1):
+    link._replay.apply(Move(12, number, str(move)))
+run = NetDuelRun(session, link, "Ann", lambda: None, lambda: None)
+for move in play_match(12, "good").moves[:3]:
+    run.board.push(move)
+session.push(run.game_screen())
+run.on_event(events.OpponentLeft("left"))
+session.screen.news()
+shoot(session, "opponent-left")
+PY
+echo "docs/screenshot-calendar-*, king-tut-*, overlap-*, spanish-*, opponent-left-* written"
