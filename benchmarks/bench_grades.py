@@ -6,7 +6,7 @@ Command (from the repository root)::
 
 For each preset with shipped grades (``benchmarks/make_grade_lists.py``), the
 first ``--deals`` graded deals of its winnable list are played by the greedy
-player of :mod:`pyramid.engine.greedy` under the preset's default redeals, and
+player of ``tests/greedy.py`` under the preset's default redeals, and
 a table prints, per grade, the deals, the greedy wins and the win rate. The
 grades separate when the rate falls from Easy to Expert; the last column says
 whether each step down holds ("falls") and the closing line counts the
@@ -26,9 +26,11 @@ from pyramid.engine.board import Board
 from pyramid.engine.deal import numbered_deal
 from pyramid.engine.difficulty import GRADES, Grade
 from pyramid.engine.grade import read_grades
-from pyramid.engine.greedy import greedy_wins
 from pyramid.engine.rules import PRESETS
 from pyramid.engine.winnable import read_list
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the greedy player (tests/greedy.py)
+from greedy import greedy_wins  # noqa: E402
 
 
 def rates(name: str, deals: int) -> dict[Grade, tuple[int, int]]:

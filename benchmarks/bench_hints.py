@@ -20,7 +20,7 @@ CPU milliseconds, with the Pi Zero 2 estimate (about ten times slower per
 core) for the slowest later hint when asked each time.
 
 A second table follows a player who leaves the line at once: the greedy
-player of :mod:`pyramid.engine.greedy`, on the ``--hardest`` deals whose
+player of ``tests/greedy.py``, on the ``--hardest`` deals whose
 verdict (won or lost) the solver takes longest to give, a hint asked before
 each of its first ``--hints`` moves within the console's budget scaled to this
 machine (:data:`~pyramid.console.game_flow.SOLVER_SECONDS` divided by the
@@ -51,10 +51,12 @@ from make_winnable_lists import PI_ZERO_2_FACTOR
 
 from pyramid.console.game_flow import SOLVER_SECONDS
 from pyramid.engine.board import Board
-from pyramid.engine.greedy import greedy_move
 from pyramid.engine.rules import PRESETS, REDEAL_CHOICES, Rules
 from pyramid.engine.solver import DealSolver, Solution, solve
 from pyramid.engine.verdicts import GameVerdicts
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the greedy player (tests/greedy.py)
+from greedy import greedy_move  # noqa: E402
 
 
 def timed(ask: Callable[[Board], Solution], board: Board) -> tuple[Solution, float]:

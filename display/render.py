@@ -273,7 +273,7 @@ class Renderer:
             if isinstance(target, int) and any(view.pyramid[i] is not None for i in covers[target]):
                 # Overlap's card under one other: the ring goes round the part that shows, never across
                 # the card over it (issue 47: the frame seemed to aim at both).
-                place = Rect(place.x, place.y, place.w, table.row_step)
+                place = table.visible_part(target, view.rows)
             scene.add(place.inflate(art.cursor_margin), (kind, size, place.h))
 
     @staticmethod

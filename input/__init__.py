@@ -14,7 +14,6 @@ Entry points (import the modules, e.g. ``from input import sources``; a bare
 - :func:`input.sources.open_hub` builds the hub with the chosen sources;
 - :func:`input.keymap.parse_sources` reads ``--input keyboard,gpio,evdev``;
 - :meth:`input.keymap.InputSettings.from_settings` validates ``[input]``;
-- :func:`input.keyboard.sdl_delivers_input` tells whether SDL has input here;
 - ``hub.recent_presses`` and ``hub.connected_devices`` feed the Controls
   test screen.
 

@@ -38,8 +38,6 @@ TOUCHSCREEN = "touchscreen"
 LEFT_MOUSE_BUTTON = 1
 #: The longest a signal handler waits to run while the hub sleeps in SDL (seconds).
 SIGNAL_SLICE = 0.1
-#: SDL video drivers that have no keyboard, mouse or touch behind them.
-DRIVERS_WITHOUT_INPUT = frozenset(("dummy", "offscreen"))
 
 KEYS: dict[int, str] = {
     pygame.K_UP: "up",
@@ -57,11 +55,6 @@ KEYS: dict[int, str] = {
     pygame.K_u: "undo",
     pygame.K_h: "hint",
 }
-
-
-def sdl_delivers_input() -> bool:
-    """Whether the pygame display that is open gets real input events (a window, KMS), not fbdev or headless."""
-    return pygame.display.get_init() and pygame.display.get_driver() not in DRIVERS_WITHOUT_INPUT
 
 
 def button_for_key(key: int, text: str) -> str | None:

@@ -32,7 +32,7 @@ def open_hub(
 
     ``panel_size`` gives the screen's size in pixels for touches (input.touch).
     "keyboard" is SDL's keyboard, mouse and touch: it needs a pygame display
-    that gets input (input.keyboard.sdl_delivers_input) and makes the hub
+    that gets input (a window or KMS; fbdev and headless have none) and makes the hub
     sleep in SDL's event wait, passing window events to ``on_other_event``.
     Raises :class:`SourceUnavailableError` when a chosen source cannot run
     here; nothing is left open then.

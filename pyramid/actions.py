@@ -106,8 +106,3 @@ class Action(_ActionValue):
         if self.kind is Kind.TYPE:
             return f"type:{self.text}"
         return f"tap:{self.x},{self.y}" if self.kind is Kind.TAP else self.kind.value
-
-
-def parse_script(text: str) -> list[Action]:
-    """A whitespace-separated list of actions, as given to ``--script``."""
-    return [Action.parse(word) for word in text.split()]

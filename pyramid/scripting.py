@@ -54,7 +54,7 @@ Step = Union[Action, ScriptWait]
 
 
 def parse_steps(text: str) -> list[Step]:
-    """``--script``'s words: the actions of :func:`~pyramid.actions.parse_script`, plus the waits.
+    """``--script``'s words: actions (:meth:`~pyramid.actions.Action.parse`), plus the waits.
 
     The waits exist only here: a device never produces them, so they are not actions.
     """

@@ -4,9 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from pyramid.actions import Action, parse_script
+from pyramid.actions import Action
 from pyramid.console.session import Session
 from pyramid.engine.board import Move
+
+
+def parse_script(text: str) -> list[Action]:
+    """The actions of a script of the scripted mode's words (no waits), as ``--script`` reads them."""
+    return [Action.parse(word) for word in text.split()]
 
 
 def play(session: Session, script: str) -> dict[str, Any]:

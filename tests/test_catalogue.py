@@ -28,7 +28,7 @@ import pytest
 
 from deals import build_deal, clearable_deal
 from display.render import Renderer
-from pyramid.actions import Action, parse_script
+from pyramid.actions import Action
 from pyramid.console import catalogue
 from pyramid.console.catalogue import en, say, say_count, use_language
 from pyramid.console.duel import menus as duel_menus
@@ -52,6 +52,8 @@ from pyramid.saved.notices import StoreNotice
 from pyramid.saved.stats import DailyPlay, GameResult
 from pyramid.saved.store import Store
 from pyramid.view import View
+
+from console_steps import parse_script
 
 DAY = datetime.date(2026, 12, 1)
 # Lost at once: every partner of the base row is covered and no king is free.

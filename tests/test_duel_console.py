@@ -11,7 +11,7 @@ import random
 import sqlite3
 from pathlib import Path
 
-from pyramid.actions import Action, parse_script
+from pyramid.actions import Action
 from pyramid.engine.duel.board import DuelBoard, DuelMove
 from pyramid.engine.duel.ai import opponent_for, play_match
 from pyramid.console.wording import describe_level
@@ -22,6 +22,8 @@ from pyramid.console.screen import DealChoice
 from pyramid.console.session import Session
 from pyramid.saved.store import SCHEMA_VERSION, Store
 from pyramid.view import Target
+
+from console_steps import parse_script
 
 #: The good player clears the first round of this match (so a round panel shows).
 MATCH = 16

@@ -21,11 +21,11 @@ from display.rotation import ROTATIONS
 from display.settings import MAX_SAFE_AREA
 from pyramid.app.settings_file import load_settings, parse_settings
 from input.keymap import GPIO_PIN_RANGE, SOURCES, InputSettings
-from pyramid.actions import parse_script
 from pyramid.engine.cards import DECKS, format_cards, parse_deal
 from pyramid.errors import PyramidError
 from pyramid.options import OptionError, parse_options
 from pyramid.view import SIZE_LIMITS
+from pyramid.scripting import parse_steps
 
 FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
@@ -154,7 +154,7 @@ def test_any_deal_text_parses_to_the_whole_deck_or_one_line(seed: int, deck_name
 @given(text=st.text(max_size=60))
 def test_any_script_parses_or_is_one_line(text: str) -> None:
     try:
-        actions = parse_script(text)
+        actions = parse_steps(text)
     except PyramidError as error:
         assert str(error) and "\n" not in str(error)
         return

@@ -8,7 +8,7 @@ from pyramid.engine.board import Board
 from pyramid.engine.deal import numbered_deal
 from pyramid.engine.difficulty import GRADES
 from pyramid.engine.grade import read_grades
-from pyramid.engine.greedy import greedy_move, greedy_wins
+from greedy import greedy_move, greedy_wins
 from pyramid.engine.rules import preset
 from pyramid.engine.winnable import read_list
 

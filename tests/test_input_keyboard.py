@@ -8,7 +8,7 @@ import pygame
 import pytest
 
 from input.hub import InputHub
-from input.keyboard import PygameEvents, sdl_delivers_input
+from input.keyboard import PygameEvents
 from pyramid.actions import Action
 
 SCREEN = (480, 320)
@@ -141,11 +141,6 @@ def test_closing_the_window_stops_the_hub(hub, others):
     assert hub.wait(10) is None
     assert hub.wait(10) is None
     assert pygame.QUIT not in [event.type for event in others]
-
-
-def test_the_dummy_driver_has_no_input(display):
-    assert pygame.display.get_driver() == "dummy"
-    assert not sdl_delivers_input()
 
 
 def test_worker_thread_wakes_the_sdl_wait(display):

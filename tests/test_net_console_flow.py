@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from pyramid.actions import Action, parse_script
+from pyramid.actions import Action
 from pyramid.console.menus import open_console
 from pyramid.console.net.tables import Tables
 from pyramid.console.screen import DealChoice
@@ -30,6 +30,8 @@ from pyramid.net.views import TableAt, TableView
 from pyramid.saved.settings import PlayerSettings
 from pyramid.saved.stats import NETWORK_GAME
 from pyramid.saved.store import Store
+
+from console_steps import parse_script
 
 INVITE = ev.InviteReceived("Ann", "192.168.1.20", 47312, 77)
 

@@ -13,12 +13,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pyramid.actions import parse_script
 from pyramid.console.menus import open_console
 from pyramid.console.screen import DealChoice
 from pyramid.console.session import Session
 from pyramid.errors import PyramidError
 from pyramid.saved.store import Store
+
+from console_steps import parse_script
 
 
 def console(tmp_path: Path, *args: str) -> dict:

@@ -314,8 +314,8 @@ def test_stored_values_that_fail_their_check_fall_back(path: Path) -> None:
 
 
 def test_every_setting_has_a_check() -> None:
-    assert set(CHECKS) == set(PlayerSettings().as_dict())
-    for name, value in PlayerSettings().as_dict().items():
+    assert set(CHECKS) == set(PlayerSettings()._asdict())
+    for name, value in PlayerSettings()._asdict().items():
         assert CHECKS[name].accepts(value), name
 
 

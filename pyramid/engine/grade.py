@@ -5,7 +5,7 @@ other legal move is solved too, and a *trap* is a move there that turns the
 won deal into a lost one. A deal with no trap forgives anything; one with
 many punishes every move played by sight. Measured over 400 winnable deals
 each of Three passes and Relaxed, the traps separated a greedy player's wins
-(:mod:`pyramid.engine.greedy`) best of the measures tried: by quarters of
+(``tests/greedy.py``) best of the measures tried: by quarters of
 each measure, the greedy win rate went 77/52/29/17 % (Three passes) and
 42/15/7/1 % (Relaxed) for traps, against 57/48/44/26 % and 38/15/7/5 % for the
 solver's effort (nodes), 47/52/37/39 % and 25/23/11/7 % for the length of its

@@ -42,10 +42,6 @@ class Tableau:
     def row_of(self, index: int) -> int:
         return self.places[index][0]
 
-    def place_of(self, index: int) -> tuple[int, int]:
-        """(row, column) of a pyramid index."""
-        return self.places[index]
-
     def covering(self, index: int) -> tuple[int, ...]:
         """The indices of the (at most two) places covering ``index``."""
         return self._covers[index]

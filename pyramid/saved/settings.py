@@ -73,9 +73,6 @@ class PlayerSettings(NamedTuple):
         valid = {name: value for name, value in stored.items() if name in CHECKS and CHECKS[name].accepts(value)}
         return cls(**valid)
 
-    def as_dict(self) -> dict[str, Any]:
-        return self._asdict()
-
 
 class Check(NamedTuple):
     """What a setting accepts, and how to say it in an error message."""

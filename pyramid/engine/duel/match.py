@@ -111,14 +111,6 @@ class Duel:
             raise ValueError(f"{self.contenders[index].name!r} is not a computer player")
         return play_match(self.match_number, level)
 
-    def with_computer_games(self) -> "Duel":
-        """This duel with every computer contender whose turn comes next having played."""
-        duel = self
-        while duel.next_to_play is not None and duel.contenders[duel.next_to_play].is_computer:
-            index = duel.next_to_play
-            duel = duel.with_result(index, FinishedGame.of_record(duel.computer_game(index)))
-        return duel
-
     def totals(self) -> tuple[int | None, int | None]:
         return (
             None if self.results[0] is None else self.results[0].total,
