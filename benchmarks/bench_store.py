@@ -19,7 +19,8 @@ from pyramid.engine.board import Move
 from pyramid.engine.cards import format_cards
 from pyramid.engine.deal import numbered_deal
 from pyramid.saved.progress import Progress, replay
-from pyramid.saved.store import DATABASE_NAME, Store
+from pyramid.saved.database import DATABASE_NAME
+from pyramid.saved.store import Store
 
 LONG_GAME = 2000
 SAMPLE = 100

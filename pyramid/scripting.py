@@ -7,7 +7,7 @@ what a player drives.
 Outputs are what a test or a bug report reads afterwards, so a half-written
 one is worse than none: ``--dump-state`` and ``--screenshot`` go to a
 temporary file in the same directory, are fsynced, then renamed over the
-target, so the target is either the whole new file or untouched. The trace is
+target (:func:`pyramid.durable.replace_file`), so the target is either the whole new file or untouched. The trace is
 the exception: it is written a line at a time, so a run that is killed (the
 power-cut tests do that) still leaves the lines it got to. Whatever fails is
 an :class:`OutputError` naming the option.
@@ -20,15 +20,15 @@ import json
 import os
 import signal
 import stat
-import tempfile
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, BinaryIO, Literal, NamedTuple, Protocol, Sequence, Union
+from typing import Any, Literal, NamedTuple, Protocol, Sequence, Union
 
 from pyramid.actions import Action
+from pyramid.durable import replace_file
 from pyramid.errors import InvalidActionError, PyramidError
 
 WaitGoal = Literal["message", "joined", "done"]
@@ -237,27 +237,10 @@ def write_output(option: str, path: str | Path, data: bytes) -> None:
     """Write ``data`` to ``path`` whole or not at all (see the module note); :class:`OutputError` otherwise."""
     target = str(path)
     _check_target(option, target)
-    directory = os.path.dirname(os.path.abspath(target))
     try:
-        descriptor, temporary = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(target)}.",
-                                                 suffix=".tmp")
+        replace_file(target, data)
     except OSError as error:
         raise _output_error(option, target, error) from None
-    try:
-        with open(descriptor, "wb") as file:
-            _write_all(file, data)
-        os.replace(temporary, target)
-        _sync_directory(directory)
-    except OSError as error:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temporary)
-        raise _output_error(option, target, error) from None
-
-
-def _write_all(file: BinaryIO, data: bytes) -> None:
-    file.write(data)
-    file.flush()
-    os.fsync(file.fileno())
 
 
 def _check_target(option: str, target: str) -> None:
@@ -270,15 +253,6 @@ def _check_target(option: str, target: str) -> None:
         raise _output_error(option, target, error) from None
     if not stat.S_ISREG(mode):
         raise OutputError(f"{option} {target!r}: not a regular file")
-
-
-def _sync_directory(directory: str) -> None:
-    """Make the rename durable: fsync of a file does not cover its new name."""
-    descriptor = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(descriptor)
-    finally:
-        os.close(descriptor)
 
 
 def _output_error(option: str, target: str, error: OSError) -> OutputError:

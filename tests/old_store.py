@@ -4,7 +4,7 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
-from pyramid.saved.store import _migrate
+from pyramid.saved.database import migrate
 
 
 def database_at(path: Path, version: int) -> sqlite3.Connection:
@@ -12,5 +12,5 @@ def database_at(path: Path, version: int) -> sqlite3.Connection:
     schema made it), open for the test to put its rows in; the test closes it."""
     connection = sqlite3.connect(path, isolation_level=None)
     with closing(connection.cursor()):
-        _migrate(connection, version)
+        migrate(connection, version)
     return connection

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from pyramid.saved.store import DATABASE_NAME, Store
+from pyramid.saved.database import DATABASE_NAME
+from pyramid.saved.store import Store
 
 
 def run(data: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], dict]:

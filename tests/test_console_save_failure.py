@@ -9,7 +9,8 @@ from pyramid.console.menus import open_console
 from pyramid.console.screen import DealChoice
 from pyramid.console.session import Session
 from pyramid.engine.rules import Redeals
-from pyramid.saved.store import DATABASE_NAME, Store
+from pyramid.saved.database import DATABASE_NAME
+from pyramid.saved.store import Store
 
 from disks import fill
 from test_store_hostile import small_disk  # noqa: F401 (the fixture is used by name)

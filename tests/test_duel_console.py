@@ -20,7 +20,8 @@ from pyramid.saved.progress import Progress
 from pyramid.console.menus import open_console
 from pyramid.console.screen import DealChoice
 from pyramid.console.session import Session
-from pyramid.saved.store import SCHEMA_VERSION, Store
+from pyramid.saved.database import SCHEMA_VERSION
+from pyramid.saved.store import Store
 from pyramid.view import Target
 
 from console_steps import parse_script

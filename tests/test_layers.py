@@ -153,8 +153,10 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
     ("pyramid.engine", ("pyramid.engine", "pyramid.errors"), ("pyramid", "display", "input", "audio") + HARDWARE),
     # Saved data: the engine below it, nothing of the flow, the system, the screen or the devices (the
     # list of languages, which the player's setting is checked against, is a base module like the errors).
-    ("pyramid.saved", ("pyramid.saved", "pyramid.engine", "pyramid.errors", "pyramid.languages"),
+    ("pyramid.saved", ("pyramid.saved", "pyramid.engine", "pyramid.errors", "pyramid.languages", "pyramid.durable"),
      ("pyramid", "display", "input", "audio") + HARDWARE),
+    # Durable files: a base module of the standard library only, for every layer that writes a file.
+    ("pyramid.durable", (), ("pyramid", "display", "input", "audio") + HARDWARE),
     # System glue stands alone, but for the root error its failures are told with.
     ("pyramid.system", ("pyramid.system", "pyramid.errors"), ("pyramid", "display", "input", "audio") + HARDWARE),
     # The flow is UI-neutral: no display, no input, no app, no hardware.
@@ -189,3 +191,21 @@ def test_the_network_tables_know_no_screen() -> None:
     assert console_imports <= {"pyramid.console.wording", "pyramid.console.net.wording", "pyramid.console.catalogue",
                                "pyramid.console.screen"}
     assert "pyramid.console.screen" in console_imports  # the reader sees it: the check can fail
+
+
+def test_the_stores_queries_use_the_database_without_its_migrations() -> None:
+    """Issue 48: ``saved/store.py`` was the queries and the database's life in 1,000 lines. The queries
+    open the file through ``saved/database.py`` and never touch its schema's steps."""
+    names = {alias.name for node in _import_nodes(ast.parse((ROOT / "pyramid/saved/store.py").read_text()))
+             if isinstance(node, ast.ImportFrom) and node.module == "pyramid.saved.database" for alias in node.names}
+    assert "open_database" in names, "the reader sees the store's imports: the check can fail"
+    assert not names & {"MIGRATIONS", "SCHEMA_VERSION", "migrate"}
+    source = (ROOT / "pyramid/saved/store.py").read_text()
+    assert "ALTER TABLE" not in source and "PRAGMA user_version" not in source and "CREATE TABLE" not in source
+
+
+def test_the_durable_write_helper_exists_once() -> None:
+    """Issue 48: the directory sync was written twice (the store, the scripted mode)."""
+    writers = [path for path in (ROOT / "pyramid").rglob("*.py")
+               if "O_DIRECTORY" in path.read_text(encoding="utf-8")]
+    assert writers == [ROOT / "pyramid/durable.py"]

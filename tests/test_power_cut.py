@@ -28,7 +28,7 @@ from pyramid.console.screen import DealChoice
 from pyramid.console.session import Session
 from pyramid.console.menus import open_console
 from pyramid.engine.rules import Redeals
-from pyramid.saved.store import integrity_check
+from pyramid.saved.database import integrity_check
 
 TRIALS = 200 if os.environ.get("PYRAMID_SLOW") == "1" else 20
 DELAY_MS = 15

@@ -20,7 +20,8 @@ from pyramid.engine.rules import preset
 from pyramid.saved.settings import CHECKS, PlayerSettings
 from pyramid.saved.stats import GameResult, Stats
 from pyramid.saved.__main__ import main
-from pyramid.saved.store import DATABASE_NAME, Store, data_directory, integrity_check
+from pyramid.saved.database import DATABASE_NAME, data_directory, integrity_check
+from pyramid.saved.store import Store
 from told import told
 from pyramid.saved.notices import StoreNotice
 

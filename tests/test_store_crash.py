@@ -28,7 +28,8 @@ from pyramid.engine.cards import format_cards
 from pyramid.engine.deal import numbered_deal
 from pyramid.saved.progress import Progress, replay
 from pyramid.saved.stats import GameResult
-from pyramid.saved.store import DATABASE_NAME, Store, integrity_check
+from pyramid.saved.database import DATABASE_NAME, integrity_check
+from pyramid.saved.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 STARTED = datetime.datetime(2026, 11, 30, 12, 0, tzinfo=datetime.timezone.utc)

@@ -15,7 +15,8 @@ from pyramid.engine.deal import numbered_deal
 from pyramid.saved.progress import Progress, replay
 from pyramid.saved.settings import PlayerSettings
 from pyramid.saved.stats import GameResult
-from pyramid.saved.store import DATABASE_NAME, SCHEMA_VERSION, Store, integrity_check
+from pyramid.saved.database import DATABASE_NAME, SCHEMA_VERSION, integrity_check
+from pyramid.saved.store import Store
 from told import told
 
 NOW = datetime.datetime(2026, 11, 30, 17, 45, 9)

@@ -22,7 +22,8 @@ from disks import fill, tmpfs
 from pyramid.saved.progress import Progress
 from pyramid.saved.settings import PlayerSettings
 from pyramid.saved.stats import DailyPlay, GameResult
-from pyramid.saved.store import DATABASE_NAME, SCHEMA_VERSION, Store, integrity_check
+from pyramid.saved.database import DATABASE_NAME, SCHEMA_VERSION, integrity_check
+from pyramid.saved.store import Store
 from test_store_damage import ASIDE, clock, filled_database, saved_game
 from told import told
 

@@ -33,7 +33,8 @@ def build_session(options: Options, settings: "HardwareSettings", sink: EventSin
     post their events to ``sink``; ``--table`` opens or joins a table at once.
     """
     from pyramid.saved.lock import hold_data_directory
-    from pyramid.saved.store import Store, data_directory
+    from pyramid.saved.database import data_directory
+    from pyramid.saved.store import Store
 
     rules = preset(options.rules) if options.rules else None
     named = any(os.environ.get(name) for name in ("PYRAMID_DATA_DIR", "STATE_DIRECTORY"))

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from pyramid.saved.store import DATABASE_NAME, data_directory, integrity_check
+from pyramid.saved.database import DATABASE_NAME, data_directory, integrity_check
 
 
 def main(argv: Sequence[str] | None = None) -> int:
