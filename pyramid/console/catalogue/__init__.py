@@ -3,9 +3,10 @@
 Screens hold no player-visible text: they ask :func:`say` for a message by its
 dotted key (``"menu.new_game"``), with named fields for what varies
 (``say("game.cleared_points", points=420)``), so a translator works on one file
-per language and never on the code. :func:`say_count` picks the singular or
-plural form by each language's own rule (each catalogue's ``singular``: French
-says "1 donne", "0 donne").
+per language and never on the code. :func:`say_count` picks the form of a
+count by its CLDR plural category, each language's own rule (each catalogue's
+``plural``: French says "1 donne", "0 donne"; Polish would say "2 ruchy", "5
+ruchów", :mod:`.plurals`).
 
 The language is one for the whole console, like gettext's current locale: the
 player's setting (or ``--language``) chooses it at start and Settings changes it,
@@ -23,6 +24,7 @@ from importlib import import_module
 from typing import Mapping
 
 from pyramid.console.catalogue import en
+from pyramid.console.catalogue.plurals import PluralCategory
 from pyramid.engine.cards import FACE_LETTERS, CardLetters
 from pyramid.languages import LANGUAGES
 
@@ -49,7 +51,7 @@ class _Current:
 
     language = "en"
     messages: Mapping[str, str] = en.MESSAGES
-    singular: Callable[[int], bool] = staticmethod(en.singular)
+    plural: Callable[[int], PluralCategory] = staticmethod(en.plural)
     elisions: Mapping[str, str] = en.ELISIONS
     court_letters: CardLetters = en.COURT_LETTERS
 
@@ -59,7 +61,7 @@ def use_language(language: str) -> None:
     if language not in LANGUAGES:
         raise ValueError(f"unknown language {language!r}: use one of {', '.join(LANGUAGES)}")
     module = import_module(f"{__name__}.{language}")
-    _Current.language, _Current.messages, _Current.singular = language, module.MESSAGES, module.singular
+    _Current.language, _Current.messages, _Current.plural = language, module.MESSAGES, module.plural
     _Current.elisions, _Current.court_letters = module.ELISIONS, module.COURT_LETTERS
 
 
@@ -104,6 +106,8 @@ def knows(key: str) -> bool:
 
 
 def say_count(key: str, count: int, **fields: object) -> str:
-    """``key.one`` or ``key.other`` by ``count``, as the language's own rule says (English: 1 is
-    singular; French: 0 and 1 are), with ``count`` among the fields."""
-    return say(f"{key}.{'one' if _Current.singular(count) else 'other'}", count=count, **fields)
+    """``key.<category>`` for ``count``'s CLDR plural category in the language in use (English: "one"
+    for 1; French: for 0 and 1; Polish: "few" for 2–4, 22–24…), with ``count`` among the fields; a
+    category the catalogue gives no form for reads ``key.other`` (see :mod:`.plurals`)."""
+    form = f"{key}.{_Current.plural(count)}"
+    return say(form if form in _Current.messages else f"{key}.other", count=count, **fields)

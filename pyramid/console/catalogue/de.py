@@ -1,12 +1,17 @@
 """Die Wörter der Konsole auf Deutsch: the same keys as en.py. Pyramids comes from a German site:
 its words are used where they fit (Runde, Joker, Stapel)."""
 
+from pyramid.console.catalogue.plurals import PluralCategory
 from pyramid.engine.cards import CardLetters
 
 
-def singular(count: int) -> bool:
-    """Whether ``count`` takes the singular ("1 Karte", "0 Karten")."""
-    return count == 1
+def plural(count: int) -> PluralCategory:
+    """CLDR's German rule on whole numbers: "one" for 1 ("1 Karte"), else "other" ("0 Karten")."""
+    return "one" if abs(count) == 1 else "other"
+
+
+#: The forms each counted message gives (``key.one``, ``key.other``): see :mod:`.plurals`.
+PLURAL_FORMS: tuple[PluralCategory, ...] = ("one", "other")
 
 
 #: The court cards' letters of this language (B D K): what Settings → card letters shows by default.

@@ -1,11 +1,16 @@
 """The console's words in English (the default language): one message per key, see the package's docstring."""
 
+from pyramid.console.catalogue.plurals import PluralCategory
 from pyramid.engine.cards import CardLetters
 
 
-def singular(count: int) -> bool:
-    """Whether ``count`` takes the singular ("1 deal", "0 deals")."""
-    return count == 1
+def plural(count: int) -> PluralCategory:
+    """CLDR's English rule on whole numbers: "one" for 1 ("1 deal"), else "other" ("0 deals", "2 deals")."""
+    return "one" if abs(count) == 1 else "other"
+
+
+#: The forms each counted message gives (``key.one``, ``key.other``): see :mod:`.plurals`.
+PLURAL_FORMS: tuple[PluralCategory, ...] = ("one", "other")
 
 
 #: The court cards' letters of this language (J Q K): what Settings → card letters shows by default.

@@ -1,11 +1,21 @@
 """Les mots de la console en français: the same keys as en.py, in the seed's own language."""
 
+from pyramid.console.catalogue.plurals import PluralCategory
 from pyramid.engine.cards import CardLetters
 
 
-def singular(count: int) -> bool:
-    """Whether ``count`` takes the singular: 0 and 1 do in French ("0 donne", "1 donne", "2 donnes")."""
-    return count in (0, 1)
+def plural(count: int) -> PluralCategory:
+    """CLDR's French rule on whole numbers: "one" for 0 and 1 ("0 donne", "1 donne"), "many" for a
+    non-zero multiple of a million ("1 000 000 de donnes": read as "other" here, no count the console
+    shows), else "other" ("2 donnes")."""
+    number = abs(count)
+    if number in (0, 1):
+        return "one"
+    return "many" if number % 1_000_000 == 0 else "other"
+
+
+#: The forms each counted message gives (``key.one``, ``key.other``): see :mod:`.plurals`.
+PLURAL_FORMS: tuple[PluralCategory, ...] = ("one", "other")
 
 
 #: The court cards' letters of this language (V D R): what Settings → card letters shows by default.
