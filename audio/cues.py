@@ -2,22 +2,21 @@
 
 from __future__ import annotations
 
-from pyramid.view import View, table_change
+from pyramid.view_change import ViewChange
 
 from .synth import Effect
 
 
-def effect_for(before: View | None, after: View) -> Effect | None:
-    """The effect to play for going from ``before`` to ``after`` (``None``: nothing to hear).
+def effect_for(view_change: ViewChange) -> Effect | None:
+    """The effect to play for ``view_change`` (``None``: nothing to hear).
 
     A new cue (a wrong pair, a pair that scored, a win, a loss) says it; otherwise
-    the cards do (:func:`pyramid.view.table_change`): a removal or a card laid on the
+    the cards do (:attr:`~pyramid.view_change.ViewChange.cards`): a removal or a card laid on the
     pile is a pair, then a draw, a redeal, the first card of a pair chosen.
     """
-    feedback = after.feedback
-    if feedback is not None and (before is None or before.feedback != feedback):
-        return feedback.cue
-    change = table_change(before, after)
+    if view_change.feedback is not None:
+        return view_change.feedback.cue
+    change = view_change.cards
     if change.removed or change.laid is not None:
         return "pair"
     if change.drawn is not None:

@@ -31,7 +31,7 @@ from typing import NamedTuple
 
 import pygame
 
-from pyramid.view import View
+from pyramid.view_change import ViewChange
 
 from .cues import effect_for
 from .synth import EFFECTS, Effect, pcm
@@ -91,9 +91,9 @@ class SoundPlayer:
         if self._thread is not None:
             self._ready.wait(timeout)
 
-    def hear(self, before: View | None, after: View, volume: int) -> Effect | None:
-        """Play what going from ``before`` to ``after`` sounds like, at ``volume`` percent; return it."""
-        effect = effect_for(before, after)
+    def hear(self, change: ViewChange, volume: int) -> Effect | None:
+        """Play what ``change`` sounds like, at ``volume`` percent; return it."""
+        effect = effect_for(change)
         # Handed over while the device opens, or plays; not once there is none (nothing reads them).
         if effect is not None and self._thread is not None and (self.available or not self._ready.is_set()):
             self._queue.put(_Play(effect, volume))

@@ -44,6 +44,7 @@ from display.rect import Rect  # noqa: E402
 from display.render import Renderer  # noqa: E402
 from display.rotation import Rotation  # noqa: E402
 from pyramid.view import Feedback, View  # noqa: E402
+from pyramid.view_change import view_change  # noqa: E402
 
 SIZES = [(320, 240), (480, 320), (800, 480), (1280, 720), (1920, 1080)]
 #: Bytes per second a 32 MHz SPI bus carries (one bit per clock), as FACTS.md's full-frame ceilings assume.
@@ -240,10 +241,10 @@ def motion(directory: Path) -> None:
             animator = Animator(renderer, present, clock=lambda: 0.0)
             per_kind: dict[str, list[tuple[int, list[int], float]]] = {}
             for kind, before, after in moves:
-                animator.show(before, animate=False)
+                animator.show(before)
                 sent.clear()
                 start = time.perf_counter()
-                animator.show(after, animate=True)
+                animator.show(after, view_change(before, after))
                 animator.play_through()
                 seconds = time.perf_counter() - start
                 # the first frame also carries what the view itself changed; the frames after it are the motion

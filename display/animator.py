@@ -16,6 +16,7 @@ import time
 from typing import Callable, NamedTuple
 
 from pyramid.view import View
+from pyramid.view_change import ViewChange
 
 from .motion import FRAME, Animation, plan
 from .rect import Rect
@@ -57,8 +58,9 @@ class Animator:
         self._running: _Running | None = None
         self._next_frame = 0.0
 
-    def show(self, view: View, animate: bool) -> None:
-        """Draw ``view``; with ``animate``, the way there from the view before it first.
+    def show(self, view: View, change: ViewChange | None = None) -> None:
+        """Draw ``view``; given the ``change`` from the view shown before (:func:`~pyramid.view_change.view_change`,
+        worked out once by the frontend, which the sound hears too), the way there first.
 
         An animation still running is dropped, not finished: the renderer repaints
         from whatever frame of it is on screen, so nothing is sent twice.
@@ -73,9 +75,9 @@ class Animator:
                                   and before.table is None)
         if cards is not None:
             self._last_cards = cards
-        if animate and view.table is not None and not back_to_the_same_table:
+        if change is not None and view.table is not None and not back_to_the_same_table:
             table = self.renderer.layout.table(view.table.rows, view.table.fanned)
-            animation = plan(before, before_scene, view, scene, table)
+            animation = plan(change, before_scene, scene, table)
         if not animation.flights:
             self.present(self.renderer.paint(scene))
             return

@@ -7,7 +7,7 @@ suits. Each is a :class:`Flight`: one sprite going from one rectangle to
 another during part of the animation. Flights are sprites like any other, so
 the renderer repaints only the places they leave and reach: on an SPI panel
 only the moving card's rectangles are sent. What moves is read from the views
-alone (:func:`pyramid.view.table_change`, and the view's feedback for what the
+alone (:func:`pyramid.view_change.view_change`, worked out once a frame by the frontend, and the view's feedback for what the
 cards cannot say), so every game gets the same motion without telling it.
 """
 
@@ -16,7 +16,8 @@ from __future__ import annotations
 import math
 from typing import Hashable, NamedTuple
 
-from pyramid.view import Feedback, TableChange, View, table_change
+from pyramid.view import Feedback
+from pyramid.view_change import TableChange, ViewChange
 
 from . import theme
 from .layout import TableLayout
@@ -91,11 +92,10 @@ class Animation(NamedTuple):
         return Overlay(hidden, sprites)
 
 
-def plan(before: View | None, before_scene: list[Sprite], after: View, after_scene: list[Sprite],
+def plan(view_change: ViewChange, before_scene: list[Sprite], after_scene: list[Sprite],
          table: TableLayout) -> Animation:
-    """The animation from ``before`` (drawn as ``before_scene``) to ``after`` on ``table``'s layout."""
-    change = table_change(before, after)
-    feedback = after.feedback if before is None or after.feedback != before.feedback else None
+    """The animation of ``view_change`` (the view before drawn as ``before_scene``) on ``table``'s layout."""
+    change, feedback = view_change.cards, view_change.feedback
     was, now = _cards_at(before_scene), _cards_at(after_scene)
     flights = _card_flights(change, table, was, now)
     if feedback is not None and feedback.cue == "win" and table.cards:

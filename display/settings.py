@@ -10,7 +10,7 @@ crash. The format is documented in docs/settings-display.md.
 
 from typing import Any, Callable, Mapping, NamedTuple
 
-from pyramid.view import check_size, parse_size
+from pyramid.sizes import check_size, parse_size
 
 from .rotation import ROTATIONS
 

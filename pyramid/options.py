@@ -21,7 +21,7 @@ from pyramid.languages import LANGUAGES
 
 if TYPE_CHECKING:
     from pyramid.net.views import TableAt
-from pyramid.view import parse_size
+from pyramid.sizes import parse_size
 from pyramid.engine.rules import PRESETS, REDEAL_CHOICES, Redeals, preset
 
 GAMES = ("pyramid", "pyramids")

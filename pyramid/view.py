@@ -17,15 +17,10 @@ knows where things are drawn) and given back to the session.
 # Annotations are evaluated, not postponed: with postponed ones typing.NamedTuple compiles
 # every field's annotation string, which doubles the cost of defining the tuples at start-up.
 
-import re
 from dataclasses import dataclass
 from typing import Literal, NamedTuple, Union
 
 from pyramid.engine.cards import Card, CardLetters
-
-#: The smallest and largest screens the layout supports (``--size`` and the settings file):
-#: pygame fails, or takes gigabytes, far beyond them.
-SIZE_LIMITS = ((200, 200), (7680, 4320))
 
 Target = Union[int, Literal["stock", "waste", "joker"]]
 
@@ -142,7 +137,7 @@ class TableView(NamedTuple):
 
 #: What just happened that the cards alone do not say: a wrong pair (refused), a scoring
 #: removal (its points rise from it), a won or a lost game. Cards that moved, were drawn or
-#: dealt are read from the difference between two views (:func:`table_change`).
+#: dealt are read from the difference between two views (:func:`pyramid.view_change.table_change`).
 Cue = Literal["pair", "wrong", "win", "lose"]
 
 
@@ -176,80 +171,3 @@ class View(NamedTuple):
     safe_area: int | None = None
     #: The session's latest cue, for motion and sound (``None`` until the first one).
     feedback: Feedback | None = None
-
-
-class TableChange(NamedTuple):
-    """What happened on the felt between two views, as motion and sound need it."""
-
-    #: Cards that left the table, each with the place it lay in before.
-    removed: tuple[tuple[Target, Card], ...] = ()
-    #: The card a draw turned onto the waste (from the stock).
-    drawn: Card | None = None
-    #: A pyramid card laid onto the waste (the duel's pile), with the place it left.
-    laid: tuple[Target, Card] | None = None
-    #: The waste went back into the stock.
-    redealt: bool = False
-    #: A fresh deal appeared (a new game, or a table coming on screen).
-    dealt: bool = False
-    #: A card was chosen (the first of a pair).
-    picked: bool = False
-
-    @property
-    def anything(self) -> bool:
-        return bool(self.removed) or self.drawn is not None or self.laid is not None or self.redealt \
-            or self.dealt or self.picked
-
-
-def table_change(before: View | None, after: View) -> TableChange:
-    """What changed on the table from ``before`` to ``after`` (nothing when either has no table).
-
-    Read from the cards alone, so every game (Pyramid, the duel, a network match)
-    gets the same motion and sound without telling them: a card visible before and
-    nowhere after was removed, unless the stock grew (a redeal, or an undone draw);
-    a new waste top while the stock shrank was drawn; a full pyramid on an empty waste
-    was dealt when the table before was another (no table, another size, no card
-    where it lies now) or had fewer cards (a deal retried; an undone first removal
-    looks the same, and is dealt again).
-    """
-    new = after.table
-    if new is None:
-        return TableChange()
-    old = before.table if before is not None else None
-    fresh = not new.waste and all(card is not None for card in new.pyramid)
-    if old is None or old.rows != new.rows or not any(
-            a is not None and a == b for a, b in zip(old.pyramid, new.pyramid)):
-        return TableChange(dealt=fresh)
-    if fresh and None in old.pyramid:
-        return TableChange(dealt=True)
-    redealt = new.stock_count > old.stock_count
-    drawn = new.waste[-1] if new.stock_count < old.stock_count and new.waste and new.waste[-1:] != old.waste[-1:] \
-        else None
-    shown_after = {card for card in (*new.pyramid, *new.waste, new.stock_face_up) if card is not None}
-    removed: list[tuple[Target, Card]] = [
-        (index, card) for index, card in enumerate(old.pyramid) if card is not None and card not in shown_after]
-    if old.waste and old.waste[-1] not in shown_after and not redealt:
-        removed.append(("waste", old.waste[-1]))
-    if old.stock_face_up is not None and old.stock_face_up not in shown_after and not redealt:
-        removed.append(("stock", old.stock_face_up))
-    top = new.waste[-1] if new.waste and new.waste[-1:] != old.waste[-1:] else None
-    left = next((index for index, card in enumerate(old.pyramid) if top is not None and card == top), None)
-    laid: tuple[Target, Card] | None = None
-    if left is not None and top is not None and new.pyramid[left] is None:
-        laid = (left, top)
-    picked = new.chosen is not None and new.chosen != old.chosen and not removed
-    return TableChange(tuple(removed), drawn, laid, redealt and not drawn, False, picked)
-
-def parse_size(text: str, name: str = "size") -> tuple[int, int]:
-    """``"800x480"`` → ``(800, 480)``; ``ValueError`` naming ``name`` and quoting ``text`` otherwise."""
-    match = re.fullmatch(r"\s*(\d{1,9})\s*[xX]\s*(\d{1,9})\s*", text)
-    if not match:
-        raise ValueError(f"invalid {name} {text!r}: expected WIDTHxHEIGHT, e.g. '800x480'")
-    return check_size(text, int(match.group(1)), int(match.group(2)), name)
-
-
-def check_size(given: object, width: int, height: int, name: str = "size") -> tuple[int, int]:
-    """(``width``, ``height``) within :data:`SIZE_LIMITS`; ``ValueError`` quoting ``given`` otherwise."""
-    (min_w, min_h), (max_w, max_h) = SIZE_LIMITS
-    if not (min_w <= width <= max_w and min_h <= height <= max_h):
-        raise ValueError(f"invalid {name} {given!r}: between {min_w}x{min_h} and {max_w}x{max_h}")
-    return (width, height)

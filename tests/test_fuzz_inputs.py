@@ -24,7 +24,7 @@ from input.keymap import GPIO_PIN_RANGE, SOURCES, InputSettings
 from pyramid.engine.cards import DECKS, format_cards, parse_deal
 from pyramid.errors import PyramidError
 from pyramid.options import OptionError, parse_options
-from pyramid.view import SIZE_LIMITS
+from pyramid.sizes import SIZE_LIMITS
 from pyramid.scripting import parse_steps
 
 FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

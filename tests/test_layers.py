@@ -22,7 +22,8 @@ PACKAGES = ("pyramid", "display", "input", "audio")
 #: Libraries that touch hardware or the screen: never in the engine, the flow or the saved data.
 HARDWARE = ("pygame", "gpiozero", "lgpio", "evdev")
 #: What display/ and input/ may read of pyramid/: the view and action contracts, cards, geometry.
-CONTRACTS = ("pyramid.view", "pyramid.actions", "pyramid.errors", "pyramid.engine.cards", "pyramid.engine.tableau")
+CONTRACTS = ("pyramid.view", "pyramid.view_change", "pyramid.sizes", "pyramid.actions", "pyramid.errors",
+             "pyramid.engine.cards", "pyramid.engine.tableau")
 
 
 class Import(NamedTuple):

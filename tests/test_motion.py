@@ -21,7 +21,8 @@ from display.render import Renderer  # noqa: E402
 from pyramid.console.table import Table  # noqa: E402
 from pyramid.engine.board import Board  # noqa: E402
 from pyramid.engine.deal import numbered_deal  # noqa: E402
-from pyramid.view import Feedback, View, table_change  # noqa: E402
+from pyramid.view import Feedback, View  # noqa: E402
+from pyramid.view_change import table_change, view_change  # noqa: E402
 
 import samples  # noqa: E402
 
@@ -46,10 +47,13 @@ class Recorder:
         self.renderer = Renderer(SIZE)
         self.frames: list[list[Rect]] = []
         self.animator = Animator(self.renderer, self.frames.append, clock=self.clock)
+        self.shown: View | None = None
 
     def show(self, view: View, animate: bool = True) -> None:
+        """Show ``view``, animated from the view before (as the frontend hands the change over)."""
         self.frames.clear()
-        self.animator.show(view, animate)
+        self.animator.show(view, view_change(self.shown, view) if animate else None)
+        self.shown = view
 
     def run_out(self) -> None:
         """Let the clock run, frame by frame, until the animation is over."""
@@ -296,3 +300,25 @@ def test_a_rows_bonus_rises_apart_from_the_removals_points() -> None:
         recorder.clock.now += DURATION / 4
         recorder.animator.tick()
     assert not same_pixels(plain.renderer.frame, with_bonus.renderer.frame), "the bonus is drawn too"
+
+
+def test_the_frontend_works_out_a_change_once_for_the_motion_and_the_sound(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 48: the animator and the sound each read the change between two views from the cards
+    (``table_change``, the most complex function of the project), twice a frame."""
+    from display.headless import HeadlessDisplay
+    from pyramid.app import frontend as frontend_module
+    from pyramid.app.frontend import Frontend, Liveliness
+    from pyramid.view_change import view_change as real
+
+    calls: list[object] = []
+    monkeypatch.setattr(frontend_module, "view_change", lambda before, after: calls.append(after) or real(before, after))
+    heard: list[object] = []
+    shown = Frontend(HeadlessDisplay(SIZE))
+    shown.liveliness = Liveliness(motion=lambda: True, sound=lambda: True, play_through=True)
+    shown.start_sound = lambda: None  # type: ignore[method-assign]
+    shown.player = type("Ear", (), {"hear": lambda self, change, volume: heard.append(change)})()  # type: ignore[assignment]
+    views = first_moves()
+    for view in views[:4]:
+        shown.show(view)
+    assert len(calls) == 3 and len(heard) == 3, "the first view has nothing before it; then one change a view"
+    assert [change.after for change in heard] == views[1:4]  # type: ignore[attr-defined]

@@ -28,6 +28,7 @@ logging.basicConfig(level=logging.INFO, format="%(message)s")
 sys.path.insert(0, "tests")
 from audio.player import SoundPlayer
 from pyramid.view import Feedback, View
+from pyramid.view_change import view_change
 import pygame
 from pathlib import Path
 player = SoundPlayer(*(Path(arg) for arg in sys.argv[1:]))  # the sound devices' directory, if given
@@ -37,9 +38,9 @@ table = View("menu")
 heard = []
 for serial, cue in enumerate(("pair", "win"), 1):
     time.sleep(0.4)
-    heard.append(player.hear(table, table._replace(feedback=Feedback(cue, serial)), 100))
+    heard.append(player.hear(view_change(table, table._replace(feedback=Feedback(cue, serial))), 100))
     table = table._replace(feedback=Feedback(cue, serial))
-    heard.append(player.hear(table, table, 100))  # the same view again: nothing
+    heard.append(player.hear(view_change(table, table), 100))  # the same view again: nothing
 time.sleep(2.0)
 print(json.dumps({"mixer": pygame.mixer.get_init(), "heard": heard, "playing": player.available}))
 player.close()
@@ -135,12 +136,13 @@ IDLE = """
 import json, os, sys, time
 from audio.player import SoundPlayer
 from pyramid.view import Feedback, View
+from pyramid.view_change import view_change
 player = SoundPlayer(idle_close=0.5)
 player.open()
 player.wait_open()
 out = os.environ["SDL_DISKAUDIOFILE"]
 table = View("menu")
-player.hear(table, table._replace(feedback=Feedback("pair", 1)), 100)
+player.hear(view_change(table, table._replace(feedback=Feedback("pair", 1))), 100)
 time.sleep(0.3)
 playing = player.device_open
 time.sleep(1.5)  # the pair is over, and half a second more
@@ -148,7 +150,7 @@ closed = not player.device_open
 size = os.path.getsize(out)
 time.sleep(0.5)
 still = os.path.getsize(out) == size
-player.hear(table, table._replace(feedback=Feedback("win", 2)), 100)
+player.hear(view_change(table, table._replace(feedback=Feedback("win", 2))), 100)
 time.sleep(1.0)
 reopened = player.device_open
 print(json.dumps({"mixer": [22050, -16, 2], "playing": playing, "closed": closed, "still": still,
@@ -267,6 +269,7 @@ def test_each_change_of_the_cards_has_its_effect() -> None:
     from pyramid.engine.cards import parse_deal
     from pyramid.engine.rules import preset
     from pyramid.view import Feedback, View
+    from pyramid.view_change import view_change
 
     from deals import clearable_deal
 
@@ -283,9 +286,10 @@ def test_each_change_of_the_cards_has_its_effect() -> None:
     emptied = View("game", table=table.view())
     table.pick("stock")
     redealt = View("game", table=table.view())
-    assert [effect_for(a, b) for a, b in ((start, removed), (removed, picked), (picked, drawn), (emptied, redealt))] \
+    assert [effect_for(view_change(a, b)) for a, b in ((start, removed), (removed, picked), (picked, drawn),
+                                                        (emptied, redealt))] \
         == ["pair", "pick", "draw", "redeal"]
-    assert effect_for(View("menu"), start) is None, "a deal coming on screen is seen, not heard"
-    assert effect_for(start, start) is None
+    assert effect_for(view_change(View("menu"), start)) is None, "a deal coming on screen is seen, not heard"
+    assert effect_for(view_change(start, start)) is None
     lost = start._replace(feedback=Feedback("lose", 7))
-    assert effect_for(start, lost) == "lose" and effect_for(lost, lost) is None
+    assert effect_for(view_change(start, lost)) == "lose" and effect_for(view_change(lost, lost)) is None

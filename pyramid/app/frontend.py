@@ -6,6 +6,7 @@ import time
 from typing import TYPE_CHECKING, Callable, NamedTuple
 
 from pyramid.view import Hit, View
+from pyramid.view_change import view_change
 
 if TYPE_CHECKING:
     from audio.player import SoundPlayer
@@ -38,15 +39,18 @@ class Frontend:
         self.shown: View | None = None
 
     def show(self, view: View) -> None:
-        """Draw ``view`` (animated from the view before, with motion on) and play what it sounds like."""
+        """Draw ``view`` (animated from the view before, with motion on) and play what it sounds like: what
+        changed is worked out once, for both."""
         before, lively = self.shown, self.liveliness
-        self.animator.show(view, before is not None and lively.motion())
+        motion, sound = before is not None and lively.motion(), before is not None and lively.sound()
+        change = view_change(before, view) if motion or sound else None
+        self.animator.show(view, change if motion else None)
         if lively.play_through:
             self.animator.play_through()
-        if before is not None and lively.sound():
+        if sound and change is not None:
             self.start_sound()
             if self.player is not None:
-                self.player.hear(before, view, lively.volume())
+                self.player.hear(change, lively.volume())
         self.shown = view
 
     def forget(self) -> None:
