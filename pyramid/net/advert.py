@@ -18,16 +18,13 @@ from typing import Final, Literal
 from pyramid.net.addresses import is_allowed_peer
 from pyramid.net.errors import ProtocolError, quote
 from pyramid.net.protocol import Invite, TableInfo, check, received_name
+from pyramid.net.views import Via
 
 #: A number in a TXT record: ASCII digits only ("²" and "٣" are digits to ``str.isdigit`` but not to ``int``).
 _NUMBER = re.compile(r"[0-9]{1,10}\Z")
 
 #: The DNS-SD service type of a Pyramids table.
 SERVICE_TYPE: Final = "_pyramids._tcp"
-
-#: How a table is reached: on the home network, or through the table server.
-Via = Literal["lan", "server"]
-
 
 @dataclass(frozen=True, slots=True)
 class TableAd:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 from typing import Protocol
 
-from pyramid.net.advert import Via
+from pyramid.net.views import Via
 from pyramid.net.errors import NetError
 from pyramid.net.limits import Limits
 from pyramid.net.protocol import Message

@@ -15,7 +15,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 
 from pyramid.net.addresses import OutsideHomeNetwork
-from pyramid.net.advert import Via
+from pyramid.net.views import Via
 from pyramid.net.channel import Channel, PeerFault
 from pyramid.net.connection import open_wire
 from pyramid.net.context import NetContext, log

@@ -19,7 +19,7 @@ import asyncio
 import logging
 
 from pyramid.net.addresses import OutsideHomeNetwork, is_allowed_peer
-from pyramid.net.advert import Via
+from pyramid.net.views import Via
 from pyramid.net.channel import PeerFault, RateBucket
 from pyramid.net.errors import ProtocolError
 from pyramid.net.limits import Limits

@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Literal, Union
 
-from pyramid.net.advert import TableAd, Via
+from pyramid.net.advert import TableAd
+from pyramid.net.views import Via
 from pyramid.net.views import OpponentGame
 
 

@@ -24,9 +24,9 @@ import threading
 from collections.abc import Callable
 from typing import Any, Literal
 
-from pyramid.engine.duel.ai import LEVELS
+from pyramid.engine.duel.levels import LEVELS
 from pyramid.engine.duel.board import DuelBoard, DuelMove
-from pyramid.net.advert import Via
+from pyramid.net.views import Via
 from pyramid.net.channel import Channel, PeerFault
 from pyramid.net.context import NetContext, log
 from pyramid.net.errors import MatchVoidError, NetError, ProtocolError, quote

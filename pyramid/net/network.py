@@ -18,7 +18,8 @@ from concurrent.futures import Future
 from functools import partial
 from typing import Any, TypeVar
 
-from pyramid.net.advert import TableAd, Via
+from pyramid.net.advert import TableAd
+from pyramid.net.views import Via
 from pyramid.net.client import GuestJoin, run_guest, send_invite
 from pyramid.net.context import NetContext, log
 from pyramid.net.discovery import Discovery, DiscoveryChoice

@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Final, Literal, Union, get_args
 
 from pyramid.engine.deal import MAX_DEAL_NUMBER
-from pyramid.engine.duel.ai import LEVELS
+from pyramid.engine.duel.levels import LEVELS
 from pyramid.net.errors import ProtocolError, quote
 
 #: The protocol version a console speaks; a hello with another version is refused. Version 2 (issue

@@ -10,7 +10,7 @@ saved table aside.
 from __future__ import annotations
 
 from pyramid.engine.deal import MAX_DEAL_NUMBER
-from pyramid.net.advert import Via
+from pyramid.net.views import Via
 from pyramid.net.errors import ProtocolError, quote
 from pyramid.net.server.account import ACCOUNT
 

@@ -31,7 +31,7 @@ import asyncio
 from collections import Counter
 from collections.abc import Callable
 
-from pyramid.engine.duel.ai import LEVELS
+from pyramid.engine.duel.levels import LEVELS
 from pyramid.net.addresses import is_allowed_peer
 from pyramid.net.channel import Channel, PeerFault
 from pyramid.net.connection import Wire

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
-from pyramid.net.advert import Via
-
+#: How a table is reached: on the home network, or through the table server.
+Via = Literal["lan", "server"]
 TableStateName = Literal["waiting", "playing", "finished", "closed"]
 OpponentStatusName = Literal["playing", "finished", "left"]
 

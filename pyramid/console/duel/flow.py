@@ -22,7 +22,8 @@ from pyramid.console.screen import Console
 from pyramid.engine.cards import format_cards
 from pyramid.engine.deal import MAX_DEAL_NUMBER
 from pyramid.engine.duel.board import PYRAMIDS, DuelBoard
-from pyramid.engine.duel.ai import LEVELS, MatchRecord, play_match
+from pyramid.engine.duel.ai import MatchRecord, play_match
+from pyramid.engine.duel.levels import LEVELS
 from pyramid.engine.duel.match import Duel, FinishedGame
 from pyramid.engine.errors import ReplayError
 from pyramid.saved.progress import Progress, replay_duel

@@ -14,7 +14,7 @@ from types import ModuleType
 from pyramid.console.catalogue import say
 from pyramid.console.wording import describe_notices, level_name, player_name
 from pyramid.actions import Action, Kind
-from pyramid.engine.duel.ai import LEVELS
+from pyramid.engine.duel.levels import LEVELS
 from pyramid.console.duel.flow import (
     LEVEL_CHOICE,
     match_number_for,

@@ -34,9 +34,9 @@ from typing import Any
 
 from pyramid.engine.deal import SplitMix64
 from pyramid.engine.duel.board import DuelBoard, DuelMove
+from pyramid.engine.duel.levels import LEVELS
 from pyramid.engine.duel.search import Lookahead, Observation, RoundShape
 
-LEVELS = ("casual", "good", "expert")
 #: How often (one time in this many) the casual player misses a placement.
 CASUAL_MISS_ODDS = 4
 #: How many placements ahead the good player looks.

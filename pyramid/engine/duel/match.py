@@ -15,7 +15,8 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from pyramid.engine.duel.board import DuelBoard
-from pyramid.engine.duel.ai import LEVELS, MatchRecord, play_match
+from pyramid.engine.duel.ai import MatchRecord, play_match
+from pyramid.engine.duel.levels import LEVELS
 from pyramid.engine.errors import IllegalMoveError
 
 Outcome = Literal["win", "lose", "tie"]

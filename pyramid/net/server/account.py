@@ -21,11 +21,13 @@ from __future__ import annotations
 import hashlib
 import hmac
 import re
-import ssl
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from pyramid.net.errors import NetError, quote
+
+if TYPE_CHECKING:
+    import ssl
 
 #: The table server's TLS port unless the address names another (MQTT over TLS, IANA).
 DEFAULT_SERVER_PORT = 8883
@@ -128,7 +130,10 @@ def read_password(account: ServerAccount) -> str | None:
 
 def tls_context(account: ServerAccount) -> ssl.SSLContext:
     """TLS that checks the server against ``ca_file`` (or the system's CAs) and, for a certificate's
-    account, shows the console's certificate; :class:`ServerSettingsError` saying which file is wrong."""
+    account, shows the console's certificate; :class:`ServerSettingsError` saying which file is wrong.
+    ``ssl`` loads here, when a server is first reached (5 ms of the console's start, issue 48)."""
+    import ssl
+
     try:
         context = ssl.create_default_context(cafile=None if account.ca_file is None else str(account.ca_file))
     except (OSError, ssl.SSLError) as error:
@@ -148,6 +153,8 @@ def tls_context(account: ServerAccount) -> ssl.SSLContext:
 
 def _why(error: OSError | ssl.SSLError) -> str:
     """An OS or TLS error in a few words (no errno, no library prefix)."""
+    import ssl
+
     if isinstance(error, ssl.SSLError):
         return str(error.reason or error).lower().replace("_", " ")
     return str(error.strerror or error)

@@ -18,7 +18,7 @@ import asyncio
 import secrets
 from collections.abc import Callable
 
-from pyramid.net.advert import Via
+from pyramid.net.views import Via
 from pyramid.net.channel import PeerFault, RateBucket
 from pyramid.net.errors import ProtocolError
 from pyramid.net.limits import Limits
