@@ -131,4 +131,7 @@ def test_watching_a_new_round_and_leaving_through_the_server(tmp_path: Path, bro
     assert new_ann["match"] == new_bob["match"] != MATCH and new_ann["moves"] == new_bob["moves"] == []
     assert new_ann["table"]["via"] == new_bob["table"]["via"] == "server"
     assert new_ann["opponent"]["status"] == "left" and new_ann["table"]["state"] == "closed"
-    assert ann.stats()[(NETWORK_GAME, "Bob")].played == bob.stats()[(NETWORK_GAME, "Ann")].played == 1
+    # The match (a tie: the same moves), then the new round Bob left at once: it counts from the first look
+    # (issue 47), Bob's loss and Ann's win.
+    ann_stats, bob_stats = ann.stats()[(NETWORK_GAME, "Bob")], bob.stats()[(NETWORK_GAME, "Ann")]
+    assert (ann_stats.played, ann_stats.won, bob_stats.played, bob_stats.won) == (2, 1, 2, 0)
