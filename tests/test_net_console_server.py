@@ -113,7 +113,7 @@ def test_a_kill_mid_match_then_continue_loses_and_doubles_nothing(tmp_path: Path
 def test_watching_a_new_round_and_leaving_through_the_server(tmp_path: Path, broker: Broker,
                                                              consoles: list[Console]) -> None:
     """After the match each watches the other's game, both agree on a new round, and Bob leaves in it:
-    Ann reads him gone and the first match is counted once on each side."""
+    Ann reads him gone; the match and the new round (counted from the first look) count on each side."""
     from pyramid.saved.stats import NETWORK_GAME
 
     moves = good_moves(MATCH)
