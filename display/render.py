@@ -231,13 +231,7 @@ class Renderer:
         px = table.text_px
         scene.text(view.score_label, round(px * 1.3), theme.FELT_TEXT, table.score, "right")
         label_h = round(px * 1.3)
-        # Without a detail line, a long title ("Toutânkhamon · donne 777011509" at 320x240) takes its
-        # place too, split where it says two things, rather than being shrunk and cut.
-        title_box = table.title if view.detail else table.title.union(table.detail)
-        for k, line in enumerate(label_lines(view.title, title_box, px, text_width)):
-            scene.text(line, px, theme.FELT_MUTED, Rect(title_box.x, title_box.y + k * label_h, title_box.w, label_h),
-                       "right")
-        scene.text(view.detail, px, theme.FELT_TEXT, table.detail, "right")
+        self._title_scene(scene, view, table)
         if view.stock_count and view.stock_face_up is not None:
             scene.add(table.stock, ("face", size, view.stock_face_up, style, view.chosen == "stock", False))
         elif view.stock_count:
@@ -267,14 +261,21 @@ class Renderer:
                 covered = any(view.pyramid[i] is not None for i in covers[index])
                 scene.add(table.cards[index], ("face", size, pyramid_card, style, view.chosen == index, covered))
         for kind, target in [("hint", target) for target in view.hint] + [("cursor", view.cursor)]:
-            if target is None:
-                continue
-            place = target_rect(table, target)
-            if isinstance(target, int) and any(view.pyramid[i] is not None for i in covers[target]):
-                # Overlap's card under one other: the ring goes round the part that shows, never across
-                # the card over it (issue 47: the frame seemed to aim at both).
-                place = table.visible_part(target, view.rows)
-            scene.add(place.inflate(art.cursor_margin), (kind, size, place.h))
+            if target is not None:
+                place = _ring_place(table, view, target)
+                scene.add(place.inflate(art.cursor_margin), (kind, size, place.h))
+
+    @staticmethod
+    def _title_scene(scene: _Scene, view: TableView, table: TableLayout) -> None:
+        """The title top right, and the detail line under it. Without a detail line, a long title
+        ("Toutânkhamon · donne 777011509" at 320x240) takes its place too, split where it says two
+        things, rather than being shrunk and cut."""
+        px = table.text_px
+        label_h = round(px * 1.3)
+        box = table.title if view.detail else table.title.union(table.detail)
+        for k, line in enumerate(label_lines(view.title, box, px, text_width)):
+            scene.text(line, px, theme.FELT_MUTED, Rect(box.x, box.y + k * label_h, box.w, label_h), "right")
+        scene.text(view.detail, px, theme.FELT_TEXT, table.detail, "right")
 
     @staticmethod
     def _joker_scene(scene: _Scene, table: TableLayout, size: tuple[int, int], joker: JokerState) -> None:
@@ -393,6 +394,15 @@ class _Scene:
         width, height = text_width(fitted, size), render_text(fitted, size, colour).get_height()
         x = {"left": box.x, "center": box.x + (box.w - width) // 2, "right": box.right - width}[align]
         self.add(Rect(x, box.y + (box.h - height) // 2, max(1, width), height), ("text", fitted, size, colour))
+
+
+def _ring_place(table: TableLayout, view: TableView, target: Target) -> Rect:
+    """Where the cursor's or a hint's ring goes round ``target``: the card, or under Overlap a card under
+    one other only the part that shows, never across the card over it (issue 47: it seemed to aim at both)."""
+    covers = pyramid_geometry(view.rows)[1]
+    if isinstance(target, int) and any(view.pyramid[i] is not None for i in covers[target]):
+        return table.visible_part(target, view.rows)
+    return target_rect(table, target)
 
 
 def target_rect(table: TableLayout, target: Target) -> Rect:

@@ -13,6 +13,14 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests marked ``machine`` share one resource of the machine: under xdist (``--dist loadgroup``)
+    they all run in one worker, one after the other."""
+    for item in items:
+        if item.get_closest_marker("machine") is not None:
+            item.add_marker(pytest.mark.xdist_group("machine"))
+
+
 @pytest.fixture(autouse=True)
 def restore_environment():
     """Undo what a test's code wrote into os.environ (SDL hints, drivers), so no later test inherits it."""

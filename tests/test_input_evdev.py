@@ -498,6 +498,7 @@ def test_close_stops_the_thread_and_closes_devices(hub, nodes):
     assert not any(thread.name == "evdev input" for thread in threading.enumerate())
 
 
+@pytest.mark.machine
 @pytest.mark.skipif(not os.path.exists("/dev/uinput") or not os.access("/dev/uinput", os.W_OK),
                     reason="needs a writable /dev/uinput")
 def test_a_real_uinput_remote_end_to_end(hub):

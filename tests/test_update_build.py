@@ -25,8 +25,9 @@ BUILD = REPOSITORY / "firmware" / "build-release.sh"
 #: e_machine of an ELF file built for 64-bit ARM.
 ELF_AARCH64 = 183
 
-pytestmark = pytest.mark.skipif(os.environ.get("PYRAMID_RELEASE_BUILD") != "1",
-                                reason="builds the real release from PyPI: set PYRAMID_RELEASE_BUILD=1")
+pytestmark = [pytest.mark.skipif(os.environ.get("PYRAMID_RELEASE_BUILD") != "1",
+                                 reason="builds the real release from PyPI: set PYRAMID_RELEASE_BUILD=1"),
+              pytest.mark.xdist_group("release-build"), pytest.mark.timeout(3600)]
 
 
 def build(out: Path, arch: str) -> Path:

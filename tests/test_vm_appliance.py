@@ -53,6 +53,8 @@ pytestmark = [
                        reason="the appliance test boots a virtual machine (about 6 minutes): set PYRAMID_VM=1"),
     pytest.mark.skipif(bool(MISSING), reason=f"needs: apt-get install {' '.join(MISSING)}"),
     pytest.mark.skipif(os.geteuid() != 0, reason="builds the guest system with mmdebstrap and chroot: run as root"),
+    # One guest for the module, in one worker (--dist loadgroup); its build and boot take minutes.
+    pytest.mark.xdist_group("vm"), pytest.mark.timeout(3600),
 ]
 
 BOOT_TIMEOUT = 300.0

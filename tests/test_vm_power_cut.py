@@ -58,6 +58,8 @@ pytestmark = [
                        reason="power-cut trials in a virtual machine (about 40 minutes): set PYRAMID_VM=1"),
     pytest.mark.skipif(bool(MISSING), reason=f"needs: apt-get install {' '.join(MISSING)}"),
     pytest.mark.skipif(os.geteuid() != 0, reason="builds the guest system with mmdebstrap and chroot: run as root"),
+    # One guest for the module, in one worker (--dist loadgroup); its build and boot take minutes.
+    pytest.mark.xdist_group("vm"), pytest.mark.timeout(3600),
 ]
 
 

@@ -245,27 +245,13 @@ def _salvage(aside: Path, connection: sqlite3.Connection) -> Salvaged:
     damaged gives the rows before the damage. Every row is checked as a fresh
     read would check it, so damage that reads as data is not kept.
     """
-    from pyramid.saved.settings import CHECKS
-
     has_log = Path(f"{aside}-wal").exists()
     try:
         source = connect(f"{aside.absolute().as_uri()}?mode=ro{'' if has_log else '&immutable=1'}")
     except sqlite3.Error:
         return Salvaged()
     try:
-        settings = [(name, text) for name, text in _readable_rows(source, "SELECT name, value FROM settings")
-                    if isinstance(name, str) and name in CHECKS and isinstance(text, str)
-                    and _accepted(CHECKS[name].accepts, text)]
-        stats = [row for row in _readable_rows(
-                     source, f"SELECT game, variant, {', '.join(STATS_COLUMNS)} FROM stats")
-                 if isinstance(row[0], str) and isinstance(row[1], str)
-                 and all(type(value) is int and value >= 0 for value in row[2:] if value is not None)]
-        played = (_readable_rows(source, "SELECT day, variant, won, late, moves, score FROM daily_deals")
-                  or [(*row, 0, None, None) for row in _readable_rows(source, "SELECT day, variant, won FROM daily_deals")]
-                  or [(day, "", won, 0, None, None) for day, won in _readable_rows(source, "SELECT day, won FROM daily")])
-        days = [(day, variant, won, late, moves, score) for day, variant, won, late, moves, score in played
-                if isinstance(day, str) and _is_iso_date(day) and isinstance(variant, str) and won in (0, 1)
-                and late in (0, 1) and all(value is None or type(value) is int for value in (moves, score))]
+        settings, stats, days = _readable_settings(source), _readable_stats(source), _readable_days(source)
     finally:
         source.close()
     if not settings and not stats and not days:
@@ -283,6 +269,35 @@ def _salvage(aside: Path, connection: sqlite3.Connection) -> Salvaged:
         connection.execute("ROLLBACK")
         raise
     return Salvaged(len(stats), len(settings), len(days))
+
+
+def _readable_settings(source: sqlite3.Connection) -> list[tuple[str, str]]:
+    """The settings of a damaged copy that read, each one this version accepts."""
+    from pyramid.saved.settings import CHECKS
+
+    return [(name, text) for name, text in _readable_rows(source, "SELECT name, value FROM settings")
+            if isinstance(name, str) and name in CHECKS and isinstance(text, str) and _accepted(CHECKS[name].accepts, text)]
+
+
+def _readable_stats(source: sqlite3.Connection) -> list[tuple[Any, ...]]:
+    """The statistics rows of a damaged copy that read as counts."""
+    rows = _readable_rows(source, f"SELECT game, variant, {', '.join(STATS_COLUMNS)} FROM stats")
+    return [row for row in rows if isinstance(row[0], str) and isinstance(row[1], str)
+            and all(type(value) is int and value >= 0 for value in row[2:] if value is not None)]
+
+
+def _readable_days(source: sqlite3.Connection) -> list[tuple[Any, ...]]:
+    """The daily deals played of a damaged copy, of any schema since they were kept (the columns a
+    copy of an older schema lacks take their defaults), each row as a fresh read would check it."""
+    played = (_readable_rows(source, "SELECT day, variant, won, late, moves, score FROM daily_deals")
+              or [(*row, 0, None, None) for row in _readable_rows(source, "SELECT day, variant, won FROM daily_deals")]
+              or [(day, "", won, 0, None, None) for day, won in _readable_rows(source, "SELECT day, won FROM daily")])
+    return [row for row in played if _a_day(*row)]
+
+
+def _a_day(day: object, variant: object, won: object, late: object, moves: object, score: object) -> bool:
+    return (isinstance(day, str) and _is_iso_date(day) and isinstance(variant, str) and won in (0, 1)
+            and late in (0, 1) and all(value is None or type(value) is int for value in (moves, score)))
 
 
 def _is_iso_date(text: str) -> bool:
