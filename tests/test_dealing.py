@@ -27,24 +27,17 @@ from pyramid.engine.grade import measure, read_grades
 from pyramid.engine.rules import preset
 from pyramid.engine.solver import solve
 from pyramid.saved.store import Store
+from fake_clock import FakeClock
 
 GUARD = 60.0
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-def threaded_session(tmp_path: Path, winnable_only: object = True) -> tuple[Session, "queue.Queue[object]", Clock]:
+def threaded_session(tmp_path: Path, winnable_only: object = True) -> tuple[Session, "queue.Queue[object]", FakeClock]:
     events: queue.Queue[object] = queue.Queue()
     store = Store.open(tmp_path / "p.db")
     store.set_setting("winnable_only", winnable_only)
     session = Session(rules=preset("classic"), deal=DealChoice(), store=store, thinker=Thinker(events.put))
-    session.clock = clock = Clock()
+    session.clock = clock = FakeClock(100.0)
     open_console(session)
     return session, events, clock
 

@@ -25,6 +25,7 @@ from input.evdev_devices import DeviceTranslator, EvdevDevices
 from input.hub import InputHub
 from input.keymap import InputSettings, KeyMap
 from pyramid.actions import Action
+from fake_clock import FakeClock
 
 PANEL = (800, 480)
 REMOTE_KEYS = [ecodes.KEY_UP, ecodes.KEY_DOWN, ecodes.KEY_LEFT, ecodes.KEY_RIGHT, ecodes.KEY_OK, ecodes.KEY_SELECT,
@@ -189,17 +190,9 @@ def wait_until(hub: InputHub, condition) -> None:
 # -- translation, without threads ---------------------------------------------
 
 
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 def translate(capabilities: dict, events: list[InputEvent], *, props=(), panel_size=None, clock=None,
               keymap: KeyMap | None = None) -> list[Action]:
-    hub = InputHub(clock or FakeClock())
+    hub = InputHub(clock or FakeClock(0.0))
     translator = DeviceTranslator("dev", capabilities, props, keymap or KeyMap.default(), panel_size)
     for event in events:
         translator.handle(event, hub)
@@ -226,7 +219,7 @@ def test_keyboard_keys_follow_the_keyboard_row(code, action):
 
 
 def test_held_back_undoes_on_a_device_without_an_undo_key_and_is_immediate_with_one():
-    clock = FakeClock()
+    clock = FakeClock(0.0)
     hub = InputHub(clock)
     remote = DeviceTranslator("remote", {ecodes.EV_KEY: REMOTE_KEYS}, (), KeyMap.default(), None)
     remote.handle(key(ecodes.KEY_BACK, 1)[0], hub)
@@ -247,7 +240,7 @@ def test_keys_the_console_does_not_use_are_ignored():
 
 
 def test_kernel_repeats_are_ignored_and_the_hub_repeats():
-    clock = FakeClock()
+    clock = FakeClock(0.0)
     hub = InputHub(clock)
     translator = DeviceTranslator("remote", {ecodes.EV_KEY: REMOTE_KEYS}, (), KeyMap.default(), None)
     for event in key(ecodes.KEY_DOWN, 1) + key(ecodes.KEY_DOWN, 2) + key(ecodes.KEY_DOWN, 2):
@@ -271,7 +264,7 @@ def test_gamepad_buttons(code, action):
 
 
 def test_gamepad_hat_presses_and_releases_arrows():
-    clock = FakeClock()
+    clock = FakeClock(0.0)
     events = [absolute(ecodes.ABS_HAT0X, -1), report(), absolute(ecodes.ABS_HAT0X, 1), report(),
               absolute(ecodes.ABS_HAT0X, 0), report(), absolute(ecodes.ABS_HAT0Y, 1), report(),
               absolute(ecodes.ABS_HAT0Y, -1), report(), absolute(ecodes.ABS_X, 30000), report()]
@@ -279,7 +272,7 @@ def test_gamepad_hat_presses_and_releases_arrows():
 
 
 def test_gamepad_hat_held_repeats_until_centred():
-    clock = FakeClock()
+    clock = FakeClock(0.0)
     hub = InputHub(clock)
     translator = DeviceTranslator("pad", GAMEPAD, (), KeyMap.default(), None)
     translator.handle(absolute(ecodes.ABS_HAT0Y, 1), hub)
@@ -292,7 +285,7 @@ def test_gamepad_hat_held_repeats_until_centred():
 
 
 def test_gpio_key_buttons_without_help_key_get_help_by_holding_star():
-    clock = FakeClock()
+    clock = FakeClock(0.0)
     hub = InputHub(clock)
     translator = DeviceTranslator("gpio_keys", GPIO_KEYS, (), KeyMap.default(), None)
     for event in key(ecodes.KEY_HOMEPAGE, 1):

@@ -11,17 +11,7 @@ from input.gpio import GpioButtons
 from input.hub import InputHub
 from input.keymap import DEFAULT_GPIO_PINS
 from pyramid.actions import Action
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
+from fake_clock import FakeClock
 
 
 @pytest.fixture
@@ -35,7 +25,7 @@ def factory():
 
 @pytest.fixture
 def clock() -> FakeClock:
-    return FakeClock()
+    return FakeClock(0.0)
 
 
 @pytest.fixture

@@ -11,22 +11,12 @@ import pytest
 from input.hub import InputHub
 from pyramid.actions import Action
 from pyramid.errors import InvalidActionError
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 50.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
+from fake_clock import FakeClock
 
 
 @pytest.fixture
 def clock() -> FakeClock:
-    return FakeClock()
+    return FakeClock(50.0)
 
 
 @pytest.fixture

@@ -10,16 +10,9 @@ import pytest
 from input.hub import InputHub
 from input.keyboard import PygameEvents
 from pyramid.actions import Action
+from fake_clock import FakeClock
 
 SCREEN = (480, 320)
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 10.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture
@@ -38,7 +31,7 @@ def others() -> list:
 
 @pytest.fixture
 def clock() -> FakeClock:
-    return FakeClock()
+    return FakeClock(10.0)
 
 
 @pytest.fixture

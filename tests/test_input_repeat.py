@@ -8,17 +8,7 @@ from input.debounce import Debouncer
 from input.repeat import Repeater
 from pyramid.actions import Action
 from pyramid.errors import InvalidActionError
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
+from fake_clock import FakeClock
 
 
 def names(emitted) -> list[str]:
@@ -27,7 +17,7 @@ def names(emitted) -> list[str]:
 
 @pytest.fixture
 def clock() -> FakeClock:
-    return FakeClock()
+    return FakeClock(100.0)
 
 
 @pytest.fixture

@@ -25,25 +25,16 @@ from pyramid.view import Feedback, View  # noqa: E402
 from pyramid.view_change import table_change, view_change  # noqa: E402
 
 import samples  # noqa: E402
+from fake_clock import FakeClock  # noqa: E402
 
 SIZE = (480, 320)
-
-
-class Clock:
-    """A clock the test moves by hand."""
-
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 class Recorder:
     """An animator over a real renderer, keeping the rectangles each frame sent."""
 
     def __init__(self) -> None:
-        self.clock = Clock()
+        self.clock = FakeClock(100.0)
         self.renderer = Renderer(SIZE)
         self.frames: list[list[Rect]] = []
         self.animator = Animator(self.renderer, self.frames.append, clock=self.clock)

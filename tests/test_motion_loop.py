@@ -34,14 +34,7 @@ from pyramid.scripting import ScriptSource  # noqa: E402
 from pyramid.system.sdnotify import Notifier  # noqa: E402
 
 from deals import clearable_deal  # noqa: E402
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 50.0
-
-    def __call__(self) -> float:
-        return self.now
+from fake_clock import FakeClock
 
 
 class CountingDisplay(HeadlessDisplay):
@@ -60,7 +53,7 @@ class Steps:
     """An action source that plays ``plan``: an action, or ``"wait"`` (the wait runs out: the clock
     moves by the time-out the loop asked for). It notes each time-out and what the loop saw then."""
 
-    def __init__(self, plan: list[str], clock: Clock, frontend: Frontend) -> None:
+    def __init__(self, plan: list[str], clock: FakeClock, frontend: Frontend) -> None:
         self.plan, self.clock, self.frontend = list(plan), clock, frontend
         self.timeouts: list[float | None] = []
         self.running_at_press: list[bool] = []
@@ -83,7 +76,7 @@ def same_pixels(a: pygame.Surface, b: pygame.Surface) -> bool:
 
 
 def test_a_press_during_an_animation_acts_at_once_and_the_last_frame_is_the_plain_view() -> None:
-    clock = Clock()
+    clock = FakeClock(50.0)
     session = Session(None, DealChoice(cards=parse_deal(clearable_deal())))
     open_console(session, "pyramid", Redeals(0))
     frontend = Frontend(CountingDisplay(), clock=clock)
@@ -119,7 +112,7 @@ class UntilIdle(Steps):
 
 
 def test_once_the_animation_is_over_the_loop_sleeps_until_the_next_press() -> None:
-    clock = Clock()
+    clock = FakeClock(50.0)
     session = Session(None, DealChoice(cards=parse_deal(clearable_deal())))
     open_console(session, "pyramid", Redeals(0))
     display = CountingDisplay()

@@ -32,6 +32,7 @@ from pyramid.saved.stats import NETWORK_GAME
 from pyramid.saved.store import Store
 
 from console_steps import parse_script
+from fake_clock import FakeClock
 
 INVITE = ev.InviteReceived("Ann", "192.168.1.20", 47312, 77)
 
@@ -610,12 +611,6 @@ def test_a_console_to_invite_that_goes_away_never_crashes_the_table_screen(tmp_p
 
 
 # -- invites: one on screen, one a console per 30 s, "Not now" for 10 minutes (issue 26, item 5) --
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def invite_from(address: str, name: str = "Mallory") -> ev.InviteReceived:
@@ -624,7 +619,7 @@ def invite_from(address: str, name: str = "Mallory") -> ev.InviteReceived:
 
 def test_an_invite_flood_from_many_addresses_shows_one_invite(tmp_path: Path) -> None:
     session = new_session(tmp_path, Networks())
-    session.tables.clock = clock = Clock()
+    session.tables.clock = clock = FakeClock(1000.0)
     for number in range(1148):  # as many as the issue's flood sent in 30 s
         session.post_event(invite_from(f"192.168.1.{number % 200 + 2}"))
         clock.now += 25 / 1148
@@ -637,7 +632,7 @@ def test_an_invite_flood_from_many_addresses_shows_one_invite(tmp_path: Path) ->
 
 def test_one_invite_a_console_per_30_seconds_and_not_now_silences_it_for_ten_minutes(tmp_path: Path) -> None:
     session = new_session(tmp_path, Networks())
-    session.tables.clock = clock = Clock()
+    session.tables.clock = clock = FakeClock(1000.0)
     session.post_event(invite_from("192.168.1.20", "Ann"))
     assert press(session, "ok")["screen"] == "joining"  # Join
     press(session, "back")  # gives up joining

@@ -21,6 +21,7 @@ from pyramid.saved.store import Store
 
 from deals import build_deal, clearable_deal
 from console_steps import play, choose, tap_move
+from fake_clock import FakeClock
 
 DAY = datetime.date(2026, 11, 30)
 # Lost at once: every partner of the base row is covered and no king is free.
@@ -578,13 +579,7 @@ def test_moves_are_counted_on_the_table_and_a_win_gives_moves_time_and_a_new_bes
     more too: tests/test_deal_bests.py has the score against the moves)."""
     from pyramid.engine.solver import solve
 
-    class Clock:
-        now = 1000.0
-
-        def __call__(self) -> float:
-            return self.now
-
-    clock = Clock()
+    clock = FakeClock(1000.0)
     session = new_session(tmp_path, number=11)  # won under RetroHub with one redeal, a shorter line than the verdict's
     session.clock = clock
     assert not session.settings.timer

@@ -30,6 +30,7 @@ from pyramid.engine.rules import preset
 from pyramid.engine.solver import solve
 from pyramid.engine.verdicts import GameVerdicts
 from pyramid.saved.store import Store
+from fake_clock import FakeClock
 
 GUARD = 60.0
 
@@ -101,19 +102,11 @@ def test_a_failing_search_is_raised_on_the_main_loop() -> None:
         thinker.take(wait_for(events))
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-def threaded_game(tmp_path: Path) -> tuple[Session, "queue.Queue[object]", Clock]:
+def threaded_game(tmp_path: Path) -> tuple[Session, "queue.Queue[object]", FakeClock]:
     events: queue.Queue[object] = queue.Queue()
     session = Session(deal=DealChoice(cards=parse_deal(clearable_deal())), store=Store.open(tmp_path / "p.db"),
                       thinker=Thinker(events.put))
-    session.clock = clock = Clock()
+    session.clock = clock = FakeClock(100.0)
     open_console(session)
     assert play(session, "ok down down down ok")["screen"] == "game"  # "No redeal"
     return session, events, clock
