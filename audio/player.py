@@ -77,8 +77,9 @@ class SoundPlayer:
 
     @property
     def device_open(self) -> bool:
-        """The audio device is open now (it closes after :data:`IDLE_CLOSE_SECONDS` without an effect)."""
-        return bool(self._sounds)
+        """The audio device is open now: SDL's mixer holds it (it closes after :data:`IDLE_CLOSE_SECONDS`
+        without an effect; the effects are let go just before, so they are no proof of it)."""
+        return pygame.mixer.get_init() is not None
 
     def open(self) -> None:
         """Start the player's thread, once: it opens the device and makes the effects."""

@@ -330,7 +330,7 @@ def test_sixteen_hostile_addresses_holding_every_slot_cannot_keep_a_real_console
     squatters = Squatters(port, addresses=16, per_address=limits.max_pending_per_address)
     guest = Endpoint("Bob", limits)
     try:
-        time.sleep(1.0)  # every slot held, and the squatters reopening what is closed
+        # Every slot held, and the squatters reopening what is closed: the host says so.
         assert host.wait(ev.Crowded).crowded, "the host says it is turning connections away"
         asked = time.monotonic()
         guest.net.join("127.0.0.1", port)

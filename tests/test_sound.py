@@ -142,17 +142,26 @@ player.open()
 player.wait_open()
 out = os.environ["SDL_DISKAUDIOFILE"]
 table = View("menu")
+
+
+def until(condition, limit=10.0):
+    # Whether the condition came true within the limit (a loaded machine is slow, never wrong).
+    deadline = time.monotonic() + limit
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
 player.hear(view_change(table, table._replace(feedback=Feedback("pair", 1))), 100)
-time.sleep(0.3)
 playing = player.device_open
-time.sleep(1.5)  # the pair is over, and half a second more
-closed = not player.device_open
+closed = until(lambda: not player.device_open)  # the pair over, and half a second without an effect
 size = os.path.getsize(out)
-time.sleep(0.5)
+time.sleep(0.5)  # closed: the file must not grow meanwhile
 still = os.path.getsize(out) == size
 player.hear(view_change(table, table._replace(feedback=Feedback("win", 2))), 100)
-time.sleep(1.0)
-reopened = player.device_open
+reopened = until(lambda: player.device_open)
 print(json.dumps({"mixer": [22050, -16, 2], "playing": playing, "closed": closed, "still": still,
                   "reopened": reopened}))
 player.close()
