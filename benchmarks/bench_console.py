@@ -90,7 +90,7 @@ def scripted_latency(actions: int = 300) -> list[float]:
     from pyramid.scripting import ScriptSource
     from pyramid.system.sdnotify import Notifier
     from pyramid.console.menus import open_console
-    from pyramid.console.screen import DealChoice
+    from pyramid.console.protocols import DealChoice
     from pyramid.console.session import Session
     from pyramid.engine.rules import Redeals
 
@@ -134,7 +134,7 @@ def idle_after_motion() -> tuple[int, float]:
     from pyramid.app.frontend import Frontend, Liveliness
     from pyramid.app.loop import run_loop
     from pyramid.console.menus import open_console
-    from pyramid.console.screen import DealChoice
+    from pyramid.console.protocols import DealChoice
     from pyramid.console.session import Session
     from pyramid.engine.cards import parse_deal
     from pyramid.engine.rules import Redeals

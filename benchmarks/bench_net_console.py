@@ -96,7 +96,7 @@ def move_to_screen() -> list[float]:
     from pyramid.console.menus import open_console
     from pyramid.console.net.lobby import start_table
     from pyramid.console.net.service import TableService
-    from pyramid.console.screen import DealChoice
+    from pyramid.console.protocols import DealChoice
     from pyramid.console.session import Session
     from pyramid.engine.duel.ai import play_match
     from pyramid.net import events as ev

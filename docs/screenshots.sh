@@ -34,7 +34,7 @@ from display.render import Renderer
 from pyramid.actions import Action
 from pyramid.console.catalogue import use_language
 from pyramid.console.menus import StatisticsScreen, open_console
-from pyramid.console.screen import DealChoice
+from pyramid.console.protocols import DealChoice
 from pyramid.console.session import Session
 from pyramid.engine.board import Board
 from pyramid.engine.deal import numbered_deal
@@ -90,7 +90,7 @@ from pyramid.console.catalogue import use_language
 from pyramid.console.game_screen import daily_calendar, start_pyramid
 from pyramid.console.menus import open_console
 from pyramid.console.net.match import NetDuelRun
-from pyramid.console.screen import DealChoice
+from pyramid.console.protocols import DealChoice
 from pyramid.console.session import Session
 from pyramid.engine.daily import daily_challenge
 from pyramid.engine.duel.ai import play_match

@@ -39,7 +39,8 @@ from pyramid.console.game_screen import AssistPanel, GameScreen, RedealChoice, D
 from pyramid.console.menus import (ControlsScreen, DealNumberScreen, SettingsScreen, StatisticsScreen,
                                    SystemScreen, VariantMenu, open_console)
 from pyramid.console.net import lobby, wording
-from pyramid.console.screen import DealChoice, HelpScreen, NoticeScreen
+from pyramid.console.protocols import DealChoice
+from pyramid.console.screen import HelpScreen, NoticeScreen
 from pyramid.console.session import Session
 from pyramid.console.widgets import ConfirmScreen
 from pyramid.console.wording import describe_notices, played_won

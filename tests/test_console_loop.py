@@ -22,7 +22,7 @@ from pyramid.app.frontend import Frontend
 from pyramid.app.loop import run_loop
 from pyramid.engine.cards import parse_deal
 from pyramid.system.sdnotify import Notifier
-from pyramid.console.screen import DealChoice
+from pyramid.console.protocols import DealChoice
 from pyramid.console.session import Session
 from pyramid.console.menus import open_console
 from pyramid.engine.rules import Redeals

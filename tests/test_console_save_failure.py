@@ -6,7 +6,7 @@ from pathlib import Path
 
 from pyramid.actions import Action
 from pyramid.console.menus import open_console
-from pyramid.console.screen import DealChoice
+from pyramid.console.protocols import DealChoice
 from pyramid.console.session import Session
 from pyramid.engine.rules import Redeals
 from pyramid.saved.database import DATABASE_NAME

@@ -16,7 +16,7 @@ from pyramid.actions import Action
 from pyramid.console.catalogue import say, use_language
 from pyramid.console.daily_calendar import DAYS_BACK, month_shift
 from pyramid.console.menus import open_console
-from pyramid.console.screen import DealChoice
+from pyramid.console.protocols import DealChoice
 from pyramid.console.session import Session
 from pyramid.engine.board import Board
 from pyramid.engine.daily import daily_challenge

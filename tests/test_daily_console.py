@@ -13,7 +13,7 @@ from display.render import Renderer
 from pyramid.console.catalogue import say, use_language
 from pyramid.console.game_screen import GameScreen
 from pyramid.console.menus import open_console
-from pyramid.console.screen import DealChoice
+from pyramid.console.protocols import DealChoice
 from pyramid.console.session import Session
 from pyramid.engine.board import Board
 from pyramid.engine.daily import daily_challenge

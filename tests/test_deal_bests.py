@@ -14,7 +14,7 @@ from pathlib import Path
 from console_steps import choose, play, tap_move
 from pyramid.console.catalogue import say
 from pyramid.console.menus import open_console
-from pyramid.console.screen import DealChoice
+from pyramid.console.protocols import DealChoice
 from pyramid.console.session import Session
 from pyramid.engine.board import Board, Move
 from pyramid.engine.rules import preset

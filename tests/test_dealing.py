@@ -18,7 +18,7 @@ import pytest
 from console_steps import choose, play
 from pyramid.console import dealing
 from pyramid.console.menus import open_console
-from pyramid.console.screen import DealChoice
+from pyramid.console.protocols import DealChoice
 from pyramid.console.session import Session
 from pyramid.console.thinking import Thinker, Thought
 from pyramid.engine.board import Board

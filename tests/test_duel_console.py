@@ -18,7 +18,7 @@ from pyramid.console.wording import describe_level
 from pyramid.console.duel.screens import DuelScreen
 from pyramid.saved.progress import Progress
 from pyramid.console.menus import open_console
-from pyramid.console.screen import DealChoice
+from pyramid.console.protocols import DealChoice
 from pyramid.console.session import Session
 from pyramid.saved.database import SCHEMA_VERSION
 from pyramid.saved.store import Store

@@ -21,7 +21,7 @@ from display.layout import Layout
 from display.text import text_width
 from pyramid.console.catalogue import say, use_language
 from pyramid.console.menus import open_console
-from pyramid.console.screen import DealChoice
+from pyramid.console.protocols import DealChoice
 from pyramid.console.session import Session
 from pyramid.engine.board import Board
 from pyramid.engine.rules import preset

@@ -25,7 +25,7 @@ from pyramid.app.frontend import Frontend, Liveliness  # noqa: E402
 from pyramid.app.loop import run_loop  # noqa: E402
 from pyramid.app.start import open_console_parts  # noqa: E402
 from pyramid.console.menus import open_console  # noqa: E402
-from pyramid.console.screen import DealChoice  # noqa: E402
+from pyramid.console.protocols import DealChoice  # noqa: E402
 from pyramid.console.session import Session  # noqa: E402
 from pyramid.engine.cards import parse_deal  # noqa: E402
 from pyramid.engine.rules import Redeals  # noqa: E402

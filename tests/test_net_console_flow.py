@@ -17,7 +17,7 @@ import pytest
 from pyramid.actions import Action
 from pyramid.console.menus import open_console
 from pyramid.console.net.tables import Tables
-from pyramid.console.screen import DealChoice
+from pyramid.console.protocols import DealChoice
 from pyramid.console.session import Session
 from pyramid.engine.duel.ai import play_match
 from pyramid.engine.rules import Redeals

@@ -29,7 +29,7 @@ from pyramid.console.menus import open_console
 from pyramid.console.net.lobby import start_table
 from pyramid.console.net.match import NetDuelScreen
 from pyramid.console.net.tables import Tables
-from pyramid.console.screen import DealChoice
+from pyramid.console.protocols import DealChoice
 from pyramid.console.session import Session
 from pyramid.engine.duel.ai import opponent_for
 from pyramid.engine.duel.board import DuelBoard

@@ -24,7 +24,7 @@ import pytest
 from pyramid.actions import Action
 from pyramid.engine.cards import format_cards, parse_deal
 from pyramid.engine.deal import numbered_deal
-from pyramid.console.screen import DealChoice
+from pyramid.console.protocols import DealChoice
 from pyramid.console.session import Session
 from pyramid.console.menus import open_console
 from pyramid.engine.rules import Redeals

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from pyramid.console.menus import open_console
-from pyramid.console.screen import DealChoice
+from pyramid.console.protocols import DealChoice
 from pyramid.console.session import Session
 from pyramid.errors import PyramidError
 from pyramid.saved.store import Store

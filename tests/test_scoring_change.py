@@ -15,7 +15,7 @@ import pytest
 
 from console_steps import choose
 from pyramid.console.menus import open_console
-from pyramid.console.screen import DealChoice
+from pyramid.console.protocols import DealChoice
 from pyramid.console.session import Session
 from pyramid.saved.progress import replay
 from pyramid.saved.stats import GameResult

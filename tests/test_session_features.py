@@ -15,7 +15,7 @@ from pyramid.engine.deal import numbered_deal
 from pyramid.engine.rules import RETROHUB
 from pyramid.console import dealing, game_flow
 from pyramid.console.menus import open_console
-from pyramid.console.screen import DealChoice, PressSeen
+from pyramid.console.protocols import DealChoice, PressSeen
 from pyramid.console.session import Session
 from pyramid.saved.store import Store
 

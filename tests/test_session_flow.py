@@ -8,7 +8,7 @@ import pytest
 
 from pyramid.actions import Action
 from pyramid.engine.cards import parse_deal
-from pyramid.console.screen import DealChoice
+from pyramid.console.protocols import DealChoice
 from pyramid.console.session import Session
 from pyramid.console.menus import open_console
 from pyramid.engine.rules import Redeals

@@ -21,7 +21,8 @@ from pyramid.actions import Action
 from pyramid.app.frontend import Frontend
 from pyramid.app.loop import show_or_recover
 from pyramid.console.menus import open_console
-from pyramid.console.screen import DealChoice, Screen
+from pyramid.console.protocols import DealChoice
+from pyramid.console.screen import Screen
 from pyramid.console.session import Session
 from pyramid.engine.cards import parse_deal
 from pyramid.saved.store import Store

@@ -20,7 +20,7 @@ from deals import clearable_deal
 from pyramid.console import game_flow
 from pyramid.console.game_flow import HintAnswer
 from pyramid.console.menus import open_console
-from pyramid.console.screen import DealChoice
+from pyramid.console.protocols import DealChoice
 from pyramid.console.session import Session
 from pyramid.console.thinking import Thinker, Thought
 from pyramid.engine.board import Board

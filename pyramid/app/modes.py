@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from pyramid.app.loop import announce_ready, run_loop
 from pyramid.app.settings_file import HardwareSettings, input_settings
 from pyramid.app.start import open_console_parts
-from pyramid.console.screen import PressSeen
+from pyramid.console.protocols import PressSeen
 from pyramid.console.session import Session
 from pyramid.options import Options
 from pyramid.scripting import OutputError, ScriptSource, Trace, dump_state, write_output

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from pyramid.app.frontend import Frontend
 from pyramid.console.menus import open_console
-from pyramid.console.screen import DealChoice
+from pyramid.console.protocols import DealChoice
 from pyramid.console.session import Session
 from pyramid.engine.rules import Redeals, preset
 from pyramid.options import Options

@@ -11,7 +11,7 @@ from pyramid.app.network import EventSink, network_opener
 from pyramid.app.settings_file import HardwareSettings, console_language, load_hardware_settings, network_settings
 from pyramid.console.menus import open_console
 from pyramid.console.net.tables import Tables
-from pyramid.console.screen import DealChoice
+from pyramid.console.protocols import DealChoice
 from pyramid.console.session import Session
 from pyramid.console.thinking import Thinker
 from pyramid.engine.rules import preset

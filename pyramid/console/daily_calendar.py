@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Callable
 
 from pyramid.actions import Action, Kind
 from pyramid.console.catalogue import say
-from pyramid.console.screen import Console, Screen
+from pyramid.console.protocols import Console
+from pyramid.console.screen import Screen
 from pyramid.console.wording import month_name, variant_title
 from pyramid.saved.stats import DailyRecord, PyramidVariant
 from pyramid.view import CalendarDay, CalendarView, DayMark, Hit, MenuHit, MonthHit, View

@@ -17,7 +17,8 @@ from typing import Any, NamedTuple
 
 from pyramid.actions import Action, Kind
 from pyramid.console.catalogue import say
-from pyramid.console.screen import Console, Screen
+from pyramid.console.protocols import Console
+from pyramid.console.screen import Screen
 from pyramid.console.thinking import THINKING_CUE
 from pyramid.engine.cards import Card
 from pyramid.engine.deal import MAX_DEAL_NUMBER, numbered_deal

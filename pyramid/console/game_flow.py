@@ -20,7 +20,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pyramid.console.dealing import DealRequest, Dealt
-from pyramid.console.screen import Console
+from pyramid.console.protocols import Console
 from pyramid.engine.board import Board, Move
 from pyramid.engine.cards import format_cards
 from pyramid.engine.difficulty import GRADES, Grade

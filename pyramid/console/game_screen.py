@@ -22,7 +22,8 @@ from pyramid.console.dealing import DealingScreen, DealRequest, Dealt, deal_at_o
 from pyramid.console.game_flow import (GAME, PyramidRun, challenge_request, daily_of, daily_request, new_run, saved_run,
                                         variant_of)
 from pyramid.console.help_text import pyramid_help
-from pyramid.console.screen import Console, HelpScreen, MenuScreen, NoticeScreen, Screen, choose_line
+from pyramid.console.protocols import Console
+from pyramid.console.screen import HelpScreen, MenuScreen, NoticeScreen, Screen, choose_line
 from pyramid.console.table import Table
 from pyramid.console.thinking import THINKING_CUE
 from pyramid.console.widgets import ConfirmScreen

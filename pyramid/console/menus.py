@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Callable
 from pyramid.actions import Action, Kind
 from pyramid.console.catalogue import current_language, knows, say
 from pyramid.console.help_text import Sections
-from pyramid.console.screen import Console, HelpScreen, MenuScreen, NoticeScreen, PagedScreen, Screen
+from pyramid.console.protocols import Console
+from pyramid.console.screen import HelpScreen, MenuScreen, NoticeScreen, PagedScreen, Screen
 from pyramid.console.widgets import ConfirmScreen, NumberEntryScreen
 from pyramid.console.wording import (describe_variant, device_line, played_won, player_name, press_line, variant_line,
                                       variant_title)

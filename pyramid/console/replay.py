@@ -12,7 +12,8 @@ from typing import Generic, Protocol, Sequence
 
 from pyramid.console.catalogue import say, say_count
 from pyramid.actions import Action, Kind
-from pyramid.console.screen import Console, Screen
+from pyramid.console.protocols import Console
+from pyramid.console.screen import Screen
 from pyramid.engine.game import Game, MoveT
 from pyramid.view import Hit, TableView, Target, View
 

@@ -20,7 +20,8 @@ from typing import Any, Callable, Sequence
 from pyramid.console.catalogue import letters_for, say, use_language
 from pyramid.actions import Action, Kind
 from pyramid.console.net.tables import Tables
-from pyramid.console.screen import DealChoice, NoticeScreen, PressSeen, Screen
+from pyramid.console.protocols import DealChoice, PressSeen, Shown
+from pyramid.console.screen import NoticeScreen
 from pyramid.console.thinking import Thinker, Thought
 from pyramid.console.wording import describe_notice, describe_notices
 from pyramid.engine.rules import Rules, preset
@@ -60,7 +61,7 @@ class Session:
         #: input devices connected: the Controls screen shows them (set by the app).
         self.input_log: Callable[[], Sequence[PressSeen]] = lambda: ()
         self.input_devices: Callable[[], Sequence[str]] = lambda: ()
-        self.stack: list[Screen] = []
+        self.stack: list[Shown] = []
         #: The latest cue a screen gave (:meth:`cue`), carried by every view after it.
         self.feedback: Feedback | None = None
         #: The network tables; without ``tables`` the console has no network (a self-test, most tests).
@@ -74,10 +75,10 @@ class Session:
 
     # -- the stack ----------------------------------------------------------
     @property
-    def screen(self) -> Screen:
+    def screen(self) -> Shown:
         return self.stack[-1]
 
-    def push(self, screen: Screen) -> None:
+    def push(self, screen: Shown) -> None:
         self.stack.append(screen)
 
     def pop(self) -> None:
@@ -85,7 +86,7 @@ class Session:
             self.stack.pop()
             self.screen.resume()
 
-    def screen_below(self, screen: Screen) -> Screen | None:
+    def screen_below(self, screen: Shown) -> Shown | None:
         index = next((i for i, shown in enumerate(self.stack) if shown is screen), None)
         return self.stack[index - 1] if index else None
 

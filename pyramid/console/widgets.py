@@ -13,7 +13,8 @@ from typing import Callable
 from pyramid.actions import Action, Kind
 from pyramid.console.catalogue import say
 from pyramid.console.digits import DigitEntry, DigitField
-from pyramid.console.screen import Console, MenuScreen, Screen
+from pyramid.console.protocols import Console
+from pyramid.console.screen import MenuScreen, Screen
 from pyramid.engine.deal import MAX_DEAL_NUMBER
 from pyramid.view import Hit, MenuView, PanelView, View
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import datetime
 from concurrent.futures import Future
 
-from pyramid.console.screen import Console
+from pyramid.console.protocols import Console
 from pyramid.engine.cards import format_cards
 from pyramid.engine.deal import MAX_DEAL_NUMBER
 from pyramid.engine.duel.board import PYRAMIDS, DuelBoard

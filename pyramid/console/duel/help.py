@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pyramid.console.catalogue import say
 from pyramid.console.help_text import Sections
-from pyramid.console.screen import Console, HelpScreen
+from pyramid.console.protocols import Console
+from pyramid.console.screen import HelpScreen
 from pyramid.engine.duel.board import PYRAMIDS, DuelRules
 
 def pyramids_help(rules: DuelRules = PYRAMIDS) -> Sections:

@@ -26,7 +26,8 @@ from pyramid.console.duel.help import PyramidsHelpKey, open_pyramids_help
 from pyramid.engine.duel.match import Duel
 from pyramid.saved.settings import DEFAULT_PLAYER_NAME
 from pyramid.console.duel.screens import open_duel, over_saved_duel, start_duel
-from pyramid.console.screen import Console, MenuScreen, NoticeScreen, Screen
+from pyramid.console.protocols import Console
+from pyramid.console.screen import MenuScreen, NoticeScreen, Screen
 from pyramid.console.widgets import NumberEntryScreen
 from pyramid.view import Hit, MenuView, View
 

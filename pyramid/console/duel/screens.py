@@ -22,7 +22,8 @@ from pyramid.engine.duel.board import DuelBoard, DuelMove
 from pyramid.engine.duel.match import Duel
 from pyramid.console.duel.help import PyramidsHelpKey
 from pyramid.console.duel.table import DuelTable
-from pyramid.console.screen import Console, Screen, choose_line
+from pyramid.console.protocols import Console
+from pyramid.console.screen import Screen, choose_line
 from pyramid.console.widgets import ConfirmScreen
 from pyramid.view import Hit, MenuHit, PanelView, Target, View
 

@@ -28,7 +28,8 @@ from pyramid.console.duel.screens import over_saved_duel
 from pyramid.console.digits import DigitEntry, DigitField
 from pyramid.console.duel.help import PyramidsHelpKey
 from pyramid.console.net import wording
-from pyramid.console.screen import Console, LiveLine, LiveMenuScreen, NoticeScreen, Screen, TableRun
+from pyramid.console.protocols import Console, Shown, TableRun
+from pyramid.console.screen import LiveLine, LiveMenuScreen, NoticeScreen, Screen
 from pyramid.console.widgets import ConfirmScreen
 from pyramid.view import Hit, MenuHit, MenuView, PanelView, View
 
@@ -192,7 +193,7 @@ def _put_away_run(session: Console) -> TableScreen | None:
 
 def _table_screen(session: Console) -> TableScreen | None:
     """The table's screen, if it is on the stack (there is one at most)."""
-    screen: Screen | None = session.screen
+    screen: Shown | None = session.screen
     while screen is not None and not isinstance(screen, TableScreen):
         screen = session.screen_below(screen)
     return screen

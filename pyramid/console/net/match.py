@@ -30,7 +30,8 @@ from pyramid.console.duel.screens import DuelScreen, ResultScreen
 from pyramid.console.duel.table import DuelTable
 from pyramid.console.net import wording
 from pyramid.console.replay import ReplayScreen
-from pyramid.console.screen import Console, choose_line
+from pyramid.console.protocols import Console
+from pyramid.console.screen import choose_line
 from pyramid.engine.deal import MAX_DEAL_NUMBER
 from pyramid.engine.duel.board import DuelBoard, DuelMove
 from pyramid.engine.duel.match import Contender, Duel, FinishedGame

@@ -30,7 +30,7 @@ from pyramid.net.views import TableAddress, TableAt
 from pyramid.system import device_info
 
 if TYPE_CHECKING:
-    from pyramid.console.screen import TableRun
+    from pyramid.console.protocols import TableRun
     from pyramid.net.advert import TableAd
     from pyramid.net.events import InviteReceived, ServerState
     from pyramid.net.link import MatchLink
