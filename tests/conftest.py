@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.get_closest_marker("machine") is not None:
             item.add_marker(pytest.mark.xdist_group("machine"))
+
+
+@pytest.fixture(autouse=True)
+def english_afterwards() -> Iterator[None]:
+    """A test that speaks another language leaves the console's catalogue English for the next one
+    (the language is one for the whole process, like gettext's locale)."""
+    yield
+    from pyramid.console.catalogue import use_language
+
+    use_language("en")
 
 
 @pytest.fixture(autouse=True)

@@ -18,7 +18,7 @@ import re
 import string
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from importlib import import_module
 from pathlib import Path
 from types import ModuleType
@@ -72,12 +72,6 @@ TRANSLATIONS = [language for language in catalogue.LANGUAGES if language != "en"
 
 def catalogue_of(language: str) -> ModuleType:
     return import_module(f"pyramid.console.catalogue.{language}")
-
-
-@pytest.fixture(autouse=True)
-def english_afterwards() -> Iterator[None]:
-    yield
-    use_language("en")
 
 
 def fields_of(message: str) -> list[str]:

@@ -13,7 +13,7 @@ import pytest
 from display.layout import Layout
 from display.render import Renderer
 from pyramid.actions import Action
-from pyramid.console.catalogue import say, use_language
+from pyramid.console.catalogue import say
 from pyramid.console.daily_calendar import DAYS_BACK, month_shift
 from pyramid.console.menus import open_console
 from pyramid.console.protocols import DealChoice
@@ -33,12 +33,6 @@ from old_store import database_at
 DAY = datetime.date(2026, 12, 3)
 YESTERDAY = DAY - datetime.timedelta(days=1)
 ONE_DAY = datetime.timedelta(days=1)
-
-
-@pytest.fixture(autouse=True)
-def english_afterwards() -> object:
-    yield
-    use_language("en")
 
 
 def new_session(path: Path, rules: str = "retrohub") -> Session:

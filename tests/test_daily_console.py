@@ -10,7 +10,7 @@ import pygame
 import pytest
 
 from display.render import Renderer
-from pyramid.console.catalogue import say, use_language
+from pyramid.console.catalogue import say
 from pyramid.console.game_screen import GameScreen
 from pyramid.console.menus import open_console
 from pyramid.console.protocols import DealChoice
@@ -29,12 +29,6 @@ from pyramid.saved.store import Store
 from console_steps import play, choose, tap_move
 
 DAY = datetime.date(2026, 12, 3)
-
-
-@pytest.fixture(autouse=True)
-def english_afterwards() -> object:
-    yield
-    use_language("en")
 
 
 def new_session(path: Path, language: str = "en") -> Session:

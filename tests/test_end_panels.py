@@ -34,10 +34,8 @@ DAY = datetime.date(2026, 12, 3)
 
 
 @pytest.fixture(autouse=True)
-def english_afterwards() -> object:
+def fonts() -> None:
     pygame.font.init()
-    yield
-    use_language("en")
 
 
 def ended(path: Path, rules: str, menu_line: str, won: bool) -> Session:

@@ -4,7 +4,6 @@ Babel ships them), and a language with more forms than two is one file and one l
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
 from importlib import import_module
 
 import pytest
@@ -18,12 +17,6 @@ from pyramid.languages import LANGUAGES
 
 #: Whole numbers that tell every CLDR rule of the languages here apart (and negative scores).
 COUNTS = [*range(0, 130), 1000, 1001, 1002, 1005, 1012, 1022, 999_999, 1_000_000, 2_000_000, -1, -2, -5, -22]
-
-
-@pytest.fixture(autouse=True)
-def english_afterwards() -> Iterator[None]:
-    yield
-    use_language("en")
 
 
 @pytest.mark.parametrize("language", list(LANGUAGES) + ["pl"])

@@ -12,7 +12,7 @@ import pytest
 
 from console_steps import choose, play, tap_move
 from display.render import Renderer
-from pyramid.console.catalogue import say, use_language
+from pyramid.console.catalogue import say
 from pyramid.console.game_screen import GameScreen
 from pyramid.console.menus import open_console
 from pyramid.console.protocols import DealChoice
@@ -24,12 +24,6 @@ from pyramid.engine.solver.best_score import best_score
 from pyramid.saved.store import Store
 
 DAY = datetime.date(2026, 12, 3)
-
-
-@pytest.fixture(autouse=True)
-def english_afterwards() -> object:
-    yield
-    use_language("en")
 
 
 def new_session(path: Path, rules: str, language: str = "en") -> Session:
