@@ -2,11 +2,26 @@
 
 from __future__ import annotations
 
+import datetime
+from pathlib import Path
 from typing import Any
 
 from pyramid.actions import Action
+from pyramid.console.menus import open_console
+from pyramid.console.protocols import DealChoice
 from pyramid.console.session import Session
 from pyramid.engine.board import Move
+from pyramid.saved.store import Store
+
+
+def console_at(path: Path, day: datetime.date, **settings: object) -> Session:
+    """A console on the main menu, its data in ``path`` with ``settings`` stored, its calendar at ``day``."""
+    store = Store.open(path / "pyramid.db")
+    for name, value in settings.items():
+        store.set_setting(name, value)
+    session = Session(None, DealChoice(), store=store, today=lambda: day)
+    open_console(session)
+    return session
 
 
 def parse_script(text: str) -> list[Action]:

@@ -27,7 +27,7 @@ from pyramid.saved.stats import DailyPlay, DailyRecord, GameResult
 from pyramid.saved.store import Store
 from pyramid.view import MenuHit, MonthHit
 
-from console_steps import choose, play, tap_move
+from console_steps import choose, console_at, play, tap_move
 from old_store import database_at
 
 DAY = datetime.date(2026, 12, 3)
@@ -36,11 +36,7 @@ ONE_DAY = datetime.timedelta(days=1)
 
 
 def new_session(path: Path, rules: str = "retrohub") -> Session:
-    store = Store.open(path / "pyramid.db")
-    store.set_setting("rules_preset", rules)
-    session = Session(None, DealChoice(), store=store, today=lambda: DAY)
-    open_console(session)
-    return session
+    return console_at(path, DAY, rules_preset=rules)
 
 
 def marks(session: Session) -> dict[int, str]:

@@ -26,17 +26,13 @@ from pyramid.saved.errors import InvalidSettingError
 from pyramid.saved.settings import PlayerSettings, check_setting
 from pyramid.saved.store import Store
 
-from console_steps import play, choose, tap_move
+from console_steps import choose, console_at, play, tap_move
 
 DAY = datetime.date(2026, 12, 3)
 
 
 def new_session(path: Path, language: str = "en") -> Session:
-    store = Store.open(path / "pyramid.db")
-    store.set_setting("language", language)
-    session = Session(None, DealChoice(), store=store, today=lambda: DAY)
-    open_console(session)
-    return session
+    return console_at(path, DAY, language=language)
 
 
 def test_the_daily_deal_is_won_at_par_and_the_end_panel_says_so(tmp_path: Path) -> None:
