@@ -859,3 +859,26 @@ def test_a_host_whose_guest_left_opens_the_table_again_to_a_new_player(tmp_path:
     assert session.tables.run is not None and session.tables.run.link.opponent_name is None
     stats = session.store.stats("pyramids-net", "Bob")
     assert (stats.played, stats.won) == (1, 1), "Bob sat down and left: the match is the host's (issue 47)"
+
+
+def test_the_opponents_news_is_read_from_the_event_not_the_network(tmp_path: Path) -> None:
+    """Issue 48: an opponent's move reached the screen by the main thread taking the network's lock to
+    copy the game; the event's own snapshot is read now (a link that refuses to be asked proves it)."""
+    from pyramid.net.views import OpponentGame
+
+    networks, session, link = table_with_bob(tmp_path)
+    session.post_event(ev.OpponentJoined("Bob", False))
+    run = session.tables.run
+    assert run is not None
+    game = OpponentGame(run.match_number, ("d",), 1, 0, False, (0,), 0)
+
+    def refused() -> OpponentGame:
+        raise AssertionError("the main thread asked the link")
+
+    link.opponent_game = refused
+    session.post_event(ev.OpponentMoved(1, "d", 1, 0, False, game))
+    assert run.opponent == game
+    older = OpponentGame(run.match_number, (), 1, 0, False, (0,), 0)
+    session.post_event(ev.OpponentStatus(1, 0, 0, False, older))
+    assert run.opponent == game, "a snapshot from before never takes the game back"
+

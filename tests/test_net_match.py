@@ -100,6 +100,22 @@ def test_a_whole_match_each_side_computes_the_others_score(pair: tuple[Endpoint,
     assert numbers == list(range(1, len(guest_game.moves) + 1))
 
 
+def test_each_move_event_carries_the_opponents_game_after_it(pair: tuple[Endpoint, Endpoint]) -> None:
+    """Issue 48: the console read the opponent's game back from the link under the network's lock at
+    every move; each event now carries its snapshot, taken as the move was replayed."""
+    host, guest = pair
+    host_link, guest_link = open_and_join(host, guest, 7)
+    game = play_match(7, "good")
+    play_all(host_link, game.moves)
+    wait_for_moves(guest, len(game.moves))
+    moved = [event for event in guest.seen if isinstance(event, ev.OpponentMoved)]
+    assert [event.game.moves for event in moved] == [  # type: ignore[union-attr]
+        tuple(str(move) for move in game.moves[:number]) for number in range(1, len(game.moves) + 1)]
+    assert all((event.game.round, event.game.score, event.game.finished) == (event.round, event.score, event.finished)
+               for event in moved)  # type: ignore[union-attr]
+    assert moved[-1].game == guest_link.opponent_game()
+
+
 def test_moves_made_before_the_guest_joins_are_sent_on_joining(pair: tuple[Endpoint, Endpoint]) -> None:
     host, guest = pair
     game = play_match(42, "expert")

@@ -13,8 +13,7 @@ from dataclasses import dataclass
 from typing import Callable, Literal, Union
 
 from pyramid.net.advert import TableAd
-from pyramid.net.views import Via
-from pyramid.net.views import OpponentGame
+from pyramid.net.views import OpponentGame, Via
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,13 +70,16 @@ class PeerConnection:
 
 @dataclass(frozen=True, slots=True)
 class OpponentMoved:
-    """The opponent's move ``number`` replayed here, and the opponent's position after it."""
+    """The opponent's move ``number`` replayed here, and the opponent's position after it; ``game``:
+    the opponent's whole game after it, a snapshot taken on the network thread as the move was
+    replayed (issue 48: the main thread read it back from the link, under the network's lock)."""
 
     number: int
     move: str
     round: int
     score: int
     finished: bool
+    game: OpponentGame | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +91,8 @@ class OpponentStatus:
     score: int
     moves: int
     finished: bool
+    #: The opponent's game as checked (a snapshot, as :attr:`OpponentMoved.game`).
+    game: OpponentGame | None = None
 
 
 @dataclass(frozen=True, slots=True)

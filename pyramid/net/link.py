@@ -142,11 +142,14 @@ class MatchLink:
     def opponent_game(self) -> OpponentGame:
         """The opponent's game as replayed so far (a snapshot: the console's one view of it)."""
         with self._lock:
-            replay = self._replay
-            board = replay.board
-            return OpponentGame(replay.match_number, tuple(replay.played), board.round_number,
-                                board.score, board.is_over(), tuple(board.round_scores()),
-                                sum(tally.cleared for tally in board.tallies))
+            return self._snapshot()
+
+    def _snapshot(self) -> OpponentGame:
+        """The opponent's game now; the caller holds the lock."""
+        replay = self._replay
+        board = replay.board
+        return OpponentGame(replay.match_number, tuple(replay.played), board.round_number, board.score,
+                            board.is_over(), tuple(board.round_scores()), sum(tally.cleared for tally in board.tallies))
 
     def to_json(self) -> dict[str, Any]:
         """Everything needed to come back to this table after a power cut (plain JSON)."""
@@ -311,14 +314,16 @@ class MatchLink:
                 with self._lock:
                     outcome = self._replay.apply(message)
                     replay = self._replay
-                    event = OpponentMoved(message.n, message.move, replay.round_number, replay.score, replay.finished)
+                    event = OpponentMoved(message.n, message.move, replay.round_number, replay.score, replay.finished,
+                                          self._snapshot())
                 if outcome == "applied":
                     wire.refund()  # a new move in order is bounded by the match itself, not by the rate
                     self._emit(event)
             case Status():
                 with self._lock:
                     self._replay.check(message)
-                self._emit(OpponentStatus(message.round, message.score, message.moves, message.finished))
+                    game = self._snapshot()
+                self._emit(OpponentStatus(message.round, message.score, message.moves, message.finished, game))
             case Resend(match=match_number, next=next_number):
                 self._on_resend(wire, match_number, next_number)
             case Rematch(match=match_number):

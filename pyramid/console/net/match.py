@@ -120,7 +120,11 @@ class NetDuelRun(DuelRun):
         """The opponent's game as the link's replay has it now, or ``game`` as the link passed it on
         (none of a new round's: that is the next run's)."""
         game = self.link.opponent_game() if game is None else game
-        if game.match == self.match_number:
+        # Within a match the opponent's moves only grow: a snapshot an event carried from before the
+        # latest one read (still queued when this game ended, say) never takes the game back.
+        if game.match != self.match_number:
+            return
+        if self.opponent.match != game.match or len(game.moves) >= len(self.opponent.moves):
             self.opponent = game
 
     def _duel(self) -> Duel:
@@ -204,7 +208,7 @@ class NetDuelRun(DuelRun):
             self.refresh()
             self.save(self.board)
         elif isinstance(event, (ev.OpponentMoved, ev.OpponentStatus)):
-            self.refresh()
+            self.refresh(event.game)  # the snapshot the event carries: the network's lock is not taken
             if isinstance(event, ev.OpponentMoved):
                 self.played()  # news of a moment ("Ann is back") gives way to the opponent's progress
         elif isinstance(event, ev.MatchVoided):
