@@ -21,7 +21,7 @@ from __future__ import annotations
 import ipaddress
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pyramid.console.wording import player_name
 from pyramid.errors import PyramidError
@@ -32,7 +32,8 @@ from pyramid.system import device_info
 if TYPE_CHECKING:
     from pyramid.console.protocols import TableRun
     from pyramid.net.advert import TableAd
-    from pyramid.net.events import InviteReceived, ServerState
+    from pyramid.net.events import (Crowded, DiscoveryFailed, InviteReceived, InviteSent, ListenFailed, Listening,
+                                    ServerState, TableGone, TableSeen)
     from pyramid.net.link import MatchLink
     from pyramid.net.network import Network
     from pyramid.net.server.account import ServerAccount
@@ -90,6 +91,8 @@ class Tables:
         self.notice = ""
         self.crowded = False
         self._invited: dict[str, str] = {}  # address → name, to word InviteSent
+        #: Each kind of network event, and its one handler here (:meth:`on_event`; made at the first).
+        self._handlers: dict[type, Callable[[Any], None]] | None = None
 
     # -- the network object ----------------------------------------------------
     @property
@@ -240,46 +243,73 @@ class Tables:
 
     # -- events ------------------------------------------------------------------
     def on_event(self, event: object) -> None:
-        """One network event: the lists, the notices and the invites here, the match's news to the run."""
-        from pyramid.console.net import wording
-        from pyramid.net import events as ev
-        from pyramid.net.discovery import instance_name
-
-        if isinstance(event, ev.TableSeen):
-            ad = event.table
-            if ad.key == instance_name(self.name):
-                return  # this console's own announcement, heard back
-            (self.tables if ad.is_table else self.consoles)[ad.key] = ad
-            (self.consoles if ad.is_table else self.tables).pop(ad.key, None)
-            if ad.via == "server" and ad.is_table:
-                self._join_wanted()
-        elif isinstance(event, ev.TableGone):
-            self.tables.pop(event.key, None)
-            self.consoles.pop(event.key, None)
-        elif isinstance(event, ev.Listening):
-            self.notice = ""
-            self._listening_at = None  # the addresses are read again for the table now listening
-            run = self.run
-            if run is not None and run.seat == 0:
-                run.listen = (event.host, event.port)  # port 0 asked: a restart must listen on this one
-                run.save(run.board)
-        elif isinstance(event, ev.ListenFailed):
-            self.notice = wording.listen_failed(event.port)
-            if self.run is not None and self.run.seat == 0:
-                self.run.status = self.notice  # nobody can sit at this table: say so on it
-        elif isinstance(event, ev.ServerState):
-            self.server_state = event
-            self._join_wanted()
-        elif isinstance(event, ev.Crowded):
-            self.crowded = event.crowded
-        elif isinstance(event, ev.DiscoveryFailed):
-            self.notice = wording.discovery_failed()
-        elif isinstance(event, ev.InviteReceived):
-            self._receive_invite(event)
-        elif isinstance(event, ev.InviteSent):
-            self.notice = wording.invite_sent(self._invited.pop(event.address, event.address), event.delivered)
+        """One network event: the lists, the notices and the invites here, each kind to its one handler (a
+        table of them, not a chain of ``isinstance``: issue 48); the match's news to the run."""
+        handler = self._event_handlers().get(type(event))
+        if handler is not None:
+            handler(event)
         elif self.run is not None:
             self.run.on_event(event)
+
+    def _event_handlers(self) -> dict[type, Callable[[Any], None]]:
+        """The table of handlers, made at the first event: the events' module loads with the network,
+        not at the console's start."""
+        if self._handlers is None:
+            from pyramid.net import events as ev
+
+            self._handlers = {
+                ev.TableSeen: self._on_table_seen, ev.TableGone: self._on_table_gone, ev.Listening: self._on_listening,
+                ev.ListenFailed: self._on_listen_failed, ev.ServerState: self._on_server_state,
+                ev.Crowded: self._on_crowded, ev.DiscoveryFailed: self._on_discovery_failed,
+                ev.InviteReceived: self._receive_invite, ev.InviteSent: self._on_invite_sent}
+        return self._handlers
+
+    def _on_table_seen(self, event: TableSeen) -> None:
+        from pyramid.net.discovery import instance_name
+
+        ad = event.table
+        if ad.key == instance_name(self.name):
+            return  # this console's own announcement, heard back
+        (self.tables if ad.is_table else self.consoles)[ad.key] = ad
+        (self.consoles if ad.is_table else self.tables).pop(ad.key, None)
+        if ad.via == "server" and ad.is_table:
+            self._join_wanted()
+
+    def _on_table_gone(self, event: TableGone) -> None:
+        self.tables.pop(event.key, None)
+        self.consoles.pop(event.key, None)
+
+    def _on_listening(self, event: Listening) -> None:
+        self.notice = ""
+        self._listening_at = None  # the addresses are read again for the table now listening
+        run = self.run
+        if run is not None and run.seat == 0:
+            run.listen = (event.host, event.port)  # port 0 asked: a restart must listen on this one
+            run.save(run.board)
+
+    def _on_listen_failed(self, event: ListenFailed) -> None:
+        from pyramid.console.net import wording
+
+        self.notice = wording.listen_failed(event.port)
+        if self.run is not None and self.run.seat == 0:
+            self.run.status = self.notice  # nobody can sit at this table: say so on it
+
+    def _on_server_state(self, event: ServerState) -> None:
+        self.server_state = event
+        self._join_wanted()
+
+    def _on_crowded(self, event: Crowded) -> None:
+        self.crowded = event.crowded
+
+    def _on_discovery_failed(self, event: DiscoveryFailed) -> None:
+        from pyramid.console.net import wording
+
+        self.notice = wording.discovery_failed()
+
+    def _on_invite_sent(self, event: InviteSent) -> None:
+        from pyramid.console.net import wording
+
+        self.notice = wording.invite_sent(self._invited.pop(event.address, event.address), event.delivered)
 
     # -- the scripted mode's waits -------------------------------------------------
     def heard(self, item: object) -> bool:
