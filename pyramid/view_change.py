@@ -13,7 +13,7 @@ project).
 from typing import NamedTuple
 
 from pyramid.engine.cards import Card
-from pyramid.view import Feedback, Target, View
+from pyramid.view import Feedback, TableView, Target, View
 
 
 class TableChange(NamedTuple):
@@ -54,28 +54,49 @@ def table_change(before: View | None, after: View) -> TableChange:
         return TableChange()
     old = before.table if before is not None else None
     fresh = not new.waste and all(card is not None for card in new.pyramid)
-    if old is None or old.rows != new.rows or not any(
-            a is not None and a == b for a, b in zip(old.pyramid, new.pyramid)):
+    if old is None or not _same_deal(old, new):
         return TableChange(dealt=fresh)
     if fresh and None in old.pyramid:
         return TableChange(dealt=True)
     redealt = new.stock_count > old.stock_count
-    drawn = new.waste[-1] if new.stock_count < old.stock_count and new.waste and new.waste[-1:] != old.waste[-1:] \
-        else None
+    drawn = new.waste[-1] if new.stock_count < old.stock_count and _new_top(old, new) else None
+    removed = _removed(old, new, redealt)
+    picked = new.chosen is not None and new.chosen != old.chosen and not removed
+    return TableChange(removed, drawn, _laid(old, new), redealt and not drawn, False, picked)
+
+
+def _same_deal(old: TableView, new: TableView) -> bool:
+    """The same table: as many rows, and a card of the pyramid where it lay before."""
+    return old.rows == new.rows and any(a is not None and a == b for a, b in zip(old.pyramid, new.pyramid))
+
+
+def _new_top(old: TableView, new: TableView) -> bool:
+    """The waste has a top card it did not have before."""
+    return bool(new.waste) and new.waste[-1:] != old.waste[-1:]
+
+
+def _removed(old: TableView, new: TableView, redealt: bool) -> tuple[tuple[Target, Card], ...]:
+    """The cards shown before and nowhere after, with their places (the waste top and the face-up
+    stock card count unless the waste went back into the stock)."""
     shown_after = {card for card in (*new.pyramid, *new.waste, new.stock_face_up) if card is not None}
     removed: list[tuple[Target, Card]] = [
         (index, card) for index, card in enumerate(old.pyramid) if card is not None and card not in shown_after]
-    if old.waste and old.waste[-1] not in shown_after and not redealt:
+    if redealt:
+        return tuple(removed)
+    if old.waste and old.waste[-1] not in shown_after:
         removed.append(("waste", old.waste[-1]))
-    if old.stock_face_up is not None and old.stock_face_up not in shown_after and not redealt:
+    if old.stock_face_up is not None and old.stock_face_up not in shown_after:
         removed.append(("stock", old.stock_face_up))
-    top = new.waste[-1] if new.waste and new.waste[-1:] != old.waste[-1:] else None
-    left = next((index for index, card in enumerate(old.pyramid) if top is not None and card == top), None)
-    laid: tuple[Target, Card] | None = None
-    if left is not None and top is not None and new.pyramid[left] is None:
-        laid = (left, top)
-    picked = new.chosen is not None and new.chosen != old.chosen and not removed
-    return TableChange(tuple(removed), drawn, laid, redealt and not drawn, False, picked)
+    return tuple(removed)
+
+
+def _laid(old: TableView, new: TableView) -> tuple[Target, Card] | None:
+    """A pyramid card now on top of the waste (the duel's pile), with the place it left."""
+    if not _new_top(old, new):
+        return None
+    top = new.waste[-1]
+    left = next((index for index, card in enumerate(old.pyramid) if card == top), None)
+    return (left, top) if left is not None and new.pyramid[left] is None else None
 
 
 class ViewChange(NamedTuple):
