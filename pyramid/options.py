@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Literal, NamedTuple, NoReturn, Sequence
 
 from pyramid.net.limits import DEFAULT_PORT
 from pyramid.scripting import Step, parse_steps
-from pyramid.engine.cards import Card, parse_deal
+from pyramid.engine.cards import Card, Deck, parse_deal
 from pyramid.engine.deal import MAX_DEAL_NUMBER
 from pyramid.engine.errors import UnknownPresetError
 from pyramid.errors import PyramidError
@@ -180,25 +180,19 @@ def _name(text: str) -> str:
                           " no spaces at either end") from None
 
 
-def parse_options(argv: Sequence[str]) -> tuple[Options, bool]:
-    """Parse ``argv``; returns the options and whether ``--version`` was asked."""
-    args = build_parser().parse_args(list(argv))
-    try:
-        rules = preset(args.rules or "retrohub")
-    except UnknownPresetError as error:
-        raise OptionError(str(error)) from None
-    redeals = Redeals(REDEAL_CHOICES[args.redeals]) if args.redeals else None
+def _check_numbers(args: argparse.Namespace) -> None:
+    """The options that say a number, each within its range; --redeals only with --game."""
     if args.redeals and not args.game:
         raise OptionError("--redeals needs --game (it chooses the redeals of the game it opens)")
     if args.deal_number is not None and not 1 <= args.deal_number <= MAX_DEAL_NUMBER:
         raise OptionError(f"invalid --deal-number {args.deal_number}: use 1..{MAX_DEAL_NUMBER}")
     if not 0 <= args.script_delay <= MAX_SCRIPT_DELAY_MS:
         raise OptionError(f"invalid --script-delay {args.script_delay}: from 0 to {MAX_SCRIPT_DELAY_MS} (an hour)")
-    try:
-        deal = parse_deal(args.deal, rules.deck) if args.deal is not None else None
-    except PyramidError as error:
-        raise OptionError(f"invalid --deal: {error}") from None
-    table = _table(args.table) if args.table is not None else None
+
+
+def _check_table(args: argparse.Namespace, table: TableRequest | None) -> None:
+    """The table's options go together: --table plays numbered Pyramids matches, --table-port and
+    --table-address only where a table opens."""
     if args.game == "pyramid" and table is not None:
         raise OptionError("--table plays Pyramids: it cannot go with --game pyramid")
     if (args.table_port is not None or args.table_address is not None) and (table is None or not table.opens):
@@ -207,10 +201,35 @@ def parse_options(argv: Sequence[str]) -> tuple[Options, bool]:
         raise OptionError(f"invalid --table-port {args.table_port}: use 0..65535 (0 picks a free one)")
     if args.deal is not None and table is not None:
         raise OptionError("--table deals numbered matches: use --deal-number")
+
+
+def _deal(text: str, deck: Deck) -> tuple[Card, ...]:
     try:
-        script = tuple(parse_steps(args.script)) if args.script is not None else None
+        return parse_deal(text, deck)
+    except PyramidError as error:
+        raise OptionError(f"invalid --deal: {error}") from None
+
+
+def _script(text: str) -> tuple[Step, ...]:
+    try:
+        return tuple(parse_steps(text))
     except PyramidError as error:
         raise OptionError(f"invalid --script: {error}") from None
+
+
+def parse_options(argv: Sequence[str]) -> tuple[Options, bool]:
+    """Parse ``argv``; returns the options and whether ``--version`` was asked."""
+    args = build_parser().parse_args(list(argv))
+    try:
+        rules = preset(args.rules or "retrohub")
+    except UnknownPresetError as error:
+        raise OptionError(str(error)) from None
+    redeals = Redeals(REDEAL_CHOICES[args.redeals]) if args.redeals else None
+    _check_numbers(args)
+    deal = _deal(args.deal, rules.deck) if args.deal is not None else None
+    table = _table(args.table) if args.table is not None else None
+    _check_table(args, table)
+    script = _script(args.script) if args.script is not None else None
     options = Options(
         display=args.display,
         size=_size(args.size) if args.size else None,
