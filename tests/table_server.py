@@ -17,18 +17,13 @@ from typing import Any, NamedTuple
 
 import pytest
 
+from ports import free_port
 from pyramid.net.server.account import ClientCertificate, ServerAccount
 
 ROOT = Path(__file__).resolve().parent.parent
 MAKE_SERVER = ROOT / "firmware" / "server" / "make-server.sh"
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 HINT = "apt-get install mosquitto mosquitto-clients"
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 class Server(NamedTuple):

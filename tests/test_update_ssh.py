@@ -17,7 +17,6 @@ import random
 import shlex
 import shutil
 import signal
-import socket
 import subprocess
 from collections import Counter
 from collections.abc import Iterator
@@ -26,6 +25,7 @@ from pathlib import Path
 
 import pytest
 
+from ports import free_port
 from update_fakes import (
     BEHAVIOURS,
     WORKING,
@@ -61,12 +61,6 @@ class Sshd:
         """Wait until no SSH session is left: every remote command has finished."""
         children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
         assert wait_until(lambda: children.read_text().strip() == "", timeout=120), "an SSH session never ended"
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @pytest.fixture(scope="module")

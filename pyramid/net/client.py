@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from typing import Literal
 
 from pyramid.net.addresses import OutsideHomeNetwork
 from pyramid.net.views import Via
@@ -72,70 +73,105 @@ async def run_guest(
     each attempt's channel (through the table server: ``host`` is the host's
     account, ``port`` 0); by default a TCP connection on the home network.
     """
-    limits = context.limits
-    loop = asyncio.get_running_loop()
-    dropped_at = asked_at = loop.time()
-    pause = limits.retry_first
-    link = joining.link
-    while joining.wanted() and (link is None or link.ended is None):
-        try:
-            wire = await (connect() if connect is not None else open_wire(host, port, limits))
-        except (OSError, TimeoutError) as error:
-            if link is None:
-                reason = "outside" if isinstance(error, OutsideHomeNetwork) else "unreachable"
-                context.emit(JoinFailed(reason, f"{host}:{port}: {error or 'timed out'}"))
+    await _Guest(context, host, port, joining, adopt, via, connect).run()
+
+
+#: How one attempt at the seat ended: the join is over, ask again at once, or wait and ask again.
+Attempt = Literal["done", "again", "wait"]
+
+
+class _Guest:
+    """:func:`run_guest`'s attempts, each one a step (issue 48: one function of complexity 27): connect,
+    ask for the seat, then carry the match while the connection holds."""
+
+    def __init__(self, context: NetContext, host: str, port: int, joining: GuestJoin,
+                 adopt: Callable[[MatchLink], None], via: Via, connect: Connect | None) -> None:
+        self.context, self.host, self.port, self.joining, self.adopt, self.via = context, host, port, joining, adopt, via
+        self.connect = connect if connect is not None else lambda: open_wire(host, port, context.limits)
+        self.loop = asyncio.get_running_loop()
+        self.dropped_at = self.asked_at = self.loop.time()
+        self.pause = context.limits.retry_first
+
+    async def run(self) -> None:
+        limits = self.context.limits
+        while self.joining.wanted() and (self.joining.link is None or self.joining.link.ended is None):
+            outcome = await self._attempt()
+            if outcome == "done":
                 return
+            if outcome == "again":
+                continue
+            link = self.joining.link
+            if link is not None and self.loop.time() - self.dropped_at >= limits.seat_hold:
+                link.ended = "timeout"
+                self.context.emit(OpponentLeft("timeout"))
+                return
+            await asyncio.sleep(self.pause)
+            self.pause = min(self.pause * 2, limits.retry_longest)
+
+    async def _attempt(self) -> Attempt:
+        """One connection: a first join that cannot connect or is answered wrongly fails; a seat already
+        held waits and asks again."""
+        first = self.joining.link is None
+        try:
+            wire = await self.connect()
+        except (OSError, TimeoutError) as error:
+            if first:
+                reason = "outside" if isinstance(error, OutsideHomeNetwork) else "unreachable"
+                self.context.emit(JoinFailed(reason, f"{self.host}:{self.port}: {error or 'timed out'}"))
+            return "done" if first else "wait"
+        try:
+            name, answer = await _ask_for_seat(self.context, wire, self.joining.link, self.joining.level)
+        except PeerFault as refusal:
+            if first:
+                self.context.emit(JoinFailed("protocol" if refusal.reason != "closed" else "unreachable", str(refusal)))
+            return "done" if first else "wait"
+        if isinstance(answer, Refuse):
+            return await self._refused(wire, answer)
+        return await self._seated(wire, name, answer)
+
+    async def _refused(self, wire: Channel, answer: Refuse) -> Attempt:
+        """The host said no: busy (ask again shortly while patient; a seat held asks as after a drop), or
+        for good (a first join fails; a seat held is gone)."""
+        wire.close()
+        link, limits = self.joining.link, self.context.limits
+        busy = answer.reason == "busy"
+        if busy and link is None and self.loop.time() - self.asked_at < limits.busy_patience:
+            # More connections at once than the host serves: ask again shortly, and often (the slots turn over fast).
+            log.info("%s:%s is busy; asking again", self.host, self.port)
+            await asyncio.sleep(limits.retry_first)
+            return "again"
+        if busy and link is not None:
+            return "wait"  # the seat is still ours: try again as after a drop
+        if link is not None:
+            link.ended = "closed"
+            self.context.emit(OpponentLeft("closed"))
         else:
-            try:
-                name, answer = await _ask_for_seat(context, wire, link, joining.level)
-            except PeerFault as refusal:
-                if link is None:
-                    reason = "protocol" if refusal.reason != "closed" else "unreachable"
-                    context.emit(JoinFailed(reason, str(refusal)))
-                    return
-            else:
-                busy = isinstance(answer, Refuse) and answer.reason == "busy"
-                if busy and link is None and loop.time() - asked_at < limits.busy_patience:
-                    wire.close()  # more connections at once than the host serves: ask again shortly, and
-                    log.info("%s:%s is busy; asking again", host, port)  # often (the slots turn over fast)
-                    await asyncio.sleep(limits.retry_first)
-                    continue
-                if busy and link is not None:
-                    wire.close()  # the seat is still ours: try again as after a drop
-                elif isinstance(answer, Refuse):
-                    wire.close()
-                    if link is not None:
-                        link.ended = "closed"
-                        context.emit(OpponentLeft("closed"))
-                    else:
-                        context.emit(JoinFailed(answer.reason, f"{host}:{port} refused the seat ({answer.reason})"))
-                    return
-                else:
-                    resumed = link is not None
-                    if link is None:
-                        link = joining.link = MatchLink("guest", answer.match, answer.level, address=(host, port),
-                                                        via=via)
-                        adopt(link)
-                    if link.opponent_name is None:
-                        link.opponent_name = name  # a seat taken back keeps the host's name it was taken under
-                    link.token = answer.token
-                    context.emit(Seated(link.opponent_name, answer.match, answer.level, resumed))
-                    if resumed:
-                        context.emit(PeerConnection(True))
-                    pause = limits.retry_first
-                    fault = await link.serve(wire)
-                    if fault is None:
-                        return
-                    log.info("the table's connection dropped (%s): %s", fault.reason, fault)
-                    context.emit(PeerConnection(False))
-                    dropped_at = loop.time()
-                    continue
-        if loop.time() - dropped_at >= limits.seat_hold:
-            link.ended = "timeout"
-            context.emit(OpponentLeft("timeout"))
-            return
-        await asyncio.sleep(pause)
-        pause = min(pause * 2, limits.retry_longest)
+            self.context.emit(JoinFailed(answer.reason, f"{self.host}:{self.port} refused the seat ({answer.reason})"))
+        return "done"
+
+    async def _seated(self, wire: Channel, name: str, answer: Accept) -> Attempt:
+        """Seated (a new seat's link made and adopted first): carry the match until it ends, or the
+        connection drops and the seat is asked for again at once."""
+        link = self.joining.link
+        resumed = link is not None
+        if link is None:
+            link = self.joining.link = MatchLink("guest", answer.match, answer.level, address=(self.host, self.port),
+                                                 via=self.via)
+            self.adopt(link)
+        if link.opponent_name is None:
+            link.opponent_name = name  # a seat taken back keeps the host's name it was taken under
+        link.token = answer.token
+        self.context.emit(Seated(link.opponent_name, answer.match, answer.level, resumed))
+        if resumed:
+            self.context.emit(PeerConnection(True))
+        self.pause = self.context.limits.retry_first
+        fault = await link.serve(wire)
+        if fault is None:
+            return "done"
+        log.info("the table's connection dropped (%s): %s", fault.reason, fault)
+        self.context.emit(PeerConnection(False))
+        self.dropped_at = self.loop.time()
+        return "again"
 
 
 async def _ask_for_seat(context: NetContext, wire: Channel, link: MatchLink | None,
