@@ -146,3 +146,33 @@ def test_an_advert_that_would_outlive_its_console_is_ignored_and_said_once(
     finally:
         mallory.stop()
         bob.net.stop()
+
+
+def test_an_invite_proves_its_sender_is_on_the_server_whatever_its_old_status_said() -> None:
+    """Seen on both cores (issue 48's parallel suite): Bob subscribed after Ann's earlier connection's
+    last will "gone" had replaced her "here", so he took her as gone; her invite came, and its join was
+    refused at once "ann is not on the table server", her new advert arriving a moment later. An invite
+    under Ann's own topic (the ACL binds it) says she is here."""
+    import asyncio
+
+    from pyramid.net.context import NetContext
+    from pyramid.net.protocol import Invite, encode
+    from pyramid.net.server.account import ServerAccount
+    from pyramid.net.server.session import Presence, TableServerSession
+
+    posted: list[object] = []
+    account = ServerAccount("127.0.0.1", 8883, "bob", Path("/nonexistent/password"), None)
+
+    async def join_after_invite() -> object:
+        session = TableServerSession(NetContext("Bob", posted.append), account)
+        session._task = asyncio.get_running_loop().create_future()  # no connection: the seam below
+        session._connected.set()
+        session._open = lambda host, conversation, topic: (host, topic)  # type: ignore[method-assign,assignment,return-value]
+        session._remember("ann", Presence(False, "an-earlier-connection"))
+        with pytest.raises(ConnectionRefusedError):
+            await session.conversation_with("ann")  # gone, as far as Bob knows: as a console that is off
+        session._on_invite("ann", encode(Invite("Ann", 47312, 12)))
+        return await session.conversation_with("ann")
+
+    assert asyncio.run(join_after_invite())[0] == "ann"
+    assert [type(event).__name__ for event in posted] == ["InviteReceived"]

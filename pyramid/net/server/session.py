@@ -447,6 +447,13 @@ class TableServerSession:
             self.context.log_drop(f"{sender}@server", "protocol", str(error)[:200])
             return
         if isinstance(invite, Invite):
+            known = self._present.get(sender)
+            if known is not None and not known.here:
+                # An invite under the sender's own topic (the ACL binds it) says it is here now: its
+                # "gone" read before was a late will of an earlier connection, met with no "here" to tell
+                # it by (this console subscribed after it). Taken as gone, the invite's join was refused
+                # "not on the table server", the sender's new advert coming a moment later.
+                self._present[sender] = Presence(True, None)
             self.context.emit(InviteReceived(invite.host, sender, 0, invite.match, "server"))
 
     def _on_conversation(self, sender: str, conversation: bytes, payload: bytes, seat: bool) -> None:
