@@ -342,35 +342,42 @@ class TableServerSession:
 
     # -- receiving ---------------------------------------------------------------------------
     def _route(self, message: aiomqtt.Message) -> None:
+        """One message from the server, taken by what it is: nothing out of shape, this console's own
+        status read back, a conversation's next message, else (within the sender's rate) by its kind."""
         where = topics.parse(message.topic.value, self.account.user)
         payload = message.payload
         if where is None or not isinstance(payload, bytes) or len(payload) > MAX_MESSAGE:
             log.info("ignored a message on %r from the table server", message.topic.value[:80])
             return
         if where.sender == self.account.user:  # this console's own advert and status, read back
-            if where.kind == "status" and message.retain and self._connections and not self._gave_way:
-                self._replaced = self._replaced or _connection_of(message) != self._connection
+            self._own(where.kind, message)
             return
         conversation = getattr(message.properties, "CorrelationData", None)
         under_way = self._conversations.get((where.sender, conversation)) if isinstance(conversation, bytes) else None
         if under_way is not None and where.kind in ("seats", "play"):
             under_way.deliver(payload)  # limited by the conversation, as a connection is (moves refunded)
-            return
-        if not self._within_rate(where.sender):
-            return
-        match where.kind:
+        elif self._within_rate(where.sender):
+            self._by_kind(where.sender, where.kind, payload, message, conversation)
+
+    def _own(self, kind: str, message: aiomqtt.Message) -> None:
+        """This console's own retained status, read on coming back: another connection's since?"""
+        if kind == "status" and message.retain and self._connections and not self._gave_way:
+            self._replaced = self._replaced or _connection_of(message) != self._connection
+
+    def _by_kind(self, sender: str, kind: str, payload: bytes, message: aiomqtt.Message, conversation: object) -> None:
+        match kind:
             case "adverts":
-                self._on_advert(where.sender, payload, getattr(message.properties, "MessageExpiryInterval", None))
+                self._on_advert(sender, payload, getattr(message.properties, "MessageExpiryInterval", None))
             case "status":
                 if payload in (b"here", b"gone"):
-                    self._remember(where.sender, Presence(payload == b"here", _connection_of(message)))
+                    self._remember(sender, Presence(payload == b"here", _connection_of(message)))
             case "invites":
-                self._on_invite(where.sender, payload)
+                self._on_invite(sender, payload)
             case "seats" | "play":
                 if isinstance(conversation, bytes) and len(conversation) == 16 and conversation.isalnum():
-                    self._on_conversation(where.sender, conversation, payload, seat=where.kind == "seats")
+                    self._on_conversation(sender, conversation, payload, seat=kind == "seats")
                 else:
-                    self.context.log_drop(f"{where.sender}@server", "protocol", "a message of no conversation")
+                    self.context.log_drop(f"{sender}@server", "protocol", "a message of no conversation")
 
     def _within_rate(self, sender: str) -> bool:
         bucket = self._senders.pop(sender, None)
