@@ -87,10 +87,15 @@ def daily_game(session: Console, day: datetime.date | None = None) -> None:
     winnable deal for everyone on that date, with its par."""
     request = daily_request(session, day)
     if request is None:
-        session.push(NoticeScreen(session, say("game.no_daily_title"),
-                                  say("game.no_daily", variant=variant_title(session.rules.name))))
+        _no_daily_deal(session)
         return
     new_game(session, request)
+
+
+def _no_daily_deal(session: Console) -> None:
+    """The notice for a variant that ships no daily deal (from the menu's line, or its calendar)."""
+    session.push(NoticeScreen(session, say("game.no_daily_title"),
+                              say("game.no_daily", variant=variant_title(session.rules.name))))
 
 
 def daily_calendar(session: Console) -> None:
@@ -98,8 +103,7 @@ def daily_calendar(session: Console) -> None:
     from pyramid.engine.daily import challenges
 
     if not challenges(session.rules.name):
-        session.push(NoticeScreen(session, say("game.no_daily_title"),
-                                  say("game.no_daily", variant=variant_title(session.rules.name))))
+        _no_daily_deal(session)
         return
     from pyramid.console.daily_calendar import DailyCalendar  # loaded when first opened
 

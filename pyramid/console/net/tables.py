@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from pyramid.console.net import wording
 from pyramid.console.wording import player_name
 from pyramid.errors import PyramidError
 from pyramid.net.limits import DEFAULT_PORT
@@ -288,8 +289,6 @@ class Tables:
             run.save(run.board)
 
     def _on_listen_failed(self, event: ListenFailed) -> None:
-        from pyramid.console.net import wording
-
         self.notice = wording.listen_failed(event.port)
         if self.run is not None and self.run.seat == 0:
             self.run.status = self.notice  # nobody can sit at this table: say so on it
@@ -302,13 +301,9 @@ class Tables:
         self.crowded = event.crowded
 
     def _on_discovery_failed(self, event: DiscoveryFailed) -> None:
-        from pyramid.console.net import wording
-
         self.notice = wording.discovery_failed()
 
     def _on_invite_sent(self, event: InviteSent) -> None:
-        from pyramid.console.net import wording
-
         self.notice = wording.invite_sent(self._invited.pop(event.address, event.address), event.delivered)
 
     # -- the scripted mode's waits -------------------------------------------------
