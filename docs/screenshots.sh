@@ -98,7 +98,7 @@ from pyramid.engine.rules import preset
 from pyramid.engine.tableau import pyramid_geometry
 from pyramid.net import events
 from pyramid.net.link import MatchLink
-from pyramid.net.protocol import Move
+from pyramid.net.opponent import OpponentReplay
 from pyramid.saved.stats import DailyPlay, GameResult
 from pyramid.saved.store import Store
 
@@ -160,9 +160,8 @@ start_pyramid(session, 0)
 shoot(session, "spanish")
 
 session = console("retrohub")
-link = MatchLink("host", 12, "good", opponent_name="Bob")
-for number, move in enumerate(play_match(12, "good").moves[:20], start=1):
-    link._replay.apply(Move(12, number, str(move)))
+theirs = [str(move) for move in play_match(12, "good").moves[:20]]
+link = MatchLink("host", 12, "good", opponent_name="Bob", opponent=OpponentReplay.from_json({"match": 12, "moves": theirs}))
 run = NetDuelRun(session, link, "Ann", lambda: None, lambda: None)
 for move in play_match(12, "good").moves[:3]:
     run.board.push(move)

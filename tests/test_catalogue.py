@@ -216,11 +216,11 @@ def network_duel_under_way(session: Session) -> None:
     from pyramid.console.net.match import NetDuelRun
     from pyramid.engine.duel.ai import play_match
     from pyramid.net.link import MatchLink
-    from pyramid.net.protocol import Move
+    from pyramid.net.opponent import OpponentReplay
 
-    link = MatchLink("host", 12, "good", opponent_name="Marie-Claire")
-    for number, move in enumerate(play_match(12, "good").moves[:30], start=1):
-        link._replay.apply(Move(12, number, str(move)))
+    theirs = [str(move) for move in play_match(12, "good").moves[:30]]
+    link = MatchLink("host", 12, "good", opponent_name="Marie-Claire",
+                     opponent=OpponentReplay.from_json({"match": 12, "moves": theirs}))
     run = NetDuelRun(session, link, "Anne-Sophie", lambda: None, lambda: None)
     for move in play_match(12, "good").moves[:3]:  # a few of this player's own moves, a sequence going
         run.board.push(move)

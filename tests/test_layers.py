@@ -218,3 +218,31 @@ def test_the_durable_write_helper_exists_once() -> None:
     writers = [path for path in (ROOT / "pyramid").rglob("*.py")
                if "O_DIRECTORY" in path.read_text(encoding="utf-8")]
     assert writers == [ROOT / "pyramid/durable.py"]
+
+
+def reached_from(start: str, edges: list[Import]) -> set[str]:
+    """Every module ``start`` imports, directly or through the project's other modules (libraries included)."""
+    graph: dict[str, set[str]] = {}
+    for edge in edges:
+        graph.setdefault(edge.source, set()).add(edge.target)
+    seen, todo = set(), [start]
+    while todo:
+        for target in graph.get(todo.pop(), ()):
+            if target not in seen:
+                seen.add(target)
+                todo.append(target)
+    return seen
+
+
+#: What carries a match (sockets, an event loop, threads): the match's rules know none of it.
+TRANSPORT = ("asyncio", "socket", "selectors", "ssl", "threading", "concurrent", "aiomqtt", "paho", "zeroconf")
+
+
+def test_the_match_core_knows_no_socket_loop_or_thread() -> None:
+    """Issue 48: the match's state and the asyncio loop serving it were one class under a lock. The
+    rules (``net/match_state.py``) take a message or a tick and return what to send and tell; nothing
+    they import, however far, opens a socket, runs a loop or starts a thread."""
+    reached = reached_from("pyramid.net.match_state", GRAPH[1])
+    assert "pyramid.engine.duel.board" in reached, "the walk follows the project's modules: the check can fail"
+    assert "asyncio" in reached_from("pyramid.net.link", GRAPH[1]), "the carrier is seen using asyncio"
+    assert sorted(module for module in reached if within(module, *TRANSPORT)) == []

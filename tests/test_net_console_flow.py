@@ -23,8 +23,9 @@ from pyramid.engine.duel.ai import play_match
 from pyramid.engine.rules import Redeals
 from pyramid.net import events as ev
 from pyramid.net.advert import TableAd
-from pyramid.net.limits import DEFAULT_PORT
+from pyramid.net.limits import DEFAULT_PORT, Limits
 from pyramid.net.link import MatchLink
+from pyramid.net.protocol import Move
 from pyramid.net.settings import read_network_settings
 from pyramid.net.views import TableAt, TableView
 from pyramid.saved.settings import PlayerSettings
@@ -245,6 +246,22 @@ def table_with_bob(tmp_path: Path) -> tuple[Networks, Session, Any]:
     return networks, session, link
 
 
+def replayed(link: MatchLink, move: Move) -> tuple[ev.NetEvent, ...]:
+    """Bob's ``move`` taken by the link's match state as the network thread takes it (the link's
+    snapshot published); the news the thread would post, for the test to post when it chooses."""
+    state = link.state
+    if not state.peer:
+        state.connect("Bob", Limits(), 0.0)
+    step = state.receive(move, 0.0)
+    link.now = state.snapshot()
+    return step.events
+
+
+def post(session: Session, events: tuple[ev.NetEvent, ...]) -> None:
+    for event in events:
+        session.post_event(event)
+
+
 def test_the_opponents_progress_and_connection_are_shown_on_the_table(tmp_path: Path) -> None:
     networks, session, link = table_with_bob(tmp_path)
     session.post_event(ev.OpponentJoined("Bob", False))
@@ -283,12 +300,9 @@ def test_a_console_without_a_network_says_so(tmp_path: Path) -> None:
 def test_a_whole_match_against_a_replayed_opponent_counts_per_opponent_name(tmp_path: Path) -> None:
     networks, session, link = table_with_bob(tmp_path)
     session.post_event(ev.OpponentJoined("Bob", False))
-    from pyramid.net.protocol import Move
-
     theirs = play_match(16, "casual")
-    for number, move in enumerate(theirs.moves, start=1):  # what the network thread does with Bob's moves
-        link._replay.apply(Move(16, number, str(move)))
-        session.post_event(ev.OpponentMoved(number, str(move), 1, 0, number == len(theirs.moves)))
+    for number, move in enumerate(theirs.moves, start=1):
+        post(session, replayed(link, Move(16, number, str(move))))
     screen = session.screen
     for move in play_match(16, "good").moves:
         screen.board.push(move)  # type: ignore[attr-defined]
@@ -314,20 +328,17 @@ def test_a_whole_match_against_a_replayed_opponent_counts_per_opponent_name(tmp_
 def test_watching_goes_live_once_caught_up(tmp_path: Path) -> None:
     networks, session, link = table_with_bob(tmp_path)
     from pyramid.console.net.match import WatchScreen
-    from pyramid.net.protocol import Move
-
     theirs = play_match(16, "casual").moves
-    link._replay.apply(Move(16, 1, str(theirs[0])))  # as the network thread does, then it posts the news
-    session.post_event(ev.OpponentMoved(1, str(theirs[0]), 1, 0, False))
+    post(session, replayed(link, Move(16, 1, str(theirs[0]))))
     run = session.tables.run
     assert run is not None
     session.push(WatchScreen(session, run))
     assert session.screen.step == 0 and len(session.screen.moves) == 1  # type: ignore[attr-defined]
     press(session, "right")
-    link._replay.apply(Move(16, 2, str(theirs[1])))
+    news = replayed(link, Move(16, 2, str(theirs[1])))
     drawn = session.view()
     assert session.screen.step == 1 and drawn == session.view()  # type: ignore[attr-defined]  # drawing changes nothing
-    session.post_event(ev.OpponentMoved(2, str(theirs[1]), 1, 0, False))
+    post(session, news)
     assert session.screen.step == 2  # type: ignore[attr-defined]
     assert run.opponent == link.opponent_game() and len(run.opponent.moves) == 2  # the one replay's copy
     assert session.view().table.status_line.startswith("Live: Bob is playing")
@@ -773,15 +784,12 @@ def test_after_a_power_cut_a_live_network_match_comes_before_a_solitaire_game(tm
 def test_news_of_a_moment_goes_at_the_next_move_and_the_progress_is_the_opponents(tmp_path: Path) -> None:
     """Issue 29 item 11: "Ann: round 1, 155 · sequence 9" read as Ann's sequence; "Bob sat at the table"
     stayed, even on the results panel; a guest back at its seat read "Ann is back" about itself."""
-    from pyramid.net.protocol import Move
-
     networks, session, link = table_with_bob(tmp_path)
     session.post_event(ev.OpponentJoined("Bob", False))
     view = session.view()
     assert view.table.status_line == "Bob sat at the table" and view.table.detail == "Sequence 0"
     theirs = play_match(16, "casual").moves
-    link._replay.apply(Move(16, 1, str(theirs[0])))
-    session.post_event(ev.OpponentMoved(1, str(theirs[0]), 1, 0, False))
+    post(session, replayed(link, Move(16, 1, str(theirs[0]))))
     screen = session.screen
     move = play_match(16, "good").moves[0]
     screen.board.push(move)  # type: ignore[attr-defined]

@@ -243,7 +243,12 @@ def seated(request: pytest.FixtureRequest) -> Iterator[tuple[Endpoint, Endpoint]
 def say_raw(link: MatchLink, message: Message) -> None:
     """What a hostile console would send: ``message`` on ``link``'s connection, as it is, from the network
     thread, while the sending console's own match stays as it was."""
-    link._later(lambda: link._send(message))  # noqa: SLF001 (the one way in for a forged message)
+    def send() -> None:
+        assert link.wire is not None
+        link.wire.send(message)
+
+    assert link._schedule is not None
+    link._schedule(send)  # noqa: SLF001 (the one way in for a forged message)
 
 
 def losing_and_finished(seated: tuple[Endpoint, Endpoint], hostile: str) -> tuple[Endpoint, MatchLink, Endpoint, MatchLink]:

@@ -16,21 +16,9 @@ import asyncio
 from typing import Protocol
 
 from pyramid.net.views import Via
-from pyramid.net.errors import NetError
+from pyramid.net.errors import PeerFault
 from pyramid.net.limits import Limits
 from pyramid.net.protocol import Message
-
-
-class PeerFault(NetError):
-    """The peer broke a rule or went away; ``reason`` is a short code for the log and events.
-
-    Codes: ``"closed"``, ``"timeout"``, ``"too_long"``, ``"flood"``, ``"protocol"``,
-    ``"unsent"`` (the peer does not read what it is sent), ``"busy"``.
-    """
-
-    def __init__(self, reason: str, message: str) -> None:
-        super().__init__(message)
-        self.reason = reason
 
 
 class Channel(Protocol):

@@ -17,7 +17,8 @@ from typing import Literal
 
 from pyramid.net.addresses import OutsideHomeNetwork
 from pyramid.net.views import Via
-from pyramid.net.channel import Channel, PeerFault
+from pyramid.net.channel import Channel
+from pyramid.net.errors import PeerFault
 from pyramid.net.connection import open_wire
 from pyramid.net.context import NetContext, log
 from pyramid.net.events import InviteSent, JoinFailed, OpponentLeft, PeerConnection, Seated
@@ -102,7 +103,7 @@ class _Guest:
                 continue
             link = self.joining.link
             if link is not None and self.loop.time() - self.dropped_at >= limits.seat_hold:
-                link.ended = "timeout"
+                link.give_up("timeout")
                 self.context.emit(OpponentLeft("timeout"))
                 return
             await asyncio.sleep(self.pause)
@@ -143,7 +144,7 @@ class _Guest:
         if busy and link is not None:
             return "wait"  # the seat is still ours: try again as after a drop
         if link is not None:
-            link.ended = "closed"
+            link.give_up("closed")
             self.context.emit(OpponentLeft("closed"))
         else:
             self.context.emit(JoinFailed(answer.reason, f"{self.host}:{self.port} refused the seat ({answer.reason})"))

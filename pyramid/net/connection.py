@@ -20,7 +20,8 @@ import logging
 
 from pyramid.net.addresses import OutsideHomeNetwork, is_allowed_peer
 from pyramid.net.views import Via
-from pyramid.net.channel import PeerFault, RateBucket
+from pyramid.net.channel import RateBucket
+from pyramid.net.errors import PeerFault
 from pyramid.net.errors import ProtocolError
 from pyramid.net.limits import Limits
 from pyramid.net.protocol import MAX_MESSAGE, Message, decode, encode

@@ -40,3 +40,15 @@ class MatchVoidError(NetError):
     def __init__(self, reason: str, message: str) -> None:
         super().__init__(message)
         self.reason = reason
+
+
+class PeerFault(NetError):
+    """The peer broke a rule or went away; ``reason`` is a short code for the log and events.
+
+    Codes: ``"closed"``, ``"timeout"``, ``"too_long"``, ``"flood"``, ``"protocol"``,
+    ``"unsent"`` (the peer does not read what it is sent), ``"busy"``.
+    """
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason

@@ -25,7 +25,8 @@ from pyramid.net.context import NetContext, log
 from pyramid.net.discovery import Discovery, DiscoveryChoice
 from pyramid.net.limits import DEFAULT_PORT, Limits
 from pyramid.net.events import DiscoveryFailed, InviteSent, JoinFailed, ListenFailed, NetEvent, Post
-from pyramid.net.link import MatchLink, TableStateError
+from pyramid.net.link import MatchLink
+from pyramid.net.match_state import TableStateError
 from pyramid.net.protocol import PROTOCOL_VERSION, check_name
 from pyramid.net.server.account import ServerAccount
 from pyramid.net.server.session import TableServerSession

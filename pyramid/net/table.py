@@ -33,7 +33,8 @@ from collections.abc import Callable
 
 from pyramid.engine.duel.levels import LEVELS
 from pyramid.net.addresses import is_allowed_peer
-from pyramid.net.channel import Channel, PeerFault
+from pyramid.net.channel import Channel
+from pyramid.net.errors import PeerFault
 from pyramid.net.connection import Wire
 from pyramid.net.context import NetContext, log
 from pyramid.net.events import (
@@ -331,6 +332,6 @@ class TableHost:
         self._hold = None
         link = self.link
         if link is not None and link.ended is None and not link.connected:
-            link.ended = "timeout"
+            link.give_up("timeout")
             self.context.emit(OpponentLeft("timeout"))
             self._on_change()

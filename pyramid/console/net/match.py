@@ -36,7 +36,8 @@ from pyramid.engine.deal import MAX_DEAL_NUMBER
 from pyramid.engine.duel.board import DuelBoard, DuelMove
 from pyramid.engine.duel.match import Contender, Duel, FinishedGame
 from pyramid.net import events as ev
-from pyramid.net.link import MatchLink, TableStateError
+from pyramid.net.link import MatchLink
+from pyramid.net.match_state import TableStateError
 from pyramid.net.views import OpponentGame, TableView
 from pyramid.saved.progress import Progress
 from pyramid.saved.stats import NETWORK_GAME, GameResult

@@ -39,7 +39,8 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
 from pyramid.net.advert import TableAd
-from pyramid.net.channel import PeerFault, RateBucket
+from pyramid.net.channel import RateBucket
+from pyramid.net.errors import PeerFault
 from pyramid.net.context import NetContext, log
 from pyramid.net.errors import NetError, ProtocolError
 from pyramid.net.events import InviteReceived, ServerState, ServerStateName, TableGone, TableSeen

@@ -19,7 +19,8 @@ import secrets
 from collections.abc import Callable
 
 from pyramid.net.views import Via
-from pyramid.net.channel import PeerFault, RateBucket
+from pyramid.net.channel import RateBucket
+from pyramid.net.errors import PeerFault
 from pyramid.net.errors import ProtocolError
 from pyramid.net.limits import Limits
 from pyramid.net.protocol import MAX_MESSAGE, Message, decode, encode
