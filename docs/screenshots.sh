@@ -166,7 +166,7 @@ run = NetDuelRun(session, link, "Ann", lambda: None, lambda: None)
 for move in play_match(12, "good").moves[:3]:
     run.board.push(move)
 session.push(run.game_screen())
-run.on_event(events.OpponentLeft("left"))
+run.on_left(events.OpponentLeft("left"))
 session.screen.news()
 shoot(session, "opponent-left")
 PY

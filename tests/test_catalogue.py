@@ -233,7 +233,7 @@ def opponent_left_the_match(session: Session) -> None:
 
     network_duel_under_way(session)
     screen = session.screen
-    screen.run.on_event(events.OpponentLeft("left"))  # type: ignore[attr-defined]
+    screen.run.on_left(events.OpponentLeft("left"))  # type: ignore[attr-defined]
     screen.news()
 
 

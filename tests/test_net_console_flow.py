@@ -801,7 +801,7 @@ def test_news_of_a_moment_goes_at_the_next_move_and_the_progress_is_the_opponent
     assert session.view().table.status_line == "Bob's console is not answering"  # news that holds stays
     run = session.tables.run
     assert run is not None
-    run.on_event(ev.Seated("Ann", 16, "good", True))
+    run.on_seated(ev.Seated("Ann", 16, "good", True))
     assert run.status == "Back at Ann's table"
 
 

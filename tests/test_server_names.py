@@ -54,6 +54,14 @@ def tables_joining(name: str) -> tuple[Tables, list[ServerNetwork]]:
     return tables, made
 
 
+def tell(tables: Tables, event: ev.TableSeen | ev.ServerState) -> None:
+    """The news as the console's router (lobby.take_event) hands it to the tables."""
+    if isinstance(event, ev.TableSeen):
+        tables.on_table_seen(event)
+    else:
+        tables.on_server_state(event)
+
+
 def sat_at(made: list[ServerNetwork]) -> list[str]:
     return [call[1].host for network in made for call in network.calls if call[0] == "sit"]
 
@@ -68,7 +76,7 @@ CLAIMS = [server_table("ann", "mallory"), server_table("Ann", "mallory2")]
 def test_join_by_account_sits_at_that_accounts_table_in_every_order_of_arrival(order: tuple[Any, ...]) -> None:
     tables, made = tables_joining("ann")
     for event in order:
-        tables.on_event(event)
+        tell(tables, event)
     assert sat_at(made) == ["ann"]
 
 
@@ -77,7 +85,7 @@ def test_a_players_name_claimed_by_two_tables_joins_neither_and_both_show_their_
     """Both adverts are on the server when Bob connects (retained: read before "connected")."""
     tables, made = tables_joining("Ann")
     for event in (*order, CONNECTED):
-        tables.on_event(event)
+        tell(tables, event)
     assert sat_at(made) == [], "two tables say Ann: neither is taken for Ann"
     lines = sorted(wording.table_line(ad.host, ad.match, ad.level, ad.seats, ad.via, ad.address)
                    for ad in tables.tables.values())
@@ -87,9 +95,9 @@ def test_a_players_name_claimed_by_two_tables_joins_neither_and_both_show_their_
 
 def test_a_players_name_claimed_by_one_table_joins_it_once_the_servers_tables_are_read() -> None:
     tables, made = tables_joining("Ann")
-    tables.on_event(ANNS_TABLE)
+    tell(tables, ANNS_TABLE)
     assert sat_at(made) == [], "the server's other adverts are not all read yet"
-    tables.on_event(CONNECTED)
+    tell(tables, CONNECTED)
     assert sat_at(made) == ["ann"]
 
 

@@ -97,11 +97,13 @@ def test_a_failing_network_event_takes_the_player_back_to_the_menu(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
     session = game_in_progress(tmp_path)
 
+    from pyramid.net import events as ev
+
     def fail(event: object) -> None:
         raise Broken("event")
 
-    monkeypatch.setattr(session.tables, "on_event", fail)
-    session.post_event(object())
+    monkeypatch.setattr(session.tables, "on_crowded", fail)
+    session.post_event(ev.Crowded(True))
     assert_back_at_the_menu_told_once(session, caplog, "event")
 
 

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from pyramid.console.thinking import Thinker
     from pyramid.engine.duel.board import DuelBoard
     from pyramid.net.advert import TableAd
+    from pyramid.net import events as ev
     from pyramid.net.events import InviteReceived, ServerState
     from pyramid.net.link import MatchLink
     from pyramid.net.server.account import ServerAccount
@@ -75,7 +76,25 @@ class PressSeen(NamedTuple):
     device: str
 
 
-class TableRun(Protocol):
+class MatchNews(Protocol):
+    """The match's news from the network, one method a kind (routed by :func:`~pyramid.console.net.lobby.take_event`)."""
+
+    def on_connection(self, event: ev.PeerConnection) -> None: ...
+
+    def on_joined(self, event: ev.OpponentJoined) -> None: ...
+
+    def on_seated(self, event: ev.Seated) -> None: ...
+
+    def on_progress(self, event: ev.OpponentMoved | ev.OpponentStatus) -> None: ...
+
+    def on_void(self, event: ev.MatchVoided) -> None: ...
+
+    def on_left(self, event: ev.OpponentLeft) -> None: ...
+
+    def on_proposal(self, event: ev.RematchProposed) -> None: ...
+
+
+class TableRun(MatchNews, Protocol):
     """The match at the table this console sits at, as the tables and the table's screens read it."""
 
     link: MatchLink
@@ -103,9 +122,6 @@ class TableRun(Protocol):
         """The match still goes on at the table (nothing recorded, nobody gone, not void)."""
 
 
-    def on_event(self, event: object) -> None:
-        """News of the match from the network."""
-
     def save(self, board: DuelBoard) -> None:
         """Keep the game as it is now (a power cut loses nothing)."""
 
@@ -120,7 +136,30 @@ class TableRun(Protocol):
         the link is on the new match already), then a fresh run for the new round, at the same table."""
 
 
-class NetworkTables(Protocol):
+class TablesNews(Protocol):
+    """The network's news for the tables' state (the lists, the notices, invites), one method a kind
+    (routed by :func:`~pyramid.console.net.lobby.take_event`)."""
+
+    def on_table_seen(self, event: ev.TableSeen) -> None: ...
+
+    def on_table_gone(self, event: ev.TableGone) -> None: ...
+
+    def on_listening(self, event: ev.Listening) -> None: ...
+
+    def on_listen_failed(self, event: ev.ListenFailed) -> None: ...
+
+    def on_server_state(self, event: ev.ServerState) -> None: ...
+
+    def on_crowded(self, event: ev.Crowded) -> None: ...
+
+    def on_discovery_failed(self, event: ev.DiscoveryFailed) -> None: ...
+
+    def on_invite(self, invite: ev.InviteReceived) -> None: ...
+
+    def on_invite_sent(self, event: ev.InviteSent) -> None: ...
+
+
+class NetworkTables(TablesNews, Protocol):
     """The network as the screens see it: the tables and consoles seen, invites, the match at a table.
 
     State and the network's lifecycle only: which screens show, and when, is
@@ -194,9 +233,6 @@ class NetworkTables(Protocol):
 
     def take_invite(self) -> InviteReceived | None:
         """The invite held to be shown, now taken (one at a time)."""
-
-    def on_event(self, event: object) -> None:
-        """One network event: the lists, the notices, the invites, the match's news."""
 
 
 class Console(Protocol):

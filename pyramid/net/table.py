@@ -30,6 +30,7 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from pyramid.engine.duel.levels import LEVELS
 from pyramid.net.addresses import is_allowed_peer
@@ -56,6 +57,38 @@ CROWDED_QUIET = 10.0
 #: of times a second, and a real console with them before it is served (1 run in 5 of the
 #: admission test under a loaded CI). Now each address pushes out at most one a second.
 EVICTION_PAUSE = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """The seat given to a join: the table's match, the seat's token, and whether the same guest came back to it."""
+
+    link: MatchLink
+    token: str
+    resumed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """A guest accepted at the table: the match, the name it sits under, whether it came back."""
+
+    link: MatchLink
+    name: str
+    resumed: bool
+
+
+def seat_for(link: MatchLink | None, request: Join) -> Seat | Refuse:
+    """The answer to a join at this table: a new seat (a free seat, the guest's level within the
+    table's), the same seat back (its token), or the refusal that says why not."""
+    if link is None or link.ended is not None:
+        return Refuse("no_table" if link is None else "closed")
+    if link.token is None and request.token == "":
+        if LEVELS.index(request.level) > LEVELS.index(link.level):
+            return Refuse("level")  # the table's level is the highest its host accepts
+        return Seat(link, new_token(), False)
+    if link.token is not None and request.token == link.token:
+        return Seat(link, link.token, True)
+    return Refuse("full" if request.token == "" else "bad_token")
 
 
 class TableHost:
@@ -239,8 +272,8 @@ class TableHost:
         self._crowded = None
         self.context.emit(Crowded(False))
 
-    async def _greet(self, wire: Channel) -> tuple[MatchLink, str, bool] | None:
-        """Hello, then a join (the link, the guest's name, resumed) or an invite (None)."""
+    async def _greet(self, wire: Channel) -> Seating | None:
+        """Hello, then a join (the seat taken, or refused: None) or an invite (None)."""
         loop = asyncio.get_running_loop()
         until = loop.time() + self.context.limits.hello_deadline  # for the hello and the join together
         hello = await wire.receive(until - loop.time())
@@ -261,30 +294,22 @@ class TableHost:
             return None
         if not isinstance(request, Join):
             raise PeerFault("protocol", f"{wire.peer} sent {type(request).__name__} instead of a join or an invite")
-        if link is None or link.ended is not None:
-            wire.send(Refuse("no_table" if link is None else "closed"))
+        answer = seat_for(link, request)
+        if isinstance(answer, Refuse):
+            wire.send(answer)
             return None
-        if link.token is None and request.token == "" and LEVELS.index(request.level) > LEVELS.index(link.level):
-            wire.send(Refuse("level"))  # the table's level is the highest its host accepts
-            return None
-        if link.token is None and request.token == "":
-            token, resumed = new_token(), False
-        elif link.token is not None and request.token == link.token:
-            token, resumed = link.token, True
-        else:
-            wire.send(Refuse("full" if request.token == "" else "bad_token"))
-            return None
-        wire.send(Accept(token, link.match_number, link.level))  # PeerFault if it is gone: the seat stays free
+        link = answer.link
+        wire.send(Accept(answer.token, link.match_number, link.level))  # PeerFault if it is gone: the seat stays free
         link.via = wire.via
-        if resumed and link.opponent_name is not None:
+        if answer.resumed and link.opponent_name is not None:
             if hello.name != link.opponent_name:  # the seat was taken under a name: it keeps it
                 log.info("%s came back to the seat of %r as %r; kept as %r", wire.peer, link.opponent_name,
                          hello.name[:40], link.opponent_name)
-            return link, link.opponent_name, resumed
-        link.token, link.opponent_name = token, hello.name
-        return link, hello.name, resumed
+            return Seating(link, link.opponent_name, True)
+        link.token, link.opponent_name = answer.token, hello.name
+        return Seating(link, hello.name, answer.resumed)
 
-    async def _seat(self, seated: tuple[MatchLink, str, bool], wire: Channel) -> None:
+    async def _seat(self, seated: Seating, wire: Channel) -> None:
         """Carry the match with the guest just accepted.
 
         The guest counts as seated (:class:`OpponentJoined`, the seat kept
@@ -293,7 +318,7 @@ class TableHost:
         goes, whether a player who gave up joining or a hostile peer, leaves the
         seat free instead of holding it for ``seat_hold``.
         """
-        link, name, resumed = seated
+        link, name, resumed = seated.link, seated.name, seated.resumed
         self._cancel_hold()
         spoke = False
 

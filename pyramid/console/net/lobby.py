@@ -6,8 +6,9 @@ lists are live: the network thread's events update the tables
 screen) and the main loop draws again after each, so a table opened elsewhere
 appears without a key being pressed. Which screen shows, and when, is decided
 here: the entry points below open, join, resume and leave a table, and
-:func:`take_event` takes the events that change screens (a seat granted or
-refused, a new round) before the tables take the rest.
+:func:`take_event` gives each event to its one room (:func:`routes`): the
+events that change screens (a seat granted or refused, a new round) here, the
+rest to the tables or to the match at the table.
 
 The match played at a table and its screens are in ``match.py``, loaded when
 a table first opens.
@@ -17,8 +18,8 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Hashable
-from functools import partial
+from collections.abc import Callable, Hashable
+from functools import cache, partial
 from typing import TYPE_CHECKING, Any
 
 from pyramid.console.catalogue import say
@@ -28,7 +29,7 @@ from pyramid.console.duel.screens import over_saved_duel
 from pyramid.console.digits import DigitEntry, DigitField
 from pyramid.console.duel.help import PyramidsHelpKey
 from pyramid.console.net import wording
-from pyramid.console.protocols import Console, Shown, TableRun
+from pyramid.console.protocols import Console, NetworkTables, Shown, TableRun
 from pyramid.console.screen import LiveLine, LiveMenuScreen, NoticeScreen, Screen
 from pyramid.console.widgets import ConfirmScreen
 from pyramid.view import Hit, MenuHit, MenuView, PanelView, View
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
 
     from pyramid.engine.duel.board import DuelBoard
     from pyramid.net.advert import TableAd
-    from pyramid.net.events import InviteReceived, RematchStarted, Seated
+    from pyramid.net.events import InviteReceived, JoinFailed, RematchStarted, Seated
     from pyramid.net.link import MatchLink
     from pyramid.net.views import TableAt
     from pyramid.saved.progress import Progress
@@ -199,22 +200,69 @@ def _table_screen(session: Console) -> TableScreen | None:
     return screen
 
 
+Route = Callable[[Console, Any], None]
+
+
 def take_event(session: Console, event: object) -> None:
-    """One network event, in the main loop: a seat granted or refused and a new round change screens
-    here; the tables take the rest (the lists, the notices, invites, the match's news), and the
-    screen on top is told (:meth:`~pyramid.console.screen.Screen.news`)."""
+    """One network event, in the main loop, taken by its one room (:func:`routes`); then the screen on
+    top is told (:meth:`~pyramid.console.screen.Screen.news`)."""
+    route = routes().get(type(event))
+    if route is not None:
+        route(session, event)
+    session.screen.news()
+
+
+@cache
+def routes() -> dict[type, Route]:
+    """Which room takes each kind of network news, in one lookup (issue 48: it went down a chain of
+    three, lobby → tables → the match, each trying its own kinds first). The screens take a seat granted
+    or refused and a new round; the tables the lists, notices and invites; the match at the table its
+    news. Made at the first event: the events' module loads with the network, not at the start."""
     from pyramid.net import events as ev
 
+    def tables(take: Callable[[NetworkTables, Any], None]) -> Route:
+        return lambda session, event: take(session.tables, event)
+
+    def match(take: Callable[[TableRun, Any], None]) -> Route:
+        def route(session: Console, event: object) -> None:
+            run = session.tables.run
+            if run is not None:
+                take(run, event)
+        return route
+
+    return {
+        ev.JoinFailed: _join_failed_news, ev.Seated: _seated_news, ev.RematchStarted: _new_round_news,
+        ev.TableSeen: tables(lambda t, e: t.on_table_seen(e)), ev.TableGone: tables(lambda t, e: t.on_table_gone(e)),
+        ev.Listening: tables(lambda t, e: t.on_listening(e)), ev.ListenFailed: tables(lambda t, e: t.on_listen_failed(e)),
+        ev.ServerState: tables(lambda t, e: t.on_server_state(e)), ev.Crowded: tables(lambda t, e: t.on_crowded(e)),
+        ev.DiscoveryFailed: tables(lambda t, e: t.on_discovery_failed(e)),
+        ev.InviteReceived: tables(lambda t, e: t.on_invite(e)), ev.InviteSent: tables(lambda t, e: t.on_invite_sent(e)),
+        ev.PeerConnection: match(lambda r, e: r.on_connection(e)), ev.OpponentJoined: match(lambda r, e: r.on_joined(e)),
+        ev.OpponentMoved: match(lambda r, e: r.on_progress(e)), ev.OpponentStatus: match(lambda r, e: r.on_progress(e)),
+        ev.MatchVoided: match(lambda r, e: r.on_void(e)), ev.OpponentLeft: match(lambda r, e: r.on_left(e)),
+        ev.RematchProposed: match(lambda r, e: r.on_proposal(e)),
+    }
+
+
+def _join_failed_news(session: Console, event: JoinFailed) -> None:
+    joining = session.tables.joining
+    if joining is not None:
+        _join_failed(session, wording.join_failed(event.reason, joining.via))
+
+
+def _seated_news(session: Console, event: Seated) -> None:
+    """A seat granted to this console's join, or (no join going on) its seat taken back: the match's news."""
     tables = session.tables
-    if isinstance(event, ev.JoinFailed) and tables.joining is not None:
-        _join_failed(session, wording.join_failed(event.reason, tables.joining.via))
-    elif isinstance(event, ev.Seated) and tables.joining is not None:
+    if tables.joining is not None:
         _seated(session, event)
-    elif isinstance(event, ev.RematchStarted) and tables.run is not None:
-        _new_round(session, tables.run, event)
-    else:
-        tables.on_event(event)
-    session.screen.news()
+    elif tables.run is not None:
+        tables.run.on_seated(event)
+
+
+def _new_round_news(session: Console, event: RematchStarted) -> None:
+    run = session.tables.run
+    if run is not None:
+        _new_round(session, run, event)
 
 
 def _join_failed(session: Console, why: str) -> None:
@@ -240,7 +288,7 @@ def _seated(session: Console, event: Seated) -> None:
         session.pop()
     abandon_saved_duel(session)
     run = _start(session, link, from_menu)
-    run.on_event(event)
+    run.on_seated(event)
 
 
 def _new_round(session: Console, old: TableRun, event: RematchStarted) -> None:

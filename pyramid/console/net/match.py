@@ -82,11 +82,6 @@ class NetDuelRun(DuelRun):
         self.my_rematch: int | None = None
         #: The opponent's game as the link's replay had it at the latest news (:meth:`refresh`).
         self.opponent: OpponentGame = link.opponent_game()
-        #: Each kind of news, and its one handler (:meth:`on_event`).
-        self._handlers: dict[type, Callable[[Any], None]] = {
-            ev.PeerConnection: self._on_connection, ev.OpponentJoined: self._on_joined, ev.Seated: self._on_seated,
-            ev.OpponentMoved: self._on_progress, ev.OpponentStatus: self._on_progress, ev.MatchVoided: self._on_void,
-            ev.OpponentLeft: self._on_left, ev.RematchProposed: self._on_proposal}
         super().__init__(session, self._duel(), started)
 
     def game_screen(self) -> NetDuelScreen:
@@ -199,39 +194,32 @@ class NetDuelRun(DuelRun):
             self.session.store.clear_progress(GAME)
         self.gone = True
 
-    # -- news from the table ------------------------------------------------------------
-    def on_event(self, event: object) -> None:
-        """The match's news: each kind of event goes to its one handler (a table of them, not a chain of
-        ``isinstance``: issue 48); any other kind is not this run's."""
-        handler = self._handlers.get(type(event))
-        if handler is not None:
-            handler(event)
-
-    def _on_connection(self, event: ev.PeerConnection) -> None:
+    # -- news from the table (lobby.take_event routes each kind to its one method) -----------
+    def on_connection(self, event: ev.PeerConnection) -> None:
         name = self.opponent_name
         self._tell(wording.back(name) if event.connected else wording.not_answering(name), not event.connected)
 
-    def _on_joined(self, event: ev.OpponentJoined) -> None:
+    def on_joined(self, event: ev.OpponentJoined) -> None:
         self._tell(wording.back(event.name) if event.resumed else say("net.sat_down", name=event.name))
         self.refresh()
         self.save(self.board)  # the seat's token and the name, so a restart keeps the same guest
 
-    def _on_seated(self, event: ev.Seated) -> None:
+    def on_seated(self, event: ev.Seated) -> None:
         # This console came back to its seat: the host never left (it is not "Ann is back").
         self._tell(say("net.rejoined", name=event.host_name) if event.resumed else "")
         self.refresh()
         self.save(self.board)
 
-    def _on_progress(self, event: ev.OpponentMoved | ev.OpponentStatus) -> None:
+    def on_progress(self, event: ev.OpponentMoved | ev.OpponentStatus) -> None:
         self.refresh(event.game)  # the snapshot the event carries: the network's lock is not taken
         if isinstance(event, ev.OpponentMoved):
             self.played()  # news of a moment ("Ann is back") gives way to the opponent's progress
 
-    def _on_void(self, event: ev.MatchVoided) -> None:
+    def on_void(self, event: ev.MatchVoided) -> None:
         self._tell(wording.void(event.reason), holds=True)
         self.void()
 
-    def _on_left(self, event: ev.OpponentLeft) -> None:
+    def on_left(self, event: ev.OpponentLeft) -> None:
         if self.voided:
             return
         self._tell(wording.left(self.opponent_name, event.reason), holds=True)
@@ -245,7 +233,7 @@ class NetDuelRun(DuelRun):
                 self.won_by_leaving = True
         self.gone = True
 
-    def _on_proposal(self, event: ev.RematchProposed) -> None:
+    def on_proposal(self, event: ev.RematchProposed) -> None:
         self.their_rematch = event.match
         if self.my_rematch is not None and event.match < self.my_rematch and self.can_rematch:
             self.link.accept_rematch(event.match)  # both proposed: both sides take the lower number

@@ -93,7 +93,6 @@ class Tables:
         self.crowded = False
         self._invited: dict[str, str] = {}  # address → name, to word InviteSent
         #: Each kind of network event, and its one handler here (:meth:`on_event`; made at the first).
-        self._handlers: dict[type, Callable[[Any], None]] | None = None
 
     # -- the network object ----------------------------------------------------
     @property
@@ -232,7 +231,7 @@ class Tables:
         """ "Not now": no invite from the console at ``address`` for :data:`INVITE_SILENCE` seconds."""
         self._invites_from[address] = self.clock() + INVITE_SILENCE
 
-    def _receive_invite(self, invite: InviteReceived) -> None:
+    def on_invite(self, invite: InviteReceived) -> None:
         """Hold ``invite`` if the limits allow it (module note); else it is dropped, unseen."""
         now = self.clock()
         if self.held_invite is not None or now < self._next_invite or now < self._invites_from.get(invite.address, 0):
@@ -242,30 +241,8 @@ class Tables:
         self._next_invite = now + INVITE_INTERVAL
         self.held_invite = invite
 
-    # -- events ------------------------------------------------------------------
-    def on_event(self, event: object) -> None:
-        """One network event: the lists, the notices and the invites here, each kind to its one handler (a
-        table of them, not a chain of ``isinstance``: issue 48); the match's news to the run."""
-        handler = self._event_handlers().get(type(event))
-        if handler is not None:
-            handler(event)
-        elif self.run is not None:
-            self.run.on_event(event)
-
-    def _event_handlers(self) -> dict[type, Callable[[Any], None]]:
-        """The table of handlers, made at the first event: the events' module loads with the network,
-        not at the console's start."""
-        if self._handlers is None:
-            from pyramid.net import events as ev
-
-            self._handlers = {
-                ev.TableSeen: self._on_table_seen, ev.TableGone: self._on_table_gone, ev.Listening: self._on_listening,
-                ev.ListenFailed: self._on_listen_failed, ev.ServerState: self._on_server_state,
-                ev.Crowded: self._on_crowded, ev.DiscoveryFailed: self._on_discovery_failed,
-                ev.InviteReceived: self._receive_invite, ev.InviteSent: self._on_invite_sent}
-        return self._handlers
-
-    def _on_table_seen(self, event: TableSeen) -> None:
+    # -- the network's news (lobby.take_event routes each kind to its one method) ------------
+    def on_table_seen(self, event: TableSeen) -> None:
         from pyramid.net.discovery import instance_name
 
         ad = event.table
@@ -276,11 +253,11 @@ class Tables:
         if ad.via == "server" and ad.is_table:
             self._join_wanted()
 
-    def _on_table_gone(self, event: TableGone) -> None:
+    def on_table_gone(self, event: TableGone) -> None:
         self.tables.pop(event.key, None)
         self.consoles.pop(event.key, None)
 
-    def _on_listening(self, event: Listening) -> None:
+    def on_listening(self, event: Listening) -> None:
         self.notice = ""
         self._listening_at = None  # the addresses are read again for the table now listening
         run = self.run
@@ -288,22 +265,22 @@ class Tables:
             run.listen = (event.host, event.port)  # port 0 asked: a restart must listen on this one
             run.save(run.board)
 
-    def _on_listen_failed(self, event: ListenFailed) -> None:
+    def on_listen_failed(self, event: ListenFailed) -> None:
         self.notice = wording.listen_failed(event.port)
         if self.run is not None and self.run.seat == 0:
             self.run.status = self.notice  # nobody can sit at this table: say so on it
 
-    def _on_server_state(self, event: ServerState) -> None:
+    def on_server_state(self, event: ServerState) -> None:
         self.server_state = event
         self._join_wanted()
 
-    def _on_crowded(self, event: Crowded) -> None:
+    def on_crowded(self, event: Crowded) -> None:
         self.crowded = event.crowded
 
-    def _on_discovery_failed(self, event: DiscoveryFailed) -> None:
+    def on_discovery_failed(self, event: DiscoveryFailed) -> None:
         self.notice = wording.discovery_failed()
 
-    def _on_invite_sent(self, event: InviteSent) -> None:
+    def on_invite_sent(self, event: InviteSent) -> None:
         self.notice = wording.invite_sent(self._invited.pop(event.address, event.address), event.delivered)
 
     # -- the scripted mode's waits -------------------------------------------------
