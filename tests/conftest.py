@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import shutil
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,6 +14,14 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The run's one folder for the table servers' CA (tests/table_server.py), made by the controlling
+    process before xdist starts its workers, which inherit its name."""
+    if not hasattr(config, "workerinput") and "PYRAMID_TEST_AUTHORITY" not in os.environ:
+        os.environ["PYRAMID_TEST_AUTHORITY"] = tempfile.mkdtemp(prefix="pyramid-authority-")
+        config.add_cleanup(lambda: shutil.rmtree(os.environ.pop("PYRAMID_TEST_AUTHORITY"), ignore_errors=True))
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -214,11 +214,11 @@ def test_the_servers_state_says_why_it_is_not_connected(broker: Broker, tmp_path
     if certificate is not None and change.get("key_file") == "missing":
         account = account._replace(certificate=certificate._replace(key_file=tmp_path / "nothing"))
     elif certificate is not None and change.get("cert_file") == "not its key":
-        other = make_server(tmp_path / "other", certified=["dee"])[0].certificate("dee")
+        other = make_server(tmp_path / "other", certified=["dee"], own_authority=True)[0].certificate("dee")
         assert other is not None
         account = account._replace(certificate=certificate._replace(cert_file=other.cert_file))
     elif certificate is not None:  # a certificate for the same account, signed by another server's CA
-        other = make_server(tmp_path / "other", certified=["dee"])[0].certificate("dee")
+        other = make_server(tmp_path / "other", certified=["dee"], own_authority=True)[0].certificate("dee")
         assert other is not None
         account = account._replace(certificate=other)
     elif change.get("password_file") == "wrong":
@@ -233,7 +233,7 @@ def test_the_servers_state_says_why_it_is_not_connected(broker: Broker, tmp_path
     elif change.get("ca_file") == "other":  # a CA that did not sign the server's certificate
         other = tmp_path / "other"
         other.mkdir()
-        account = account._replace(ca_file=make_server(other, "x")[0].directory / "ca.crt")
+        account = account._replace(ca_file=make_server(other, "x", own_authority=True)[0].directory / "ca.crt")
     else:
         account = account._replace(port=free_port())
     endpoint = Endpoint("Cy", server=account)

@@ -112,7 +112,7 @@ def test_the_certificates_port_takes_no_one_without_a_certificate_of_the_servers
     by_password[by_password.index("-p") + 1] = str(server.certificate_port)
     assert_refused(subprocess.run([*by_password, "-q", "1", "-t", "pyramids/v1/adverts/ann", "-m", "x"],
                                   capture_output=True, text=True, timeout=30))
-    other, _ = make_server(tmp_path / "other", certified=["ann"])
+    other, _ = make_server(tmp_path / "other", certified=["ann"], own_authority=True)
     assert_refused(publish(server, "ann", "pyramids/v1/adverts/ann", "x", certificate=other.certificate("ann")))
     certificate_only = server.client("mosquitto_pub", "dee")
     certificate_only[certificate_only.index("-p") + 1] = str(server.port)
