@@ -20,7 +20,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pyramid.console.dealing import DealRequest, Dealt
-from pyramid.console.protocols import Console
+from pyramid.console.protocols import GameServices
 from pyramid.engine.board import Board, Move
 from pyramid.engine.cards import format_cards
 from pyramid.engine.difficulty import GRADES, Grade
@@ -162,7 +162,7 @@ def record_abandoned(store: "Store", progress: Progress) -> None:
 class PyramidRun:
     """One Pyramid game: the board, its saved progress, the result counted once, its solver."""
 
-    def __init__(self, session: Console, board: Board, progress: Progress) -> None:
+    def __init__(self, session: GameServices, board: Board, progress: Progress) -> None:
         self.session = session
         self.board = board
         self.progress = progress
@@ -331,7 +331,7 @@ class PyramidRun:
 
 
 # -- which game -------------------------------------------------------------------
-def saved_run(session: Console) -> PyramidRun | None:
+def saved_run(session: GameServices) -> PyramidRun | None:
     """The saved game, replayed, its preset chosen again (``None``: none is saved).
     :class:`~pyramid.engine.errors.ReplayError` when it no longer replays: it is cleared."""
     progress = session.store.load_progress(GAME)
@@ -346,7 +346,7 @@ def saved_run(session: Console) -> PyramidRun | None:
     return PyramidRun(session, board, progress)
 
 
-def daily_request(session: Console, day: datetime.date | None = None) -> DealRequest | None:
+def daily_request(session: GameServices, day: datetime.date | None = None) -> DealRequest | None:
     """The daily challenge of ``day`` (default today: the same winnable deal for everyone on that date,
     with its par), or ``None`` when the preset has none."""
     from pyramid.engine.daily import NoDailyChallenge, daily_challenge  # the lists load only when asked
@@ -359,7 +359,7 @@ def daily_request(session: Console, day: datetime.date | None = None) -> DealReq
     return DealRequest(challenge.number, daily=day, par=challenge.par, score_par=challenge.score_par)
 
 
-def challenge_request(session: Console) -> DealRequest | None:
+def challenge_request(session: GameServices) -> DealRequest | None:
     """A score challenge: a deal whose best score is known (one of the daily deals, not today's), or
     ``None`` when the preset has none."""
     from pyramid.engine.daily import challenges, daily_challenge  # the lists load only when asked
@@ -374,7 +374,7 @@ def challenge_request(session: Console) -> DealRequest | None:
     return DealRequest(challenge.number, score_par=challenge.score_par)
 
 
-def new_run(session: Console, rules: Rules, request: DealRequest, dealt: Dealt) -> PyramidRun:
+def new_run(session: GameServices, rules: Rules, request: DealRequest, dealt: Dealt) -> PyramidRun:
     """The game of the cards ``dealt``: it replaces the saved game (which counts as lost, as in most
     solitaire games) and is saved before its first move."""
     saved = session.store.load_progress(GAME)

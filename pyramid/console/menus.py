@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Callable
 from pyramid.actions import Action, Kind
 from pyramid.console.catalogue import current_language, knows, say
 from pyramid.console.help_text import Sections
-from pyramid.console.protocols import Console
+from pyramid.console.protocols import Console, GameServices
 from pyramid.console.screen import HelpScreen, MenuScreen, NoticeScreen, PagedScreen, Screen
 from pyramid.console.widgets import ConfirmScreen, NumberEntryScreen
 from pyramid.console.wording import (describe_variant, device_line, played_won, player_name, press_line, variant_line,
@@ -231,7 +231,7 @@ class StatisticsScreen(PagedScreen):
         super().__init__(session, say("statistics.title"), self.sections(session))
 
     @staticmethod
-    def sections(session: Console) -> Sections:
+    def sections(session: GameServices) -> Sections:
         from pyramid.saved.stats import daily_streaks  # loaded with this screen, not before the menu
 
         sections: list[tuple[str, tuple[str, ...]]] = []

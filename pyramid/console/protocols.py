@@ -235,31 +235,23 @@ class NetworkTables(TablesNews, Protocol):
         """The invite held to be shown, now taken (one at a time)."""
 
 
-class Console(Protocol):
-    """What a screen may use: the stack it lives on and the console's services."""
+class GameServices(Protocol):
+    """What a game's flow needs of the console (``game_flow.PyramidRun``: its data, rules, clock, dice
+    and searches), and nothing of the screens: a game can be carried, saved and judged with no stack."""
 
     store: Store
-    settings: PlayerSettings
     rules: Rules
     rng: random.Random
     today: Callable[[], datetime.date]
     #: Monotonic seconds: what screens that move by themselves time themselves by.
     clock: Callable[[], float]
     fixed_deal: DealChoice
-    #: The screen the console draws on, as its display describes it ("window 320x240 (x11)"; "": unknown).
-    display_description: str
-    #: Whether the main menu offers "Quit" (a window on a desktop; a console is switched off instead).
-    can_quit: bool
-    #: Asks the system to power off (``--power-off logind``: the appliance); ``None``: the menu has no such line.
-    power_off: Callable[[], None] | None
-    input_log: Callable[[], Sequence[PressSeen]]
-    input_devices: Callable[[], Sequence[str]]
     #: Where long searches run without freezing the screen (a worker thread, or at once in the scripted mode).
     thinker: Thinker
 
-    @property
-    def tables(self) -> NetworkTables:
-        """The network tables: the tables seen, invites, the match at a table (made by the app)."""
+
+class ScreenStack(Protocol):
+    """The screens shown, one over the other: what a screen needs to open another and to close."""
 
     @property
     def screen(self) -> Shown:
@@ -274,6 +266,33 @@ class Console(Protocol):
     def screen_below(self, screen: Shown) -> Shown | None:
         """The screen under ``screen`` on the stack (what a panel is drawn over)."""
 
+
+class ConsoleSystem(Protocol):
+    """The machine the console runs on, as the main menu's System and Controls pages show it."""
+
+    #: The screen the console draws on, as its display describes it ("window 320x240 (x11)"; "": unknown).
+    display_description: str
+    #: Whether the main menu offers "Quit" (a window on a desktop; a console is switched off instead).
+    can_quit: bool
+    #: Asks the system to power off (``--power-off logind``: the appliance); ``None``: the menu has no such line.
+    power_off: Callable[[], None] | None
+    input_log: Callable[[], Sequence[PressSeen]]
+    input_devices: Callable[[], Sequence[str]]
+
+    def quit(self) -> None:
+        """End the console (the main loop stops after this action)."""
+
+
+class Console(GameServices, ScreenStack, ConsoleSystem, Protocol):
+    """What a screen may use: the stack it lives on, the game's services, the machine, and the player's
+    settings and the network tables."""
+
+    settings: PlayerSettings
+
+    @property
+    def tables(self) -> NetworkTables:
+        """The network tables: the tables seen, invites, the match at a table (made by the app)."""
+
     def change_setting(self, name: str, value: Any) -> None:
         """Store one of the player's settings."""
 
@@ -285,9 +304,6 @@ class Console(Protocol):
 
     def show_store_notice(self) -> None:
         """Tell the player once about data put aside or a store that cannot save."""
-
-    def quit(self) -> None:
-        """End the console (the main loop stops after this action)."""
 
     def cue(self, cue: Cue, targets: tuple[Target, ...] = (), points: int = 0, bonus: str = "") -> None:
         """Say what just happened that the cards do not show (a wrong pair, the points and a bonus

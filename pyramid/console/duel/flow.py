@@ -18,7 +18,7 @@ from __future__ import annotations
 import datetime
 from concurrent.futures import Future
 
-from pyramid.console.protocols import Console
+from pyramid.console.protocols import Console, GameServices
 from pyramid.engine.cards import format_cards
 from pyramid.engine.deal import MAX_DEAL_NUMBER
 from pyramid.engine.duel.board import PYRAMIDS, DuelBoard
@@ -42,7 +42,7 @@ def remembered_level(session: Console) -> str:
     return level if level in LEVELS else DEFAULT_LEVEL
 
 
-def match_number_for(session: Console, chosen: int | None) -> int:
+def match_number_for(session: GameServices, chosen: int | None) -> int:
     """``--deal-number`` (used once), else the number the player chose, else a random one."""
     fixed, session.fixed_deal.number = session.fixed_deal.number, None
     return fixed or chosen or session.rng.randint(1, MAX_DEAL_NUMBER)
@@ -160,7 +160,7 @@ class DuelRun:
         return self._computer.result()
 
 
-def saved_duel(session: Console) -> Progress | None:
+def saved_duel(session: GameServices) -> Progress | None:
     return session.store.load_progress(GAME)
 
 

@@ -29,7 +29,7 @@ from pyramid.console.duel.screens import over_saved_duel
 from pyramid.console.digits import DigitEntry, DigitField
 from pyramid.console.duel.help import PyramidsHelpKey
 from pyramid.console.net import wording
-from pyramid.console.protocols import Console, NetworkTables, Shown, TableRun
+from pyramid.console.protocols import Console, NetworkTables, ScreenStack, Shown, TableRun
 from pyramid.console.screen import LiveLine, LiveMenuScreen, NoticeScreen, Screen
 from pyramid.console.widgets import ConfirmScreen
 from pyramid.view import Hit, MenuHit, MenuView, PanelView, View
@@ -192,7 +192,7 @@ def _put_away_run(session: Console) -> TableScreen | None:
     return screen
 
 
-def _table_screen(session: Console) -> TableScreen | None:
+def _table_screen(session: ScreenStack) -> TableScreen | None:
     """The table's screen, if it is on the stack (there is one at most)."""
     screen: Shown | None = session.screen
     while screen is not None and not isinstance(screen, TableScreen):
