@@ -95,7 +95,7 @@ def move_to_screen() -> list[float]:
     from pyramid.app.loop import run_loop
     from pyramid.console.menus import open_console
     from pyramid.console.net.lobby import start_table
-    from pyramid.console.net.service import TableService
+    from pyramid.console.net.tables import Tables
     from pyramid.console.protocols import DealChoice
     from pyramid.console.session import Session
     from pyramid.engine.duel.ai import play_match
@@ -105,10 +105,10 @@ def move_to_screen() -> list[float]:
     from pyramid.view import View
 
     hub = InputHub()
-    tables = TableService(lambda name: Network(name, hub.post, discovery="off"), 0, "127.0.0.1")
+    tables = Tables(lambda name: Network(name, hub.post, discovery="off"), 0, "127.0.0.1", "Ann")
     session = Session(None, DealChoice(number=MATCH), tables=tables)
     open_console(session)
-    start_table(session, None, None)
+    start_table(session, None)
     shown: dict[int, float] = {}
     seen = threading.Condition()
 
@@ -116,7 +116,7 @@ def move_to_screen() -> list[float]:
         def show(self, view: View) -> None:
             super().show(view)
             run = session.tables.run
-            count = len(run.opponent_board().move_stack) if run is not None else 0
+            count = len(run.opponent.moves) if run is not None else 0
             with seen:
                 shown.setdefault(count, time.perf_counter())
                 seen.notify_all()
@@ -124,7 +124,7 @@ def move_to_screen() -> list[float]:
     frontend = TimedFrontend(HeadlessDisplay((480, 320)))
     loop = threading.Thread(target=run_loop, args=(session, frontend, hub, Notifier(None)))
     loop.start()
-    host = session.tables.network(session)
+    host = session.tables.network()
     while (view := host.table_view()) is None or view.port == 0:
         time.sleep(0.01)
     events: queue.Queue[ev.NetEvent] = queue.Queue()

@@ -124,6 +124,8 @@ class MatchState:
         self.role = role
         self.board = DuelBoard.for_match(match_number)
         self.board.replay(own_moves)
+        self._played = [str(move) for move in self.board.move_stack]  # the same moves, in notation
+        self._opponent: OpponentGame | None = None  # the opponent's game as last worked out
         self.replay = opponent or OpponentReplay(match_number)
         if self.replay.match_number != match_number:
             raise ProtocolError(f"saved opponent is on match {self.replay.match_number}, not {match_number}")
@@ -143,24 +145,33 @@ class MatchState:
 
     @property
     def phase(self) -> Phase:
+        return self._phase(self.board.is_over(), self.replay.finished)
+
+    def _phase(self, own_over: bool, their_over: bool) -> Phase:
         if self.ended is not None:
             return "ended"
         if self.their_proposal is not None:
             return "asked"
         if self.my_proposal is not None:
             return "proposed"
-        return "finished" if self.board.is_over() and self.replay.finished else "playing"
+        return "finished" if own_over and their_over else "playing"
 
     def opponent_game(self) -> OpponentGame:
-        """The opponent's game as replayed so far (a value: the console's one view of it)."""
-        replay = self.replay
-        board = replay.board
-        return OpponentGame(replay.match_number, tuple(replay.played), board.round_number, board.score,
-                            board.is_over(), tuple(board.round_scores()), sum(tally.cleared for tally in board.tallies))
+        """The opponent's game as replayed so far (a value: the console's one view of it), worked out
+        again only when a move came since."""
+        replay, game = self.replay, self._opponent
+        if game is None or game.match != replay.match_number or len(game.moves) != replay.moves:
+            board = replay.board
+            game = self._opponent = OpponentGame(
+                replay.match_number, tuple(replay.played), board.round_number, board.score, board.is_over(),
+                tuple(board.round_scores()), sum(tally.cleared for tally in board.tallies))
+        return game
 
     def snapshot(self) -> MatchSnapshot:
-        return MatchSnapshot(self.match_number, tuple(str(move) for move in self.board.move_stack),
-                             self.board.is_over(), self.opponent_game(), self.phase, self.ended)
+        """The match now, for the console (taken after every step: a few microseconds)."""
+        own_over, opponent = self.board.is_over(), self.opponent_game()
+        return MatchSnapshot(self.match_number, tuple(self._played), own_over, opponent,
+                             self._phase(own_over, opponent.finished), self.ended)
 
     # -- a connection -------------------------------------------------------------------------
     def connect(self, peer: str, limits: Limits, now: float, first_word_within: float | None = None) -> Step:
@@ -265,8 +276,8 @@ class MatchState:
             return NOTHING  # the peer has not seen our acceptance yet; our resend for the new match will follow
         if match_number != current:
             raise MatchVoidError("wrong_match", f"the opponent is on match {match_number}, this table on {current}")
-        stack = self.board.move_stack
-        moves = tuple(Move(match_number, n, str(stack[n - 1])) for n in range(next_number, len(stack) + 1))
+        played = self._played
+        moves = tuple(Move(match_number, n, played[n - 1]) for n in range(next_number, len(played) + 1))
         status = self._status()
         self._synced, self._sent = True, status.moves
         return Step(send=(*moves, status))
@@ -280,6 +291,7 @@ class MatchState:
         previous = self.opponent_game()
         self._previous_match = self.match_number
         self.board = DuelBoard.for_match(match_number)
+        self._played = []
         self.replay = OpponentReplay(match_number)
         self.my_proposal = self.their_proposal = None
         self._synced, self._sent = False, 0
@@ -291,6 +303,7 @@ class MatchState:
         if self.ended is not None:
             raise TableStateError(f"the match is over at this table ({self.ended}): move {str(move)!r} not sent")
         self.board.push(move)
+        self._played.append(str(move))
         number = len(self.board.move_stack)
         if not self._synced or number <= self._sent:
             return NOTHING
