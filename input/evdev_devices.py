@@ -61,6 +61,12 @@ PERMISSION_GRACE = 1.0
 #: Letter keys: a device with these is a real keyboard (not a remote that has a few keyboard keys).
 LETTER_KEYS = (ecodes.KEY_Q, ecodes.KEY_A, ecodes.KEY_Z)
 HAT_AXES: Mapping[int, tuple[str, str]] = {ecodes.ABS_HAT0X: ("left", "right"), ecodes.ABS_HAT0Y: ("up", "down")}
+#: A remote's digit keys, typed where digits are typed (a deal's number): KEY_NUMERIC_n as a TV remote
+#: sends them (HDMI-CEC's rc-cec keymap, most IR keymaps), KEY_n as older keymaps did.
+DIGIT_KEYS: Mapping[int, str] = {
+    **{getattr(ecodes, f"KEY_NUMERIC_{digit}"): str(digit) for digit in range(10)},
+    **{getattr(ecodes, f"KEY_{digit}"): str(digit) for digit in range(10)},
+}
 
 # What the reader's selector keys carry besides device paths.
 _STOP = object()
@@ -151,6 +157,8 @@ class DeviceTranslator:
         axes = dict(capabilities.get(ecodes.EV_ABS, ()))
         self.keyboard = all(key in keys for key in LETTER_KEYS)
         self.keys = {code: action for code, action in keymap.codes(self.keyboard).items() if code in keys}
+        #: Digits typed from a remote's number keys (a keyboard's own typing comes through the keyboard source).
+        self.digits = {} if self.keyboard else {code: digit for code, digit in DIGIT_KEYS.items() if code in keys}
         self.hats = {axis: directions for axis, directions in HAT_AXES.items() if axis in axes}
         self.touch = _Touch.of(keys, axes, props) if panel_size is not None else None
         self.panel_size = panel_size
@@ -162,7 +170,7 @@ class DeviceTranslator:
     @property
     def useful(self) -> bool:
         """Whether the device has anything that means an action (else it is left alone)."""
-        return bool(self.keys or self.hats or self.touch)
+        return bool(self.keys or self.digits or self.hats or self.touch)
 
     @property
     def kind(self) -> str:
@@ -188,6 +196,11 @@ class DeviceTranslator:
             return  # the kernel's auto-repeat: the hub repeats instead
         if self.touch is not None and code == ecodes.BTN_TOUCH:
             self.touch.touched = value == 1
+            return
+        digit = self.digits.get(code)
+        if digit is not None:
+            if value:
+                hub.typed(digit, self.name)
             return
         action = self.keys.get(code)
         if action is None:

@@ -58,7 +58,10 @@ DEFAULT_KEYS: Mapping[str, tuple[str, ...]] = MappingProxyType(
         "right": ("KEY_RIGHT", "BTN_DPAD_RIGHT"),
         "ok": ("KEY_OK", "KEY_SELECT", "KEY_ENTER", "KEY_KPENTER", "KEY_SPACE", "BTN_SOUTH"),
         "back": ("KEY_BACK", "KEY_EXIT", "KEY_ESC", "KEY_BACKSPACE", "BTN_EAST"),
-        "star": ("KEY_HOMEPAGE", "KEY_HOME", "KEY_MENU", "KEY_KPASTERISK", "BTN_START"),
+        # A TV's own remote through HDMI-CEC (the kernel's rc-cec keymap): Root menu is KEY_ROOT_MENU,
+        # Contents menu KEY_MENU, and a CEC 2.0 remote's context menu KEY_CONTEXT_MENU.
+        "star": ("KEY_HOMEPAGE", "KEY_HOME", "KEY_MENU", "KEY_ROOT_MENU", "KEY_CONTEXT_MENU", "KEY_KPASTERISK",
+                 "BTN_START"),
         "help": ("KEY_INFO", "KEY_HELP", "KEY_F1", "BTN_SELECT"),
         # The assists within one press: a keyboard's U and H, a gamepad's west and north
         # buttons (X and Y), a remote's red and green keys.

@@ -512,3 +512,33 @@ def test_a_real_uinput_remote_end_to_end(hub):
             assert wait_for(hub, 1) == [Action("back")]
         finally:
             reader.close()
+
+
+#: The keys of a TV's own remote as the kernel's rc-cec keymap gives them (drivers/media/rc/keymaps/rc-cec.c:
+#: CEC user control code → key), for the buttons the console answers to (issue 49's keymap).
+TV_REMOTE = {
+    0x00: (ecodes.KEY_OK, "ok"), 0x01: (ecodes.KEY_UP, "up"), 0x02: (ecodes.KEY_DOWN, "down"),
+    0x03: (ecodes.KEY_LEFT, "left"), 0x04: (ecodes.KEY_RIGHT, "right"), 0x09: (ecodes.KEY_ROOT_MENU, "star"),
+    0x0B: (ecodes.KEY_MENU, "star"), 0x0D: (ecodes.KEY_EXIT, "back"), 0x11: (ecodes.KEY_CONTEXT_MENU, "star"),
+    0x35: (ecodes.KEY_INFO, "help"), 0x4C: (ecodes.KEY_BACK, "back"), 0x72: (ecodes.KEY_RED, "undo"),
+    0x73: (ecodes.KEY_GREEN, "hint"),
+}
+RC_CEC_KEYS = [code for code, _ in TV_REMOTE.values()] + [getattr(ecodes, f"KEY_NUMERIC_{n}") for n in range(10)]
+
+
+@pytest.mark.parametrize("ui_command", sorted(TV_REMOTE), ids=lambda command: f"cec-{command:#04x}")
+def test_a_tv_remotes_keys_through_hdmi_cec(ui_command: int) -> None:
+    code, action = TV_REMOTE[ui_command]
+    assert translate({ecodes.EV_KEY: RC_CEC_KEYS}, key(code, 1) + key(code, 0)) == [Action(action)]
+
+
+def test_a_tv_remotes_digits_are_typed_once_however_long_held() -> None:
+    """rc-cec repeats a held key (value 2) until 550 ms after the TV's last repeat; a digit is typed once."""
+    four, two = ecodes.KEY_NUMERIC_4, ecodes.KEY_NUMERIC_2
+    events = key(four, 1) + key(four, 2) + key(four, 2) + key(four, 0) + key(two, 1) + key(two, 0)
+    assert translate({ecodes.EV_KEY: RC_CEC_KEYS}, events) == [Action.typed("4"), Action.typed("2")]
+
+
+def test_a_keyboards_digit_row_is_not_typed_twice() -> None:
+    """A real keyboard types through the keyboard source; its evdev digit keys give nothing here."""
+    assert translate({ecodes.EV_KEY: KEYBOARD_KEYS + [ecodes.KEY_4]}, key(ecodes.KEY_4, 1) + key(ecodes.KEY_4, 0)) == []
