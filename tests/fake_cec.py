@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ctypes
 import errno
+import os
 from collections import deque
 from typing import Any
 
@@ -32,10 +33,29 @@ class FakeAdapter:
         self.events: deque[kernel.Event] = deque()
         self.tv_on = True
         self.gone = False
+        #: Readable while something waits to be read, as the adapter's node is for select().
+        self.node, self._ready = os.pipe()
+        os.set_blocking(self.node, False)
 
     # -- what the test does ------------------------------------------------------------------------
     def hear(self, message: CecMessage) -> None:
         self.incoming.append(_msg(message.to_bytes(), 0))
+        self._signal()
+
+    def unplug(self) -> None:
+        self.gone = True
+        self._signal()
+
+    def _signal(self) -> None:
+        os.write(self._ready, b"!")
+
+    def _quiet(self) -> None:
+        """Nothing left to read: the node is no longer readable."""
+        if not self.incoming and not self.events:
+            try:
+                os.read(self.node, 4096)
+            except BlockingIOError:
+                pass
 
     def hot_plug(self, physical: int) -> None:
         """The HDMI cable out and in again at ``physical``: the kernel claims the same address again."""
@@ -64,12 +84,15 @@ class FakeAdapter:
             data = bytes(arg.msg[:arg.len])
             self.sent.append(CecMessage.parse(data))
             self.incoming.append(_msg(data, TX_STATUS_OK if self.tv_on else TX_STATUS_NACK))
+            self._signal()
         elif request == kernel.RECEIVE:
             if not self.incoming:
+                self._quiet()
                 raise OSError(errno.EAGAIN, "Resource temporarily unavailable")
             _copy(self.incoming.popleft(), arg)
         elif request == kernel.DQEVENT:
             if not self.events:
+                self._quiet()
                 raise OSError(errno.EAGAIN, "Resource temporarily unavailable")
             _copy(self.events.popleft(), arg)
         else:
@@ -81,6 +104,7 @@ class FakeAdapter:
         event.state_change.phys_addr = self.physical
         event.state_change.log_addr_mask = self.claim.log_addr_mask
         self.events.append(event)
+        self._signal()
 
 
 def _copy(source: Any, target: Any) -> None:

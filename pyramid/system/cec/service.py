@@ -1,0 +1,207 @@
+"""The console on the TV's CEC bus: every adapter, one thread that waits and only reports.
+
+Why a thread of its own: the adapters' messages come at any time and some need
+an answer within the CEC specification's 1 s (a TV asking for the power status
+gives up and shows "no signal"), whatever the main loop is drawing. The thread
+waits in ``select`` on the adapters' file descriptors (messages as readable,
+the kernel's events as exceptional) and on a pipe the main loop writes to, so
+an idle console wakes for nothing. It answers the bus through each adapter's
+:class:`~pyramid.system.cec.playback.Playback` and posts the news (the TV's
+standby, the console shown or not, a remote key read from the messages) to the
+main loop; the main loop's requests (wake the TV, put it to standby) go the
+other way through the queue. An adapter that fails (unplugged) is closed and
+left; the console plays on.
+"""
+
+from __future__ import annotations
+
+import glob
+import logging
+import os
+import queue
+import select
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from pyramid.system.cec.adapter import Addresses, AdapterInfo, CecAdapter, LostMessages, Sent
+from pyramid.system.cec.messages import CecError, CecMessage, dotted, osd_name_bytes
+from pyramid.system.cec.playback import CecNews, CecStep, Playback
+
+log = logging.getLogger(__name__)
+
+#: Where the kernel's CEC adapters are.
+ADAPTERS = "/dev/cec*"
+Opener = Callable[[str], CecAdapter]
+
+
+@dataclass(frozen=True, slots=True)
+class CecStatus:
+    """One adapter as the System page shows it."""
+
+    info: AdapterInfo
+    physical: str
+    logical: int | None
+    active: bool
+
+
+class _Opened:
+    def __init__(self, adapter: CecAdapter, info: AdapterInfo, playback: Playback) -> None:
+        self.adapter, self.info, self.playback = adapter, info, playback
+
+
+class CecService:
+    """The console's CEC adapters; ``post`` takes the news on the main loop's queue (thread-safe)."""
+
+    def __init__(self, post: Callable[[CecNews], None], osd_name: str = "Pyramid", wake_tv: bool = True,
+                 paths: Callable[[], list[str]] = lambda: sorted(glob.glob(ADAPTERS)),
+                 opener: Opener = CecAdapter.open) -> None:
+        self._post, self._name, self._wake_tv = post, osd_name_bytes(osd_name), wake_tv
+        self._paths, self._opener = paths, opener
+        self._opened: dict[str, _Opened] = {}
+        self._asked: queue.SimpleQueue[str] = queue.SimpleQueue()
+        self._wakeup_read, self._wakeup_write = os.pipe()
+        self._thread: threading.Thread | None = None
+        #: The adapters as the System page shows them, replaced whole by the thread (read without a lock).
+        self._statuses: tuple[CecStatus, ...] = ()
+
+    # -- the main loop's side -----------------------------------------------------------------
+    def start(self) -> None:
+        """Open every adapter found and start following the bus (nothing found: nothing runs)."""
+        for path in self._paths():
+            self._open(path)
+        if self._opened:
+            self._thread = threading.Thread(target=self._run, name="pyramid-cec", daemon=True)
+            self._thread.start()
+
+    def wake(self) -> None:
+        """One Touch Play: wake the TV and show it this console (a key pressed on another device, say)."""
+        self._ask("wake")
+
+    def standby_tv(self) -> None:
+        self._ask("standby")
+
+    def statuses(self) -> tuple[CecStatus, ...]:
+        return self._statuses
+
+    def stop(self) -> None:
+        self._ask("stop")
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        for opened in self._opened.values():
+            opened.adapter.close()
+        self._opened.clear()
+        os.close(self._wakeup_read)
+        os.close(self._wakeup_write)
+
+    def _ask(self, what: str) -> None:
+        self._asked.put(what)
+        os.write(self._wakeup_write, b"!")
+
+    # -- the thread -------------------------------------------------------------------------------
+    def _open(self, path: str) -> None:
+        try:
+            adapter = self._opener(path)
+        except CecError as error:
+            log.warning("HDMI-CEC adapter not used: %s", error)
+            return
+        try:
+            info = adapter.info()
+            playback = Playback(keys_from_messages=not info.has_remote)
+            adapter.follow()
+            addresses = adapter.addresses()
+            playback.addresses(addresses.logical, addresses.physical)
+            adapter.claim(self._name, keys_to_kernel=info.has_remote)
+        except CecError as error:
+            adapter.close()
+            log.warning("HDMI-CEC adapter not used: %s", error)
+            return
+        log.info("HDMI-CEC adapter %s (%s, %s): claiming a Playback address as %r", path, info.driver, info.name,
+                 self._name.decode())
+        self._opened[path] = _Opened(adapter, info, playback)
+        self._publish()
+
+    def _run(self) -> None:
+        while self._opened:
+            descriptors = {opened.adapter.fileno(): path for path, opened in self._opened.items()}
+            readable, _, exceptional = select.select([self._wakeup_read, *descriptors], [], list(descriptors))
+            if self._wakeup_read in readable and self._requests():
+                return
+            for fd in {*readable, *exceptional} - {self._wakeup_read}:
+                self._guarded(descriptors[fd], self._drain)
+
+    def _requests(self) -> bool:
+        """The main loop's requests; True when it asks the thread to end."""
+        os.read(self._wakeup_read, 512)
+        while not self._asked.empty():
+            what = self._asked.get()
+            if what == "stop":
+                return True
+            for path in list(self._opened):
+                self._guarded(path, self._waking if what == "wake" else self._standing_by)
+        return False
+
+    def _waking(self, opened: _Opened) -> None:
+        self._carry(opened, opened.playback.wake())
+
+    def _standing_by(self, opened: _Opened) -> None:
+        self._carry(opened, opened.playback.standby_tv())
+
+    def _drain(self, opened: _Opened) -> None:
+        """Everything the adapter has: its events (the kernel's exceptional condition), then its messages."""
+        self._events(opened)
+        self._messages(opened)
+
+    def _guarded(self, path: str, act: Callable[[_Opened], None]) -> None:
+        opened = self._opened.get(path)
+        if opened is None:
+            return
+        try:
+            act(opened)
+        except CecError as error:
+            log.warning("HDMI-CEC adapter %s left: %s", path, error)
+            opened.adapter.close()
+            del self._opened[path]
+            self._publish()
+
+    def _events(self, opened: _Opened) -> None:
+        while (event := opened.adapter.event()) is not None:
+            if isinstance(event, LostMessages):
+                log.warning("HDMI-CEC adapter %s: %d messages lost", opened.info.path, event.count)
+                continue
+            self._addresses(opened, event)
+
+    def _addresses(self, opened: _Opened, addresses: Addresses) -> None:
+        was_claimed = opened.playback.claimed
+        self._carry(opened, opened.playback.addresses(addresses.logical, addresses.physical))
+        log.info("HDMI-CEC adapter %s: physical address %s, logical %s", opened.info.path,
+                 dotted(addresses.physical), addresses.logical)
+        if opened.playback.claimed and not was_claimed and self._wake_tv:
+            self._carry(opened, opened.playback.wake())  # One Touch Play when the console comes on the bus
+        self._publish()
+
+    def _messages(self, opened: _Opened) -> None:
+        while (received := opened.adapter.receive()) is not None:
+            if isinstance(received, Sent):
+                if not received.ok:
+                    log.info("HDMI-CEC %s: %s not acknowledged", opened.info.path, message_text(received.message))
+                continue
+            self._carry(opened, opened.playback.receive(received))
+
+    def _carry(self, opened: _Opened, step: CecStep) -> None:
+        for message in step.send:
+            opened.adapter.transmit(message)
+        for news in step.news:
+            self._post(news)
+        if step.news:
+            self._publish()
+
+    def _publish(self) -> None:
+        statuses = tuple(CecStatus(opened.info, dotted(opened.playback.physical), opened.playback.logical,
+                                   opened.playback.active) for opened in self._opened.values())
+        self._statuses = statuses
+
+
+def message_text(message: CecMessage) -> str:
+    """A message as cec-ctl's monitor shows it, for the log: ``4f:82:10:00``."""
+    return ":".join(f"{byte:02x}" for byte in message.to_bytes())

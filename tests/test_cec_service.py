@@ -1,0 +1,119 @@
+"""The console on the CEC bus: one thread over every adapter (faked at the ioctl seam), news to the main loop.
+
+Waits are bounded only so that a broken build fails instead of hanging; each
+waits for a condition, never for a fixed time.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import time
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from pyramid.system.cec.adapter import CecAdapter
+from pyramid.system.cec.messages import BROADCAST, TV, CecError, CecMessage, Opcode
+from pyramid.system.cec.playback import ActiveSource, RemoteKey, TvStandby
+from pyramid.system.cec.service import CecService
+
+from fake_cec import FakeAdapter
+
+GUARD = 10.0
+
+
+class Bus:
+    """Fake adapters by path, the service over them and the news it posted."""
+
+    def __init__(self, *paths: str, has_remote: bool = True, wake_tv: bool = True) -> None:
+        capabilities = FakeAdapter().capabilities if has_remote else FakeAdapter().capabilities & ~(1 << 4)
+        self.adapters = {path: FakeAdapter(capabilities=capabilities) for path in paths}
+        self.news: queue.Queue[object] = queue.Queue()
+        self.service = CecService(self.news.put, wake_tv=wake_tv, paths=lambda: list(self.adapters),
+                                  opener=self.open)
+
+    def open(self, path: str) -> CecAdapter:
+        fake = self.adapters[path]
+        if fake.gone:
+            raise CecError(f"{path}: No such device")
+        return CecAdapter(path, os.dup(fake.node), fake)
+
+    def until(self, condition: Callable[[], bool]) -> None:
+        deadline = time.monotonic() + GUARD
+        while not condition():
+            assert time.monotonic() < deadline, "the service did not get there"
+            time.sleep(0.005)
+
+    def next_news(self) -> object:
+        return self.news.get(timeout=GUARD)
+
+
+@pytest.fixture
+def bus() -> Iterator[Bus]:
+    made = Bus("/dev/cec0")
+    made.service.start()
+    yield made
+    made.service.stop()
+
+
+def test_the_console_claims_an_address_and_wakes_the_tv_once_claimed(bus: Bus) -> None:
+    tv = bus.adapters["/dev/cec0"]
+    assert bus.next_news() == ActiveSource(True)
+    assert tv.sent[:2] == [CecMessage(4, TV, Opcode.IMAGE_VIEW_ON),
+                           CecMessage(4, BROADCAST, Opcode.ACTIVE_SOURCE, b"\x10\x00")]
+    status, = bus.service.statuses()
+    assert (status.physical, status.logical, status.active, status.info.driver) == ("1.0.0.0", 4, True, "vivid")
+
+
+def test_the_tvs_questions_are_answered_and_its_standby_told(bus: Bus) -> None:
+    tv = bus.adapters["/dev/cec0"]
+    bus.next_news()
+    tv.hear(CecMessage(TV, 4, Opcode.GIVE_DEVICE_POWER_STATUS))
+    bus.until(lambda: CecMessage(4, TV, Opcode.REPORT_POWER_STATUS, b"\x00") in tv.sent)
+    tv.hear(CecMessage(TV, BROADCAST, Opcode.STANDBY))
+    assert bus.next_news() == TvStandby()
+
+
+def test_the_main_loop_asks_for_the_tv_and_its_standby(bus: Bus) -> None:
+    tv = bus.adapters["/dev/cec0"]
+    bus.next_news()
+    tv.hear(CecMessage(8, BROADCAST, Opcode.ACTIVE_SOURCE, b"\x20\x00"))  # another input shown
+    assert bus.next_news() == ActiveSource(False)
+    bus.service.wake()
+    assert bus.next_news() == ActiveSource(True)
+    bus.service.standby_tv()
+    bus.until(lambda: tv.sent[-1] == CecMessage(4, TV, Opcode.STANDBY))
+
+
+def test_an_adapter_unplugged_is_left_and_the_others_go_on() -> None:
+    two = Bus("/dev/cec0", "/dev/cec1")
+    two.service.start()
+    try:
+        two.next_news(), two.next_news()
+        two.adapters["/dev/cec0"].unplug()
+        two.until(lambda: [status.info.path for status in two.service.statuses()] == ["/dev/cec1"])
+        two.adapters["/dev/cec1"].hear(CecMessage(TV, BROADCAST, Opcode.STANDBY))
+        assert two.next_news() == TvStandby()
+    finally:
+        two.service.stop()
+
+
+def test_keys_are_read_from_the_messages_only_without_the_kernels_remote_device() -> None:
+    plain = Bus("/dev/cec0", has_remote=False, wake_tv=False)
+    plain.service.start()
+    try:
+        tv = plain.adapters["/dev/cec0"]
+        plain.until(lambda: bool(plain.service.statuses()) and plain.service.statuses()[0].logical == 4)
+        assert tv.sent == [], "wake_tv off: the TV is left as it is"
+        tv.hear(CecMessage(TV, 4, Opcode.USER_CONTROL_PRESSED, b"\x00"))
+        assert plain.next_news() == RemoteKey("KEY_OK", True)
+    finally:
+        plain.service.stop()
+
+
+def test_no_adapter_no_thread() -> None:
+    service = CecService(lambda news: None, paths=lambda: [])
+    service.start()
+    assert service.statuses() == () and service._thread is None  # noqa: SLF001 (nothing runs)
+    service.stop()
