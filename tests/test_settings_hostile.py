@@ -19,7 +19,7 @@ from display.settings import DisplaySettings
 from pyramid.app.settings_file import MAX_SETTINGS_BYTES, load_settings, parse_settings
 from input.keymap import DEFAULT_GPIO_PINS, InputSettings
 from pyramid.app.modes import open_input
-from pyramid.app.settings_file import load_hardware_settings
+from pyramid.app.settings_file import input_settings, load_hardware_settings
 from pyramid.options import parse_options
 
 GOOD = "[display]\nrotation = 180\n"
@@ -84,7 +84,7 @@ def console_input(tmp_path: Path, data: bytes):
     settings = load_hardware_settings(options)
     display = HeadlessDisplay((480, 320))
     try:
-        hub = open_input(options, display, settings)
+        hub = open_input(options, display, input_settings(settings))
         hub.close()
     finally:
         display.close()
@@ -104,7 +104,7 @@ def test_the_console_opens_its_inputs_when_the_file_is_gone(tmp_path: Path,
     settings = load_hardware_settings(options)
     display = HeadlessDisplay((480, 320))
     try:
-        open_input(options, display, settings).close()
+        open_input(options, display, input_settings(settings)).close()
     finally:
         display.close()
     assert len(capsys.readouterr().err.splitlines()) == 1

@@ -54,7 +54,8 @@ def test_console_still_reaches_screen_input_tty_gpio_and_sound() -> None:
     settings = unit_settings("pyramid.service")
     assert settings["DevicePolicy"] == ["closed"]
     allowed = {entry.split()[0] for entry in settings["DeviceAllow"] if entry.split()[1] == "rw"}
-    assert allowed == {"char-drm", "char-fb", "char-input", "char-gpiochip", "char-alsa", "/dev/tty1", "/dev/tty"}
+    assert allowed == {"char-drm", "char-fb", "char-input", "char-cec", "char-gpiochip", "char-alsa", "/dev/tty1",
+                       "/dev/tty"}
     assert "PrivateDevices" not in settings  # it would hide /dev/dri and /dev/input
     assert "PrivateNetwork" not in settings  # /proc/net must show the host's addresses
     assert "AF_UNIX" in settings["RestrictAddressFamilies"][0].split()  # sd_notify

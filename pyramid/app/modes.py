@@ -9,7 +9,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from pyramid.app.loop import announce_ready, run_loop
-from pyramid.app.settings_file import HardwareSettings, input_settings
+from pyramid.app.settings_file import HardwareSettings, cec_settings, input_settings
 from pyramid.app.start import open_console_parts
 from pyramid.console.protocols import PressSeen
 from pyramid.console.session import Session
@@ -20,6 +20,7 @@ from pyramid.system.sdnotify import Notifier
 if TYPE_CHECKING:
     from display.base import Display
     from input.hub import InputHub
+    from input.keymap import InputSettings
 
 
 def run_scripted(options: Options) -> int:
@@ -120,26 +121,33 @@ def run_console(options: Options) -> int:
     signal.signal(signal.SIGTERM, stop)  # SDL's own handler would only queue a quit event nobody reads yet
     try:
         frontend.show(session.view())
-        hub = open_input(options, frontend.display, settings)
+        config = input_settings(settings)
+        keys = config.keys
+        hub = open_input(options, frontend.display, config)
     except BaseException:
         session.tables.stop()
         frontend.close()
         raise
     stop.hand_to(hub)
+    from pyramid.app.hdmi_cec import start_tv_bus  # after the first frame, as the inputs
+
+    tv = start_tv_bus(cec_settings(settings), hub, keys)
     announce_ready(frontend, notifier)
     sink.attach(hub.post)
     session.input_log = lambda: [PressSeen(str(record.action), record.device) for record in hub.recent_presses]
     session.input_devices = lambda: list(hub.connected_devices)
     try:
-        run_loop(session, frontend, hub, notifier)
+        run_loop(session, frontend, hub, notifier, after_action=(lambda s: tv.pressed()) if tv else (lambda s: None))
     finally:
+        if tv is not None:
+            tv.stop()
         session.tables.stop()
         hub.close()
         frontend.close()
     return 0
 
 
-def open_input(options: Options, display: "Display", settings: "HardwareSettings") -> "InputHub":
+def open_input(options: Options, display: "Display", config: "InputSettings") -> "InputHub":
     """The input hub with the sources asked for: ``--input``, else the settings file, else by display.
 
     A window gets SDL's keyboard and mouse; the console on KMS or a framebuffer
@@ -150,7 +158,6 @@ def open_input(options: Options, display: "Display", settings: "HardwareSettings
 
     from input import keymap, sources
 
-    config = input_settings(settings)
     if options.inputs:
         names = keymap.parse_sources(",".join(options.inputs))
     elif config.sources_given:

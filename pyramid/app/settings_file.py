@@ -36,6 +36,7 @@ from pyramid.options import Options
 if TYPE_CHECKING:
     from input.keymap import InputSettings
     from pyramid.net.settings import NetworkSettings
+    from pyramid.system.cec.settings import CecSettings
 
 BOOT_SETTINGS = Path("/boot/firmware/pyramid.toml")
 USER_SETTINGS = Path("~/.config/pyramid/pyramid.toml")
@@ -175,6 +176,7 @@ def check_every_table(settings: HardwareSettings) -> None:
     console_language(settings)
     network_settings(settings)
     input_settings(settings)
+    cec_settings(settings)
 
 
 def network_settings(settings: HardwareSettings) -> NetworkSettings:
@@ -184,6 +186,15 @@ def network_settings(settings: HardwareSettings) -> NetworkSettings:
     network = read_network_settings(settings.sections, settings.name)
     _tell(network.problems)
     return network
+
+
+def cec_settings(settings: HardwareSettings) -> CecSettings:
+    """The ``[cec]`` table (the TV's HDMI-CEC bus); what is wrong in it is told, and the default used."""
+    from pyramid.system.cec.settings import read_cec_settings
+
+    cec = read_cec_settings(settings.sections, settings.name)
+    _tell(cec.problems)
+    return cec
 
 
 def input_settings(settings: HardwareSettings) -> InputSettings:

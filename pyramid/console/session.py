@@ -191,6 +191,13 @@ class Session:
         if isinstance(event, Thought):  # an answer of the worker thread (a hint)
             self._guarded("taking an answer of the solver", lambda: self.thinker.take(event))
             return
+        from pyramid.system.cec.playback import ActiveSource, TvStandby  # the TV's news (issue 49)
+
+        if isinstance(event, TvStandby):
+            self._guarded("the TV going to standby", self.tv_standby)
+            return
+        if isinstance(event, ActiveSource):
+            return  # the System page reads the adapters' state itself
         self._guarded(f"taking the network's {type(event).__name__}", lambda: self._take_event(event))
 
     def _take_event(self, event: object) -> None:
@@ -209,6 +216,12 @@ class Session:
             from pyramid.console.net import lobby
 
             lobby.offer_invite(self)
+
+    def tv_standby(self) -> None:
+        """The TV went to standby: a game being played is paused (its panel open, its clock stopped; every
+        move is saved already), and the console idles until a key is pressed."""
+        if self.game_in_progress():
+            self.screen.on_help()
 
     def game_in_progress(self) -> bool:
         """The top screen is a game being played (its trace status is "playing"): never cover it."""
