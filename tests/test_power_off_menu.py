@@ -68,3 +68,23 @@ def test_a_refused_power_off_is_told_and_play_goes_on(tmp_path: Path) -> None:
     assert session.view().panel is not None and session.view().panel.title == "The console could not power off"
     session.handle(parse_script("ok")[0])
     assert session.state()["screen"] == "menu"
+
+
+def test_on_a_tvs_hdmi_cec_bus_the_tv_can_go_to_standby_first(tmp_path: Path) -> None:
+    """Issue 49: "Power off" offers the TV too, and asks for the TV's standby before the console's power-off."""
+    def powered(script: str, folder: str) -> list[str]:
+        done: list[str] = []
+        session = Session(None, DealChoice(), store=Store.open(tmp_path / f"{folder}.db"))
+        session.power_off = lambda: done.append("console")
+        session.tv_standby_request = lambda: done.append("tv")
+        open_console(session)
+        for action in parse_script("up ok"):
+            session.handle(action)
+        assert session.state()["menu"]["items"] == ["Power off", "Power off the console and the TV", "Cancel"]
+        for action in parse_script(script):
+            session.handle(action)
+        return done
+
+    assert powered("down ok", "both") == ["tv", "console"]
+    assert powered("ok", "console") == ["console"], "Power off alone leaves the TV on"
+    assert powered("down down ok", "neither") == []

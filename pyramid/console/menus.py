@@ -164,11 +164,16 @@ class PowerOffQuestion(ConfirmScreen):
         super().__init__(session, say("power.question"), say("menu.power_off"), self.power_off)
 
     def items(self) -> list[str]:
-        return [self.yes, say("power.cancel")]
+        with_tv = [say("power.with_tv")] if self.session.tv_standby_request is not None else []
+        return [self.yes, *with_tv, say("power.cancel")]
 
     def choose(self, index: int) -> None:
+        """Power off; or, on a TV's HDMI-CEC bus, the TV to standby first and then power off."""
         self.session.pop()
-        if index == 0:
+        tv_standby = self.session.tv_standby_request
+        if index == 1 and tv_standby is not None:
+            tv_standby()
+        if index == 0 or (index == 1 and tv_standby is not None):
             self.on_yes()
 
     def power_off(self) -> None:

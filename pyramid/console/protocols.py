@@ -276,6 +276,8 @@ class ConsoleSystem(Protocol):
     can_quit: bool
     #: Asks the system to power off (``--power-off logind``: the appliance); ``None``: the menu has no such line.
     power_off: Callable[[], None] | None
+    #: Puts the TV to standby (the console on its HDMI-CEC bus); ``None``: "Power off" offers no such line.
+    tv_standby_request: Callable[[], None] | None
     input_log: Callable[[], Sequence[PressSeen]]
     input_devices: Callable[[], Sequence[str]]
 

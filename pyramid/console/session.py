@@ -55,6 +55,8 @@ class Session:
         self.display_description = ""
         self.can_quit = False
         self.power_off: Callable[[], None] | None = None
+        #: Puts the TV to standby (the console on its HDMI-CEC bus, ``[cec] tv_standby``); None: not offered.
+        self.tv_standby_request: Callable[[], None] | None = None
         #: Set by :meth:`quit`: the main loop ends after the action that set it.
         self.quit_requested = False
         #: The latest presses with their device ("ok from 'USB Remote'"), newest last, and the

@@ -41,6 +41,7 @@ MESSAGES: dict[str, str] = {
 
     "power.question": "Konsole ausschalten?",
     "power.cancel": "Abbrechen",
+    "power.with_tv": "Konsole und Fernseher ausschalten",
     "power.failed": "Die Konsole ließ sich nicht ausschalten",
     "power.failed_detail": "Schalte sie am Netzschalter aus: dein Spiel ist gespeichert.",
     "power.going": "Wird ausgeschaltet…",

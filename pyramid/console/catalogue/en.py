@@ -40,6 +40,7 @@ MESSAGES: dict[str, str] = {
 
     "power.question": "Power off the console?",
     "power.cancel": "Cancel",
+    "power.with_tv": "Power off the console and the TV",
     "power.failed": "The console could not power off",
     "power.failed_detail": "Switch it off at its power switch: your game is saved.",
     "power.going": "Powering off…",

@@ -45,6 +45,7 @@ MESSAGES: dict[str, str] = {
 
     "power.question": "Éteindre la console ?",
     "power.cancel": "Annuler",
+    "power.with_tv": "Éteindre la console et la télé",
     "power.failed": "La console n'a pas pu s'éteindre",
     "power.failed_detail": "Éteignez-la avec son interrupteur : votre partie est sauvegardée.",
     "power.going": "Extinction…",
