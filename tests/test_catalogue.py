@@ -146,6 +146,19 @@ def push(make: Callable[[Session], object]) -> Step:
     return lambda session: session.push(make(session))  # type: ignore[arg-type]
 
 
+def system_on_a_tv(session: Session) -> None:
+    """The System page of a console on a TV (issue 49): the adapter, its addresses, the TV that answered."""
+    from pyramid.system.cec.adapter import AdapterInfo
+    from pyramid.system.cec.service import CecStatus
+
+    status = CecStatus(AdapterInfo("/dev/cec0", "vc4_hdmi", "vc4-hdmi-0", 0x1F), "1.0.0.0", 4, True,
+                       "BRAVIA 4K GB", "08:00:46")
+    session.cec_statuses = lambda: (status,)
+    session.push(SystemScreen(session))
+    text = session.view().text
+    assert text is not None and any("08:00:46" in line for _, lines in text.sections for line in lines)
+
+
 def game(deal: str, script: str = "") -> Step:
     def deal_it(session: Session) -> None:
         session.fixed_deal = DealChoice(cards=parse_deal(deal))
@@ -297,6 +310,7 @@ TOUR: list[tuple[str, Step, int]] = [
     ("settings", push(SettingsScreen), 1),
     ("controls", push(ControlsScreen), 1),
     ("system", push(SystemScreen), 1),
+    ("system on a TV's HDMI-CEC bus", system_on_a_tv, 1),
     ("rules", push(lambda session: HelpScreen(session)), 9),
     ("redeal question", push(lambda session: RedealChoice(session, DealRequest())), 1),
     ("looking for a winnable deal", push(looking_for_a_deal), 1),

@@ -212,6 +212,16 @@ def test_the_tvs_standby_is_told_and_the_console_stops_being_its_source() -> Non
     assert device.standby_tv().send == (CecMessage(ME, TV, Opcode.STANDBY),)
 
 
+def test_once_claimed_the_console_asks_who_the_tv_is_and_keeps_its_answers() -> None:
+    device = Playback()
+    assert device.addresses(ME, PLAYER).send == (CecMessage(ME, TV, Opcode.GIVE_OSD_NAME),
+                                                 CecMessage(ME, TV, Opcode.GIVE_DEVICE_VENDOR_ID))
+    assert device.addresses(ME, PLAYER).send == (), "asked once a claim"
+    device.receive(from_tv(Opcode.SET_OSD_NAME, b"TV\x07"))
+    device.receive(from_tv(Opcode.DEVICE_VENDOR_ID, b"\x00\x00\xf0", to=BROADCAST))
+    assert (device.tv_name, device.tv_vendor) == ("TV?", 0xF0)
+
+
 def test_a_hot_plug_with_a_new_physical_address_ends_being_the_source() -> None:
     device = claimed()
     device.wake()

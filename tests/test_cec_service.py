@@ -60,10 +60,32 @@ def bus() -> Iterator[Bus]:
 def test_the_console_claims_an_address_and_wakes_the_tv_once_claimed(bus: Bus) -> None:
     tv = bus.adapters["/dev/cec0"]
     assert bus.next_news() == ActiveSource(True)
-    assert tv.sent[:2] == [CecMessage(4, TV, Opcode.IMAGE_VIEW_ON),
+    assert tv.sent[:4] == [CecMessage(4, TV, Opcode.GIVE_OSD_NAME), CecMessage(4, TV, Opcode.GIVE_DEVICE_VENDOR_ID),
+                           CecMessage(4, TV, Opcode.IMAGE_VIEW_ON),
                            CecMessage(4, BROADCAST, Opcode.ACTIVE_SOURCE, b"\x10\x00")]
     status, = bus.service.statuses()
     assert (status.physical, status.logical, status.active, status.info.driver) == ("1.0.0.0", 4, True, "vivid")
+    tv.hear(CecMessage(TV, 4, Opcode.SET_OSD_NAME, b"BRAVIA"))
+    tv.hear(CecMessage(TV, BROADCAST, Opcode.DEVICE_VENDOR_ID, b"\x08\x00\x46"))
+    bus.until(lambda: bus.service.statuses()[0].tv_vendor == "08:00:46")
+    assert bus.service.statuses()[0].tv_name == "BRAVIA"
+
+
+def test_a_console_restarted_on_its_own_claim_still_wakes_the_tv() -> None:
+    """The kernel keeps a claim when the console's process ends: the next console keeps it, and no event
+    comes; it is taken as if it had."""
+    again = Bus("/dev/cec0")
+    fake = again.adapters["/dev/cec0"]
+    first = CecAdapter("/dev/cec0", os.dup(fake.node), fake)
+    first.claim(b"Pyramid", keys_to_kernel=True)
+    first.close()
+    fake.events.clear()
+    again.service.start()
+    try:
+        assert again.next_news() == ActiveSource(True)
+        assert CecMessage(4, TV, Opcode.IMAGE_VIEW_ON) in fake.sent
+    finally:
+        again.service.stop()
 
 
 def test_the_tvs_questions_are_answered_and_its_standby_told(bus: Bus) -> None:
@@ -105,7 +127,7 @@ def test_keys_are_read_from_the_messages_only_without_the_kernels_remote_device(
     try:
         tv = plain.adapters["/dev/cec0"]
         plain.until(lambda: bool(plain.service.statuses()) and plain.service.statuses()[0].logical == 4)
-        assert tv.sent == [], "wake_tv off: the TV is left as it is"
+        assert Opcode.IMAGE_VIEW_ON not in [message.opcode for message in tv.sent], "wake_tv off: the TV is left as it is"
         tv.hear(CecMessage(TV, 4, Opcode.USER_CONTROL_PRESSED, b"\x00"))
         assert plain.next_news() == RemoteKey("KEY_OK", True)
     finally:

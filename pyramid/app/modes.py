@@ -132,8 +132,10 @@ def run_console(options: Options) -> int:
     from pyramid.app.hdmi_cec import start_tv_bus  # after the first frame, as the inputs
 
     tv = start_tv_bus(cec_settings(settings), hub, keys)
-    if tv is not None and tv.settings.tv_standby and session.power_off is not None:
-        session.tv_standby_request = tv.service.standby_tv
+    if tv is not None:
+        session.cec_statuses = tv.service.statuses
+        if tv.settings.tv_standby and session.power_off is not None:
+            session.tv_standby_request = tv.service.standby_tv
     announce_ready(frontend, notifier)
     sink.attach(hub.post)
     session.input_log = lambda: [PressSeen(str(record.action), record.device) for record in hub.recent_presses]

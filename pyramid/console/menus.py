@@ -417,7 +417,20 @@ class SystemScreen(Screen):
             (say("system.hardware"), (say("system.display", display=self.session.display_description)
                                       if self.session.display_description else say("system.unknown"),)),
         )
-        return View(self.name, text=TextView(say("system.title"), sections))
+        tv = self.tv_lines()
+        return View(self.name, text=TextView(say("system.title"), (*sections, *tv)))
+
+    def tv_lines(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """The TV's HDMI-CEC bus (issue 49): each adapter, its addresses, and the TV once it answered."""
+        lines: list[str] = []
+        for status in self.session.cec_statuses():
+            lines.append(say("system.cec_adapter", path=status.info.path, name=status.info.name,
+                             physical=status.physical,
+                             logical=say("system.unknown") if status.logical is None else str(status.logical)))
+            if status.tv_name is not None or status.tv_vendor is not None:
+                lines.append(say("system.tv", name=status.tv_name or say("system.unknown"),
+                                 vendor=status.tv_vendor or say("system.unknown")))
+        return ((say("system.cec"), tuple(lines)),) if lines else ()
 
     def table_server(self) -> tuple[str, ...]:
         """The table server the settings file names, and the account this console signs in with (issue

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from pyramid.net.views import OpponentGame, TableAddress, TableAt, TableView
     from pyramid.saved.settings import PlayerSettings
     from pyramid.saved.store import Store
+    from pyramid.system.cec.service import CecStatus
 
 
 class Shown(Protocol):
@@ -276,6 +277,8 @@ class ConsoleSystem(Protocol):
     can_quit: bool
     #: Asks the system to power off (``--power-off logind``: the appliance); ``None``: the menu has no such line.
     power_off: Callable[[], None] | None
+    #: The HDMI-CEC adapters the console follows (the System page).
+    cec_statuses: Callable[[], Sequence[CecStatus]]
     #: Puts the TV to standby (the console on its HDMI-CEC bus); ``None``: "Power off" offers no such line.
     tv_standby_request: Callable[[], None] | None
     input_log: Callable[[], Sequence[PressSeen]]

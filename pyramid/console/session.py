@@ -15,7 +15,7 @@ import datetime
 import logging
 import random
 import time
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from pyramid.console.catalogue import letters_for, say, use_language
 from pyramid.actions import Action, Kind
@@ -28,6 +28,9 @@ from pyramid.engine.rules import Rules, preset
 from pyramid.saved.settings import PlayerSettings
 from pyramid.saved.store import Store
 from pyramid.view import Cue, Feedback, Hit, Target, View
+
+if TYPE_CHECKING:
+    from pyramid.system.cec.service import CecStatus
 
 Locate = Callable[[int, int], Hit]
 log = logging.getLogger(__name__)
@@ -55,6 +58,8 @@ class Session:
         self.display_description = ""
         self.can_quit = False
         self.power_off: Callable[[], None] | None = None
+        #: The HDMI-CEC adapters the console follows, as the System page shows them (none: no TV's bus).
+        self.cec_statuses: Callable[[], Sequence[CecStatus]] = lambda: ()
         #: Puts the TV to standby (the console on its HDMI-CEC bus, ``[cec] tv_standby``); None: not offered.
         self.tv_standby_request: Callable[[], None] | None = None
         #: Set by :meth:`quit`: the main loop ends after the action that set it.

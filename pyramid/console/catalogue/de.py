@@ -171,6 +171,9 @@ MESSAGES: dict[str, str] = {
     "system.hardware": "Hardware",
     "system.display": "Bildschirm: {display}",
     "system.unknown": "unbekannt",
+    "system.cec": "Fernseher (HDMI-CEC)",
+    "system.cec_adapter": "{path} ({name}): Adresse {physical}, logisch {logical}",
+    "system.tv": "Fernseher: {name}, Hersteller {vendor}",
 
     "assists.title": "Pause",
     "assists.resume": "Weiter",

@@ -170,6 +170,9 @@ MESSAGES: dict[str, str] = {
     "system.hardware": "Hardware",
     "system.display": "Display: {display}",
     "system.unknown": "unknown",
+    "system.cec": "TV (HDMI-CEC)",
+    "system.cec_adapter": "{path} ({name}): address {physical}, logical {logical}",
+    "system.tv": "TV: {name}, vendor {vendor}",
 
     "assists.title": "Paused",
     "assists.resume": "Resume",

@@ -175,6 +175,9 @@ MESSAGES: dict[str, str] = {
     "system.hardware": "Matériel",
     "system.display": "Écran : {display}",
     "system.unknown": "inconnu",
+    "system.cec": "Télé (HDMI-CEC)",
+    "system.cec_adapter": "{path} ({name}) : adresse {physical}, logique {logical}",
+    "system.tv": "Télé : {name}, fabricant {vendor}",
 
     "assists.title": "Pause",
     "assists.resume": "Reprendre",

@@ -86,6 +86,9 @@ class Playback:
         self.physical = NO_PHYSICAL_ADDRESS
         self.active = False
         self._held: str | None = None  # the remote's key pressed and not yet released
+        #: The TV's OSD name and vendor ID (IEEE OUI) once it answered (the System page shows them).
+        self.tv_name: str | None = None
+        self.tv_vendor: int | None = None
 
     @property
     def claimed(self) -> bool:
@@ -94,12 +97,16 @@ class Playback:
     def addresses(self, logical: int | None, physical: int) -> CecStep:
         """The adapter's addresses changed (claimed, lost, or a new physical address after an HDMI
         hot-plug): the console is no longer the active source until the TV or the player says so."""
-        changed = (logical, physical) != (self.logical, self.physical)
+        changed, was_claimed = (logical, physical) != (self.logical, self.physical), self.claimed
         self.logical, self.physical = logical, physical
+        news: tuple[CecNews, ...] = ()
         if changed and self.active:
             self.active = False
-            return CecStep(news=(ActiveSource(False),))
-        return NOTHING
+            news = (ActiveSource(False),)
+        if self.claimed and not was_claimed:  # who the TV is, for the System page
+            return CecStep(send=(self._to(TV, Opcode.GIVE_OSD_NAME), self._to(TV, Opcode.GIVE_DEVICE_VENDOR_ID)),
+                           news=news)
+        return CecStep(news=news)
 
     def wake(self) -> CecStep:
         """One Touch Play: the TV is woken (Image View On) and shown this console (Active Source)."""
@@ -169,6 +176,17 @@ class Playback:
         self.active = False
         return CecStep(news=(TvStandby(),))
 
+    def _tv_name(self, message: CecMessage) -> CecStep:
+        if message.initiator == TV and not message.broadcast:
+            name = message.operands.decode("ascii", "replace")
+            self.tv_name = "".join(char if char.isprintable() else "?" for char in name)
+        return NOTHING
+
+    def _tv_vendor(self, message: CecMessage) -> CecStep:
+        if message.initiator == TV and len(message.operands) == 3:
+            self.tv_vendor = int.from_bytes(message.operands, "big")
+        return NOTHING
+
     def _key(self, message: CecMessage) -> CecStep:
         if not self.keys_from_messages or message.broadcast:
             return NOTHING
@@ -211,6 +229,8 @@ _HANDLERS: dict[int, Callable[[Playback, CecMessage], CecStep]] = {
     Opcode.ROUTING_CHANGE: Playback._routed,
     Opcode.ACTIVE_SOURCE: Playback._other_source,
     Opcode.STANDBY: Playback._standby,
+    Opcode.SET_OSD_NAME: Playback._tv_name,
+    Opcode.DEVICE_VENDOR_ID: Playback._tv_vendor,
     Opcode.USER_CONTROL_PRESSED: Playback._key,
     Opcode.USER_CONTROL_RELEASED: Playback._key,
 }

@@ -43,6 +43,9 @@ class CecStatus:
     physical: str
     logical: int | None
     active: bool
+    #: The TV's OSD name and vendor (its IEEE OUI, as ``00:00:f0``), once it answered.
+    tv_name: str | None = None
+    tv_vendor: str | None = None
 
 
 class _Opened:
@@ -107,10 +110,7 @@ class CecService:
             return
         try:
             info = adapter.info()
-            playback = Playback(keys_from_messages=not info.has_remote)
             adapter.follow()
-            addresses = adapter.addresses()
-            playback.addresses(addresses.logical, addresses.physical)
             adapter.claim(self._name, keys_to_kernel=info.has_remote)
         except CecError as error:
             adapter.close()
@@ -118,7 +118,9 @@ class CecService:
             return
         log.info("HDMI-CEC adapter %s (%s, %s): claiming a Playback address as %r", path, info.driver, info.name,
                  self._name.decode())
-        self._opened[path] = _Opened(adapter, info, playback)
+        self._opened[path] = _Opened(adapter, info, Playback(keys_from_messages=not info.has_remote))
+        # Claimed already (the console restarted; the kernel keeps a claim): taken as the event would be.
+        self._guarded(path, lambda opened: self._addresses(opened, opened.adapter.addresses()))
         self._publish()
 
     def _run(self) -> None:
@@ -187,6 +189,7 @@ class CecService:
                     log.info("HDMI-CEC %s: %s not acknowledged", opened.info.path, message_text(received.message))
                 continue
             self._carry(opened, opened.playback.receive(received))
+            self._publish()  # the TV's name or vendor may have come
 
     def _carry(self, opened: _Opened, step: CecStep) -> None:
         for message in step.send:
@@ -197,9 +200,14 @@ class CecService:
             self._publish()
 
     def _publish(self) -> None:
-        statuses = tuple(CecStatus(opened.info, dotted(opened.playback.physical), opened.playback.logical,
-                                   opened.playback.active) for opened in self._opened.values())
+        statuses = tuple(_status(opened) for opened in self._opened.values())
         self._statuses = statuses
+
+
+def _status(opened: _Opened) -> CecStatus:
+    playback = opened.playback
+    vendor = None if playback.tv_vendor is None else ":".join(f"{byte:02x}" for byte in playback.tv_vendor.to_bytes(3, "big"))
+    return CecStatus(opened.info, dotted(playback.physical), playback.logical, playback.active, playback.tv_name, vendor)
 
 
 def message_text(message: CecMessage) -> str:
