@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 #: The device a remote key read from the CEC messages is counted under (the Controls page's list).
-DEVICE = "TV remote (HDMI-CEC)"
+DEVICE = "HDMI-CEC"
 
 
 class TvBus:
