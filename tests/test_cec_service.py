@@ -134,6 +134,19 @@ def test_keys_are_read_from_the_messages_only_without_the_kernels_remote_device(
         plain.service.stop()
 
 
+def test_an_adapter_at_the_tvs_address_is_left_alone() -> None:
+    """An HDMI input's adapter (a TV's own; vivid makes one beside its output) is at 0.0.0.0: never claimed."""
+    both = Bus("/dev/cec0", "/dev/cec1")
+    both.adapters["/dev/cec0"].physical = 0x0000
+    both.service.start()
+    try:
+        assert both.next_news() == ActiveSource(True)
+        assert [status.info.path for status in both.service.statuses()] == ["/dev/cec1"]
+        assert both.adapters["/dev/cec0"].claim.num_log_addrs == 0 and both.adapters["/dev/cec0"].sent == []
+    finally:
+        both.service.stop()
+
+
 def test_no_adapter_no_thread() -> None:
     service = CecService(lambda news: None, paths=lambda: [])
     service.start()

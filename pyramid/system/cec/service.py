@@ -32,6 +32,8 @@ log = logging.getLogger(__name__)
 
 #: Where the kernel's CEC adapters are.
 ADAPTERS = "/dev/cec*"
+#: The root of the HDMI tree: only a TV (a sink) is there; a Playback device never is.
+TV_PHYSICAL_ADDRESS = 0x0000
 Opener = Callable[[str], CecAdapter]
 
 
@@ -110,6 +112,10 @@ class CecService:
             return
         try:
             info = adapter.info()
+            if adapter.addresses().physical == TV_PHYSICAL_ADDRESS:
+                adapter.close()  # an HDMI input's adapter: the TV's own side of the bus (vivid's capture side)
+                log.info("HDMI-CEC adapter %s (%s) is a TV's, at 0.0.0.0: left alone", path, info.name)
+                return
             adapter.follow()
             adapter.claim(self._name, keys_to_kernel=info.has_remote)
         except CecError as error:
