@@ -116,10 +116,11 @@ def missing_packages(architecture: Architecture) -> list[str]:
     return sorted({package for tool, package in tools.items() if shutil.which(tool) is None})
 
 
-# What Raspberry Pi OS Lite has and install.sh expects to find: systemd, sshd, sudo, Python.
+# What Raspberry Pi OS Lite has and install.sh expects to find: systemd, sshd, sudo, Python; and
+# v4l-utils, whose cec-ctl plays the TV on vivid's emulated HDMI-CEC bus (tests/test_vm_cec.py).
 # The kernel and its initramfs are booted directly by qemu (-kernel/-initrd).
 PACKAGES = ["systemd-sysv", "udev", "kmod", "dbus", "openssh-server", "sudo",
-            "python3", "ca-certificates", "iproute2", "procps"]
+            "python3", "ca-certificates", "iproute2", "procps", "v4l-utils"]
 GUEST_USER = "pi"
 IMAGE_SIZE = "4G"
 DATA_IMAGE_SIZE = "1G"
