@@ -222,6 +222,8 @@ put "$project/docs/appliance.md" "$root/usr/share/doc/pyramid/appliance.md" 644
 # The main menu's "Power off": logind may power off for the user pyramid, for nothing else.
 put "$firmware/etc/polkit-1/rules.d/50-pyramid-power-off.rules" \
     "$root/etc/polkit-1/rules.d/50-pyramid-power-off.rules" 644
+# The TV's HDMI-CEC bus: the kernel's CEC core loaded before the console, so its unit may open an adapter.
+put "$firmware/etc/modules-load.d/pyramid-cec.conf" "$root/etc/modules-load.d/pyramid-cec.conf" 644
 if [ -z "$root" ]; then
     systemctl daemon-reload
 fi

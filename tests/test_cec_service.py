@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from pyramid.system.cec.adapter import CecAdapter
-from pyramid.system.cec.messages import BROADCAST, TV, CecError, CecMessage, Opcode
+from pyramid.system.cec.messages import BROADCAST, TV, CecError, CecMessage, CecPermissionError, Opcode
 from pyramid.system.cec.playback import ActiveSource, RemoteKey, TvStandby
 from pyramid.system.cec.service import CecService
 
@@ -23,20 +23,47 @@ from fake_cec import FakeAdapter
 GUARD = 10.0
 
 
+class DevWatch:
+    """Stands in for the inotify watch on /dev (a pipe the test writes to when it plugs an adapter in)."""
+
+    def __init__(self) -> None:
+        self._read, self._write = os.pipe()
+        os.set_blocking(self._read, False)
+
+    def changed(self) -> None:
+        os.write(self._write, b"!")
+
+    def fileno(self) -> int:
+        return self._read
+
+    def drain(self) -> None:
+        try:
+            os.read(self._read, 4096)
+        except BlockingIOError:
+            pass
+
+    def close(self) -> None:
+        os.close(self._read)
+        os.close(self._write)
+
+
 class Bus:
     """Fake adapters by path, the service over them and the news it posted."""
 
-    def __init__(self, *paths: str, has_remote: bool = True, wake_tv: bool = True) -> None:
+    def __init__(self, *paths: str, has_remote: bool = True, wake_tv: bool = True, watch: DevWatch | None = None) -> None:
         capabilities = FakeAdapter().capabilities if has_remote else FakeAdapter().capabilities & ~(1 << 4)
         self.adapters = {path: FakeAdapter(capabilities=capabilities) for path in paths}
         self.news: queue.Queue[object] = queue.Queue()
+        self.root_only: set[str] = set()  # nodes udev has not given the group video yet
         self.service = CecService(self.news.put, wake_tv=wake_tv, paths=lambda: list(self.adapters),
-                                  opener=self.open)
+                                  opener=self.open, watch=watch)
 
     def open(self, path: str) -> CecAdapter:
         fake = self.adapters[path]
         if fake.gone:
             raise CecError(f"{path}: No such device")
+        if path in self.root_only:
+            raise CecPermissionError(f"{path}: permission denied")
         return CecAdapter(path, os.dup(fake.node), fake)
 
     def until(self, condition: Callable[[], bool]) -> None:
@@ -145,6 +172,47 @@ def test_an_adapter_at_the_tvs_address_is_left_alone() -> None:
         assert both.adapters["/dev/cec0"].claim.num_log_addrs == 0 and both.adapters["/dev/cec0"].sent == []
     finally:
         both.service.stop()
+
+
+def test_an_adapter_plugged_in_later_is_followed_and_one_unplugged_and_plugged_again_too() -> None:
+    watch = DevWatch()
+    later = Bus(watch=watch)
+    later.service.start()
+    try:
+        assert later.service.statuses() == ()
+        later.adapters["/dev/cec0"] = FakeAdapter()
+        watch.changed()
+        assert later.next_news() == ActiveSource(True)
+        later.adapters["/dev/cec0"].unplug()
+        later.until(lambda: later.service.statuses() == ())
+        watch.changed()  # the node still there (a failing adapter): not opened again until it is gone and back
+        del later.adapters["/dev/cec0"]
+        watch.changed()
+        later.until(lambda: "/dev/cec0" not in later.service._passed)  # noqa: SLF001 (seen gone)
+        later.adapters["/dev/cec0"] = FakeAdapter()
+        watch.changed()
+        assert later.next_news() == ActiveSource(True)
+    finally:
+        later.service.stop()
+
+
+def test_a_new_node_refused_until_udev_gives_it_its_group_is_opened_then(caplog: pytest.LogCaptureFixture) -> None:
+    """Seen on a real kernel (tests/test_vm_cec.py): the node appears as root's, udev changes it a moment later."""
+    watch = DevWatch()
+    later = Bus(watch=watch)
+    later.service.start()
+    try:
+        later.adapters["/dev/cec0"] = FakeAdapter()
+        later.root_only.add("/dev/cec0")
+        watch.changed()
+        later.until(lambda: "not used (yet)" in caplog.text)
+        watch.changed()  # another change, still refused: not told again
+        later.root_only.clear()
+        watch.changed()  # udev's change of its group
+        assert later.next_news() == ActiveSource(True)
+        assert caplog.text.count("not used (yet)") == 1
+    finally:
+        later.service.stop()
 
 
 def test_no_adapter_no_thread() -> None:

@@ -104,8 +104,10 @@ def test_install_twice_gives_the_same_console(tmp_path: Path) -> None:
     assert os.readlink(system / "timers.target.wants" / timer) == f"/etc/systemd/system/{timer}"
     assert not (system / "getty.target.wants" / "getty@tty1.service").exists()
     rule = root / "etc" / "polkit-1" / "rules.d" / "50-pyramid-power-off.rules"
-    assert rule.read_text() == (REPOSITORY / "firmware" / rule.relative_to(root)).read_text()
-    assert oct(rule.stat().st_mode & 0o777) == "0o644"
+    cec = root / "etc" / "modules-load.d" / "pyramid-cec.conf"  # issue 49: the CEC core before the console
+    for installed in (rule, cec):
+        assert installed.read_text() == (REPOSITORY / "firmware" / installed.relative_to(root)).read_text()
+        assert oct(installed.stat().st_mode & 0o777) == "0o644"
 
 
 def test_boot_configuration_is_added_once_and_keeps_the_owners_lines(tmp_path: Path) -> None:

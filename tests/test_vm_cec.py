@@ -5,11 +5,11 @@ and booted as in tests/test_vm_appliance.py; in the guest the kernel's ``vivid``
 driver makes one HDMI input and one HDMI output, whose CEC adapters share one
 emulated bus (Documentation/admin-guide/media/vivid.rst). The input's adapter
 is the TV: v4l-utils' ``cec-ctl`` claims the TV's address on it and, as an
-outsider, asks and presses what a TV does. The console, restarted once the
-adapters exist, must be a Playback device on the output's adapter: the kernel
-answers its OSD name, the console its power and menu status; it wakes the TV
-(One Touch Play, seen on the TV's monitor); the TV's remote moves its menu
-through the kernel's rc-cec device.
+outsider, asks and presses what a TV does. The console follows the output's
+adapter as it appears (its watch on /dev), and, restarted once the TV is set
+up, is a Playback device there: the kernel answers its OSD name, the console
+its power and menu status; it wakes the TV (One Touch Play, seen on the TV's
+monitor); the TV's remote moves its menu through the kernel's rc-cec device.
 """
 
 from __future__ import annotations
@@ -50,6 +50,17 @@ class Bus:
         return self.machine.ssh(f"sudo cec-ctl -d {self.tv} {arguments}").stdout
 
 
+def logged(machine: Machine, pattern: str, what: str, timeout: float = 120.0) -> None:
+    """Wait until the console's journal has a line matching ``pattern``; fail with the journal's end and the
+    adapters as cec-ctl reports them."""
+    try:
+        machine.wait_until(f"sudo journalctl -b -u pyramid.service -o cat | grep -q '{pattern}'", timeout, what)
+    except GuestError as error:
+        said = machine.ssh("sudo journalctl -b -u pyramid.service -o cat | tail -n 30; ls -l /dev/cec*;"
+                           " for d in /dev/cec*; do sudo cec-ctl -d $d; done", check=False)
+        raise GuestError(f"{error}\n{said.stdout}{said.stderr}") from None
+
+
 @pytest.fixture(scope="module")
 def bus(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Bus]:
     workdir = tmp_path_factory.mktemp("vm-cec")
@@ -60,6 +71,8 @@ def bus(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Bus]:
         machine.wait_until("systemctl is-active --quiet pyramid.service", BOOT_TIMEOUT, "pyramid.service active")
         machine.ssh(f"sudo modprobe {VIVID}")
         machine.wait_until("ls /dev/cec1", 60, "vivid's two CEC adapters")
+        # Plugged in while the console runs (as a USB-CEC adapter would be): seen through its watch on /dev.
+        logged(machine, "HDMI-CEC adapter /dev/cec1 (vivid", "the adapter plugged in later followed")
         names = {path: machine.ssh(f"sudo cec-ctl -d {path}").stdout for path in ("/dev/cec0", "/dev/cec1")}
         tv = next(path for path, said in names.items() if "vid-cap" in said)
         # The HDMI input fed by the output (its control's menu: 0 test pattern, 1 none, 2 output 000-0): the
@@ -71,13 +84,7 @@ def bus(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Bus]:
         machine.ssh(f"sudo sh -c 'timeout 60 cec-ctl -d {tv} --monitor > /tmp/tv-monitor.log 2>&1 &'")
         machine.ssh("sudo systemctl restart pyramid.service")
         machine.wait_until("systemctl is-active --quiet pyramid.service", BOOT_TIMEOUT, "pyramid.service active again")
-        try:
-            machine.wait_until("sudo journalctl -b -u pyramid.service -o cat | grep -q 'HDMI-CEC adapter .*logical 4'",
-                               120, "the console's Playback address claimed")
-        except GuestError as error:
-            said = machine.ssh("sudo journalctl -b -u pyramid.service -o cat | tail -n 40; ls -l /dev/cec*;"
-                               " for d in /dev/cec0 /dev/cec1; do sudo cec-ctl -d $d; done", check=False)
-            raise GuestError(f"{error}\n{said.stdout}{said.stderr}") from None
+        logged(machine, "HDMI-CEC adapter .*logical 4", "the console's Playback address claimed")
         time.sleep(3)  # the TV's monitor: One Touch Play's two messages on the bus
         monitor = machine.ssh("sudo cat /tmp/tv-monitor.log").stdout
         yield Bus(machine, tv, monitor)

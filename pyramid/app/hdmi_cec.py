@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from pyramid.system.cec.playback import CecNews, RemoteKey
-from pyramid.system.cec.service import CecService
+from pyramid.system.cec.service import DEVICES, CecService
 from pyramid.system.cec.settings import CecSettings
 
 if TYPE_CHECKING:
@@ -60,12 +60,20 @@ def hub_news(hub: InputHub, keys: KeyMap) -> Callable[[CecNews], None]:
 
 
 def start_tv_bus(settings: CecSettings, hub: InputHub, keys: KeyMap) -> TvBus | None:
-    """Follow every CEC adapter found (None: CEC off in the settings, or no adapter on this machine)."""
+    """Follow every CEC adapter found, and one plugged in later (None: CEC off in the settings, or no adapter
+    and /dev not watchable)."""
     if not settings.enabled:
         return None
-    service = CecService(hub_news(hub, keys), settings.osd_name, settings.wake_tv)
+    from input.evdev_devices import NodeWatcher
+
+    try:
+        watch: NodeWatcher | None = NodeWatcher.open(DEVICES)
+    except OSError as error:
+        log.info("HDMI-CEC: %s cannot be watched (%s): an adapter plugged in later is not seen", DEVICES, error)
+        watch = None
+    service = CecService(hub_news(hub, keys), settings.osd_name, settings.wake_tv, watch=watch)
     service.start()
-    if not service.statuses():
+    if not service.statuses() and watch is None:
         service.stop()
         log.info("HDMI-CEC: no adapter on this machine")
         return None

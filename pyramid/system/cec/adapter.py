@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from pyramid.system.cec import kernel
-from pyramid.system.cec.messages import CecError, CecMessage
+from pyramid.system.cec.messages import CecError, CecMessage, CecPermissionError
 
 #: CEC_TX_STATUS_OK in struct cec_msg.tx_status.
 TX_STATUS_OK = 1 << 0
@@ -97,7 +97,8 @@ class CecAdapter:
         try:
             fd = opener(path, os.O_RDWR | os.O_NONBLOCK | os.O_CLOEXEC)
         except PermissionError:
-            raise CecError(f"{path}: permission denied (the console's user must be in the group 'video')") from None
+            raise CecPermissionError(f"{path}: permission denied (the console's user must be in the group 'video', and its"
+                           " unit allow the 'cec' devices: the cec module loaded before it starts)") from None
         except OSError as error:
             raise CecError(f"{path}: {error.strerror}") from None
         return cls(path, fd, ioctl)

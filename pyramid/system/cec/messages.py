@@ -32,6 +32,10 @@ class CecError(PyramidError):
     """Bytes that are no CEC message, or a message the console cannot send (quoted)."""
 
 
+class CecPermissionError(CecError):
+    """An adapter the console may not open (yet: udev gives a new node its group a moment after it appears)."""
+
+
 class Opcode(IntEnum):
     """The messages a Playback device sends, answers or acts on (``CEC_MSG_*``)."""
 

@@ -23,15 +23,17 @@ import select
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 from pyramid.system.cec.adapter import Addresses, AdapterInfo, CecAdapter, LostMessages, Sent
-from pyramid.system.cec.messages import CecError, CecMessage, dotted, osd_name_bytes
+from pyramid.system.cec.messages import CecError, CecMessage, CecPermissionError, dotted, osd_name_bytes
 from pyramid.system.cec.playback import CecNews, CecStep, Playback
 
 log = logging.getLogger(__name__)
 
 #: Where the kernel's CEC adapters are.
 ADAPTERS = "/dev/cec*"
+DEVICES = "/dev"
 #: The root of the HDMI tree: only a TV (a sink) is there; a Playback device never is.
 TV_PHYSICAL_ADDRESS = 0x0000
 Opener = Callable[[str], CecAdapter]
@@ -50,6 +52,16 @@ class CecStatus:
     tv_vendor: str | None = None
 
 
+class NodeWatch(Protocol):
+    """A watch on /dev, readable when a node comes or goes (input/evdev_devices.NodeWatcher is one)."""
+
+    def fileno(self) -> int: ...
+
+    def drain(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
 class _Opened:
     def __init__(self, adapter: CecAdapter, info: AdapterInfo, playback: Playback) -> None:
         self.adapter, self.info, self.playback = adapter, info, playback
@@ -60,10 +72,14 @@ class CecService:
 
     def __init__(self, post: Callable[[CecNews], None], osd_name: str = "Pyramid", wake_tv: bool = True,
                  paths: Callable[[], list[str]] = lambda: sorted(glob.glob(ADAPTERS)),
-                 opener: Opener = CecAdapter.open) -> None:
+                 opener: Opener = CecAdapter.open, watch: NodeWatch | None = None) -> None:
         self._post, self._name, self._wake_tv = post, osd_name_bytes(osd_name), wake_tv
         self._paths, self._opener = paths, opener
+        #: New adapters plugged in later (a USB-CEC adapter) are looked for when this watch says /dev changed.
+        self._watch = watch
         self._opened: dict[str, _Opened] = {}
+        self._passed: set[str] = set()  # adapters looked at and left (a TV's own, one that failed)
+        self._refused: set[str] = set()  # adapters whose refusal was told (retried, not told again)
         self._asked: queue.SimpleQueue[str] = queue.SimpleQueue()
         self._wakeup_read, self._wakeup_write = os.pipe()
         self._thread: threading.Thread | None = None
@@ -72,10 +88,10 @@ class CecService:
 
     # -- the main loop's side -----------------------------------------------------------------
     def start(self) -> None:
-        """Open every adapter found and start following the bus (nothing found: nothing runs)."""
-        for path in self._paths():
-            self._open(path)
-        if self._opened:
+        """Open every adapter found and start following the bus (nothing found and nothing watched for:
+        nothing runs)."""
+        self._scan()
+        if self._opened or self._watch is not None:
             self._thread = threading.Thread(target=self._run, name="pyramid-cec", daemon=True)
             self._thread.start()
 
@@ -96,6 +112,8 @@ class CecService:
         for opened in self._opened.values():
             opened.adapter.close()
         self._opened.clear()
+        if self._watch is not None:
+            self._watch.close()
         os.close(self._wakeup_read)
         os.close(self._wakeup_write)
 
@@ -104,9 +122,25 @@ class CecService:
         os.write(self._wakeup_write, b"!")
 
     # -- the thread -------------------------------------------------------------------------------
+    def _scan(self) -> None:
+        """Open the adapters not seen yet; forget the left ones that are gone (one plugged again is looked at)."""
+        present = set(self._paths())
+        self._passed &= present
+        for path in sorted(present - self._passed - set(self._opened)):
+            self._open(path)
+
     def _open(self, path: str) -> None:
+        self._passed.add(path)  # until it is taken below
         try:
             adapter = self._opener(path)
+        except CecPermissionError as error:
+            # A node just made is root's until udev gives it the group video: tried again at the next change
+            # of /dev (udev's own), and told once.
+            self._passed.discard(path)
+            if path not in self._refused:
+                self._refused.add(path)
+                log.warning("HDMI-CEC adapter not used (yet): %s", error)
+            return
         except CecError as error:
             log.warning("HDMI-CEC adapter not used: %s", error)
             return
@@ -124,18 +158,23 @@ class CecService:
             return
         log.info("HDMI-CEC adapter %s (%s, %s): claiming a Playback address as %r", path, info.driver, info.name,
                  self._name.decode())
+        self._passed.discard(path)
         self._opened[path] = _Opened(adapter, info, Playback(keys_from_messages=not info.has_remote))
         # Claimed already (the console restarted; the kernel keeps a claim): taken as the event would be.
         self._guarded(path, lambda opened: self._addresses(opened, opened.adapter.addresses()))
         self._publish()
 
     def _run(self) -> None:
-        while self._opened:
+        watch = [] if self._watch is None else [self._watch.fileno()]
+        while self._opened or watch:
             descriptors = {opened.adapter.fileno(): path for path, opened in self._opened.items()}
-            readable, _, exceptional = select.select([self._wakeup_read, *descriptors], [], list(descriptors))
+            readable, _, exceptional = select.select([self._wakeup_read, *watch, *descriptors], [], list(descriptors))
             if self._wakeup_read in readable and self._requests():
                 return
-            for fd in {*readable, *exceptional} - {self._wakeup_read}:
+            if self._watch is not None and watch[0] in readable:
+                self._watch.drain()
+                self._scan()
+            for fd in {*readable, *exceptional} & set(descriptors):
                 self._guarded(descriptors[fd], self._drain)
 
     def _requests(self) -> bool:
@@ -170,6 +209,7 @@ class CecService:
             log.warning("HDMI-CEC adapter %s left: %s", path, error)
             opened.adapter.close()
             del self._opened[path]
+            self._passed.add(path)  # looked at again once it is gone and back
             self._publish()
 
     def _events(self, opened: _Opened) -> None:
