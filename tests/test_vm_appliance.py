@@ -40,22 +40,15 @@ import pytest
 from vm.appliance import PROJECT, PreparedImage, prepare, project_copy
 from vm.halted import DiskReport, inspect_disks
 from vm.machine import Boot, Machine, Screen
-from vm.rootfs import GUEST_USER, chosen_guest, missing_packages
+from vm.marks import machine_test
+from vm.rootfs import GUEST_USER, chosen_guest
 from pyramid.engine.cards import format_cards
 from pyramid.engine.deal import numbered_deal
 
 GUEST = chosen_guest()
 SEALED = os.environ.get("PYRAMID_VM_SEALED", "0") == "1"
-MISSING = missing_packages(GUEST.architecture)
 
-pytestmark = [
-    pytest.mark.skipif(os.environ.get("PYRAMID_VM") != "1",
-                       reason="the appliance test boots a virtual machine (about 6 minutes): set PYRAMID_VM=1"),
-    pytest.mark.skipif(bool(MISSING), reason=f"needs: apt-get install {' '.join(MISSING)}"),
-    pytest.mark.skipif(os.geteuid() != 0, reason="builds the guest system with mmdebstrap and chroot: run as root"),
-    # One guest for the module, in one worker (--dist loadgroup); its build and boot take minutes.
-    pytest.mark.xdist_group("vm"), pytest.mark.timeout(3600),
-]
+pytestmark = machine_test("the appliance test boots a virtual machine (about 6 minutes)", GUEST.architecture)
 
 BOOT_TIMEOUT = 300.0
 TIMINGS: dict[str, float] = {}

@@ -14,7 +14,6 @@ monitor); the TV's remote moves its menu through the kernel's rc-cec device.
 
 from __future__ import annotations
 
-import os
 import re
 import time
 from collections.abc import Iterator
@@ -23,21 +22,15 @@ from dataclasses import dataclass
 import pytest
 from vm.appliance import prepare
 from vm.machine import GuestError, Machine
-from vm.rootfs import GUEST_USER, chosen_guest, missing_packages
+from vm.marks import machine_test
+from vm.rootfs import GUEST_USER, chosen_guest
 
 GUEST = chosen_guest()
-MISSING = missing_packages(GUEST.architecture)
 BOOT_TIMEOUT = 300.0
 #: One HDMI input (input type 3) and one HDMI output (output type 1).
 VIVID = "vivid n_devs=1 num_inputs=1 input_types=0x3 num_outputs=1 output_types=0x1"
 
-pytestmark = [
-    pytest.mark.skipif(os.environ.get("PYRAMID_VM") != "1",
-                       reason="boots a virtual machine (about 5 minutes): set PYRAMID_VM=1"),
-    pytest.mark.skipif(bool(MISSING), reason=f"needs: apt-get install {' '.join(MISSING)}"),
-    pytest.mark.skipif(os.geteuid() != 0, reason="builds the guest system with mmdebstrap and chroot: run as root"),
-    pytest.mark.xdist_group("vm"), pytest.mark.timeout(3600),
-]
+pytestmark = machine_test("boots a virtual machine (about 5 minutes)", GUEST.architecture)
 
 
 @dataclass

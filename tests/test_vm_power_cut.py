@@ -43,7 +43,8 @@ import pytest
 from vm.appliance import PreparedImage, build_bundle, prepare, project_copy
 from vm.halted import DiskReport, inspect_disks
 from vm.machine import Boot, KernelPanic, Machine
-from vm.rootfs import ARCHITECTURES, GUEST_USER, Guest, chosen_guest, missing_packages
+from vm.marks import machine_test
+from vm.rootfs import ARCHITECTURES, GUEST_USER, Guest, chosen_guest
 
 GUEST = Guest(ARCHITECTURES["amd64"], chosen_guest().suite)
 TRIALS = int(os.environ.get("PYRAMID_VM_TRIALS", "20"))
@@ -51,16 +52,8 @@ SEED = int(os.environ.get("PYRAMID_VM_SEED", str(random.SystemRandom().randrange
 MOMENTS = ("play", "save", "update-copy", "update-install", "update-switch")
 PLAY_MINUTES = float(os.environ.get("PYRAMID_VM_PLAY_MINUTES", "10"))
 BOOT_TIMEOUT = 400.0
-MISSING = missing_packages(GUEST.architecture)
 
-pytestmark = [
-    pytest.mark.skipif(os.environ.get("PYRAMID_VM") != "1",
-                       reason="power-cut trials in a virtual machine (about 40 minutes): set PYRAMID_VM=1"),
-    pytest.mark.skipif(bool(MISSING), reason=f"needs: apt-get install {' '.join(MISSING)}"),
-    pytest.mark.skipif(os.geteuid() != 0, reason="builds the guest system with mmdebstrap and chroot: run as root"),
-    # One guest for the module, in one worker (--dist loadgroup); its build and boot take minutes.
-    pytest.mark.xdist_group("vm"), pytest.mark.timeout(3600),
-]
+pytestmark = machine_test("power-cut trials in a virtual machine (about 40 minutes)", GUEST.architecture)
 
 
 @dataclass(frozen=True)
