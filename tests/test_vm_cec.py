@@ -9,12 +9,14 @@ outsider, asks and presses what a TV does. The console follows the output's
 adapter as it appears (its watch on /dev), and, restarted once the TV is set
 up, is a Playback device there: the kernel answers its OSD name, the console
 its power and menu status; it wakes the TV (One Touch Play, seen on the TV's
-monitor); the TV's remote moves its menu through the kernel's rc-cec device.
+monitor); the TV's remote moves its menu through the kernel's rc-cec device,
+and, last, powers the console off with the TV (Standby on the TV's monitor).
 """
 
 from __future__ import annotations
 
 import re
+import subprocess
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -107,3 +109,27 @@ def test_the_tvs_remote_moves_the_menu(bus: Bus) -> None:
     moved = machine.settled_screen("cec-menu-down", lambda screen: (screen.highlight_row() or 0) > (before or 0) + 10)
     after = moved.highlight_row()
     assert before is not None and after is not None and after > before + 10, (before, after)
+
+
+def test_power_off_from_the_tvs_remote_puts_the_tv_to_standby_then_halts(bus: Bus) -> None:
+    """Last: the guest halts. The TV's remote goes to "Power off" (Up from the first line wraps to the last), takes its
+    second line, "Power off the console and the TV": the TV's monitor, read over SSH as it runs, sees
+    Standby from the console before the machine powers off."""
+    machine = bus.machine
+    monitor = subprocess.Popen([*machine.ssh_command, machine.ssh_target, f"sudo cec-ctl -d {bus.tv} --monitor"],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True)
+    try:
+        time.sleep(3)  # the monitor is on the bus
+        # The test before left the second line selected: Up, then Up again wraps to the last, "Power off".
+        for command in ("ui-cmd=up", "ui-cmd=up", "ui-cmd=select"):
+            bus.tv_says(f"--to 4 --user-control-pressed {command} --user-control-released")
+            time.sleep(2)
+        machine.screendump("cec-power-off-question")
+        for command in ("ui-cmd=down", "ui-cmd=select"):
+            bus.tv_says(f"--to 4 --user-control-pressed {command} --user-control-released")
+            time.sleep(1)
+        machine.wait_for_halt(180)
+    finally:
+        monitor.kill()
+    seen = monitor.communicate(timeout=30)[0]
+    assert re.search(r"from Playback Device 1 to TV \(4 to 0\): STANDBY", seen), seen[-2000:]
