@@ -220,6 +220,10 @@ def test_once_claimed_the_console_asks_who_the_tv_is_and_keeps_its_answers() -> 
     device.receive(from_tv(Opcode.SET_OSD_NAME, b"TV\x07"))
     device.receive(from_tv(Opcode.DEVICE_VENDOR_ID, b"\x00\x00\xf0", to=BROADCAST))
     assert (device.tv_name, device.tv_vendor) == ("TV?", 0xF0)
+    device.receive(from_tv(Opcode.SET_OSD_NAME, "Tél\u034f".encode()))  # a hostile TV: bytes that draw nothing
+    assert device.tv_name == "T??l??"
+    device.receive(from_tv(Opcode.SET_OSD_NAME))  # no name at all: the one before stays
+    assert device.tv_name == "T??l??"
 
 
 def test_a_hot_plug_with_a_new_physical_address_ends_being_the_source() -> None:

@@ -19,7 +19,6 @@ network thread has not taken yet, so a game saved right after a move holds it.
 from __future__ import annotations
 
 import asyncio
-import logging
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -202,16 +201,16 @@ class MatchLink:
     def _on_network(self, act: Callable[[], Step]) -> None:
         """Give the state this player's input on the network thread (at once when no thread carries the link)."""
         if self._schedule is None:
-            self._take(act, "unbound")
+            self._take(act)
         else:
-            self._schedule(lambda: self._take(act, "scheduled"))
+            self._schedule(lambda: self._take(act))
 
-    def _take(self, act: Callable[[], Step], where: str) -> None:
+    def _take(self, act: Callable[[], Step]) -> None:
         """Do what the state says of this player's input; a refusal is the caller's mistake, logged."""
         try:
             step = act()
         except (TableStateError, EngineError, ValueError) as error:
-            log.log(logging.WARNING if where == "scheduled" else logging.INFO, "not done: %s", error)
+            log.warning("not done: %s", error)
             return
         self._carry(step, strict=False)
 

@@ -177,9 +177,10 @@ class Playback:
         return CecStep(news=(TvStandby(),))
 
     def _tv_name(self, message: CecMessage) -> CecStep:
-        if message.initiator == TV and not message.broadcast:
-            name = message.operands.decode("ascii", "replace")
-            self.tv_name = "".join(char if char.isprintable() else "?" for char in name)
+        """The TV's name, as the System page shows it: printable ASCII (as Set OSD Name carries), anything else
+        a "?" (a byte that would draw nothing, or a box)."""
+        if message.initiator == TV and not message.broadcast and message.operands:
+            self.tv_name = "".join(chr(byte) if 0x20 <= byte < 0x7F else "?" for byte in message.operands)
         return NOTHING
 
     def _tv_vendor(self, message: CecMessage) -> CecStep:
