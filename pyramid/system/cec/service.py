@@ -62,9 +62,13 @@ class NodeWatch(Protocol):
     def close(self) -> None: ...
 
 
+@dataclass(frozen=True, slots=True)
 class _Opened:
-    def __init__(self, adapter: CecAdapter, info: AdapterInfo, playback: Playback) -> None:
-        self.adapter, self.info, self.playback = adapter, info, playback
+    """An adapter the console follows: what it is, and its Playback device's state."""
+
+    adapter: CecAdapter
+    info: AdapterInfo
+    playback: Playback
 
 
 class CecService:
