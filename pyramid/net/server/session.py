@@ -40,13 +40,13 @@ from paho.mqtt.properties import Properties
 
 from pyramid.net.advert import TableAd
 from pyramid.net.channel import RateBucket
-from pyramid.net.errors import PeerFault
 from pyramid.net.context import NetContext, log
-from pyramid.net.errors import NetError, ProtocolError
+from pyramid.net.errors import NetError, PeerFault, ProtocolError
 from pyramid.net.events import InviteReceived, ServerState, ServerStateName, TableGone, TableSeen
 from pyramid.net.protocol import MAX_MESSAGE, Invite, decode, encode
 from pyramid.net.server import topics
 from pyramid.net.server.account import ServerAccount, ServerSettingsError, client_identifier, read_password, tls_context
+from pyramid.net.server.inbox import FairInbox
 from pyramid.net.server.wire import ServerWire, new_conversation
 
 #: Conversations (seat requests and seated players) held at once; a newer request beyond is dropped.
@@ -55,7 +55,7 @@ MAX_CONVERSATIONS = 32
 MAX_ADVERTS = 256
 #: Senders whose rate is followed; the oldest is forgotten beyond.
 MAX_SENDERS = 256
-#: Messages read from the server and not yet routed (aiomqtt drops, and logs, beyond).
+#: Messages read from the server and not yet routed (beyond, the longest sender's newest is dropped: FairInbox).
 MAX_QUEUED = 256
 #: An advert expires on the server after this long (MQTT 5 message expiry); re-published before.
 ADVERT_EXPIRY = 600
@@ -270,7 +270,7 @@ class TableServerSession:
         client = aiomqtt.Client(
             self.account.host, self.account.port, username=me, password=password, identifier=identifier,
             protocol=aiomqtt.ProtocolVersion.V5, will=will, keepalive=KEEPALIVE, tls_context=tls,
-            timeout=self.context.limits.connect_timeout, max_queued_incoming_messages=MAX_QUEUED,
+            timeout=self.context.limits.connect_timeout, max_queued_incoming_messages=MAX_QUEUED, queue_type=FairInbox,
             socket_options=[(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)], logger=MQTT_LOG,
         )
         try:

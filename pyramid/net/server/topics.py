@@ -48,23 +48,40 @@ def subscriptions(account: str) -> list[str]:
     return [f"{ROOT}/adverts/+", f"{ROOT}/status/+", seat(account, "+"), invite(account, "+"), play("+", account)]
 
 
-def parse(topic: str, account: str) -> Received | None:
-    """The kind and sender of a topic this console reads, or None for anything else."""
+class Addressed(NamedTuple):
+    """A topic read as what it says: its kind, the account it is addressed to (None when to everyone)
+    and the account that sent it."""
+
+    kind: Kind
+    to: str | None
+    sender: str
+
+
+def read(topic: str) -> Addressed | None:
+    """What a topic of this protocol says, whoever reads it, or None for anything else."""
     parts = topic.split("/")
     if "/".join(parts[:2]) != ROOT:
         return None
-    found: Received | None
+    found: Addressed | None
     match parts[2:]:
         case ["adverts", sender]:
-            found = Received("adverts", sender)
+            found = Addressed("adverts", None, sender)
         case ["status", sender]:
-            found = Received("status", sender)
-        case ["seats", to, sender] if to == account:
-            found = Received("seats", sender)
-        case ["invites", to, sender] if to == account:
-            found = Received("invites", sender)
-        case ["play", sender, to] if to == account:
-            found = Received("play", sender)
+            found = Addressed("status", None, sender)
+        case ["seats", to, sender]:
+            found = Addressed("seats", to, sender)
+        case ["invites", to, sender]:
+            found = Addressed("invites", to, sender)
+        case ["play", sender, to]:
+            found = Addressed("play", to, sender)
         case _:
             found = None
     return found if found is not None and ACCOUNT.match(found.sender) else None
+
+
+def parse(topic: str, account: str) -> Received | None:
+    """The kind and sender of a topic this console reads, or None for anything else."""
+    found = read(topic)
+    if found is None or found.to not in (None, account):
+        return None
+    return Received(found.kind, found.sender)
