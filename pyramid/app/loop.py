@@ -19,7 +19,8 @@ class ActionSource(Protocol):
 
 
 def run_loop(session: Session, frontend: Frontend, source: ActionSource, notifier: Notifier,
-             after_action: Callable[[Session], None] = lambda session: None) -> None:
+             after_action: Callable[[Session], None] = lambda session: None,
+             after_input: Callable[[bool], None] = lambda shown: None) -> None:
     """The one main loop: wait for actions, apply them, redraw only when the view changed.
 
     It blocks in ``source.wait`` (no busy loop); the time-out is the watchdog's
@@ -27,6 +28,8 @@ def run_loop(session: Session, frontend: Frontend, source: ActionSource, notifie
     Items that are not actions are the network's events, posted to the same
     queue by the network thread: they reach the session here, in order.
     The first frame is drawn here unless the caller has shown it already.
+    ``after_action`` is called after each action, ``after_input`` once the actions read together
+    are applied and their frame drawn (``True``; ``False`` when they changed nothing on screen).
     """
     view = frontend.shown if frontend.shown is not None else show_first_frame(session, frontend, notifier)
     timeout = notifier.watchdog_interval()
@@ -51,10 +54,13 @@ def run_loop(session: Session, frontend: Frontend, source: ActionSource, notifie
         if session.quit_requested:  # "Quit" on a desktop
             break
         new_view = session.view()
-        if new_view != view:  # a press during an animation ends it: the new view is drawn at once
+        changed = new_view != view
+        if changed:  # a press during an animation ends it: the new view is drawn at once
             view = show_or_recover(session, frontend, new_view)
         elif items:
             frontend.finish()  # a press that changed nothing still ends the animation at once
+        if any(isinstance(item, Action) for item in items):
+            after_input(changed)
         notifier.watchdog()
     frontend.finish()  # what is left on screen (and in a screenshot) is the last view, whole
     notifier.stopping()

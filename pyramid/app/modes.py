@@ -8,6 +8,7 @@ import signal
 import sys
 from typing import TYPE_CHECKING
 
+from pyramid.app.console_trace import ConsoleTrace
 from pyramid.app.loop import announce_ready, run_loop
 from pyramid.app.settings_file import HardwareSettings, cec_settings, input_settings
 from pyramid.app.start import open_console_parts
@@ -114,6 +115,11 @@ def run_console(options: Options) -> int:
     ends the console with its message before it is ready: its start fails,
     and the updater sees that.
     """
+    try:
+        trace_file = Trace(options.trace) if options.trace else None
+    except OutputError as error:
+        print(f"pyramid: {error}", file=sys.stderr)
+        return 1
     settings, sink, session, frontend = open_console_parts(options)
     session.can_quit = frontend.display.name == "window"  # a console is switched off, a window closed
     notifier = Notifier.from_environ()
@@ -127,6 +133,9 @@ def run_console(options: Options) -> int:
     except BaseException:
         session.tables.stop()
         frontend.close()
+        if trace_file is not None:
+            with contextlib.suppress(OutputError):
+                trace_file.close()
         raise
     stop.hand_to(hub)
     from pyramid.app.hdmi_cec import start_tv_bus  # after the first frame, as the inputs
@@ -140,9 +149,13 @@ def run_console(options: Options) -> int:
     sink.attach(hub.post)
     session.input_log = lambda: [PressSeen(str(record.action), record.device) for record in hub.recent_presses]
     session.input_devices = lambda: list(hub.connected_devices)
+    trace = ConsoleTrace(trace_file, session, lambda: hub.recent_presses) if trace_file is not None else None
     try:
-        run_loop(session, frontend, hub, notifier, after_action=(lambda s: tv.pressed()) if tv else (lambda s: None))
+        run_loop(session, frontend, hub, notifier, after_action=(lambda s: tv.pressed()) if tv else (lambda s: None),
+                 after_input=trace.after_input if trace else (lambda shown: None))
     finally:
+        if trace is not None:
+            trace.close()
         if tv is not None:
             tv.stop()
         session.tables.stop()
