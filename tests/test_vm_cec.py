@@ -7,19 +7,26 @@ emulated bus (Documentation/admin-guide/media/vivid.rst). The input's adapter
 is the TV: v4l-utils' ``cec-ctl`` claims the TV's address on it and, as an
 outsider, asks and presses what a TV does. The console follows the output's
 adapter as it appears (its watch on /dev), and, restarted once the TV is set
-up, is a Playback device there: the kernel answers its OSD name, the console
-its power and menu status; it wakes the TV (One Touch Play, seen on the TV's
-monitor); the TV's remote moves its menu through the kernel's rc-cec device,
-and, last, powers the console off with the TV (Standby on the TV's monitor).
+up (with ``--trace``, docs/developers.md), is a Playback device there: the
+kernel answers its OSD name, the console its power and menu status; it wakes
+the TV (One Touch Play, seen on the TV's monitor); the TV's remote moves its
+menu through the kernel's rc-cec device, plays a game (the trace shows the
+cursor moved and a card chosen), reaches the screen about as fast as the
+guest's USB keyboard (measured, both on the guest's CLOCK_MONOTONIC), and,
+last, powers the console off with the TV (Standby on the TV's monitor).
 """
 
 from __future__ import annotations
 
+import json
 import re
+import statistics
 import subprocess
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NamedTuple
 
 import pytest
 from vm.appliance import prepare
@@ -27,12 +34,36 @@ from vm.machine import GuestError, Machine
 from vm.marks import machine_test
 from vm.rootfs import GUEST_USER, chosen_guest
 
+from pyramid.console.catalogue.en import MESSAGES
+
 GUEST = chosen_guest()
 BOOT_TIMEOUT = 300.0
 #: One HDMI input (input type 3) and one HDMI output (output type 1).
 VIVID = "vivid n_devs=1 num_inputs=1 input_types=0x3 num_outputs=1 output_types=0x1"
+#: The console's trace, in the one directory its unit may write.
+TRACE = "/var/lib/pyramid/trace.jsonl"
+#: The installed unit's command with --trace: the drop-in a maintainer writes for a bug report.
+TRACE_DROP_IN = ("[Service]\nExecStart=\nExecStart=/opt/pyramid/current/bin/pyramid --display auto --power-off logind"
+                 f" --trace {TRACE}\n")
+#: The input devices the presses come from, as the console names them: the TV's remote is the rc device
+#: the kernel makes for the console's adapter (vivid's HDMI output), the keyboard QEMU's usb-kbd.
+TV_REMOTE = "vivid-000-vid-out0"
+USB_KEYBOARD = "QEMU QEMU USB Keyboard"
+#: UI command 0x0D: "Exit" in CEC 1.4, "Back" in 2.0, and cec-ctl's name for it ("exit" is not one:
+#: cec-ctl reads an unknown name as 0, Select).
+EXIT = "back"
+#: Presses of each device for the latency measure, right and left in turn.
+LATENCY_PRESSES = 20
 
 pytestmark = machine_test("boots a virtual machine (about 5 minutes)", GUEST.architecture)
+
+
+class TvPress(NamedTuple):
+    """A key of the TV's remote, on the guest's CLOCK_MONOTONIC: when the TV began to send it (the
+    bus's wait and the message's bit times follow) and when its last bit was sent."""
+
+    pressed: float
+    sent: float
 
 
 @dataclass
@@ -40,9 +71,47 @@ class Bus:
     machine: Machine
     tv: str  # the TV's adapter (vivid's HDMI input)
     monitor: str  # what the TV's side saw while the console started
+    remote: subprocess.Popen[str]  # the TV's remote control in the guest (tests/vm/tv_remote.py)
 
     def tv_says(self, arguments: str) -> str:
         return self.machine.ssh(f"sudo cec-ctl -d {self.tv} {arguments}").stdout
+
+    def tv_press(self, key: str) -> TvPress:
+        """Press and release ``key`` on the TV's remote (cec-ctl's name of the UI command)."""
+        assert self.remote.stdin is not None and self.remote.stdout is not None
+        self.remote.stdin.write(key + "\n")
+        self.remote.stdin.flush()
+        said = self.remote.stdout.readline().split()
+        assert len(said) == 2, f"the TV's remote stopped (exit {self.remote.poll()})"
+        return TvPress(float(said[0]), float(said[1]))
+
+    def trace(self) -> list[dict[str, Any]]:
+        return [json.loads(line) for line in self.machine.ssh(f"sudo cat {TRACE}").stdout.splitlines()]
+
+    def pressed(self, press: Any, device: str, timeout: float = 30.0) -> dict[str, Any]:
+        """Press by calling ``press``; the trace's line of that press from ``device`` (after the line
+        count before), once its frame is shown or it changed nothing."""
+        before = len(self.trace())
+        press()
+        deadline = time.monotonic() + timeout
+        while True:
+            lines = self.trace()[before:]
+            found = [line for line in lines if any(p["device"] == device for p in line["presses"])]
+            if found:
+                return found[0]
+            assert time.monotonic() < deadline, f"no press from {device!r} in the trace: {lines}"
+            time.sleep(0.2)
+
+    def tv_key(self, key: str) -> dict[str, Any]:
+        return self.pressed(lambda: self.tv_press(key), TV_REMOTE)
+
+    def to_menu_line(self, label: str) -> dict[str, Any]:
+        """From a menu, move the selection to the line ``label`` with the TV's arrows."""
+        state = self.trace()[-1]
+        target = state["menu"]["items"].index(label)
+        while state["menu"]["selected"] != target:
+            state = self.tv_key("down" if state["menu"]["selected"] < target else "up")
+        return state
 
 
 def logged(machine: Machine, pattern: str, what: str, timeout: float = 120.0) -> None:
@@ -61,6 +130,7 @@ def bus(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Bus]:
     workdir = tmp_path_factory.mktemp("vm-cec")
     prepared = prepare(workdir, GUEST)
     machine = Machine(prepared.boot, workdir, prepared.key, GUEST_USER)
+    remote: subprocess.Popen[str] | None = None
     try:
         machine.wait_for_ssh(BOOT_TIMEOUT)
         machine.wait_until("systemctl is-active --quiet pyramid.service", BOOT_TIMEOUT, "pyramid.service active")
@@ -77,13 +147,21 @@ def bus(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Bus]:
         machine.ssh(f"sudo v4l2-ctl -d {capture} -c hdmi_000_0_is_connected_to=2")
         machine.ssh(f"sudo cec-ctl -d {tv} --tv --osd-name TestTV")
         machine.ssh(f"sudo sh -c 'timeout 60 cec-ctl -d {tv} --monitor > /tmp/tv-monitor.log 2>&1 &'")
+        machine.ssh("sudo mkdir -p /etc/systemd/system/pyramid.service.d && printf '%s' '"
+                    f"{TRACE_DROP_IN}' | sudo tee /etc/systemd/system/pyramid.service.d/trace.conf && sudo systemctl daemon-reload")
         machine.ssh("sudo systemctl restart pyramid.service")
         machine.wait_until("systemctl is-active --quiet pyramid.service", BOOT_TIMEOUT, "pyramid.service active again")
         logged(machine, "HDMI-CEC adapter .*logical 4", "the console's Playback address claimed")
         time.sleep(3)  # the TV's monitor: One Touch Play's two messages on the bus
         monitor = machine.ssh("sudo cat /tmp/tv-monitor.log").stdout
-        yield Bus(machine, tv, monitor)
+        project = f"/home/{GUEST_USER}/pyramid"
+        remote = subprocess.Popen([*machine.ssh_command, machine.ssh_target,
+                                   f"sudo env PYTHONPATH={project} python3 {project}/tests/vm/tv_remote.py {tv}"],
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        yield Bus(machine, tv, monitor, remote)
     finally:
+        if remote is not None:
+            remote.kill()
         machine.stop()
         print(f"\nscreendumps and logs in {workdir}")
 
@@ -111,23 +189,88 @@ def test_the_tvs_remote_moves_the_menu(bus: Bus) -> None:
     assert before is not None and after is not None and after > before + 10, (before, after)
 
 
+def test_the_tvs_remote_plays_a_game(bus: Bus) -> None:
+    """The issue's sequence on a game dealt with the TV's remote: right, right, select, exit. The trace:
+    each press from the TV's rc device, the cursor moved twice, a card chosen (or a king, taken at once,
+    gone), and exit (Back) taking the choice back."""
+    bus.to_menu_line(MESSAGES["menu.new_game"])
+    state = bus.tv_key("select")
+    if state["screen"] == "redeal_choice":
+        state = bus.tv_key("select")
+    assert state["screen"] == "game", state["screen"]
+    steps = [state] + [bus.tv_key(key) for key in ("right", "right", "select", EXIT)]
+    assert [[(p["action"], p["device"]) for p in step["presses"]] for step in steps[1:]] == [
+        [(action, TV_REMOTE)] for action in ("right", "right", "ok", "back")]
+    games = [step["game"] for step in steps]
+    assert games[0]["cursor"] != games[1]["cursor"] != games[2]["cursor"], "each right moved the cursor"
+    chose = games[3]["chosen"] == games[2]["cursor"] or games[3]["pyramid"] != games[2]["pyramid"]
+    assert chose, (games[2]["cursor"], games[3]["chosen"])
+    if games[3]["chosen"] is not None:
+        assert games[4]["chosen"] is None, "exit took the choice back"
+    else:  # a king went at once: nothing to take back, so exit leaves the game for the menu
+        assert steps[4]["screen"] == "menu", steps[4]["screen"]
+    assert all(step["shown"] is not None for step in steps[1:]), "each press changed the screen"
+
+
+def test_a_tv_key_reaches_the_screen_as_a_keyboard_key_does(bus: Bus, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Measured, not asserted against a time: right and left in turn on the game, from the TV's remote
+    and from the guest's USB keyboard. The console's part, from its input thread reading the key to
+    the frame shown, for both; for the TV also the whole way from the key pressed (its transmit asked
+    for), through the bus (vivid keeps CEC's bit times) to the console. The figures go to the test's
+    output and cec-latency.json."""
+    if bus.trace()[-1]["screen"] == "menu":
+        bus.to_menu_line(MESSAGES["menu.continue"])
+        bus.tv_key("select")
+    state = bus.trace()[-1]
+    assert state["screen"] == "game", state["screen"]
+    tv: list[tuple[TvPress, float, float]] = []
+    keyboard: list[tuple[float, float]] = []
+    # The two devices in turn, each as often right as left: neither has the first (slower) frames alone.
+    for _ in range(LATENCY_PRESSES // 2):
+        for device, key in ((TV_REMOTE, "right"), (USB_KEYBOARD, "left"), (USB_KEYBOARD, "right"), (TV_REMOTE, "left")):
+            if device == TV_REMOTE:
+                sent: list[TvPress] = []
+                line = bus.pressed(lambda: sent.append(bus.tv_press(key)), TV_REMOTE)
+                tv.append((sent[0], line["presses"][0]["read"], line["shown"]))
+            else:
+                line = bus.pressed(lambda: bus.machine.press(key), USB_KEYBOARD)
+                keyboard.append((line["presses"][0]["read"], line["shown"]))
+    assert all(shown is not None for *_, shown in tv + keyboard), "each press moved the cursor"
+
+    def figures(milliseconds: list[float]) -> dict[str, float]:
+        ordered = sorted(milliseconds)
+        return {"median": round(statistics.median(ordered), 1),
+                "p95": round(ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))], 1)}
+
+    measured = {
+        "presses of each device": len(tv),
+        "tv: key pressed -> frame shown (ms)": figures([(shown - key.pressed) * 1000 for key, _, shown in tv]),
+        "tv: key pressed -> sent, on the bus (ms)": figures([(key.sent - key.pressed) * 1000 for key, _, _ in tv]),
+        "tv: sent -> read by the console (ms)": figures([(read - key.sent) * 1000 for key, read, _ in tv]),
+        "tv: read -> frame shown (ms)": figures([(shown - read) * 1000 for _, read, shown in tv]),
+        "usb keyboard: read -> frame shown (ms)": figures([(shown - read) * 1000 for read, shown in keyboard]),
+    }
+    print("\nHDMI-CEC latency in the VM guest:", json.dumps(measured, indent=1))
+    Path(tmp_path_factory.getbasetemp(), "cec-latency.json").write_text(json.dumps(measured, indent=1) + "\n")
+    assert all(key.pressed <= key.sent <= read <= shown for key, read, shown in tv), "read after the TV sent it"
+
+
 def test_power_off_from_the_tvs_remote_puts_the_tv_to_standby_then_halts(bus: Bus) -> None:
-    """Last: the guest halts. The TV's remote goes to "Power off" (Up from the first line wraps to the last), takes its
-    second line, "Power off the console and the TV": the TV's monitor, read over SSH as it runs, sees
-    Standby from the console before the machine powers off."""
+    """Last: the guest halts. The TV's remote goes back to the main menu, to "Power off", takes
+    "Power off the console and the TV": the TV's monitor, read over SSH as it runs, sees Standby from
+    the console before the machine powers off."""
     machine = bus.machine
     monitor = subprocess.Popen([*machine.ssh_command, machine.ssh_target, f"sudo cec-ctl -d {bus.tv} --monitor"],
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True)
     try:
         time.sleep(3)  # the monitor is on the bus
-        # The test before left the second line selected: Up, then Up again wraps to the last, "Power off".
-        for command in ("ui-cmd=up", "ui-cmd=up", "ui-cmd=select"):
-            bus.tv_says(f"--to 4 --user-control-pressed {command} --user-control-released")
-            time.sleep(2)
+        while bus.trace()[-1]["screen"] != "menu":
+            bus.tv_key(EXIT)
+        bus.to_menu_line(MESSAGES["menu.power_off"])
+        assert bus.tv_key("select")["screen"] == "power_off"
         machine.screendump("cec-power-off-question")
-        for command in ("ui-cmd=down", "ui-cmd=select"):
-            bus.tv_says(f"--to 4 --user-control-pressed {command} --user-control-released")
-            time.sleep(1)
+        bus.to_menu_line(MESSAGES["power.with_tv"])
+        bus.tv_press("select")
         machine.wait_for_halt(180)
     finally:
         monitor.kill()
