@@ -48,7 +48,7 @@ from typing import Any, Literal, Protocol
 
 from evdev import InputDevice, InputEvent, ecodes
 
-from input.hub import InputHub
+from input.hub import TV_REMOTE, InputHub
 from input.keymap import LONG_PRESSES, KeyMap
 from input.touch import PanelSize, panel_point
 
@@ -73,10 +73,20 @@ _STOP = object()
 _NODES_CHANGED = object()
 
 
+class DeviceId(Protocol):
+    """What is used of ``evdev.DeviceInfo``."""
+
+    @property
+    def bustype(self) -> int: ...
+
+
 class EventDevice(Protocol):
     """What is used of ``evdev.InputDevice`` (the seam for fake devices)."""
 
     name: str
+
+    @property
+    def info(self) -> DeviceId: ...
 
     def fileno(self) -> int: ...
 
@@ -174,8 +184,8 @@ class DeviceTranslator:
 
     @property
     def kind(self) -> str:
-        kinds = [kind for kind, present in (("keyboard", self.keyboard), ("touchscreen", self.touch),
-                                            ("gamepad hat", self.hats)) if present]
+        kinds = [kind for kind, present in (("TV remote, HDMI-CEC", self.name == TV_REMOTE), ("keyboard", self.keyboard),
+                                            ("touchscreen", self.touch), ("gamepad hat", self.hats)) if present]
         return ", ".join(kinds) or "buttons"
 
     def handle(self, event: InputEvent, hub: InputHub) -> None:
@@ -371,7 +381,7 @@ class EvdevDevices:
                 self._failed(path, inode, error)
             return
         try:
-            translator = DeviceTranslator(device.name, device.capabilities(absinfo=True), device.input_props(),
+            translator = DeviceTranslator(player_name(device), device.capabilities(absinfo=True), device.input_props(),
                                           self._keymap, self._panel_size)
         except OSError:
             device.close()
@@ -390,7 +400,7 @@ class EvdevDevices:
                             device.name, path, error.strerror)
         self._selector.register(device.fileno(), selectors.EVENT_READ, path)
         self._opened[path] = _Opened(device, translator)
-        self._hub.device_added(device.name)
+        self._hub.device_added(translator.name)
         log.info("input device %r on %s (%s)", device.name, path, translator.kind)
 
     def _failed(self, path: str, inode: int, error: OSError) -> None:
@@ -411,7 +421,7 @@ class EvdevDevices:
         except OSError as error:
             log.info("input device %r on %s went away (%s)", opened.device.name, path, error.strerror)
             self._forget(path)
-            self._hub.device_gone(opened.device.name)
+            self._hub.device_gone(opened.translator.name)
             return True
         for event in events:
             opened.translator.handle(event, self._hub)
@@ -425,6 +435,13 @@ class EvdevDevices:
             opened.device.close()
         except OSError:
             pass
+
+
+def player_name(device: EventDevice) -> str:
+    """The name the device's presses are counted under: its own, but one name for every TV's remote (the
+    rc device of an HDMI-CEC adapter, bus BUS_CEC in linux/input.h), whose kernel name is the adapter's
+    ("vc4-hdmi-0"), which says nothing to a player."""
+    return TV_REMOTE if device.info.bustype == ecodes.BUS_CEC else device.name
 
 
 def _sysfs_name(path: str) -> str:

@@ -34,6 +34,9 @@ from input.debounce import Debouncer
 from input.repeat import Clock, Repeater
 from pyramid.actions import Action
 
+#: The device name every TV's remote is counted under, through the kernel's rc device of an HDMI-CEC adapter or the
+#: console's own reading of the CEC messages (the console words it: "TV remote (HDMI-CEC)").
+TV_REMOTE = "tv_remote"
 PRESS_LOG_SIZE = 16
 
 

@@ -12,7 +12,8 @@ from pyramid.console.game_flow import GAME
 from pyramid.console.menus import open_console
 from pyramid.console.session import Session
 from pyramid.saved.store import Store
-from pyramid.app.hdmi_cec import DEVICE, TvBus, hub_news
+from input.hub import TV_REMOTE
+from pyramid.app.hdmi_cec import TvBus, hub_news
 from pyramid.system.cec.messages import BROADCAST, CecMessage, Opcode
 from pyramid.system.cec.playback import ActiveSource, RemoteKey, TvStandby
 from pyramid.system.cec.settings import CecSettings
@@ -51,7 +52,7 @@ def test_a_remote_key_read_from_messages_is_a_press_on_the_hub() -> None:
     news(RemoteKey("KEY_PLAYCD", True))  # a key the console has no use for
     news(TvStandby())
     assert hub.wait(0) == [Action("ok"), TvStandby()]
-    assert hub.recent_presses[-1].device == DEVICE
+    assert hub.recent_presses[-1].device == TV_REMOTE
 
 
 def test_a_key_on_another_device_brings_the_tv_back_to_the_console() -> None:

@@ -17,12 +17,12 @@ from pathlib import Path
 import pytest
 
 evdev = pytest.importorskip("evdev")
-from evdev import AbsInfo, InputEvent, ecodes
+from evdev import AbsInfo, DeviceInfo, InputEvent, ecodes
 
 from display.rotation import Rotation
 from input import evdev_devices
 from input.evdev_devices import DeviceTranslator, EvdevDevices
-from input.hub import InputHub
+from input.hub import TV_REMOTE as TV_REMOTE_DEVICE, InputHub
 from input.keymap import InputSettings, KeyMap
 from pyramid.actions import Action
 from fake_clock import FakeClock
@@ -64,8 +64,9 @@ def report() -> InputEvent:
 class FakeDevice:
     """Stands in for evdev.InputDevice: a pipe makes it readable for select, like a real node."""
 
-    def __init__(self, name: str, capabilities: dict, props: tuple[int, ...] = ()) -> None:
+    def __init__(self, name: str, capabilities: dict, props: tuple[int, ...] = (), bus: int = ecodes.BUS_USB) -> None:
         self.name = name
+        self.info = DeviceInfo(bus, 0x1234, 0x5678, 1)
         self._capabilities = capabilities
         self._props = list(props)
         self._readable, self._writable = os.pipe()
@@ -377,6 +378,21 @@ def test_remote_present_at_start_is_grabbed_and_read(start, nodes, hub):
     assert remote.grabbed
     assert str(hub.recent_presses[-1]) == "ok from 'Logitech USB Receiver'"
     assert hub.connected_devices == ("Logitech USB Receiver",)
+
+
+def test_a_tvs_remote_is_counted_as_the_tv_remote_whatever_its_adapter_is_called(start, nodes, hub, caplog):
+    """The rc device of an HDMI-CEC adapter (bus BUS_CEC) is named after the adapter ("vc4-hdmi-0" on a
+    Pi 4's first port): its presses and the Controls page say the TV's remote; the log keeps the kernel's name."""
+    caplog.set_level(logging.INFO, logger="input")
+    tv = nodes.plug("event5", FakeDevice("vc4-hdmi-0", {ecodes.EV_KEY: RC_CEC_KEYS}, bus=ecodes.BUS_CEC))
+    start()
+    tv.send(*key(ecodes.KEY_RIGHT, 1), *key(ecodes.KEY_RIGHT, 0))
+    assert wait_for(hub, 1) == [Action("right")]
+    assert hub.connected_devices == (TV_REMOTE_DEVICE,)
+    assert str(hub.recent_presses[-1]) == f"right from {TV_REMOTE_DEVICE!r}"
+    assert "input device 'vc4-hdmi-0' on" in caplog.text and "TV remote, HDMI-CEC" in caplog.text
+    tv.unplug()
+    wait_until(hub, lambda: hub.connected_devices == ())
 
 
 def test_devices_without_anything_useful_are_left_alone(start, nodes, hub):

@@ -335,6 +335,25 @@ def test_controls_screen_shows_each_press_and_leaves_on_back_twice(tmp_path: Pat
     assert session.state()["screen"] == "settings"
 
 
+@pytest.mark.parametrize(("language", "device", "press"), [
+    ("en", "TV remote (HDMI-CEC)", "▶ from the TV's remote"),
+    ("fr", "Télécommande du téléviseur (HDMI-CEC)", "▶ depuis la télécommande du téléviseur"),
+    ("de", "Fernbedienung des Fernsehers (HDMI-CEC)", "▶ (Fernbedienung des Fernsehers)"),
+])
+def test_the_controls_page_words_a_tvs_remote(tmp_path: Path, language: str, device: str, press: str) -> None:
+    """A TV's remote (input.hub.TV_REMOTE), not the HDMI adapter's kernel name ("vc4-hdmi-0")."""
+    from input.hub import TV_REMOTE
+
+    session = new_session(tmp_path)
+    session.input_log = lambda: [PressSeen("right", TV_REMOTE)]
+    session.input_devices = lambda: [TV_REMOTE]
+    choose(session, "Settings")
+    choose(session, "Controls")
+    session.speak(language)
+    last_presses, devices = (lines for _, lines in session.view().text.sections[:2])
+    assert (last_presses[0], devices) == (press, (device,))
+
+
 def test_statistics_of_every_variant_are_reached_page_by_page_and_legible_at_320x240(tmp_path: Path) -> None:
     """Eleven Pyramid variants and three duel levels: each heading on some page, each page whole."""
     from display.layout import MIN_TEXT_PX, Layout

@@ -34,6 +34,7 @@ from vm.machine import GuestError, Machine
 from vm.marks import machine_test
 from vm.rootfs import GUEST_USER, chosen_guest
 
+from input.hub import TV_REMOTE
 from pyramid.console.catalogue.en import MESSAGES
 
 GUEST = chosen_guest()
@@ -46,8 +47,8 @@ TRACE = "/var/lib/pyramid/trace.jsonl"
 TRACE_DROP_IN = ("[Service]\nExecStart=\nExecStart=/opt/pyramid/current/bin/pyramid --display auto --power-off logind"
                  f" --trace {TRACE}\n")
 #: The input devices the presses come from, as the console names them: the TV's remote is the rc device
-#: the kernel makes for the console's adapter (vivid's HDMI output), the keyboard QEMU's usb-kbd.
-TV_REMOTE = "vivid-000-vid-out0"
+#: the kernel makes for the console's adapter (vivid's HDMI output, "vivid-000-vid-out0"), counted under
+#: input.hub.TV_REMOTE; the keyboard is QEMU's usb-kbd.
 USB_KEYBOARD = "QEMU QEMU USB Keyboard"
 #: UI command 0x0D: "Exit" in CEC 1.4, "Back" in 2.0, and cec-ctl's name for it ("exit" is not one:
 #: cec-ctl reads an unknown name as 0, Select).

@@ -15,6 +15,7 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from input.hub import TV_REMOTE
 from pyramid.system.cec.playback import CecNews, RemoteKey
 from pyramid.system.cec.service import DEVICES, CecService
 from pyramid.system.cec.settings import CecSettings
@@ -24,8 +25,6 @@ if TYPE_CHECKING:
     from input.keymap import KeyMap
 
 log = logging.getLogger(__name__)
-#: The device a remote key read from the CEC messages is counted under (the Controls page's list).
-DEVICE = "HDMI-CEC"
 
 
 class TvBus:
@@ -52,7 +51,7 @@ def hub_news(hub: InputHub, keys: KeyMap) -> Callable[[CecNews], None]:
         if isinstance(item, RemoteKey):
             action = keys.names.get(item.key)
             if action is not None:
-                (hub.press if item.pressed else hub.release)(action, DEVICE)
+                (hub.press if item.pressed else hub.release)(action, TV_REMOTE)
             return
         hub.post(item)
 

@@ -108,8 +108,9 @@ def played_won(played: int, won: int) -> dict[str, str]:
     return {"played": say_count("count.played", played), "won": say_count("count.won", won)}
 
 
-#: The input sources that name themselves with a word (others, a remote or a GPIO pin, by their own name).
-WORDED_DEVICES = ("keyboard", "mouse", "touchscreen")
+#: The input sources that name themselves with a word (others, a remote or a GPIO pin, by their own name):
+#: the SDL sources' and every TV's remote (input.hub.TV_REMOTE).
+WORDED_DEVICES = ("keyboard", "mouse", "touchscreen", "tv_remote")
 
 
 def device_line(device: str) -> str:

@@ -143,10 +143,12 @@ MESSAGES: dict[str, str] = {
     "device.keyboard": "Tastatur",
     "device.mouse": "Maus",
     "device.touchscreen": "Touchscreen",
+    "device.tv_remote": "Fernbedienung des Fernsehers",
 
     "devices.keyboard": "Tastatur",
     "devices.mouse": "Maus",
     "devices.touchscreen": "Touchscreen",
+    "devices.tv_remote": "Fernbedienung des Fernsehers (HDMI-CEC)",
     "controls.title": "Tasten",
     "controls.press": "{action} ({device})",
     "controls.no_device_info": "{action} (kein Gerät gemeldet)",

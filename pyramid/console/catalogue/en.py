@@ -142,10 +142,12 @@ MESSAGES: dict[str, str] = {
     "device.keyboard": "the keyboard",
     "device.mouse": "the mouse",
     "device.touchscreen": "the touchscreen",
+    "device.tv_remote": "the TV's remote",
 
     "devices.keyboard": "Keyboard",
     "devices.mouse": "Mouse",
     "devices.touchscreen": "Touchscreen",
+    "devices.tv_remote": "TV remote (HDMI-CEC)",
     "controls.title": "Controls",
     "controls.press": "{action} from {device}",
     "controls.no_device_info": "{action} (no device information)",

@@ -147,10 +147,12 @@ MESSAGES: dict[str, str] = {
     "device.keyboard": "le clavier",
     "device.mouse": "la souris",
     "device.touchscreen": "l'écran tactile",
+    "device.tv_remote": "la télécommande du téléviseur",
 
     "devices.keyboard": "Clavier",
     "devices.mouse": "Souris",
     "devices.touchscreen": "Écran tactile",
+    "devices.tv_remote": "Télécommande du téléviseur (HDMI-CEC)",
     "controls.title": "Commandes",
     "controls.press": "{action} depuis {device}",
     "controls.no_device_info": "{action} (appareil inconnu)",
