@@ -19,14 +19,13 @@ from pyramid.console.catalogue import say
 from pyramid.console.protocols import Console
 from pyramid.console.screen import Screen
 from pyramid.console.wording import month_name, variant_title
+from pyramid.engine.daily import DAYS_BACK  # how far back the calendar goes: the last twelve months
 from pyramid.saved.stats import DailyRecord, PyramidVariant
 from pyramid.view import CalendarDay, CalendarView, DayMark, Hit, MenuHit, MonthHit, View
 
 if TYPE_CHECKING:
     from pyramid.engine.daily import DailyChallenge
 
-#: How far back the calendar goes: the deals of the last twelve months can be played.
-DAYS_BACK = 365
 #: The arrows' steps through the days: ◀ ▶ a day, ▲ ▼ a week (a row of the page).
 STEPS = {Kind.LEFT: -1, Kind.RIGHT: 1, Kind.UP: -7, Kind.DOWN: 7}
 

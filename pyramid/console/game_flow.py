@@ -116,10 +116,8 @@ def variant_of(board: Board) -> PyramidVariant:
 
 def result_of(progress: Progress, board: Board) -> GameResult:
     """How a game ended (or was abandoned), for the statistics."""
-    cards_left = board.rules.scoring == "cards_left"
-    score = board.cards_to_clear() if cards_left else board.score
-    return GameResult(GAME, variant_of(board).key, board.status() == "cleared", score,
-                      progress.assisted, not cards_left)
+    return GameResult(GAME, variant_of(board).key, board.status() == "cleared", board.counted_score(),
+                      progress.assisted, board.rules.scoring != "cards_left")
 
 
 def daily_of(progress: Progress) -> datetime.date | None:

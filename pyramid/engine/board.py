@@ -236,6 +236,11 @@ class Board(Tableau):
             return self.cards_left() + len(self.stock) + len(self.waste)
         return self.cards_left()
 
+    def counted_score(self) -> int:
+        """The score a game is counted with (statistics, the daily deals, a friend's result): its
+        points where the rules score points, else the cards the goal still asks to remove."""
+        return self.cards_to_clear() if self.rules.scoring == "cards_left" else self.score
+
     # -- making moves -------------------------------------------------------
     def card_points(self, card: Card) -> int:
         """Points a removed card earns under RetroHub scoring (docs/rules.md, "Pyramid")."""

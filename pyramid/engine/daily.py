@@ -32,11 +32,17 @@ from functools import cache
 from importlib import resources
 from typing import NamedTuple
 
+from pyramid.engine.board import Board
+from pyramid.engine.deal import numbered_deal
 from pyramid.engine.errors import EngineError
+from pyramid.engine.rules import Rules
 from pyramid.engine.winnable import read_list
 
 log = logging.getLogger(__name__)
 
+#: Days after its day that a daily deal can still be played (the calendar's span, and how long a result
+#: shared among friends is kept).
+DAYS_BACK = 365
 #: The first bytes of a par file (and its format version).
 MAGIC = b"PYPR1"
 #: In a par file: a listed deal whose shortest solution was not found within the budget (in a
@@ -140,3 +146,10 @@ def daily_challenge(day: datetime.date, preset_name: str) -> DailyChallenge:
     if not shipped:
         raise NoDailyChallenge(f"the {preset_name!r} rules have no daily challenge (no deal with a par is shipped)")
     return shipped[day.toordinal() * stride(len(shipped)) % len(shipped)]
+
+
+def daily_board(day: datetime.date, rules: Rules) -> Board:
+    """A fresh board of the daily deal of ``day`` under ``rules`` (its preset's deal of the day, with the
+    redeal allowance ``rules`` has: RetroHub's player chooses it). :class:`NoDailyChallenge` as
+    :func:`daily_challenge`."""
+    return Board(numbered_deal(daily_challenge(day, rules.name).number, rules.deck), rules)
