@@ -100,6 +100,8 @@ def test_a_sender_within_its_share_never_loses_a_message(bursts: list[tuple[str,
     ("pyramids/v1/invites/ann/bob", topics.Addressed("invites", "ann", "bob")),
     ("pyramids/v1/adverts/bob", topics.Addressed("adverts", None, "bob")),
     ("pyramids/v1/status/bob", topics.Addressed("status", None, "bob")),
+    ("pyramids/v1/daily/2026-12-06/retrohub/none/bob", topics.Addressed("daily", None, "bob")),
+    ("pyramids/v1/daily/2026-12-06/retrohub/bob", None),
     ("pyramids/v1/status/bob/extra", None), ("pyramids/v2/status/bob", None), ("pyramids/v1/play/Bob!/ann", None),
 ])
 def test_a_topic_is_read_as_what_it_says_whoever_reads_it(topic: str, read: topics.Addressed | None) -> None:

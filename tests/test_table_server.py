@@ -66,6 +66,9 @@ def test_a_console_publishes_under_its_own_topics_and_reads_what_is_addressed_to
     assert got == ["move-1"]
     adverts = received(server, "bob", "pyramids/v1/adverts/#", [("ann", "pyramids/v1/adverts/ann", "advert")])
     assert adverts == ["advert"]
+    results = received(server, "bob", "pyramids/v1/daily/2026-12-06/retrohub/none/+",
+                       [("ann", "pyramids/v1/daily/2026-12-06/retrohub/none/ann", "result")])
+    assert results == ["result"], "a daily result: every account reads every account's"
 
 
 @pytest.mark.parametrize("topic", [
@@ -74,6 +77,8 @@ def test_a_console_publishes_under_its_own_topics_and_reads_what_is_addressed_to
     "pyramids/v1/status/bob",       # Bob "not answering", forged
     "pyramids/v1/seats/ann/bob",    # a seat asked for in Bob's name
     "pyramids/v1/invites/ann/bob",  # an invite in Bob's name
+    "pyramids/v1/daily/2026-12-06/retrohub/none/bob",  # a daily result in Bob's name
+    "pyramids/v1/daily/2026-12-06/retrohub/none/mallory/x",  # an account's own, one level too deep
     "pyramids/v2/anything",         # outside the tables' topics
     "$SYS/broker/uptime",
 ])

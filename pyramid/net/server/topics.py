@@ -1,4 +1,5 @@
-"""The table server's topics (docs/network.md, "Tables beyond the home"), written and read back.
+"""The table server's topics (docs/network.md, "Tables beyond the home" and "The day's deal among
+friends"), written and read back.
 
 Versioned under ``pyramids/v1/``; the ACL (firmware/server/etc/mosquitto/pyramids/acl)
 lets an account publish only where it stands as the sender, so the sender read
@@ -13,7 +14,7 @@ from pyramid.net.server.account import ACCOUNT
 
 ROOT = "pyramids/v1"
 
-Kind = Literal["adverts", "status", "seats", "invites", "play"]
+Kind = Literal["adverts", "status", "seats", "invites", "play", "daily"]
 
 
 class Received(NamedTuple):
@@ -41,6 +42,17 @@ def invite(to: str, sender: str) -> str:
 
 def play(sender: str, to: str) -> str:
     return f"{ROOT}/play/{sender}/{to}"
+
+
+def daily(day: str, preset: str, redeals: str, account: str) -> str:
+    """Where ``account`` publishes its result of the daily deal of ``day`` (ISO) under a variant (its preset
+    and redeal word): one topic a day, variant and account, so a console subscribes to the days it shows."""
+    return f"{ROOT}/daily/{day}/{preset}/{redeals}/{account}"
+
+
+def daily_board(day: str, preset: str, redeals: str) -> str:
+    """The subscription to every account's result of one day under one variant (one board)."""
+    return daily(day, preset, redeals, "+")
 
 
 def subscriptions(account: str) -> list[str]:
@@ -74,6 +86,8 @@ def read(topic: str) -> Addressed | None:
             found = Addressed("invites", to, sender)
         case ["play", sender, to]:
             found = Addressed("play", to, sender)
+        case ["daily", _, _, _, sender]:
+            found = Addressed("daily", None, sender)
         case _:
             found = None
     return found if found is not None and ACCOUNT.match(found.sender) else None
