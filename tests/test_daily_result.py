@@ -46,6 +46,14 @@ def test_a_won_game_is_proven_under_the_account_that_published_it(won_line: list
     assert proven.account == "ann" and proven.result == result
 
 
+def test_the_longest_result_fits_the_brokers_packets() -> None:
+    """MAX_LINE moves of the longest notation, the longest name: within MAX_RESULT, within 8 KiB."""
+    longest = DailyResult(TODAY, PyramidVariant("six-rows", 0), "W" * 32, False, 999_999, MAX_LINE, 10**7, True,
+                          ("redeal",) * MAX_LINE)
+    assert len(longest.to_bytes()) <= MAX_RESULT <= 8192 - 256, "the topic and the MQTT header fit in the rest"
+    assert parse_result(longest.to_bytes()) == longest
+
+
 def test_a_game_given_up_is_proven_as_not_won(won_line: list[str]) -> None:
     result = played(TODAY, won_line[:7])
     assert not result.won
@@ -93,7 +101,7 @@ def test_a_name_inside_the_payload_is_shown_never_counted(won_line: list[str]) -
 
 def payload(**fields: object) -> bytes:
     data: dict[str, object] = {"v": 1, "day": "2026-12-06", "variant": "retrohub/none", "name": "Ann", "won": False,
-                               "score": 0, "moves": 0, "seconds": 0, "assisted": False, "line": []}
+                               "score": 0, "moves": 0, "seconds": 0, "assisted": False, "line": ""}
     data.update(fields)
     return json.dumps(data).encode()
 
@@ -104,8 +112,9 @@ def payload(**fields: object) -> bytes:
     payload(day="2026-12-06T00:00"), payload(variant="retrohub"), payload(variant="retrohub/seven"),
     payload(variant=["retrohub", "none"]), payload(won=1), payload(assisted="no"), payload(score=True),
     payload(score=-1), payload(moves=MAX_LINE + 1), payload(seconds=1.5), payload(name=""), payload(name="A\u202eB"),
-    payload(name="x" * 33), payload(name=None), payload(line="draw"), payload(line=[1]), payload(line=["draw" * 3]),
-    payload(line=["draw"] * (MAX_LINE + 1)), payload(line=[""]),
+    payload(name="x" * 33), payload(name=None), payload(line=["draw"]), payload(line=1), payload(line="draw" * 3),
+    payload(line=" ".join(["draw"] * (MAX_LINE + 1))), payload(line=" draw"), payload(line="draw  draw"),
+    payload(line="draw "),
 ], ids=lambda sent: repr(sent[:40]))
 def test_what_is_not_a_result_is_refused_as_its_format(sent: bytes) -> None:
     with pytest.raises(ResultRefused) as refused:

@@ -11,14 +11,16 @@ Who played it is never read from the payload: it is the account under whose topi
 came, as the server's ACL binds it. The payload's ``name`` is only what the board shows beside
 that account (the player's name, as in an advert).
 
-The wire format is one JSON object, at most :data:`MAX_RESULT` bytes::
+The wire format is one JSON object, at most :data:`MAX_RESULT` bytes (within the shipped broker's
+``max_packet_size`` of 8 KiB, with the topic and the MQTT header)::
 
     {"v": 1, "day": "2026-12-06", "variant": "retrohub/one", "name": "Ann", "won": true,
-     "score": 1290, "moves": 61, "seconds": 245, "assisted": false, "line": ["draw", "Kc", "4h+9c", ...]}
+     "score": 1290, "moves": 61, "seconds": 245, "assisted": false, "line": "draw Kc 4h+9c ..."}
 
 ``score`` is the score the game is counted with (points, or the cards the goal still asked to
 remove: :meth:`~pyramid.engine.board.Board.counted_score`); ``moves`` the length of ``line``;
-``seconds`` the time of play; ``line`` each move in the engine's notation.
+``seconds`` the time of play; ``line`` the moves in the engine's notation, one space between two (a
+game of more than :data:`MAX_LINE` moves is not shared: unlimited redeals let a game go on for ever).
 """
 
 from __future__ import annotations
@@ -38,10 +40,11 @@ from pyramid.saved.stats import PyramidVariant
 
 #: The format's version: a console reads the versions it knows and drops the others.
 VERSION: Final = 1
-#: Bytes of one result at most: a line of MAX_LINE moves in the longest notation fits.
-MAX_RESULT: Final = 24 * 1024
-#: Moves of a line at most (a daily deal is won in 30 to 90; unlimited redeals could go on for ever).
-MAX_LINE: Final = 2000
+#: Bytes of one result at most: a line of MAX_LINE moves in the longest notation fits, and the whole
+#: message within the broker's 8 KiB packets (firmware/server/etc/mosquitto/conf.d/pyramids.conf).
+MAX_RESULT: Final = 7680
+#: Moves of a line at most (a daily deal is won in 30 to 90 moves).
+MAX_LINE: Final = 1000
 #: A move in the engine's notation at most ("8h+5c", "draw", "redeal", "Kc"), in characters.
 MAX_MOVE: Final = 8
 #: Seconds of play at most (a year): a result is a game, not a clock left running.
@@ -55,7 +58,8 @@ class ResultRefused(NetError):
 
     Codes: ``"format"`` (not this format), ``"day"`` (a day to come, or older than the calendar),
     ``"variant"`` (no console plays it), ``"no_daily"`` (its preset has no daily deal),
-    ``"line"`` (a move that does not replay), ``"claim"`` (the line does not end as claimed).
+    ``"line"`` (a move that does not replay), ``"claim"`` (the line does not end as claimed), ``"topic"``
+    (a day or variant other than its topic's).
     """
 
     def __init__(self, reason: str, message: str) -> None:
@@ -80,7 +84,7 @@ class DailyResult:
     def to_bytes(self) -> bytes:
         data = {"v": VERSION, "day": self.day.isoformat(), "variant": self.variant.key, "name": self.name,
                 "won": self.won, "score": self.score, "moves": self.moves, "seconds": self.seconds,
-                "assisted": self.assisted, "line": list(self.line)}
+                "assisted": self.assisted, "line": " ".join(self.line)}
         return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
 
 
@@ -122,17 +126,18 @@ def _fields(data: dict[str, Any]) -> DailyResult:
     parsed = PyramidVariant.parse(variant) if isinstance(variant, str) else None
     if parsed is None:
         raise ProtocolError(f"variant must be a preset and its redeals: {quote(str(variant))}")
-    if not isinstance(line, list) or len(line) > MAX_LINE:
-        raise ProtocolError(f"line must be a list of at most {MAX_LINE} moves")
-    if not all(isinstance(move, str) and 1 <= len(move) <= MAX_MOVE for move in line):
-        raise ProtocolError(f"each move of the line must be 1..{MAX_MOVE} characters")
+    moves_text = line.split(" ") if isinstance(line, str) and line else []
+    if not isinstance(line, str) or len(moves_text) > MAX_LINE:
+        raise ProtocolError(f"line must be at most {MAX_LINE} moves, one space between two")
+    if not all(1 <= len(move) <= MAX_MOVE for move in moves_text):
+        raise ProtocolError(f"each move of the line must be 1..{MAX_MOVE} characters, one space between two")
     flags = [data.get(field) for field in ("won", "assisted")]
     if not all(isinstance(flag, bool) for flag in flags):
         raise ProtocolError("won and assisted must be true or false")
     score, moves, seconds = (_whole(data.get(field), field, high)
                              for field, high in (("score", 1_000_000), ("moves", MAX_LINE), ("seconds", MAX_SECONDS)))
     return DailyResult(date, parsed, received_name(data.get("name")), bool(flags[0]), score, moves, seconds,
-                       bool(flags[1]), tuple(line))
+                       bool(flags[1]), tuple(moves_text))
 
 
 def _whole(value: object, field: str, high: int) -> int:

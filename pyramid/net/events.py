@@ -9,10 +9,12 @@ answering" is :class:`PeerConnection` with ``connected=False``).
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass
 from typing import Callable, Literal, Union
 
 from pyramid.net.advert import TableAd
+from pyramid.net.daily_result import ProvenResult
 from pyramid.net.views import OpponentGame, Via
 
 
@@ -207,10 +209,36 @@ class ServerState:
     detail: str
 
 
+@dataclass(frozen=True, slots=True)
+class DailyResultSeen:
+    """A friend's result of a daily deal on a board this console follows, proven by its line."""
+
+    proven: ProvenResult
+
+
+@dataclass(frozen=True, slots=True)
+class DailyResultGone:
+    """``account`` withdrew its result of ``day`` under ``variant`` (its statistics key)."""
+
+    account: str
+    day: datetime.date
+    variant: str
+
+
+@dataclass(frozen=True, slots=True)
+class DailyShared:
+    """The table server took this console's result of ``day`` under ``variant`` (``shared``), or its
+    withdrawal (not ``shared``)."""
+
+    day: datetime.date
+    variant: str
+    shared: bool
+
+
 NetEvent = Union[
     Listening, ListenFailed, OpponentJoined, Seated, JoinFailed, PeerConnection, OpponentMoved, OpponentStatus, MatchVoided,
     OpponentLeft, RematchProposed, RematchStarted, Crowded, InviteReceived, InviteSent, TableSeen, TableGone,
-    DiscoveryStarted, DiscoveryFailed, ServerState,
+    DiscoveryStarted, DiscoveryFailed, ServerState, DailyResultSeen, DailyResultGone, DailyShared,
 ]
 
 #: What the network layer calls with each event; it must be thread-safe and must not block.

@@ -12,8 +12,9 @@ that needs it, so a console that never opens the network menu starts none.
 from __future__ import annotations
 
 import asyncio
+import datetime
 import threading
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Collection, Coroutine
 from concurrent.futures import Future
 from functools import partial
 from typing import Any, TypeVar
@@ -28,9 +29,12 @@ from pyramid.net.events import DiscoveryFailed, InviteSent, JoinFailed, ListenFa
 from pyramid.net.link import MatchLink
 from pyramid.net.match_state import TableStateError
 from pyramid.net.protocol import PROTOCOL_VERSION, check_name
+from pyramid.net.daily_result import DailyResult
 from pyramid.net.server.account import ServerAccount
+from pyramid.net.server.daily import DailyBoard
 from pyramid.net.server.session import TableServerSession
 from pyramid.net.table import TableHost
+from pyramid.saved.stats import PyramidVariant
 from pyramid.net.views import TableAt, TableView
 
 T = TypeVar("T")
@@ -200,6 +204,32 @@ class Network:
             self.context.emit(InviteSent(account, 0, delivered, "" if delivered else "not connected to the table server"))
 
         self._schedule(send)
+
+    # -- the daily deal among friends (issue 50) -------------------------------------------
+    def share_daily(self, result: DailyResult) -> None:
+        """Publish this player's result of a daily deal on the table server (kept until it is taken:
+        posts DailyShared). Nothing without a table server."""
+        self._on_server(lambda session: session.daily.share(result))
+
+    def withdraw_daily(self, day: datetime.date, variant: PyramidVariant) -> None:
+        """Remove this player's result of ``day`` under ``variant`` from the table server (posts DailyShared)."""
+        self._on_server(lambda session: session.daily.withdraw(day, variant))
+
+    def follow_daily(self, boards: Collection[DailyBoard]) -> None:
+        """Read exactly these boards' results (posts DailyResultSeen, each proven, and DailyResultGone)."""
+        wanted = tuple(boards)
+        self._on_server(lambda session: session.daily.follow(wanted))
+
+    def _on_server(self, action: Callable[[TableServerSession], None]) -> None:
+        if self.server is None:
+            return
+
+        def on_the_thread() -> None:
+            session = self._table_server()
+            if session is not None:
+                action(session)
+
+        self._schedule(on_the_thread)
 
     # -- discovery -----------------------------------------------------------------
     def browse(self) -> None:

@@ -32,7 +32,7 @@ import secrets
 import socket
 import ssl
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import aiomqtt
 from paho.mqtt.packettypes import PacketTypes
@@ -46,6 +46,7 @@ from pyramid.net.events import InviteReceived, ServerState, ServerStateName, Tab
 from pyramid.net.protocol import MAX_MESSAGE, Invite, decode, encode
 from pyramid.net.server import topics
 from pyramid.net.server.account import ServerAccount, ServerSettingsError, client_identifier, read_password, tls_context
+from pyramid.net.server.daily import DailyResults
 from pyramid.net.server.inbox import FairInbox
 from pyramid.net.server.wire import ServerWire, new_conversation
 
@@ -139,13 +140,15 @@ class TableServerSession:
         self._told_expiry: set[str] = set()  # senders whose advert without a valid expiry was logged
         self._advert: TableAd | None = None  # this console's own, re-published on each connection
         self._refresh: asyncio.TimerHandle | None = None
-        self._sending: set[asyncio.Task[None]] = set()
+        self._sending: set[asyncio.Future[Any]] = set()  # publishes and subscriptions until the server has them
         self._jitter = random.Random()
         self._reached = False  # the last connection got as far as "connected"
         self._connections = 0  # connections that got that far, this one included
         self._connection = secrets.token_hex(8)  # names this process's "here" and "gone" (TakenOver)
         self._replaced = False  # this connection found another one's status as its own
         self._gave_way = False  # the last attempt left for another connection (TakenOver)
+        #: The daily results: this console's to share, the boards it follows (issue 50).
+        self.daily = DailyResults(context, account.user, self)
 
     @property
     def address(self) -> str:
@@ -206,6 +209,7 @@ class TableServerSession:
                 log.info("the table server did not take the goodbye: %s", error)
         if self._refresh is not None:
             self._refresh.cancel()
+        self.daily.stop()
         if self._task is not None:
             self._task.cancel()
             await asyncio.wait({self._task}, timeout=FAREWELL)
@@ -293,6 +297,7 @@ class TableServerSession:
                 self._set_state("connected", "")
                 self._reached = True
                 self._publish_advert()
+                self.daily.connected()
                 async for message in client.messages:
                     try:
                         self._route(message)
@@ -325,11 +330,28 @@ class TableServerSession:
         if expiry is not None:
             properties.MessageExpiryInterval = expiry
         task = asyncio.ensure_future(client.publish(topic, payload, qos=1, retain=retain, properties=properties))
-        self._sending.add(task)
-        task.add_done_callback(self._sent)
+        self._track(task)
         return task
 
-    def _sent(self, task: asyncio.Task[None]) -> None:
+    def publish_retained(self, topic: str, payload: bytes, expiry: int | None) -> asyncio.Future[None] | None:
+        """A retained message (empty: the one there removed), kept ``expiry`` seconds; None when not connected."""
+        return self._publish(topic, payload, retain=True, expiry=expiry)
+
+    def subscribe(self, topic: str) -> None:
+        """Read ``topic`` from now on (its retained messages first); nothing when not connected (the
+        daily results subscribe again on each connection)."""
+        if self._client is not None:
+            self._track(asyncio.ensure_future(self._client.subscribe(topic, qos=1)))
+
+    def unsubscribe(self, topic: str) -> None:
+        if self._client is not None:
+            self._track(asyncio.ensure_future(self._client.unsubscribe(topic)))
+
+    def _track(self, task: asyncio.Future[Any]) -> None:
+        self._sending.add(task)
+        task.add_done_callback(self._sent)
+
+    def _sent(self, task: asyncio.Future[Any]) -> None:
         self._sending.discard(task)
         if not task.cancelled() and task.exception() is not None:
             log.info("a message to the table server was not taken: %s", task.exception())
@@ -374,6 +396,8 @@ class TableServerSession:
                     self._remember(sender, Presence(payload == b"here", _connection_of(message)))
             case "invites":
                 self._on_invite(sender, payload)
+            case "daily":
+                self.daily.receive(sender, message.topic.value, payload)
             case "seats" | "play":
                 if isinstance(conversation, bytes) and len(conversation) == 16 and conversation.isalnum():
                     self._on_conversation(sender, conversation, payload, seat=kind == "seats")
