@@ -91,6 +91,10 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE daily_deals ADD COLUMN moves INTEGER",
         "ALTER TABLE daily_deals ADD COLUMN score INTEGER",
     ),
+    # 11: the daily results shared with friends on a table server (issue 50): the first game of a day's
+    # deal under a variant, its published bytes (NULL: its withdrawal), and whether the server has it.
+    ("CREATE TABLE daily_shares (day TEXT NOT NULL, variant TEXT NOT NULL, result BLOB, sent INTEGER NOT NULL,"
+     " PRIMARY KEY (day, variant)) WITHOUT ROWID",),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

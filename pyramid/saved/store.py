@@ -36,6 +36,7 @@ from pyramid.saved.database import (DATABASE_NAME, STATS_COLUMNS, DamagedDatabas
                                     data_directory, memory_database, open_database, write_aside)
 from pyramid.saved.notices import StoreNotice
 from pyramid.saved.settings import PlayerSettings, check_setting
+from pyramid.saved.shares import DailyShare
 
 if TYPE_CHECKING:
     from pyramid.saved.progress import Progress, Replayer
@@ -274,7 +275,8 @@ class Store:
 
     # -- statistics -------------------------------------------------------
     def record_result(self, result: GameResult, *, clear_progress: bool = True, saved_game: str | None = None,
-                      daily: DailyPlay | None = None, best: DealBest | None = None) -> Stats:
+                      daily: DailyPlay | None = None, best: DealBest | None = None,
+                      share: DailyShare | None = None) -> Stats:
         """Count a finished game and return the new statistics of its (game, variant).
 
         With ``clear_progress`` the saved game of the same kind is forgotten in
@@ -285,6 +287,8 @@ class Store:
         was, counted for its day and variant (and the streaks, unless played late) in the same transaction:
         a won day stays won if it is played again, the fewest moves and the best score stay. ``best``: the score, moves and time of a numbered deal
         won unaided, kept when they better the deal's best (:func:`~pyramid.saved.stats.improvement`).
+        ``share``: this game's result to share with friends, kept until the table server has it unless
+        its day and variant have one already (:mod:`pyramid.saved.shares`).
         """
         from pyramid.saved.stats import improvement
 
@@ -310,6 +314,9 @@ class Store:
                            (daily.day.isoformat(), result.variant, int(unaided_win), int(daily.late),
                             daily.moves if unaided_win else None,
                             daily.score if not result.assisted and result.higher_is_better else None))
+            if share is not None:
+                db.execute("INSERT INTO daily_shares (day, variant, result, sent) VALUES (?, ?, ?, 0)"
+                           " ON CONFLICT (day, variant) DO NOTHING", (share.day.isoformat(), share.variant, share.result))
             if best is not None:
                 db.execute("INSERT OR REPLACE INTO bests (game, variant, deal, moves, seconds, score)"
                            " VALUES (?, ?, ?, ?, ?, ?)",
@@ -377,6 +384,37 @@ class Store:
                 bool(won), moves if type(moves) is int and moves > 0 else None,
                 score if type(score) is int else None, bool(late))
         return found
+
+    def pending_shares(self) -> list[DailyShare]:
+        """The daily results (and withdrawals) the table server has not taken yet, oldest day first; none
+        when they cannot be read (said once)."""
+        try:
+            rows = self._connection.execute("SELECT day, variant, result FROM daily_shares WHERE sent = 0"
+                                            " ORDER BY day, variant").fetchall()
+        except sqlite3.Error as error:
+            self._tell(StoreNotice.of("daily_unreadable", reason=str(error)))
+            return []
+        pending = []
+        for day, variant, result in rows:
+            try:
+                date = datetime.date.fromisoformat(str(day))
+            except ValueError:
+                continue  # a row edited out of shape is no share
+            if isinstance(variant, str) and (result is None or isinstance(result, bytes)):
+                pending.append(DailyShare(date, variant, result))
+        return pending
+
+    def share_taken(self, day: datetime.date, variant: str, shared: bool) -> bool:
+        """The table server has this console's result of ``day`` under ``variant`` (``shared``), or its
+        withdrawal: not sent again. A result that became a withdrawal meanwhile stays to be sent."""
+        return self._write("shares", lambda db: db.execute(
+            "UPDATE daily_shares SET sent = 1 WHERE day = ? AND variant = ? AND (result IS NOT NULL) = ?",
+            (day.isoformat(), variant, int(shared))))
+
+    def withdraw_shares(self) -> bool:
+        """Sharing turned off: every result shared or to share becomes a withdrawal to send."""
+        return self._write("shares", lambda db: db.execute(
+            "UPDATE daily_shares SET result = NULL, sent = 0 WHERE result IS NOT NULL"))
 
     def stats(self, game: str, variant: str) -> Stats:
         """The statistics of (game, variant); all zero before the first game."""

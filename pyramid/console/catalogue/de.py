@@ -574,4 +574,5 @@ MESSAGES: dict[str, str] = {
     "store.not_saved.game_end": "Das Spielende ließ sich nicht speichern ({reason}). Es geht weiter, bleibt aber vielleicht nicht erhalten.",
     "store.not_saved.stats": "Die Statistik ließ sich nicht speichern ({reason}). Es geht weiter, sie bleibt aber vielleicht nicht erhalten.",
     "store.not_saved.settings": "Die Einstellungen ließen sich nicht speichern ({reason}). Es geht weiter, sie bleiben aber vielleicht nicht erhalten.",
+    "store.not_saved.shares": "Welche Tagesergebnisse der Tischserver hat, ließ sich nicht speichern ({reason}). Sie werden vielleicht erneut gesendet.",
 }

@@ -573,4 +573,5 @@ MESSAGES: dict[str, str] = {
     "store.not_saved.game_end": "Could not save the end of the game ({reason}). Play goes on, but it may not be kept.",
     "store.not_saved.stats": "Could not save the statistics ({reason}). Play goes on, but they may not be kept.",
     "store.not_saved.settings": "Could not save the settings ({reason}). Play goes on, but they may not be kept.",
+    "store.not_saved.shares": "Could not save which daily results the table server has ({reason}). They may be sent again.",
 }

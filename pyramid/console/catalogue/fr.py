@@ -578,4 +578,5 @@ MESSAGES: dict[str, str] = {
     "store.not_saved.game_end": "La fin de la partie n'a pas pu être sauvegardée ({reason}). Le jeu continue, mais elle risque d'être perdue.",
     "store.not_saved.stats": "Les statistiques n'ont pas pu être sauvegardées ({reason}). Le jeu continue, mais elles risquent d'être perdues.",
     "store.not_saved.settings": "Les réglages n'ont pas pu être sauvegardés ({reason}). Le jeu continue, mais ils risquent d'être perdus.",
+    "store.not_saved.shares": "Les résultats du jour reçus par le serveur de tables n'ont pas pu être notés ({reason}). Ils seront peut-être envoyés de nouveau.",
 }
