@@ -280,6 +280,7 @@ def test_version_2_store_migrates_and_the_pyramid_game_keeps_an_empty_context(tm
         old.execute("DROP TABLE daily_deals")
         old.execute("ALTER TABLE stats DROP COLUMN old_best_score")
         old.execute("DROP TABLE bests")
+        old.execute("DROP TABLE daily_shares")
         old.execute("PRAGMA user_version = 2")
     with Store.open(path, replayers={}) as store:
         assert store._connection.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)

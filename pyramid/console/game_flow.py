@@ -28,6 +28,7 @@ from pyramid.engine.errors import ReplayError
 from pyramid.engine.rules import Rules, preset
 from pyramid.engine.verdicts import GameVerdicts, Solve
 from pyramid.saved.progress import Progress, replay
+from pyramid.saved.shares import DailyShare
 from pyramid.saved.stats import DailyPlay, DealBest, GameResult, Improvement, PyramidVariant, Stats, improvement
 
 if TYPE_CHECKING:
@@ -138,14 +139,31 @@ def daily_play(progress: Progress, board: Board, result: GameResult) -> DailyPla
     return DailyPlay(day, progress.context.get("late") is True, len(board.move_stack), result.score)
 
 
+def daily_share(progress: Progress, board: Board, result: GameResult, seconds: int, sharer: str | None) -> DailyShare | None:
+    """What a daily deal's game shares with friends on the table server (issue 50), under the player's
+    name ``sharer`` (``None``: not shared): a game of the deal of its day only, as the streaks count
+    it (a past day's, from the calendar, is not), and a line short enough to be carried and proven."""
+    day = daily_of(progress)
+    if sharer is None or day is None or progress.context.get("late") is True:
+        return None
+    from pyramid.net.daily_result import MAX_LINE, DailyResult  # with sharing only, not at the start
+
+    if len(board.move_stack) > MAX_LINE:
+        return None
+    shared = DailyResult(day, variant_of(board), sharer, result.won, board.counted_score(), len(board.move_stack),
+                         seconds, result.assisted, tuple(str(move) for move in board.move_stack))
+    return DailyShare(day, result.variant, shared.to_bytes())
+
+
 def seconds_of(progress: Progress) -> int:
     """The seconds of play saved with ``progress`` (0 for a game saved before they were)."""
     seconds = progress.context.get("seconds")
     return seconds if type(seconds) is int and seconds >= 0 else 0
 
 
-def record_abandoned(store: "Store", progress: Progress) -> None:
-    """Count a saved game that the player replaced by a new deal (a loss, unless it was over)."""
+def record_abandoned(store: "Store", progress: Progress, sharer: str | None = None) -> None:
+    """Count a saved game that the player replaced by a new deal (a loss, unless it was over); a daily
+    deal's is shared under ``sharer``, as a game that ended (:func:`daily_share`)."""
     try:
         board = replay(progress)
     except ReplayError:
@@ -153,7 +171,8 @@ def record_abandoned(store: "Store", progress: Progress) -> None:
         return
     result = result_of(progress, board)
     # A daily deal left for another game was played (lost, unless it was over): its day says so.
-    store.record_result(result, daily=daily_play(progress, board, result))
+    store.record_result(result, daily=daily_play(progress, board, result),
+                        share=daily_share(progress, board, result, seconds_of(progress), sharer))
 
 
 # -- one game --------------------------------------------------------------------
@@ -283,7 +302,11 @@ class PyramidRun:
             self.bettered = improvement(best, self.session.store.best_of(result.game, result.variant, number),
                                         result.higher_is_better)
         self.counted_over = self.session.store.stats(result.game, result.variant)
-        self.session.store.record_result(result, daily=daily_play(self.progress, self.board, result), best=best)
+        share = daily_share(self.progress, self.board, result, self.final_seconds, self.session.sharing.sharer())
+        self.session.store.record_result(result, daily=daily_play(self.progress, self.board, result), best=best,
+                                         share=share)
+        if share is not None:
+            self.session.sharing.send_pending()
         if status != "cleared":
             self.thinking_since = None  # a hint's search, even called off, leaves this game's solver first
             self.session.thinker.cancel(wait=True)
@@ -377,7 +400,8 @@ def new_run(session: GameServices, rules: Rules, request: DealRequest, dealt: De
     solitaire games) and is saved before its first move."""
     saved = session.store.load_progress(GAME)
     if saved is not None:
-        record_abandoned(session.store, saved)
+        record_abandoned(session.store, saved, session.sharing.sharer())
+        session.sharing.send_pending()
     context: dict[str, Any] = {"daily": request.daily.isoformat()} if request.daily else {}
     if request.daily is not None and request.daily < session.today():
         context["late"] = True  # a past day's deal, from the calendar: it marks its day, never a streak

@@ -236,6 +236,19 @@ class NetworkTables(TablesNews, Protocol):
         """The invite held to be shown, now taken (one at a time)."""
 
 
+class DailySharing(Protocol):
+    """This player's daily results shared with friends on the table server (``console/net/friends.py``)."""
+
+    def sharer(self) -> str | None:
+        """The player's name a daily result is shared under; None when results are not shared."""
+
+    def send_pending(self) -> None:
+        """Hand the network every result (and withdrawal) the table server has not taken yet."""
+
+    def on_shared(self, event: ev.DailyShared) -> None:
+        """The table server took a result or a withdrawal."""
+
+
 class GameServices(Protocol):
     """What a game's flow needs of the console (``game_flow.PyramidRun``: its data, rules, clock, dice
     and searches), and nothing of the screens: a game can be carried, saved and judged with no stack."""
@@ -249,6 +262,8 @@ class GameServices(Protocol):
     fixed_deal: DealChoice
     #: Where long searches run without freezing the screen (a worker thread, or at once in the scripted mode).
     thinker: Thinker
+    #: This player's daily results shared with friends on the table server (issue 50).
+    sharing: DailySharing
 
 
 class ScreenStack(Protocol):

@@ -49,7 +49,8 @@ class PlayerSettings(NamedTuple):
     ``language`` picks the catalogue every screen's words come from (``""``: not
     chosen yet, so the settings file's ``[console] language`` or English). ``motion``
     animates moves, ``sound`` plays the effects at ``volume`` percent. ``timer`` shows a game's time
-    beside its moves while it is played (off: the moves alone; the end panel gives both).
+    beside its moves while it is played (off: the moves alone; the end panel gives both). ``share_daily``
+    shares the player's daily results with friends on the table server, when one is set (issue 50).
     """
 
     card_letters: LetterChoice = "language"
@@ -66,6 +67,7 @@ class PlayerSettings(NamedTuple):
     sound: bool = True
     volume: int = 75
     timer: bool = False
+    share_daily: bool = True
 
     @classmethod
     def from_stored(cls, stored: Mapping[str, Any]) -> "PlayerSettings":
@@ -126,6 +128,7 @@ CHECKS: dict[str, Check] = {
     "motion": Check(_is_bool, "true or false"),
     "timer": Check(_is_bool, "true or false"),
     "sound": Check(_is_bool, "true or false"),
+    "share_daily": Check(_is_bool, "true or false"),
     "volume": Check(lambda v: v in VOLUME_LEVELS and type(v) is int, f"one of {', '.join(map(str, VOLUME_LEVELS))}"),
 }
 

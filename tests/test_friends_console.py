@@ -1,0 +1,100 @@
+"""The day's deal among friends from a console's own game (issue 50): Ann wins today's daily deal on
+her console, which shares it through a real table server; Dee's console, following today's board,
+proves it. With "Share my daily results" off, nothing is shared.
+
+Ann's console is a real session (its store on disk, its network tables and the real ``Network``);
+Dee's is this project's ``Network`` alone (tests/test_net_match.py's Endpoint).
+"""
+
+from __future__ import annotations
+
+import datetime
+import queue
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from console_steps import choose, tap_move
+from pyramid.console.menus import open_console
+from pyramid.console.net.tables import Tables
+from pyramid.console.protocols import DealChoice
+from pyramid.console.session import Session
+from pyramid.engine.board import Board
+from pyramid.engine.solver import solve
+from pyramid.net import events as ev
+from pyramid.net.network import Network
+from pyramid.net.server.daily import DailyBoard
+from pyramid.saved.stats import PyramidVariant
+from pyramid.saved.store import Store
+from table_server import Broker, make_server
+from test_net_match import GUARD, Endpoint
+
+VARIANT = PyramidVariant("retrohub", 0)
+
+
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[Broker]:
+    server, _ = make_server(tmp_path / "server", "ann", "dee")
+    broker = Broker(server)
+    broker.start()
+    try:
+        yield broker
+    finally:
+        broker.stop()
+
+
+def anns_console(broker: Broker, path: Path, events: queue.Queue[object], **settings: object) -> Session:
+    account = broker.server.account("ann")
+    tables = Tables(lambda name: Network(name, events.put, discovery="off", server=account), server=account)
+    store = Store.open(path / "pyramid.db")
+    store.set_setting("player_name", "Ann")
+    for name, value in settings.items():
+        store.set_setting(name, value)
+    today = datetime.date.today()
+    session = Session(None, DealChoice(), store=store, today=lambda: today, tables=tables)
+    open_console(session)
+    return session
+
+
+def win_the_daily_deal(session: Session) -> Board:
+    assert choose(session, "Daily deal")["screen"] == "game"
+    board: Board = session.screen.table.board  # type: ignore[attr-defined]
+    for move in solve(Board(board.deal, board.rules), optimal=True, max_seconds=30).moves:
+        tap_move(session, move)
+    assert board.status() == "cleared"
+    return board
+
+
+def test_a_daily_deal_won_is_shared_once_and_proven_on_a_friends_console(broker: Broker, tmp_path: Path) -> None:
+    events: queue.Queue[object] = queue.Queue()
+    session = anns_console(broker, tmp_path, events)
+    dee = Endpoint("Dee", server=broker.server.account("dee"))
+    try:
+        board = win_the_daily_deal(session)
+        today = session.today()
+        assert [share.day for share in session.store.pending_shares()] == [today], "kept until the server has it"
+        while not isinstance(taken := events.get(timeout=GUARD), ev.DailyShared):
+            session.post_event(taken)
+        session.post_event(taken)  # the main loop hands the network's news to the console
+        assert session.store.pending_shares() == [], "taken: not sent again"
+        dee.net.follow_daily([DailyBoard(today, VARIANT)])
+        proven = dee.wait(ev.DailyResultSeen).proven
+        assert (proven.account, proven.result.name, proven.result.won) == ("ann", "Ann", True)
+        assert proven.result.line == tuple(str(move) for move in board.move_stack)
+        assert proven.result.score == board.score and not proven.result.assisted
+    finally:
+        dee.net.stop()
+        session.tables.stop()
+
+
+def test_with_sharing_off_a_daily_deal_is_kept_to_the_console(broker: Broker, tmp_path: Path) -> None:
+    events: queue.Queue[object] = queue.Queue()
+    session = anns_console(broker, tmp_path, events, share_daily=False)
+    try:
+        assert session.sharing.sharer() is None
+        win_the_daily_deal(session)
+        assert session.store.pending_shares() == []
+        assert session.store.daily_results() == {session.today(): True}, "counted as ever"
+    finally:
+        session.tables.stop()
