@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from console_steps import choose, tap_move
+from console_steps import choose, play, tap_move
 from pyramid.console.menus import open_console
 from pyramid.console.net.tables import Tables
 from pyramid.console.protocols import DealChoice
@@ -83,6 +83,15 @@ def test_a_daily_deal_won_is_shared_once_and_proven_on_a_friends_console(broker:
         assert (proven.account, proven.result.name, proven.result.won) == ("ann", "Ann", True)
         assert proven.result.line == tuple(str(move) for move in board.move_stack)
         assert proven.result.score == board.score and not proven.result.assisted
+        play(session, "back back")  # from the end panel to the main menu
+        choose(session, "Settings")
+        assert choose(session, "Share my daily results")["menu"]["items"][-4] == "Share my daily results: off"
+        gone = dee.wait(ev.DailyResultGone)
+        assert (gone.account, gone.day) == ("ann", today), "turned off: taken back from the server"
+        while not isinstance(taken := events.get(timeout=GUARD), ev.DailyShared):
+            session.post_event(taken)
+        session.post_event(taken)
+        assert taken.shared is False and session.store.pending_shares() == []
     finally:
         dee.net.stop()
         session.tables.stop()

@@ -301,6 +301,9 @@ class SettingsScreen(MenuScreen):
         from pyramid.engine.difficulty import GRADES
         from pyramid.saved.settings import VOLUME_LEVELS
 
+        # Sharing the daily results is a table server's: without one, the line would change nothing.
+        on_off: list[object] = [True, False]
+        sharing = [("settings.share_daily", "share_daily", on_off)] if self.session.tables.server else []
         return [
             ("settings.card_letters", "card_letters", ["language", "english", "french", "german"]),
             ("settings.suit_colours", "four_colour_suits", [False, True]),
@@ -312,6 +315,7 @@ class SettingsScreen(MenuScreen):
             ("settings.sound", "sound", [True, False]),
             ("settings.volume", "volume", list(VOLUME_LEVELS)),
             ("settings.language", "language", list(LANGUAGES)),
+            *sharing,
         ]
 
     def items(self) -> list[str]:

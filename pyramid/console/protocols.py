@@ -248,6 +248,9 @@ class DailySharing(Protocol):
     def on_shared(self, event: ev.DailyShared) -> None:
         """The table server took a result or a withdrawal."""
 
+    def stop_sharing(self) -> None:
+        """"Share my daily results" turned off: what was shared is taken back from the table server."""
+
 
 class GameServices(Protocol):
     """What a game's flow needs of the console (``game_flow.PyramidRun``: its data, rules, clock, dice

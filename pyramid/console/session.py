@@ -132,6 +132,8 @@ class Session:
         self.settings = self.store.settings()
         if name == "language":
             self.speak()
+        if name == "share_daily" and value is False:
+            self.sharing.stop_sharing()
         self.show_store_notice()
 
     def speak(self, language: str | None = None) -> None:

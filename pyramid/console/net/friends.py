@@ -76,3 +76,8 @@ class ServerSharing:
     def on_shared(self, event: DailyShared) -> None:
         """The table server took a result or a withdrawal: not sent again."""
         self.console.store.share_taken(event.day, event.variant, event.shared)
+
+    def stop_sharing(self) -> None:
+        """"Share my daily results" turned off: every result shared, or about to be, is withdrawn."""
+        self.console.store.withdraw_shares()
+        self.send_pending()
