@@ -38,12 +38,20 @@ def fonts() -> None:
     pygame.font.init()
 
 
-def ended(path: Path, rules: str, menu_line: str, won: bool) -> Session:
+def ended(path: Path, rules: str, menu_line: str, won: bool, server: bool = False) -> Session:
     """A console whose game of ``menu_line`` (the daily deal, a score challenge) is over: won by the
-    solver's line, or lost by play at random (the first seed that loses)."""
+    solver's line, or lost by play at random (the first seed that loses). With ``server``, the console
+    has a table server (its results shared with nobody: the network is never made)."""
     for seed in range(50):
         store = Store.open(path / f"{rules}-{seed}.db")
-        session = Session(preset(rules), DealChoice(), store=store, today=lambda: DAY)
+        tables = None
+        if server:
+            from pyramid.console.net.tables import Tables
+            from pyramid.net.server.account import ServerAccount
+
+            store.set_setting("share_daily", False)
+            tables = Tables(lambda name: None, server=ServerAccount("127.0.0.1", 8883, "ann", path / "password", None))  # type: ignore[arg-type,return-value]
+        session = Session(preset(rules), DealChoice(), store=store, today=lambda: DAY, tables=tables)
         session.rng = random.Random(seed)
         open_console(session)
         choose(session, menu_line)
@@ -83,6 +91,19 @@ def assert_fits(session: Session, score: int | None) -> None:
 @pytest.mark.parametrize("won", [False, True], ids=["lost", "won"])
 def test_the_daily_deals_end_panel_shows_every_choice_at_320x240(tmp_path: Path, rules: str, won: bool) -> None:
     session = ended(tmp_path, rules, say("menu.daily_deal"), won)
+    board = session.screen.board  # type: ignore[attr-defined]
+    cards_left = board.rules.scoring == "cards_left"
+    assert_fits(session, None if cards_left and won else board.cards_to_clear() if cards_left else board.score)
+
+
+@pytest.mark.parametrize("rules", ["retrohub", "classic"])
+@pytest.mark.parametrize("won", [False, True], ids=["lost", "won"])
+def test_with_a_table_server_the_daily_deals_end_panel_offers_the_friends_and_fits(tmp_path: Path, rules: str,
+                                                                                  won: bool) -> None:
+    """Issue 50: "Today among friends" is one more choice on the daily deal's panel: still all at 320x240."""
+    session = ended(tmp_path, rules, say("menu.daily_deal"), won, server=True)
+    panel = session.view().panel
+    assert panel is not None and say("end.friends") in panel.items
     board = session.screen.board  # type: ignore[attr-defined]
     cards_left = board.rules.scoring == "cards_left"
     assert_fits(session, None if cards_left and won else board.cards_to_clear() if cards_left else board.score)

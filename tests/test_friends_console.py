@@ -21,6 +21,7 @@ from pyramid.console.net.tables import Tables
 from pyramid.console.protocols import DealChoice
 from pyramid.console.session import Session
 from pyramid.engine.board import Board
+from pyramid.engine.rules import RETROHUB
 from pyramid.engine.solver import solve
 from pyramid.net import events as ev
 from pyramid.net.network import Network
@@ -35,7 +36,7 @@ VARIANT = PyramidVariant("retrohub", 0)
 
 @pytest.fixture
 def broker(tmp_path: Path) -> Iterator[Broker]:
-    server, _ = make_server(tmp_path / "server", "ann", "dee")
+    server, _ = make_server(tmp_path / "server", "ann", "bob", "dee")
     broker = Broker(server)
     broker.start()
     try:
@@ -101,9 +102,50 @@ def test_with_sharing_off_a_daily_deal_is_kept_to_the_console(broker: Broker, tm
     events: queue.Queue[object] = queue.Queue()
     session = anns_console(broker, tmp_path, events, share_daily=False)
     try:
-        assert session.sharing.sharer() is None
+        assert session.friends.sharer() is None
         win_the_daily_deal(session)
         assert session.store.pending_shares() == []
         assert session.store.daily_results() == {session.today(): True}, "counted as ever"
     finally:
+        session.tables.stop()
+
+
+def test_the_board_ranks_friends_and_a_friends_game_is_watched(broker: Broker, tmp_path: Path) -> None:
+    """After her daily deal, Ann opens "Today among friends": her own line (selected), Dee's (won the same
+    way, slower, with help), Bob's (given up); won first, then score, moves, time. ✓ on Dee's watches it."""
+    from pyramid.engine.daily import daily_board
+    from pyramid.net.daily_result import DailyResult
+
+    events: queue.Queue[object] = queue.Queue()
+    session = anns_console(broker, tmp_path, events)
+    dee, bob = Endpoint("Dee", server=broker.server.account("dee")), Endpoint("Bob", server=broker.server.account("bob"))
+    try:
+        today = session.today()
+        line = tuple(str(move) for move in win_the_daily_deal(session).move_stack)
+        lost = daily_board(today, RETROHUB.with_redeals(0))
+        lost.replay(line[:10])
+        dees = DailyResult(today, VARIANT, "Dee", True, session.screen.board.score, len(line), 100, True, line)  # type: ignore[attr-defined]
+        bobs = DailyResult(today, VARIANT, "Bob", False, lost.counted_score(), 10, 50, False, line[:10])
+        dee.net.share_daily(dees)
+        bob.net.share_daily(bobs)
+        dee.wait(ev.DailyShared)
+        bob.wait(ev.DailyShared)
+        panel = session.view().panel
+        assert panel is not None and "Today among friends" in panel.items
+        play(session, "down " * (panel.items.index("Today among friends") - panel.selected) + "ok")
+        assert session.view().screen == "friends_board"
+        while len(session.friends.entries) < 3:
+            session.post_event(events.get(timeout=GUARD))
+        menu = session.state()["menu"]
+        names = [item.split(":")[0] for item in menu["items"]]
+        assert names == ["1. Ann", "2. Dee", "3. Bob"], menu["items"]
+        assert menu["items"][0].endswith("✓ par (you)") and menu["items"][1].endswith("✓ par (aided)")
+        assert menu["selected"] == 0, "the player's own line"
+        state = play(session, "down ok")
+        assert state["screen"] == "replay"
+        play(session, "back back")
+        assert session.view().screen == "game_over" and session.friends.following is None, "left: not followed"
+    finally:
+        dee.net.stop()
+        bob.net.stop()
         session.tables.stop()

@@ -59,7 +59,7 @@ def build_session(options: Options, settings: "HardwareSettings", sink: EventSin
                       thinker=thinker)
     session.device_language = console_language(settings)
     session.speak(options.language)
-    session.sharing.send_pending()  # daily results made while the table server was out of reach (issue 50)
+    session.friends.send_pending()  # daily results made while the table server was out of reach (issue 50)
     if options.power_off == "logind":
         from pyramid.system.power import power_off
 

@@ -302,11 +302,11 @@ class PyramidRun:
             self.bettered = improvement(best, self.session.store.best_of(result.game, result.variant, number),
                                         result.higher_is_better)
         self.counted_over = self.session.store.stats(result.game, result.variant)
-        share = daily_share(self.progress, self.board, result, self.final_seconds, self.session.sharing.sharer())
+        share = daily_share(self.progress, self.board, result, self.final_seconds, self.session.friends.sharer())
         self.session.store.record_result(result, daily=daily_play(self.progress, self.board, result), best=best,
                                          share=share)
         if share is not None:
-            self.session.sharing.send_pending()
+            self.session.friends.send_pending()
         if status != "cleared":
             self.thinking_since = None  # a hint's search, even called off, leaves this game's solver first
             self.session.thinker.cancel(wait=True)
@@ -400,8 +400,8 @@ def new_run(session: GameServices, rules: Rules, request: DealRequest, dealt: De
     solitaire games) and is saved before its first move."""
     saved = session.store.load_progress(GAME)
     if saved is not None:
-        record_abandoned(session.store, saved, session.sharing.sharer())
-        session.sharing.send_pending()
+        record_abandoned(session.store, saved, session.friends.sharer())
+        session.friends.send_pending()
     context: dict[str, Any] = {"daily": request.daily.isoformat()} if request.daily else {}
     if request.daily is not None and request.daily < session.today():
         context["late"] = True  # a past day's deal, from the calendar: it marks its day, never a streak

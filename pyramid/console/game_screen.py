@@ -22,7 +22,7 @@ from pyramid.console.dealing import DealingScreen, DealRequest, Dealt, deal_at_o
 from pyramid.console.game_flow import (GAME, PyramidRun, challenge_request, daily_of, daily_request, new_run, saved_run,
                                         variant_of)
 from pyramid.console.help_text import pyramid_help
-from pyramid.console.protocols import Console
+from pyramid.console.protocols import Console, Followed
 from pyramid.console.screen import HelpScreen, MenuScreen, NoticeScreen, Screen, choose_line
 from pyramid.console.table import Table
 from pyramid.console.thinking import THINKING_CUE
@@ -39,8 +39,8 @@ if TYPE_CHECKING:
     from pyramid.saved.progress import Progress
 
 #: The end panel's lines, as catalogue keys.
-PLAY_AGAIN, RETRY, UNDO_LAST, WATCH, TO_MENU = (
-    "end.play_again", "end.retry", "end.undo_last", "end.watch", "end.to_menu")
+PLAY_AGAIN, RETRY, UNDO_LAST, WATCH, TO_MENU, FRIENDS = (
+    "end.play_again", "end.retry", "end.undo_last", "end.watch", "end.to_menu", "end.friends")
 
 
 # -- the ways into a game ------------------------------------------------------
@@ -359,12 +359,14 @@ class GameScreen(Screen):
         """The end panel's choices: the flow goes on from here (another deal, the same deal again,
         the last move back after "No move left", the solution when there was one). The menu comes
         first, so ✓ alone still returns to it as docs/rules.md says."""
+        # A daily deal played on its day, with a table server: how the friends did (issue 50).
+        friends = (FRIENDS,) if self.run.daily == self.session.today() and self.session.friends.available else ()
         if self.board.status() == "cleared":
-            return (TO_MENU, PLAY_AGAIN, RETRY)
+            return (TO_MENU, *friends, PLAY_AGAIN, RETRY)
         from_start = self.run.from_start
         watch = (WATCH,) if from_start is not None and from_start.verdict == "win" else ()
         undo = (UNDO_LAST,) if self.board.move_stack else ()
-        return (TO_MENU, *watch, *undo, PLAY_AGAIN, RETRY)
+        return (TO_MENU, *friends, *watch, *undo, PLAY_AGAIN, RETRY)
 
     def end_lines(self) -> tuple[str, ...]:
         """The end panel's choices as the player reads them."""
@@ -390,6 +392,12 @@ class GameScreen(Screen):
             assert self.run.from_start is not None
             self.session.push(ReplayScreen(self.session, Table(Board(self.board.deal, self.board.rules)),
                                            self.run.from_start.moves, say("end.solution")))
+        elif items[self.end_selected] == FRIENDS:
+            from pyramid.console.friends_board import FriendsBoardScreen  # loaded when first shown
+
+            day = self.run.daily
+            assert day is not None
+            self.session.push(FriendsBoardScreen(self.session, Followed(day, variant_of(self.board)), True, self.run.par))
         elif items[self.end_selected] == UNDO_LAST:
             self.end_key = TO_MENU
             self.undo()
@@ -404,7 +412,9 @@ class GameScreen(Screen):
         """For a daily deal: the moves against the par when cleared ("You: 43 moves · Par: 35 moves");
         the points against the score par, for the presets that score points ("You: 340 points · Par:
         420 points"); then the streak it makes ("Daily deals: 3 days in a row, 2 won"). A lost deal's
-        moves par is not repeated (it is under the title): the panel's choices must fit 320x240."""
+        moves par is not repeated (it is under the title): the panel's choices must fit 320x240; for
+        that too, a lost deal's panel that offers "Today among friends" leaves the streak to the menu's
+        daily line."""
         if self.run.daily is None:
             return ()
         par, score_par = self.run.par, self.run.score_par
@@ -412,7 +422,7 @@ class GameScreen(Screen):
         streak = say_count("end.daily_streak", streaks.played, won=say_count("count.won", streaks.won))
         points = (say("end.you_score_par", points=self.board.score, par=score_par),) if score_par else ()
         if par is None or self.board.status() != "cleared":
-            return (*points, streak)
+            return (*points,) if FRIENDS in self.end_items() else (*points, streak)
         moves = len(self.board.move_stack)
         made = (say("end.under_par") if moves < par else say("end.par_made"),) if moves <= par else ()
         return *made, say("end.you_par", moves=moves, par=par), *points, streak

@@ -15,15 +15,17 @@ from __future__ import annotations
 import datetime
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, NamedTuple, Protocol, Sequence
 
 from pyramid.actions import Action
 from pyramid.engine.cards import Card
 from pyramid.engine.rules import Rules
+from pyramid.saved.stats import PyramidVariant
 from pyramid.view import Cue, Hit, Target, View
 
 if TYPE_CHECKING:
     from pyramid.console.thinking import Thinker
+    from pyramid.net.daily_result import ProvenResult
     from pyramid.engine.duel.board import DuelBoard
     from pyramid.net.advert import TableAd
     from pyramid.net import events as ev
@@ -236,7 +238,14 @@ class NetworkTables(TablesNews, Protocol):
         """The invite held to be shown, now taken (one at a time)."""
 
 
-class DailySharing(Protocol):
+class Followed(NamedTuple):
+    """A board of friends' results: one day's deal under one variant (a statistics key's preset and redeals)."""
+
+    day: datetime.date
+    variant: PyramidVariant
+
+
+class DailyFriends(Protocol):
     """This player's daily results shared with friends on the table server (``console/net/friends.py``)."""
 
     def sharer(self) -> str | None:
@@ -250,6 +259,27 @@ class DailySharing(Protocol):
 
     def stop_sharing(self) -> None:
         """"Share my daily results" turned off: what was shared is taken back from the table server."""
+
+    @property
+    def available(self) -> bool:
+        """Whether friends' results can be had (a table server is set, and a network)."""
+
+    @property
+    def account(self) -> str | None:
+        """This console's account on the table server."""
+
+    @property
+    def entries(self) -> Mapping[str, ProvenResult]:
+        """The proven results of the board followed, by account."""
+
+    def follow(self, board: Followed | None) -> None:
+        """Show ``board``'s results from now on (None: none)."""
+
+    def on_seen(self, event: ev.DailyResultSeen) -> None:
+        """A friend's result, proven."""
+
+    def on_gone(self, event: ev.DailyResultGone) -> None:
+        """A friend withdrew a result."""
 
 
 class GameServices(Protocol):
@@ -266,7 +296,7 @@ class GameServices(Protocol):
     #: Where long searches run without freezing the screen (a worker thread, or at once in the scripted mode).
     thinker: Thinker
     #: This player's daily results shared with friends on the table server (issue 50).
-    sharing: DailySharing
+    friends: DailyFriends
 
 
 class ScreenStack(Protocol):

@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from pyramid.console.catalogue import letters_for, say, use_language
 from pyramid.actions import Action, Kind
-from pyramid.console.net.friends import ServerSharing
+from pyramid.console.net.friends import ServerFriends
 from pyramid.console.net.tables import Tables
-from pyramid.console.protocols import DailySharing, DealChoice, PressSeen, Shown
+from pyramid.console.protocols import DailyFriends, DealChoice, PressSeen, Shown
 from pyramid.console.screen import NoticeScreen
 from pyramid.console.thinking import Thinker, Thought
 from pyramid.console.wording import describe_notice, describe_notices
@@ -75,7 +75,7 @@ class Session:
         #: The network tables; without ``tables`` the console has no network (a self-test, most tests).
         self.tables = tables or Tables()
         self.tables.settings_name = lambda: self.settings.player_name
-        self.sharing: DailySharing = ServerSharing(self)
+        self.friends: DailyFriends = ServerFriends(self)
         #: Where long searches run (hints): a worker thread the app gives, else at once on the main loop.
         self.thinker = thinker or Thinker.inline()
         #: The language of the device when the player chose none (the settings file's ``[console] language``).
@@ -133,7 +133,7 @@ class Session:
         if name == "language":
             self.speak()
         if name == "share_daily" and value is False:
-            self.sharing.stop_sharing()
+            self.friends.stop_sharing()
         self.show_store_notice()
 
     def speak(self, language: str | None = None) -> None:

@@ -1,28 +1,36 @@
-"""The day's deal among friends, the console's side of sharing: this player's daily results, sent
-through the table server, and marked in the saved data once the server has them (issue 50).
+"""The day's deal among friends, the console's side: this player's daily results, sent through the
+table server and marked in the saved data once the server has them; and the board of friends' results
+followed, each proven by the network before it comes here (issue 50).
 
 Why a room of its own: a game's flow decides what a result is and when it counts; the saved data
 keeps what is to share (:mod:`pyramid.saved.shares`); the network carries it. This room only moves
 what the saved data keeps to the network and back, so that a result made while the server was out of
 reach, or before a power cut, goes when the server is back, once. Sharing is on when a table server
 is set and the player has not turned "Share my daily results" off; the network is started for it
-only when there is something to send.
+only when there is something to send. One board is followed at a time (the day and variant a screen
+shows), at most :data:`MAX_ENTRIES` accounts' results of it kept.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Protocol
 
+from pyramid.console.protocols import Followed
 from pyramid.saved.settings import PlayerSettings
 from pyramid.saved.stats import PyramidVariant
 from pyramid.saved.store import Store
 
 if TYPE_CHECKING:
     from pyramid.console.net.tables import Tables
-    from pyramid.net.events import DailyShared
+    from pyramid.net.daily_result import ProvenResult
+    from pyramid.net.events import DailyResultGone, DailyResultSeen, DailyShared
 
 log = logging.getLogger(__name__)
+
+#: Accounts' results kept for the board followed (a club of a thousand fits twice over).
+MAX_ENTRIES = 2000
 
 
 class SharingConsole(Protocol):
@@ -33,12 +41,52 @@ class SharingConsole(Protocol):
     tables: Tables
 
 
-class ServerSharing:
-    """This player's daily results to friends (:class:`~pyramid.console.protocols.DailySharing`): whether
+class ServerFriends:
+    """This player's daily results to friends (:class:`~pyramid.console.protocols.DailyFriends`): whether
     they are shared, and sending what is kept to send."""
 
     def __init__(self, console: SharingConsole) -> None:
         self.console = console
+        #: The board followed (None: none), and the proven results of it that came, by account.
+        self.following: Followed | None = None
+        self._entries: dict[str, ProvenResult] = {}
+
+    @property
+    def available(self) -> bool:
+        """Whether friends' results can be had: a table server is set and this console has a network."""
+        return self.console.tables.server is not None and self.console.tables.available
+
+    @property
+    def account(self) -> str | None:
+        """This console's account on the table server (its own result on a board is under it)."""
+        server = self.console.tables.server
+        return None if server is None else server.user
+
+    @property
+    def entries(self) -> Mapping[str, ProvenResult]:
+        return self._entries
+
+    def follow(self, board: Followed | None) -> None:
+        """Show ``board``'s results from now on (None: none); what came of another board is forgotten."""
+        if board == self.following or not self.available:
+            return
+        self.following, self._entries = board, {}
+        from pyramid.net.server.daily import DailyBoard  # with the network, not at the start
+
+        self.console.tables.network().follow_daily([] if board is None else [DailyBoard(board.day, board.variant)])
+
+    def on_seen(self, event: DailyResultSeen) -> None:
+        """A friend's result, proven: kept when it is of the board followed, within the bound."""
+        result, account = event.proven.result, event.proven.account
+        if Followed(result.day, result.variant) != self.following:
+            return
+        if account in self._entries or len(self._entries) < MAX_ENTRIES:
+            self._entries[account] = event.proven
+
+    def on_gone(self, event: DailyResultGone) -> None:
+        following = self.following
+        if following is not None and (event.day, event.variant) == (following.day, following.variant.key):
+            self._entries.pop(event.account, None)
 
     def sharer(self) -> str | None:
         """The player's name a daily result is shared under, or None when results are not shared (no

@@ -241,7 +241,9 @@ def routes() -> dict[type, Route]:
         ev.OpponentMoved: match(lambda r, e: r.on_progress(e)), ev.OpponentStatus: match(lambda r, e: r.on_progress(e)),
         ev.MatchVoided: match(lambda r, e: r.on_void(e)), ev.OpponentLeft: match(lambda r, e: r.on_left(e)),
         ev.RematchProposed: match(lambda r, e: r.on_proposal(e)),
-        ev.DailyShared: lambda session, event: session.sharing.on_shared(event),
+        ev.DailyShared: lambda session, event: session.friends.on_shared(event),
+        ev.DailyResultSeen: lambda session, event: session.friends.on_seen(event),
+        ev.DailyResultGone: lambda session, event: session.friends.on_gone(event),
     }
 
 

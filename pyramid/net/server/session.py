@@ -372,8 +372,8 @@ class TableServerSession:
         if where is None or not isinstance(payload, bytes) or len(payload) > MAX_MESSAGE:
             log.info("ignored a message on %r from the table server", message.topic.value[:80])
             return
-        if where.sender == self.account.user:  # this console's own advert and status, read back
-            self._own(where.kind, message)
+        if where.sender == self.account.user and where.kind != "daily":  # its own advert and status, read back
+            self._own(where.kind, message)  # (its own daily result is on its board, as a friend's)
             return
         conversation = getattr(message.properties, "CorrelationData", None)
         under_way = self._conversations.get((where.sender, conversation)) if isinstance(conversation, bytes) else None

@@ -1,0 +1,112 @@
+"""The board of a day's deal among friends: each account's result, ranked, any of them watched (issue 50).
+
+The results come from the table server proven by the network layer (each line replayed on the day's
+deal to exactly its claim): this screen only ranks and words them. The ranking is docs/rules.md's
+("The day's deal among friends"): won first, then the better score (more points, or fewer cards
+left), then fewer moves, then less time. A line a result; the player's own is selected when the board
+opens, so it is on screen however long the board; ✓ watches the selected result's line move by move
+(as "Watch the solution"); Back leaves, and the board is no longer followed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, NamedTuple
+
+from pyramid.console.catalogue import say, say_count
+from pyramid.console.protocols import Console, Followed
+from pyramid.console.screen import MenuScreen
+from pyramid.console.wording import clock_time
+from pyramid.engine.rules import PRESETS
+
+if TYPE_CHECKING:
+    from pyramid.net.daily_result import DailyResult, ProvenResult
+
+
+class Standing(NamedTuple):
+    """One result on the board: its rank (equal results share one), its account, and whether it is this console's."""
+
+    rank: int
+    account: str
+    result: DailyResult
+    mine: bool
+
+
+def standings(entries: Mapping[str, ProvenResult], points: bool, mine: str | None) -> list[Standing]:
+    """``entries`` ranked: won, then the score (higher when ``points``, else lower), then moves, then time;
+    results equal in all four share a rank, listed by account."""
+    def order(proven: ProvenResult) -> tuple[bool, int, int, int]:
+        result = proven.result
+        return (not result.won, -result.score if points else result.score, result.moves, result.seconds)
+
+    ranked = sorted(entries.values(), key=lambda proven: (order(proven), proven.account))
+    board: list[Standing] = []
+    for place, proven in enumerate(ranked, start=1):
+        rank = board[-1].rank if board and order(ranked[place - 2]) == order(proven) else place
+        board.append(Standing(rank, proven.account, proven.result, proven.account == mine))
+    return board
+
+
+class FriendsBoardScreen(MenuScreen):
+    """The results of one day's deal under one variant among friends (see the module's docstring)."""
+
+    name = "friends_board"
+
+    def __init__(self, session: Console, board: Followed, today: bool, par: int | None) -> None:
+        self.board, self.today, self.par = board, today, par
+        session.friends.follow(board)
+        super().__init__(session)
+        self._placed = False  # the player's own line selected once, when it first comes
+
+    def ranked(self) -> list[Standing]:
+        points = PRESETS[self.board.variant.preset].scoring != "cards_left"
+        return standings(self.session.friends.entries, points, self.session.friends.account)
+
+    def heading(self) -> str:
+        return say("friends.today") if self.today else say("friends.day", date=self.board.day.isoformat())
+
+    def items(self) -> list[str]:
+        ranked = self.ranked()
+        if not self._placed:
+            own = next((index for index, standing in enumerate(ranked) if standing.mine), None)
+            if own is not None:
+                self.selected, self._placed = own, True
+        return [self.line(standing) for standing in ranked] or [say("friends.none")]
+
+    def line(self, standing: Standing) -> str:
+        result = standing.result
+        if PRESETS[result.variant.preset].scoring != "cards_left":
+            outcome = say("friends.points", points=result.score)
+        elif result.won:
+            outcome = say_count("friends.moves", result.moves)
+        else:
+            outcome = say_count("friends.cards_left", result.score)
+        marks = " ".join(say(f"friends.{mark}") for mark, shown in (
+            ("won", result.won), ("par", result.won and self.par is not None and result.moves <= self.par),
+            ("aided", result.assisted), ("you", standing.mine)) if shown)
+        line = say("friends.line", rank=standing.rank, name=result.name, outcome=outcome, time=clock_time(result.seconds))
+        return say("friends.marked", line=line, marks=marks) if marks else line
+
+    def footer(self) -> str:
+        return say("friends.footer") if self.ranked() else say("friends.waiting")
+
+    def choose(self, index: int) -> None:
+        ranked = self.ranked()
+        if index >= len(ranked):
+            return
+        from pyramid.console.replay import ReplayScreen  # loaded when first watched
+        from pyramid.console.table import Table
+        from pyramid.engine.daily import daily_board
+
+        result = ranked[index].result
+        rules = PRESETS[result.variant.preset].with_redeals(result.variant.redeals)
+        played, moves = daily_board(result.day, rules), []
+        for text in result.line:  # proven already: every move replays
+            moves.append(played.parse_move(text))
+            played.push(moves[-1])
+        self.session.push(ReplayScreen(self.session, Table(daily_board(result.day, rules)), moves,
+                                       say("friends.watching", name=result.name)))
+
+    def leave(self) -> None:
+        self.session.friends.follow(None)
+        self.session.pop()

@@ -1,0 +1,33 @@
+"""The friends' board's ranking (docs/rules.md, "The day's deal among friends"): won, score, moves, time."""
+
+from __future__ import annotations
+
+import datetime
+
+from pyramid.console.friends_board import standings
+from pyramid.net.daily_result import DailyResult, ProvenResult
+from pyramid.saved.stats import PyramidVariant
+
+DAY = datetime.date(2026, 12, 6)
+
+
+def entry(account: str, won: bool, score: int, moves: int, seconds: int) -> ProvenResult:
+    return ProvenResult(account, DailyResult(DAY, PyramidVariant("retrohub", 0), account.title(), won, score, moves,
+                                             seconds, False, ()))
+
+
+def test_won_then_more_points_then_fewer_moves_then_less_time_equal_results_share_a_rank() -> None:
+    entries = {e.account: e for e in (
+        entry("lost-high", False, 900, 20, 10), entry("won-low", True, 400, 40, 10), entry("won-high", True, 500, 50, 99),
+        entry("won-high-quick", True, 500, 50, 60), entry("won-high-short", True, 500, 45, 300),
+        entry("tie-b", True, 400, 40, 10))}
+    board = standings(entries, points=True, mine="won-low")
+    assert [(s.rank, s.account, s.mine) for s in board] == [
+        (1, "won-high-short", False), (2, "won-high-quick", False), (3, "won-high", False),
+        (4, "tie-b", False), (4, "won-low", True), (6, "lost-high", False)]
+
+
+def test_where_the_score_is_the_cards_left_fewer_is_better() -> None:
+    entries = {e.account: e for e in (entry("five-left", False, 5, 30, 10), entry("two-left", False, 2, 60, 10),
+                                      entry("cleared", True, 0, 50, 10))}
+    assert [s.account for s in standings(entries, points=False, mine=None)] == ["cleared", "two-left", "five-left"]
