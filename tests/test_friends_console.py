@@ -149,3 +149,35 @@ def test_the_board_ranks_friends_and_a_friends_game_is_watched(broker: Broker, t
         dee.net.stop()
         bob.net.stop()
         session.tables.stop()
+
+
+def test_a_past_day_of_the_calendar_shows_its_board_among_friends(broker: Broker, tmp_path: Path) -> None:
+    """With a table server, ✓ on a calendar's day asks: play it, or that day among friends (Bob's result)."""
+    from pyramid.engine.daily import daily_board
+    from pyramid.net.daily_result import DailyResult
+
+    events: queue.Queue[object] = queue.Queue()
+    session = anns_console(broker, tmp_path, events)
+    bob = Endpoint("Bob", server=broker.server.account("bob"))
+    try:
+        yesterday = session.today() - datetime.timedelta(days=1)
+        line = tuple(str(move) for move in solve(daily_board(yesterday, RETROHUB.with_redeals(0)), max_seconds=30).moves)
+        won = daily_board(yesterday, RETROHUB.with_redeals(0))
+        won.replay(line)
+        bob.net.share_daily(DailyResult(yesterday, VARIANT, "Bob", True, won.counted_score(), len(line), 90, False, line))
+        bob.wait(ev.DailyShared)
+        choose(session, "Daily deals calendar")
+        state = play(session, "left ok")
+        assert state["screen"] == "calendar_day" and state["menu"]["items"] == ["Play this day's deal",
+                                                                               "That day among friends"]
+        state = play(session, "down ok")
+        assert state["screen"] == "friends_board"
+        while not session.friends.entries:
+            session.post_event(events.get(timeout=GUARD))
+        view = session.view()
+        assert view.menu is not None and view.menu.title.endswith("among friends")
+        assert view.menu.items[0].startswith("1. Bob: ") and view.menu.items[0].endswith("✓")
+        assert play(session, "back")["screen"] == "calendar"
+    finally:
+        bob.net.stop()
+        session.tables.stop()

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Callable
 
 from pyramid.actions import Action, Kind
 from pyramid.console.catalogue import say
-from pyramid.console.protocols import Console
-from pyramid.console.screen import Screen
+from pyramid.console.protocols import Console, Followed
+from pyramid.console.screen import MenuScreen, Screen
 from pyramid.console.wording import month_name, variant_title
 from pyramid.engine.daily import DAYS_BACK  # how far back the calendar goes: the last twelve months
 from pyramid.saved.stats import DailyRecord, PyramidVariant
@@ -108,8 +108,24 @@ class DailyCalendar(Screen):
             self.session.pop()
 
     def play(self) -> None:
-        """Deal the selected day's daily deal (asking first while a game is saved)."""
-        self._play(self.session, self.selected)
+        """Deal the selected day's daily deal (asking first while a game is saved); with a table server,
+        first the choice between playing it and its board among friends (issue 50)."""
+        if self.session.friends.available:
+            self.session.push(DayChoice(self, self.selected))
+        else:
+            self.deal(self.selected)
+
+    def deal(self, day: datetime.date) -> None:
+        """Deal ``day``'s daily deal (asking first while a game is saved)."""
+        self._play(self.session, day)
+
+    def friends(self, day: datetime.date) -> None:
+        """The board of ``day``'s deal among friends, under the variant the calendar shows."""
+        from pyramid.console.friends_board import FriendsBoardScreen  # loaded when first shown
+
+        rules = self.session.rules
+        board = Followed(day, PyramidVariant(rules.name, rules.redeals))
+        self.session.push(FriendsBoardScreen(self.session, board, day == self.session.today(), self.challenge(day).par))
 
     def resume(self) -> None:
         """Back from a game: the marks read the records again."""
@@ -151,3 +167,26 @@ class DailyCalendar(Screen):
         if record.won and record.moves is not None:
             return say("calendar.won", date=date, moves=record.moves, par=challenge.par)
         return say("calendar.won_before" if record.won else "calendar.played", date=date, par=challenge.par)
+
+
+class DayChoice(MenuScreen):
+    """A day of the calendar with a table server: play its deal, or see how the friends did."""
+
+    name = "calendar_day"
+
+    def __init__(self, calendar: DailyCalendar, day: datetime.date) -> None:
+        super().__init__(calendar.session)
+        self.calendar, self.day = calendar, day
+
+    def heading(self) -> str:
+        return say("calendar.date", day=self.day.day, month=month_name(self.day.month))
+
+    def items(self) -> list[str]:
+        return [say("calendar.play_day"), say("end.friends") if self.day == self.session.today() else say("calendar.friends")]
+
+    def choose(self, index: int) -> None:
+        self.session.pop()
+        if index == 0:
+            self.calendar.deal(self.day)
+        else:
+            self.calendar.friends(self.day)

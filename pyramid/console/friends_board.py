@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from pyramid.console.catalogue import say, say_count
 from pyramid.console.protocols import Console, Followed
 from pyramid.console.screen import MenuScreen
-from pyramid.console.wording import clock_time
+from pyramid.console.wording import clock_time, month_name
 from pyramid.engine.rules import PRESETS
 
 if TYPE_CHECKING:
@@ -63,7 +63,9 @@ class FriendsBoardScreen(MenuScreen):
         return standings(self.session.friends.entries, points, self.session.friends.account)
 
     def heading(self) -> str:
-        return say("friends.today") if self.today else say("friends.day", date=self.board.day.isoformat())
+        day = self.board.day
+        return say("friends.today") if self.today else say("friends.day", date=say("calendar.date", day=day.day,
+                                                                                   month=month_name(day.month)))
 
     def items(self) -> list[str]:
         ranked = self.ranked()

@@ -260,6 +260,8 @@ MESSAGES: dict[str, str] = {
     "calendar.weekdays": "Mo Di Mi Do Fr Sa So",
     "calendar.date": "{day}. {month}",
     "calendar.keys": "{variant} · ✓ Tag spielen · Zurück",
+    "calendar.play_day": "Das Spiel dieses Tages spielen",
+    "calendar.friends": "Dieser Tag unter Freunden",
     "calendar.open": "{date}: nicht gespielt · Par {par} Züge",
     "calendar.played": "{date}: gespielt, nicht gewonnen · Par {par} Züge",
     "calendar.won": "{date}: in {moves} Zügen gewonnen · Par {par}",

@@ -259,6 +259,8 @@ MESSAGES: dict[str, str] = {
     "calendar.weekdays": "Mo Tu We Th Fr Sa Su",
     "calendar.date": "{day} {month}",
     "calendar.keys": "{variant} · ✓ play the day · Back",
+    "calendar.play_day": "Play this day's deal",
+    "calendar.friends": "That day among friends",
     "calendar.open": "{date}: not played · par {par} moves",
     "calendar.played": "{date}: played, not won · par {par} moves",
     "calendar.won": "{date}: won in {moves} moves · par {par}",

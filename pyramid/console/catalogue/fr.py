@@ -264,6 +264,8 @@ MESSAGES: dict[str, str] = {
     "calendar.weekdays": "Lu Ma Me Je Ve Sa Di",
     "calendar.date": "{day} {month}",
     "calendar.keys": "{variant} · ✓ jouer ce jour · Retour",
+    "calendar.play_day": "Jouer la donne de ce jour",
+    "calendar.friends": "Ce jour-là entre amis",
     "calendar.open": "{date} : pas jouée · par {par} coups",
     "calendar.played": "{date} : jouée, pas gagnée · par {par} coups",
     "calendar.won": "{date} : gagnée en {moves} coups · par {par}",
