@@ -8,8 +8,11 @@ The results are real games of today's daily deal under RetroHub without redeals:
 same lines alone (the baseline: what no proof can go under), then reading and proving every result
 as a console does on its prover thread (:func:`pyramid.net.daily_result.parse_result` then
 :func:`~pyramid.net.daily_result.prove`), its ratio to the baseline, and the peak memory of holding
-the proven board (tracemalloc). The Pi Zero 2 column is the time ×10 (docs/performance.md: about ten
-times slower per core than this machine).
+the proven board (tracemalloc). Then the board as the console shows it: the 1,000 proven results
+given to a console (``DailyResultSeen`` each, as the main loop hands them over, twenty between two
+views), each view while the board fills (ranked again, the new results worded) and a frame drawn at 320x240 and 1280x720, against the animations' frame of 25 ms
+(docs/motion-and-sound.md). The Pi Zero 2 column is the time ×10 (about ten times slower per core
+than this machine).
 """
 
 from __future__ import annotations
@@ -33,6 +36,8 @@ from pyramid.saved.stats import PyramidVariant  # noqa: E402
 
 PI_ZERO_2 = 10
 ROUNDS = 5
+#: Proven results handed to the console between two of its views, as they come from the prover.
+FILL_BATCH = 20
 
 
 def club(day: datetime.date, count: int) -> list[tuple[str, bytes]]:
@@ -91,6 +96,61 @@ def main() -> None:
     print(f"{'  a result':28} {proof / count * 1e6:8.0f} us {proof / count * PI_ZERO_2 * 1e6:13.0f} us")
     print(f"proof / replay alone: {proof / baseline:.2f}; peak memory proving and holding the board: "
           f"{peak / 1024:.0f} KiB ({peak / count:.0f} bytes a result)")
+    shown(day, board)
+
+
+def shown(day: datetime.date, board: list[ProvenResult]) -> None:
+    """The proven board on a console: taken in, ranked and worded, drawn."""
+    import os
+    import tempfile
+
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    from display.render import Renderer
+    from pyramid.console.friends_board import FriendsBoardScreen
+    from pyramid.console.menus import open_console
+    from pyramid.console.net.tables import Tables
+    from pyramid.console.protocols import DealChoice, Followed
+    from pyramid.console.session import Session
+    from pyramid.net.events import DailyResultSeen
+    from pyramid.net.server.account import ServerAccount
+    from pyramid.saved.store import Store
+
+    with tempfile.TemporaryDirectory() as directory:
+        account = ServerAccount("127.0.0.1", 8883, "account-0", Path(directory) / "password", None)
+        tables = Tables(lambda name: None, server=account)  # type: ignore[arg-type,return-value]  # never opened
+        session = Session(None, DealChoice(), store=Store.open(Path(directory) / "p.db"), tables=tables,
+                          today=lambda: day)
+        open_console(session)
+        session.friends.follow = lambda followed: setattr(session.friends, "following", followed)  # type: ignore[method-assign]
+        session.push(FriendsBoardScreen(session, Followed(day, board[0].result.variant), True, None))
+        taken, views = 0.0, []
+        for first in range(0, len(board), FILL_BATCH):  # the proofs come a few at a time: a view after each few
+            started = time.perf_counter()
+            for proven in board[first:first + FILL_BATCH]:
+                session.post_event(DailyResultSeen(proven))
+            taken += time.perf_counter() - started
+            started = time.perf_counter()
+            view = session.view()
+            views.append(time.perf_counter() - started)
+        started = time.perf_counter()
+        session.view()
+        again = time.perf_counter() - started
+        frames = {}
+        for size in ((320, 240), (1280, 720)):
+            renderer = Renderer(size)
+            renderer.draw(view)  # the fonts and the felt made once, as at the console's start
+            started = time.perf_counter()
+            for _ in range(ROUNDS):
+                renderer.draw(view._replace(menu=view.menu._replace(selected=(view.menu.selected + 1) % len(board))))
+                renderer.draw(view)
+            frames[size] = (time.perf_counter() - started) / (2 * ROUNDS)
+    assert view.menu is not None and len(view.menu.items) == len(board)
+    print(f"the board on a console ({len(board)} lines):")
+    for what, seconds in ((f"the results taken in, {FILL_BATCH} at a time", taken / len(views)),
+                          ("a view as they come (mean)", statistics.mean(views)), ("  (the slowest)", max(views)),
+                          ("a view once all are in", again), *((f"a frame drawn {w}x{h}", frames[w, h]) for w, h in frames)):
+        print(f"  {what:30} {seconds * 1000:8.1f} ms {seconds * PI_ZERO_2 * 1000:11.1f} ms on a Pi Zero 2"
+              f"{'  (over the 25 ms frame)' if seconds * PI_ZERO_2 > 0.025 else ''}")
 
 
 if __name__ == "__main__":

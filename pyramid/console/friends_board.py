@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, NamedTuple
 
-from pyramid.console.catalogue import say, say_count
+from pyramid.console.catalogue import current_language, say, say_count
 from pyramid.console.protocols import Console, Followed
 from pyramid.console.screen import MenuScreen
 from pyramid.console.wording import clock_time, month_name
@@ -57,10 +57,32 @@ class FriendsBoardScreen(MenuScreen):
         session.friends.follow(board)
         super().__init__(session)
         self._placed = False  # the player's own line selected once, when it first comes
+        self._ranked: tuple[tuple[int, str], list[Standing], list[str]] | None = None  # by version and language
+        self._words: dict[str, tuple[DailyResult, bool, str]] = {}  # by account: its result (the same object), mine, words
 
     def ranked(self) -> list[Standing]:
-        points = PRESETS[self.board.variant.preset].scoring != "cards_left"
-        return standings(self.session.friends.entries, points, self.session.friends.account)
+        return self._board()[1]
+
+    def _board(self) -> tuple[tuple[int, str], list[Standing], list[str]]:
+        """The standings and their lines, made again only when the entries or the language changed, each
+        result worded once while it stays (a board filling up with a thousand results, as their proofs
+        come, is ranked again at each change, but only the new ones are worded: measured in
+        benchmarks/bench_daily_board.py)."""
+        friends = self.session.friends
+        made_for = (friends.version, current_language())
+        if self._ranked is None or self._ranked[0] != made_for:
+            points = PRESETS[self.board.variant.preset].scoring != "cards_left"
+            ranked = standings(friends.entries, points, friends.account)
+            kept = self._words if self._ranked is not None and self._ranked[0][1] == made_for[1] else {}
+            self._words, lines = {}, []
+            for standing in ranked:
+                known = kept.get(standing.account)
+                words = (known[2] if known is not None and known[0] is standing.result and known[1] == standing.mine
+                         else self.line(standing))
+                self._words[standing.account] = (standing.result, standing.mine, words)
+                lines.append(say("friends.ranked", rank=standing.rank, line=words))
+            self._ranked = (made_for, ranked, lines)
+        return self._ranked
 
     def heading(self) -> str:
         day = self.board.day
@@ -68,14 +90,15 @@ class FriendsBoardScreen(MenuScreen):
                                                                                    month=month_name(day.month)))
 
     def items(self) -> list[str]:
-        ranked = self.ranked()
+        _, ranked, lines = self._board()
         if not self._placed:
             own = next((index for index, standing in enumerate(ranked) if standing.mine), None)
             if own is not None:
                 self.selected, self._placed = own, True
-        return [self.line(standing) for standing in ranked] or [say("friends.none")]
+        return lines or [say("friends.none")]
 
     def line(self, standing: Standing) -> str:
+        """A result in words, without its rank (which moves as others come)."""
         result = standing.result
         if PRESETS[result.variant.preset].scoring != "cards_left":
             outcome = say("friends.points", points=result.score)
@@ -86,7 +109,7 @@ class FriendsBoardScreen(MenuScreen):
         marks = " ".join(say(f"friends.{mark}") for mark, shown in (
             ("won", result.won), ("par", result.won and self.par is not None and result.moves <= self.par),
             ("aided", result.assisted), ("you", standing.mine)) if shown)
-        line = say("friends.line", rank=standing.rank, name=result.name, outcome=outcome, time=clock_time(result.seconds))
+        line = say("friends.line", name=result.name, outcome=outcome, time=clock_time(result.seconds))
         return say("friends.marked", line=line, marks=marks) if marks else line
 
     def footer(self) -> str:

@@ -272,6 +272,10 @@ class DailyFriends(Protocol):
     def entries(self) -> Mapping[str, ProvenResult]:
         """The proven results of the board followed, by account."""
 
+    @property
+    def version(self) -> int:
+        """Counts the changes of :attr:`entries`."""
+
     def follow(self, board: Followed | None) -> None:
         """Show ``board``'s results from now on (None: none)."""
 

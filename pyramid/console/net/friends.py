@@ -50,6 +50,8 @@ class ServerFriends:
         #: The board followed (None: none), and the proven results of it that came, by account.
         self.following: Followed | None = None
         self._entries: dict[str, ProvenResult] = {}
+        #: Counts the changes of the entries: a screen ranks them again only when it moved.
+        self.version = 0
 
     @property
     def available(self) -> bool:
@@ -71,6 +73,7 @@ class ServerFriends:
         if board == self.following or not self.available:
             return
         self.following, self._entries = board, {}
+        self.version += 1
         from pyramid.net.server.daily import DailyBoard  # with the network, not at the start
 
         self.console.tables.network().follow_daily([] if board is None else [DailyBoard(board.day, board.variant)])
@@ -82,11 +85,13 @@ class ServerFriends:
             return
         if account in self._entries or len(self._entries) < MAX_ENTRIES:
             self._entries[account] = event.proven
+            self.version += 1
 
     def on_gone(self, event: DailyResultGone) -> None:
         following = self.following
         if following is not None and (event.day, event.variant) == (following.day, following.variant.key):
-            self._entries.pop(event.account, None)
+            if self._entries.pop(event.account, None) is not None:
+                self.version += 1
 
     def sharer(self) -> str | None:
         """The player's name a daily result is shared under, or None when results are not shared (no
