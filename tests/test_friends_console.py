@@ -28,7 +28,7 @@ from pyramid.net.network import Network
 from pyramid.net.server.daily import DailyBoard
 from pyramid.saved.stats import PyramidVariant
 from pyramid.saved.store import Store
-from table_server import Broker, make_server
+from table_server import Broker, make_server, running
 from test_net_match import GUARD, Endpoint
 
 VARIANT = PyramidVariant("retrohub", 0)
@@ -36,13 +36,7 @@ VARIANT = PyramidVariant("retrohub", 0)
 
 @pytest.fixture
 def broker(tmp_path: Path) -> Iterator[Broker]:
-    server, _ = make_server(tmp_path / "server", "ann", "bob", "dee")
-    broker = Broker(server)
-    broker.start()
-    try:
-        yield broker
-    finally:
-        broker.stop()
+    yield from running(make_server(tmp_path / "server", "ann", "bob", "dee")[0])
 
 
 def anns_console(broker: Broker, path: Path, events: queue.Queue[object], **settings: object) -> Session:

@@ -23,7 +23,7 @@ from pyramid.net.daily_result import DailyResult
 from pyramid.net.server import topics
 from pyramid.net.server.daily import DailyBoard
 from pyramid.saved.stats import PyramidVariant
-from table_server import Broker, Mallory, make_server
+from table_server import Broker, Mallory, make_server, running
 from test_net_match import Endpoint
 
 VARIANT = PyramidVariant("retrohub", 0)
@@ -31,13 +31,7 @@ VARIANT = PyramidVariant("retrohub", 0)
 
 @pytest.fixture
 def broker(tmp_path: Path) -> Iterator[Broker]:
-    server, _ = make_server(tmp_path / "server", "ann", "bob", "cyd", "dee", "mallory")
-    broker = Broker(server)
-    broker.start()
-    try:
-        yield broker
-    finally:
-        broker.stop()
+    yield from running(make_server(tmp_path / "server", "ann", "bob", "cyd", "dee", "mallory")[0])
 
 
 @pytest.fixture(scope="module")

@@ -24,7 +24,7 @@ from pyramid.net import events as ev
 from pyramid.net.advert import TableAd
 from pyramid.net.server.session import ADVERT_EXPIRY
 from pyramid.net.views import TableAt
-from table_server import Broker, Mallory, make_server
+from table_server import Broker, Mallory, make_server, running
 from test_net_console_flow import RecordingNetwork
 from test_net_match import Endpoint
 
@@ -104,13 +104,7 @@ def test_a_players_name_claimed_by_one_table_joins_it_once_the_servers_tables_ar
 # -- adverts on a real server ------------------------------------------------------------------------
 @pytest.fixture
 def broker(tmp_path: Path) -> Iterator[Broker]:
-    server, _ = make_server(tmp_path / "server", "ann", "bob", "mallory")
-    broker = Broker(server)
-    broker.start()
-    try:
-        yield broker
-    finally:
-        broker.stop()
+    yield from running(make_server(tmp_path / "server", "ann", "bob", "mallory")[0])
 
 
 def advert(host: str) -> bytes:
