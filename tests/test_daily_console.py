@@ -175,12 +175,14 @@ def test_days_played_before_each_variant_had_its_own_are_kept_for_the_streaks(tm
     path = tmp_path / "pyramid.db"
     Store.open(path).close()
     with sqlite3.connect(path) as db:  # the days as version 7 kept them
+        db.execute("DROP TABLE daily_shares")  # not there yet (schema 11)
         db.execute("DROP TABLE daily_deals")
         db.execute("CREATE TABLE daily (day TEXT PRIMARY KEY, won INTEGER NOT NULL)")
         db.executemany("INSERT INTO daily VALUES (?, ?)", [((DAY - datetime.timedelta(days=n)).isoformat(), n % 2)
                                                            for n in range(3)])
         db.execute("PRAGMA user_version = 7")
     with Store.open(path) as store:
+        assert not store.notices, "migrated, not put aside"
         days = store.daily_results()
         assert days == {DAY: False, DAY - datetime.timedelta(days=1): True, DAY - datetime.timedelta(days=2): False}
         assert store.daily_results("retrohub/none") == {}, "of no variant's menu line"

@@ -36,6 +36,17 @@ class Services:
     clock: Callable[[], float] = field(default_factory=lambda: FakeClock(100.0))
     fixed_deal: DealChoice = field(default_factory=DealChoice)
     thinker: Thinker = field(default_factory=Thinker.inline)
+    friends: "NoTableServer" = field(default_factory=lambda: NoTableServer())  # its flow's DailySharing
+
+
+class NoTableServer:
+    """A console without a table server: its daily results are shared with nobody."""
+
+    def sharer(self) -> str | None:
+        return None
+
+    def send_pending(self) -> None:
+        """Nothing is ever kept to send."""
 
 
 def test_a_game_is_dealt_played_and_counted_with_no_screen(tmp_path: Path) -> None:

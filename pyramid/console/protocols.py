@@ -245,14 +245,19 @@ class Followed(NamedTuple):
     variant: PyramidVariant
 
 
-class DailyFriends(Protocol):
-    """This player's daily results shared with friends on the table server (``console/net/friends.py``)."""
+class DailySharing(Protocol):
+    """What a game's flow needs to share a daily result with friends (issue 50)."""
 
     def sharer(self) -> str | None:
         """The player's name a daily result is shared under; None when results are not shared."""
 
     def send_pending(self) -> None:
         """Hand the network every result (and withdrawal) the table server has not taken yet."""
+
+
+class DailyFriends(DailySharing, Protocol):
+    """This player's daily results shared with friends on the table server, and the board of theirs
+    followed (``console/net/friends.py``)."""
 
     def on_shared(self, event: ev.DailyShared) -> None:
         """The table server took a result or a withdrawal."""
@@ -299,8 +304,10 @@ class GameServices(Protocol):
     fixed_deal: DealChoice
     #: Where long searches run without freezing the screen (a worker thread, or at once in the scripted mode).
     thinker: Thinker
-    #: This player's daily results shared with friends on the table server (issue 50).
-    friends: DailyFriends
+
+    @property
+    def friends(self) -> DailySharing:
+        """Sharing this player's daily results with friends on the table server (issue 50)."""
 
 
 class ScreenStack(Protocol):
@@ -345,6 +352,10 @@ class Console(GameServices, ScreenStack, ConsoleSystem, Protocol):
     settings and the network tables."""
 
     settings: PlayerSettings
+
+    @property
+    def friends(self) -> DailyFriends:
+        """The day's deal among friends: sharing, and the board followed (issue 50)."""
 
     @property
     def tables(self) -> NetworkTables:
