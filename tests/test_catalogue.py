@@ -159,6 +159,33 @@ def system_on_a_tv(session: Session) -> None:
     assert text is not None and any("08:00:46" in line for _, lines in text.sections for line in lines)
 
 
+class FollowingNetwork:
+    """The network of a console with a table server, as the friends' board uses it: it follows boards."""
+
+    def follow_daily(self, boards: object) -> None:
+        self.boards = boards
+
+
+def friends_board(session: Session) -> None:
+    """Issue 50: the day's board among friends, its results proven already (one aided, one lost, the player's own)."""
+    from pyramid.console.friends_board import FriendsBoardScreen
+    from pyramid.console.net.friends import ServerFriends
+    from pyramid.console.net.tables import Tables
+    from pyramid.console.protocols import Followed
+    from pyramid.net.daily_result import DailyResult, ProvenResult
+    from pyramid.net.events import DailyResultSeen
+    from pyramid.saved.stats import PyramidVariant
+
+    session.tables = Tables(lambda name: FollowingNetwork(), server=SERVER)  # type: ignore[arg-type,return-value]
+    session.friends = ServerFriends(session)
+    variant = PyramidVariant("retrohub", 0)
+    session.push(FriendsBoardScreen(session, Followed(DAY, variant), False, 45))
+    for account, won, score, moves, seconds, aided in (("ann", True, 505, 45, 83, False), ("dee", True, 505, 46, 100, True),
+                                                        ("bob", False, 40, 10, 50, False)):
+        result = DailyResult(DAY, variant, account.title(), won, score, moves, seconds, aided, ())
+        session.post_event(DailyResultSeen(ProvenResult(account, result)))
+
+
 def game(deal: str, script: str = "") -> Step:
     def deal_it(session: Session) -> None:
         session.fixed_deal = DealChoice(cards=parse_deal(deal))
@@ -311,6 +338,7 @@ TOUR: list[tuple[str, Step, int]] = [
     ("controls", push(ControlsScreen), 1),
     ("system", push(SystemScreen), 1),
     ("system on a TV's HDMI-CEC bus", system_on_a_tv, 1),
+    ("a day among friends", friends_board, 1),
     ("rules", push(lambda session: HelpScreen(session)), 9),
     ("redeal question", push(lambda session: RedealChoice(session, DealRequest())), 1),
     ("looking for a winnable deal", push(looking_for_a_deal), 1),
