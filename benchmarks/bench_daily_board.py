@@ -99,6 +99,13 @@ def main() -> None:
     shown(day, board)
 
 
+class Following:
+    """The console's network as the board uses it, the results given by hand: it only follows boards."""
+
+    def follow_daily(self, boards: object) -> None:
+        self.boards = boards
+
+
 def shown(day: datetime.date, board: list[ProvenResult]) -> None:
     """The proven board on a console: taken in, ranked and worded, drawn."""
     import os
@@ -117,11 +124,10 @@ def shown(day: datetime.date, board: list[ProvenResult]) -> None:
 
     with tempfile.TemporaryDirectory() as directory:
         account = ServerAccount("127.0.0.1", 8883, "account-0", Path(directory) / "password", None)
-        tables = Tables(lambda name: None, server=account)  # type: ignore[arg-type,return-value]  # never opened
+        tables = Tables(lambda name: Following(), server=account)  # type: ignore[arg-type,return-value]
         session = Session(None, DealChoice(), store=Store.open(Path(directory) / "p.db"), tables=tables,
                           today=lambda: day)
         open_console(session)
-        session.friends.follow = lambda followed: setattr(session.friends, "following", followed)  # type: ignore[method-assign]
         session.push(FriendsBoardScreen(session, Followed(day, board[0].result.variant), True, None))
         taken, views = 0.0, []
         for first in range(0, len(board), FILL_BATCH):  # the proofs come a few at a time: a view after each few

@@ -339,6 +339,7 @@ TOUR: list[tuple[str, Step, int]] = [
     ("system", push(SystemScreen), 1),
     ("system on a TV's HDMI-CEC bus", system_on_a_tv, 1),
     ("a day among friends", friends_board, 1),
+    ("a week among friends", lambda session: (friends_board(session), play("right")(session)) and None, 1),
     ("rules", push(lambda session: HelpScreen(session)), 9),
     ("redeal question", push(lambda session: RedealChoice(session, DealRequest())), 1),
     ("looking for a winnable deal", push(looking_for_a_deal), 1),

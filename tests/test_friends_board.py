@@ -31,3 +31,16 @@ def test_where_the_score_is_the_cards_left_fewer_is_better() -> None:
     entries = {e.account: e for e in (entry("five-left", False, 5, 30, 10), entry("two-left", False, 2, 60, 10),
                                       entry("cleared", True, 0, 50, 10))}
     assert [s.account for s in standings(entries, points=False, mine=None)] == ["cleared", "two-left", "five-left"]
+
+
+def test_the_week_ranks_days_won_then_points_then_days_played() -> None:
+    from pyramid.console.friends_board import week_standings
+
+    monday = {e.account: e for e in (entry("ann", True, 500, 40, 10), entry("bob", True, 300, 40, 10),
+                                     entry("cyd", False, 100, 10, 10))}
+    tuesday = {e.account: e for e in (entry("ann", False, 50, 10, 10), entry("bob", True, 400, 40, 10),
+                                      entry("dee", True, 900, 40, 10))}
+    week = week_standings([tuesday, monday], points=True, mine="cyd")
+    assert [(s.rank, s.account, s.played, s.won, s.score, s.mine) for s in week] == [
+        (1, "bob", 2, 2, 700, False), (2, "dee", 1, 1, 900, False), (3, "ann", 2, 1, 550, False),
+        (4, "cyd", 1, 0, 100, True)]

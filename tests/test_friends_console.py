@@ -128,17 +128,22 @@ def test_the_board_ranks_friends_and_a_friends_game_is_watched(broker: Broker, t
         assert panel is not None and "Today among friends" in panel.items
         play(session, "down " * (panel.items.index("Today among friends") - panel.selected) + "ok")
         assert session.view().screen == "friends_board"
-        while len(session.friends.entries) < 3:
+        while len(session.friends.entries(session.friends.following[0])) < 3:
             session.post_event(events.get(timeout=GUARD))
         menu = session.state()["menu"]
         names = [item.split(":")[0] for item in menu["items"]]
         assert names == ["1. Ann", "2. Dee", "3. Bob"], menu["items"]
         assert menu["items"][0].endswith("✓ par (you)") and menu["items"][1].endswith("✓ par (aided)")
         assert menu["selected"] == 0, "the player's own line"
+        week = play(session, "right")
+        assert week["screen"] == "friends_week" and len(session.friends.following) == 7
+        while not any(item.startswith("1. Ann: won 1 of 1") for item in session.state()["menu"]["items"]):
+            session.post_event(events.get(timeout=GUARD))
+        assert play(session, "left")["screen"] == "friends_board" and len(session.friends.following) == 1
         state = play(session, "down ok")
         assert state["screen"] == "replay"
         play(session, "back back")
-        assert session.view().screen == "game_over" and session.friends.following is None, "left: not followed"
+        assert session.view().screen == "game_over" and session.friends.following == (), "left: not followed"
     finally:
         dee.net.stop()
         bob.net.stop()
@@ -166,7 +171,7 @@ def test_a_past_day_of_the_calendar_shows_its_board_among_friends(broker: Broker
                                                                                "That day among friends"]
         state = play(session, "down ok")
         assert state["screen"] == "friends_board"
-        while not session.friends.entries:
+        while not session.friends.entries(session.friends.following[0]):
             session.post_event(events.get(timeout=GUARD))
         view = session.view()
         assert view.menu is not None and view.menu.title.endswith("among friends")

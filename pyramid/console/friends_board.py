@@ -5,12 +5,15 @@ deal to exactly its claim): this screen only ranks and words them. The ranking i
 ("The day's deal among friends"): won first, then the better score (more points, or fewer cards
 left), then fewer moves, then less time. A line a result; the player's own is selected when the board
 opens, so it is on screen however long the board; ✓ watches the selected result's line move by move
-(as "Watch the solution"); Back leaves, and the board is no longer followed.
+(as "Watch the solution"); ▶ shows the week (the seven days to the board's: each account's days won
+and points, ranked by days won, then points, then days played; ◀ or Back come back); Back leaves, and
+the board is no longer followed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import datetime
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from pyramid.console.catalogue import current_language, say, say_count
@@ -47,6 +50,40 @@ def standings(entries: Mapping[str, ProvenResult], points: bool, mine: str | Non
     return board
 
 
+class WeekStanding(NamedTuple):
+    """One account over a week of daily deals: its name (its latest), days played and won, points summed."""
+
+    rank: int
+    account: str
+    name: str
+    played: int
+    won: int
+    score: int
+    mine: bool
+
+
+def week_standings(days: Sequence[Mapping[str, ProvenResult]], points: bool, mine: str | None) -> list[WeekStanding]:
+    """Each account of ``days`` (latest first) ranked: days won, then the score summed (higher when
+    ``points``, else lower), then days played; equal ones share a rank, listed by account."""
+    totals: dict[str, WeekStanding] = {}
+    for entries in days:
+        for account, proven in entries.items():
+            result = proven.result
+            seen = totals.get(account) or WeekStanding(0, account, result.name, 0, 0, 0, account == mine)
+            totals[account] = seen._replace(played=seen.played + 1, won=seen.won + result.won,
+                                            score=seen.score + result.score)
+
+    def order(standing: WeekStanding) -> tuple[int, int, int]:
+        return (-standing.won, -standing.score if points else standing.score, -standing.played)
+
+    ranked = sorted(totals.values(), key=lambda standing: (order(standing), standing.account))
+    board: list[WeekStanding] = []
+    for place, standing in enumerate(ranked, start=1):
+        rank = board[-1].rank if board and order(board[-1]) == order(standing) else place
+        board.append(standing._replace(rank=rank))
+    return board
+
+
 class FriendsBoardScreen(MenuScreen):
     """The results of one day's deal under one variant among friends (see the module's docstring)."""
 
@@ -54,7 +91,7 @@ class FriendsBoardScreen(MenuScreen):
 
     def __init__(self, session: Console, board: Followed, today: bool, par: int | None) -> None:
         self.board, self.today, self.par = board, today, par
-        session.friends.follow(board)
+        session.friends.follow([board])
         super().__init__(session)
         self._placed = False  # the player's own line selected once, when it first comes
         self._ranked: tuple[tuple[int, str], list[Standing], list[str]] | None = None  # by version and language
@@ -72,7 +109,7 @@ class FriendsBoardScreen(MenuScreen):
         made_for = (friends.version, current_language())
         if self._ranked is None or self._ranked[0] != made_for:
             points = PRESETS[self.board.variant.preset].scoring != "cards_left"
-            ranked = standings(friends.entries, points, friends.account)
+            ranked = standings(friends.entries(self.board), points, friends.account)
             kept = self._words if self._ranked is not None and self._ranked[0][1] == made_for[1] else {}
             self._words, lines = {}, []
             for standing in ranked:
@@ -115,6 +152,15 @@ class FriendsBoardScreen(MenuScreen):
     def footer(self) -> str:
         return say("friends.footer") if self.ranked() else say("friends.waiting")
 
+    def sideways(self, direction: int) -> None:
+        if direction > 0:
+            self.session.push(FriendsWeekScreen(self.session, self.board))
+
+    def resume(self) -> None:
+        """Back from the week or a game watched: this board is the one followed again."""
+        self.session.friends.follow([self.board])
+        super().resume()
+
     def choose(self, index: int) -> None:
         ranked = self.ranked()
         if index >= len(ranked):
@@ -133,5 +179,45 @@ class FriendsBoardScreen(MenuScreen):
                                        say("friends.watching", name=result.name)))
 
     def leave(self) -> None:
-        self.session.friends.follow(None)
+        self.session.friends.follow([])
         self.session.pop()
+
+
+class FriendsWeekScreen(MenuScreen):
+    """The seven days to a board's among friends: each account's days won and points (see the module's
+    docstring); ◀ or Back return to the day's board."""
+
+    name = "friends_week"
+    DAYS = 7
+
+    def __init__(self, session: Console, last: Followed) -> None:
+        self.boards = [Followed(last.day - datetime.timedelta(days=back), last.variant) for back in range(self.DAYS)]
+        session.friends.follow(self.boards)
+        super().__init__(session)
+
+    def heading(self) -> str:
+        return say("friends.week")
+
+    def items(self) -> list[str]:
+        friends = self.session.friends
+        points = PRESETS[self.boards[0].variant.preset].scoring != "cards_left"
+        ranked = week_standings([friends.entries(board) for board in self.boards], points, friends.account)
+        return [self.line(standing, points) for standing in ranked] or [say("friends.none")]
+
+    @staticmethod
+    def line(standing: WeekStanding, points: bool) -> str:
+        score = say("friends.points", points=standing.score) if points else say_count("friends.cards_left",
+                                                                                     standing.score)
+        line = say("friends.week_line", rank=standing.rank, name=standing.name,
+                   won=say_count("friends.days_won", standing.won, played=standing.played), score=score)
+        return say("friends.marked", line=line, marks=say("friends.you")) if standing.mine else line
+
+    def footer(self) -> str:
+        return say("friends.week_footer")
+
+    def choose(self, index: int) -> None:
+        """A line is an account's week: nothing to open."""
+
+    def sideways(self, direction: int) -> None:
+        if direction < 0:
+            self.session.pop()

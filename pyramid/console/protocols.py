@@ -273,16 +273,15 @@ class DailyFriends(DailySharing, Protocol):
     def account(self) -> str | None:
         """This console's account on the table server."""
 
-    @property
-    def entries(self) -> Mapping[str, ProvenResult]:
-        """The proven results of the board followed, by account."""
+    def entries(self, board: Followed) -> Mapping[str, ProvenResult]:
+        """The proven results of ``board`` (one followed), by account."""
 
     @property
     def version(self) -> int:
-        """Counts the changes of :attr:`entries`."""
+        """Counts the changes of the entries."""
 
-    def follow(self, board: Followed | None) -> None:
-        """Show ``board``'s results from now on (None: none)."""
+    def follow(self, boards: Sequence[Followed]) -> None:
+        """Show these boards' results from now on (none: none)."""
 
     def on_seen(self, event: ev.DailyResultSeen) -> None:
         """A friend's result, proven."""

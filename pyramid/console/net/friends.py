@@ -7,14 +7,14 @@ keeps what is to share (:mod:`pyramid.saved.shares`); the network carries it. Th
 what the saved data keeps to the network and back, so that a result made while the server was out of
 reach, or before a power cut, goes when the server is back, once. Sharing is on when a table server
 is set and the player has not turned "Share my daily results" off; the network is started for it
-only when there is something to send. One board is followed at a time (the day and variant a screen
-shows), at most :data:`MAX_ENTRIES` accounts' results of it kept.
+only when there is something to send. The boards a screen shows are followed (a day's deal under a
+variant, or the seven days of a week), at most :data:`MAX_ENTRIES` accounts' results of each kept.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from pyramid.console.protocols import Followed
@@ -29,7 +29,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: Accounts' results kept for the board followed (a club of a thousand fits twice over).
+#: Accounts' results kept for each board followed (a club of a thousand fits twice over): with a week's
+#: seven boards, 14,000 results at most, about 25 MB (bench_daily_board.py: some 1.8 KiB a result).
 MAX_ENTRIES = 2000
 
 
@@ -47,9 +48,9 @@ class ServerFriends:
 
     def __init__(self, console: SharingConsole) -> None:
         self.console = console
-        #: The board followed (None: none), and the proven results of it that came, by account.
-        self.following: Followed | None = None
-        self._entries: dict[str, ProvenResult] = {}
+        #: The boards followed (a day's, or the seven of a week), and the proven results of each, by account.
+        self.following: tuple[Followed, ...] = ()
+        self._entries: dict[Followed, dict[str, ProvenResult]] = {}
         #: Counts the changes of the entries: a screen ranks them again only when it moved.
         self.version = 0
 
@@ -64,34 +65,35 @@ class ServerFriends:
         server = self.console.tables.server
         return None if server is None else server.user
 
-    @property
-    def entries(self) -> Mapping[str, ProvenResult]:
-        return self._entries
+    def entries(self, board: Followed) -> Mapping[str, ProvenResult]:
+        """The proven results of ``board`` (one of those followed) that came, by account."""
+        return self._entries.get(board, {})
 
-    def follow(self, board: Followed | None) -> None:
-        """Show ``board``'s results from now on (None: none); what came of another board is forgotten."""
-        if board == self.following or not self.available:
+    def follow(self, boards: Sequence[Followed]) -> None:
+        """Show these boards' results from now on (none: none); what came of the others is forgotten."""
+        wanted = tuple(boards)
+        if wanted == self.following or not self.available:
             return
-        self.following, self._entries = board, {}
+        self.following = wanted
+        self._entries = {board: self._entries.get(board, {}) for board in wanted}
         self.version += 1
         from pyramid.net.server.daily import DailyBoard  # with the network, not at the start
 
-        self.console.tables.network().follow_daily([] if board is None else [DailyBoard(board.day, board.variant)])
+        self.console.tables.network().follow_daily([DailyBoard(board.day, board.variant) for board in wanted])
 
     def on_seen(self, event: DailyResultSeen) -> None:
-        """A friend's result, proven: kept when it is of the board followed, within the bound."""
+        """A friend's result, proven: kept when it is of a board followed, within the bound."""
         result, account = event.proven.result, event.proven.account
-        if Followed(result.day, result.variant) != self.following:
-            return
-        if account in self._entries or len(self._entries) < MAX_ENTRIES:
-            self._entries[account] = event.proven
+        entries = self._entries.get(Followed(result.day, result.variant))
+        if entries is not None and (account in entries or len(entries) < MAX_ENTRIES):
+            entries[account] = event.proven
             self.version += 1
 
     def on_gone(self, event: DailyResultGone) -> None:
-        following = self.following
-        if following is not None and (event.day, event.variant) == (following.day, following.variant.key):
-            if self._entries.pop(event.account, None) is not None:
-                self.version += 1
+        variant = PyramidVariant.parse(event.variant)
+        entries = None if variant is None else self._entries.get(Followed(event.day, variant))
+        if entries is not None and entries.pop(event.account, None) is not None:
+            self.version += 1
 
     def sharer(self) -> str | None:
         """The player's name a daily result is shared under, or None when results are not shared (no
