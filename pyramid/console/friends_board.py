@@ -38,15 +38,14 @@ class Standing(NamedTuple):
 def standings(entries: Mapping[str, ProvenResult], points: bool, mine: str | None) -> list[Standing]:
     """``entries`` ranked: won, then the score (higher when ``points``, else lower), then moves, then time;
     results equal in all four share a rank, listed by account."""
-    def order(proven: ProvenResult) -> tuple[bool, int, int, int]:
-        result = proven.result
-        return (not result.won, -result.score if points else result.score, result.moves, result.seconds)
-
-    ranked = sorted(entries.values(), key=lambda proven: (order(proven), proven.account))
+    sign = -1 if points else 1
+    keyed = sorted(((not proven.result.won, sign * proven.result.score, proven.result.moves, proven.result.seconds),
+                    proven.account, proven) for proven in entries.values())  # each key made once: a board of 1,000
     board: list[Standing] = []
-    for place, proven in enumerate(ranked, start=1):
-        rank = board[-1].rank if board and order(ranked[place - 2]) == order(proven) else place
-        board.append(Standing(rank, proven.account, proven.result, proven.account == mine))
+    rank, before = 0, None
+    for place, (key, account, proven) in enumerate(keyed, start=1):
+        rank, before = (rank if key == before else place), key
+        board.append(Standing(rank, account, proven.result, account == mine))
     return board
 
 
