@@ -95,9 +95,10 @@ class DailyResults:
             sent.add_done_callback(lambda future: self._taken(board, result, future))
 
     def _taken(self, board: DailyBoard, result: DailyResult | None, future: asyncio.Future[None]) -> None:
-        if future.cancelled() or future.exception() is not None or self._outgoing.get(board, result) is not result:
-            return  # not taken (sent again on the next connection), or replaced since
-        self._outgoing.pop(board, None)
+        if future.cancelled() or future.exception() is not None or board not in self._outgoing \
+                or self._outgoing[board] is not result:
+            return  # not taken (sent again on the next connection), taken already (sent twice), or replaced since
+        del self._outgoing[board]
         self.context.emit(DailyShared(board.day, board.variant.key, result is not None))
 
     # -- the boards followed -----------------------------------------------------------------
