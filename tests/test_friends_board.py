@@ -44,3 +44,15 @@ def test_the_week_ranks_days_won_then_points_then_days_played() -> None:
     assert [(s.rank, s.account, s.played, s.won, s.score, s.mine) for s in week] == [
         (1, "bob", 2, 2, 700, False), (2, "dee", 1, 1, 900, False), (3, "ann", 2, 1, 550, False),
         (4, "cyd", 1, 0, 100, True)]
+
+
+def test_a_name_that_could_pass_for_another_or_draws_nothing_shows_its_account() -> None:
+    """The name is the player's word, the account the server's: Mallory calling herself "Ann" (or
+    "ANN", or "Ánn" with a combining accent) is shown with her account beside it, as Ann is; a name of
+    combining marks alone, which draws nothing, is shown as its account; a name of one is shown as is."""
+    from pyramid.console.catalogue import use_language
+    from pyramid.console.friends_board import shown_names
+
+    use_language("en")
+    names = shown_names({"ann": "Ann", "mallory": "A\u0301NN", "ghost": "\u034f\u034f", "bob": "Bob♥", "cyd": "Cyd"})
+    assert names == {"ann": "Ann (ann)", "mallory": "A\u0301NN (mallory)", "ghost": "ghost", "bob": "Bob♥", "cyd": "Cyd"}

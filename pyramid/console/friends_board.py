@@ -13,6 +13,8 @@ the board is no longer followed.
 from __future__ import annotations
 
 import datetime
+import unicodedata
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -83,6 +85,19 @@ def week_standings(days: Sequence[Mapping[str, ProvenResult]], points: bool, min
     return board
 
 
+def shown_names(names: Mapping[str, str]) -> dict[str, str]:
+    """Each account's name as a board shows it (``names``: account → the name its results carry). The
+    name is the player's word, the account the server's: a name another account on the board also
+    shows (case and accents aside) has its account beside it, so that no one reads as somebody else,
+    and a name that draws nothing (combining marks alone, U+034F) is shown as its account."""
+    def seen(name: str) -> str:
+        return "".join(char for char in name.casefold() if not unicodedata.category(char).startswith("M")).strip()
+
+    counts = Counter(seen(name) for name in names.values())
+    return {account: (account if not seen(name) else name if counts[seen(name)] == 1
+                      else say("friends.name_as", name=name, account=account)) for account, name in names.items()}
+
+
 class FriendsBoardScreen(MenuScreen):
     """The results of one day's deal under one variant among friends (see the module's docstring)."""
 
@@ -94,7 +109,8 @@ class FriendsBoardScreen(MenuScreen):
         super().__init__(session)
         self._placed = False  # the player's own line selected once, when it first comes
         self._ranked: tuple[tuple[int, str], list[Standing], list[str]] | None = None  # by version and language
-        self._words: dict[str, tuple[DailyResult, bool, str]] = {}  # by account: its result (the same object), mine, words
+        #: By account: its result (the same object), mine, its shown name, and the words made of them.
+        self._words: dict[str, tuple[DailyResult, bool, str, str]] = {}
 
     def ranked(self) -> list[Standing]:
         return self._board()[1]
@@ -110,12 +126,13 @@ class FriendsBoardScreen(MenuScreen):
             points = PRESETS[self.board.variant.preset].scoring != "cards_left"
             ranked = standings(friends.entries(self.board), points, friends.account)
             kept = self._words if self._ranked is not None and self._ranked[0][1] == made_for[1] else {}
+            names = shown_names({standing.account: standing.result.name for standing in ranked})
             self._words, lines = {}, []
             for standing in ranked:
-                known = kept.get(standing.account)
-                words = (known[2] if known is not None and known[0] is standing.result and known[1] == standing.mine
-                         else self.line(standing))
-                self._words[standing.account] = (standing.result, standing.mine, words)
+                known, name = kept.get(standing.account), names[standing.account]
+                same = known is not None and known[0] is standing.result and known[1:3] == (standing.mine, name)
+                words = known[3] if known is not None and same else self.line(standing, name)
+                self._words[standing.account] = (standing.result, standing.mine, name, words)
                 lines.append(say("friends.ranked", rank=standing.rank, line=words))
             self._ranked = (made_for, ranked, lines)
         return self._ranked
@@ -133,8 +150,8 @@ class FriendsBoardScreen(MenuScreen):
                 self.selected, self._placed = own, True
         return lines or [say("friends.none")]
 
-    def line(self, standing: Standing) -> str:
-        """A result in words, without its rank (which moves as others come)."""
+    def line(self, standing: Standing, name: str) -> str:
+        """A result in words under ``name`` (:func:`shown_names`), without its rank (which moves as others come)."""
         result = standing.result
         if PRESETS[result.variant.preset].scoring != "cards_left":
             outcome = say("friends.points", points=result.score)
@@ -145,7 +162,7 @@ class FriendsBoardScreen(MenuScreen):
         marks = " ".join(say(f"friends.{mark}") for mark, shown in (
             ("won", result.won), ("par", result.won and self.par is not None and result.moves <= self.par),
             ("aided", result.assisted), ("you", standing.mine)) if shown)
-        line = say("friends.line", name=result.name, outcome=outcome, time=clock_time(result.seconds))
+        line = say("friends.line", name=name, outcome=outcome, time=clock_time(result.seconds))
         return say("friends.marked", line=line, marks=marks) if marks else line
 
     def footer(self) -> str:
@@ -201,13 +218,14 @@ class FriendsWeekScreen(MenuScreen):
         friends = self.session.friends
         points = PRESETS[self.boards[0].variant.preset].scoring != "cards_left"
         ranked = week_standings([friends.entries(board) for board in self.boards], points, friends.account)
-        return [self.line(standing, points) for standing in ranked] or [say("friends.none")]
+        names = shown_names({standing.account: standing.name for standing in ranked})
+        return [self.line(standing, names[standing.account], points) for standing in ranked] or [say("friends.none")]
 
     @staticmethod
-    def line(standing: WeekStanding, points: bool) -> str:
+    def line(standing: WeekStanding, name: str, points: bool) -> str:
         score = say("friends.points", points=standing.score) if points else say_count("friends.cards_left",
                                                                                      standing.score)
-        line = say("friends.week_line", rank=standing.rank, name=standing.name,
+        line = say("friends.week_line", rank=standing.rank, name=name,
                    won=say_count("friends.days_won", standing.won, played=standing.played), score=score)
         return say("friends.marked", line=line, marks=say("friends.you")) if standing.mine else line
 

@@ -314,6 +314,7 @@ MESSAGES: dict[str, str] = {
     "friends.line": "{name}: {outcome}, {time}",
     "friends.ranked": "{rank}. {line}",
     "friends.marked": "{line} {marks}",
+    "friends.name_as": "{name} ({account})",
     "friends.points": "{points} Pkt.",
     "friends.moves.one": "{count} Zug",
     "friends.moves.other": "{count} Züge",

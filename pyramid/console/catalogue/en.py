@@ -313,6 +313,7 @@ MESSAGES: dict[str, str] = {
     "friends.line": "{name}: {outcome}, {time}",
     "friends.ranked": "{rank}. {line}",
     "friends.marked": "{line} {marks}",
+    "friends.name_as": "{name} ({account})",
     "friends.points": "{points} pts",
     "friends.moves.one": "{count} move",
     "friends.moves.other": "{count} moves",

@@ -318,6 +318,7 @@ MESSAGES: dict[str, str] = {
     "friends.line": "{name} : {outcome}, {time}",
     "friends.ranked": "{rank}. {line}",
     "friends.marked": "{line} {marks}",
+    "friends.name_as": "{name} ({account})",
     "friends.points": "{points} pts",
     "friends.moves.one": "{count} coup",
     "friends.moves.other": "{count} coups",
