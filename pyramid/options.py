@@ -119,7 +119,7 @@ def build_parser() -> argparse.ArgumentParser:
     deal.add_argument("--deal", help="the 52 cards of the deal, in the notation of docs/rules.md")
     deal.add_argument("--deal-number", type=int, help=f"numbered deal 1..{MAX_DEAL_NUMBER}")
     parser.add_argument("--script", help="actions to play, e.g. 'ok down ok tap:120,80' (and wait, wait:joined, "
-                                         "wait:done with --table)")
+                                         "wait:done with --table; wait:shared, wait:friends:N with a table server)")
     parser.add_argument("--script-delay", type=int, default=0, metavar="MS", help="pause after each action")
     parser.add_argument("--trace", metavar="FILE.jsonl", help="write the state before and after each action")
     parser.add_argument("--dump-state", metavar="FILE.json", help="write the final state")

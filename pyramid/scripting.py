@@ -31,22 +31,33 @@ from pyramid.actions import Action
 from pyramid.durable import replace_file
 from pyramid.errors import InvalidActionError, PyramidError
 
-WaitGoal = Literal["message", "joined", "done"]
-#: The script words that wait for the other console, and the longest each waits (issue 12).
+WaitGoal = Literal["message", "joined", "done", "shared", "friends"]
+#: The script words that wait for the network instead of playing, and the longest each waits: for the
+#: other console at a table (issue 12), for the table server to take this console's daily results, and
+#: (``wait:friends:N``, :data:`FRIENDS`) for N friends' results on the boards shown (issue 50).
 WAITS: dict[str, tuple[WaitGoal, float]] = {
     "wait": ("message", 10.0),
     "wait:joined": ("joined", 30.0),
     "wait:done": ("done", 60.0),
+    "wait:shared": ("shared", 30.0),
 }
+#: ``wait:friends:N``'s prefix, and its limit: a board's results are each proven by a replay first.
+FRIENDS = ("wait:friends:", 60.0)
+#: The most results ``wait:friends:N`` can ask for (a board keeps 2,000 at most).
+MOST_FRIENDS = 2000
 
 
 class ScriptWait(NamedTuple):
-    """A script step that plays nothing: it waits for the other console (``goal``), at most ``limit`` seconds."""
+    """A script step that plays nothing: it waits for ``goal``, at most ``limit`` seconds; ``results`` is
+    the results awaited for ``"friends"``."""
 
     goal: WaitGoal
     limit: float
+    results: int = 0
 
     def __str__(self) -> str:
+        if self.goal == "friends":
+            return f"{FRIENDS[0]}{self.results}"
         return next(word for word, (goal, _) in WAITS.items() if goal == self.goal)
 
 
@@ -60,15 +71,30 @@ def parse_steps(text: str) -> list[Step]:
     """
     steps: list[Step] = []
     for word in text.split():
-        wait = WAITS.get(word.lower())
+        wait = parse_wait(word.lower())
         if wait is not None:
-            steps.append(ScriptWait(*wait))
+            steps.append(wait)
             continue
         try:
             steps.append(Action.parse(word))
         except InvalidActionError as error:
-            raise InvalidActionError(f"{error}; or {', '.join(WAITS)}") from None
+            raise InvalidActionError(f"{error}; or {', '.join(WAITS)}, {FRIENDS[0]}N") from None
     return steps
+
+
+def parse_wait(word: str) -> ScriptWait | None:
+    """The wait ``word`` names, or None when it names none (``wait:friends:`` with no count or a count
+    out of 0..:data:`MOST_FRIENDS` is refused, quoted)."""
+    wait = WAITS.get(word)
+    if wait is not None:
+        return ScriptWait(*wait)
+    prefix, limit = FRIENDS
+    if not word.startswith(prefix):
+        return None
+    count = word[len(prefix):]
+    if not (count.isascii() and count.isdigit() and int(count) <= MOST_FRIENDS):
+        raise InvalidActionError(f"{word!r}: {prefix} takes a count of results from 0 to {MOST_FRIENDS}")
+    return ScriptWait("friends", limit, int(count))
 
 
 class ScriptProbe(Protocol):
@@ -77,8 +103,8 @@ class ScriptProbe(Protocol):
     def heard(self, item: object) -> bool:
         """``item`` (posted to the source) is a message from the other console."""
 
-    def reached(self, goal: WaitGoal) -> bool:
-        """The console's state satisfies ``goal`` ("joined", "done") now."""
+    def reached(self, wait: ScriptWait) -> bool:
+        """The console's state satisfies ``wait``'s goal (any but "message") now."""
 
 
 class OutputError(PyramidError):
@@ -175,7 +201,7 @@ class ScriptSource:
     def _goal_reached(self, step: ScriptWait, heard_before: int) -> bool:
         if step.goal == "message":
             return self._heard > heard_before
-        return self._probe is not None and self._probe.reached(step.goal)
+        return self._probe is not None and self._probe.reached(step)
 
     def stop(self) -> None:
         """End the script before its next action (from any thread)."""

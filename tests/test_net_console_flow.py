@@ -31,6 +31,7 @@ from pyramid.net.views import TableAt, TableView
 from pyramid.saved.settings import PlayerSettings
 from pyramid.saved.stats import NETWORK_GAME
 from pyramid.saved.store import Store
+from pyramid.scripting import ScriptWait
 
 from console_steps import parse_script
 from fake_clock import FakeClock
@@ -417,14 +418,21 @@ def test_the_settings_file_port_reaches_the_console(tmp_path: Path) -> None:
 
 def test_script_waits_are_only_words_of_the_script() -> None:
     from pyramid.errors import InvalidActionError
-    from pyramid.scripting import ScriptWait, parse_steps
+    from pyramid.scripting import parse_steps
 
-    assert parse_steps("ok wait wait:joined wait:done") == [
-        Action("ok"), ScriptWait("message", 10.0), ScriptWait("joined", 30.0), ScriptWait("done", 60.0)]
+    assert parse_steps("ok wait wait:joined wait:done wait:shared WAIT:friends:3") == [
+        Action("ok"), ScriptWait("message", 10.0), ScriptWait("joined", 30.0), ScriptWait("done", 60.0),
+        ScriptWait("shared", 30.0), ScriptWait("friends", 60.0, 3)]
+    assert [str(step) for step in parse_steps("wait:shared wait:friends:0 wait:friends:2000")] == [
+        "wait:shared", "wait:friends:0", "wait:friends:2000"]
     with pytest.raises(InvalidActionError):
         Action.parse("wait")
-    with pytest.raises(InvalidActionError):
-        parse_steps("wait:forever")
+    for word in ("wait:forever", "wait:friends"):
+        with pytest.raises(InvalidActionError, match="wait:shared, wait:friends:N"):
+            parse_steps(word)
+    for word in ("wait:friends:", "wait:friends:-1", "wait:friends:2001", "wait:friends:٣", "wait:friends:3x"):
+        with pytest.raises(InvalidActionError, match=f"'{word}': wait:friends: takes a count of results"):
+            parse_steps(word)
 
 
 # -- events on the main loop's queue ---------------------------------------------------------------
@@ -449,14 +457,14 @@ class Probe:
     def heard(self, item: object) -> bool:
         return isinstance(item, ev.OpponentMoved)
 
-    def reached(self, goal: str) -> bool:
-        return goal == "joined" and self.joined
+    def reached(self, wait: ScriptWait) -> bool:
+        return wait.goal == "joined" and self.joined
 
 
 def test_the_script_source_hands_over_posts_and_its_waits_end_on_news_or_their_limit() -> None:
     import threading
 
-    from pyramid.scripting import ScriptSource, ScriptWait
+    from pyramid.scripting import ScriptSource
 
     probe = Probe()
     moved = ev.OpponentMoved(1, "turn", 1, -5, False)

@@ -15,7 +15,7 @@ from pyramid.app.start import open_console_parts
 from pyramid.console.protocols import PressSeen
 from pyramid.console.session import Session
 from pyramid.options import Options
-from pyramid.scripting import OutputError, ScriptSource, Trace, dump_state, write_output
+from pyramid.scripting import OutputError, ScriptSource, ScriptWait, Trace, dump_state, write_output
 from pyramid.system.sdnotify import Notifier
 
 if TYPE_CHECKING:
@@ -32,7 +32,7 @@ def run_scripted(options: Options) -> int:
     script did not finish).
     """
     settings, sink, session, frontend = open_console_parts(options)
-    source = ScriptSource(options.script or (), options.script_delay_ms / 1000, probe=session.tables)
+    source = ScriptSource(options.script or (), options.script_delay_ms / 1000, probe=ConsoleWaits(session))
     sink.attach(source.post)
     try:
         with contextlib.closing(Trace(options.trace)) if options.trace else contextlib.nullcontext() as trace, \
@@ -59,6 +59,25 @@ def run_scripted(options: Options) -> int:
         session.tables.stop()
         frontend.close()
     return 0
+
+
+class ConsoleWaits:
+    """What the script's waits read of the console (:class:`~pyramid.scripting.ScriptProbe`): the table's
+    news and state, the daily results the table server has not taken yet, the friends' results shown."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def heard(self, item: object) -> bool:
+        return self.session.tables.heard(item)
+
+    def reached(self, wait: ScriptWait) -> bool:
+        if wait.goal == "shared":
+            return not self.session.store.pending_shares()
+        if wait.goal == "friends":
+            friends = self.session.friends
+            return sum(len(friends.entries(board)) for board in friends.following) == wait.results
+        return self.session.tables.reached(wait.goal)
 
 
 def table_listening(session: Session, source: ScriptSource) -> bool:

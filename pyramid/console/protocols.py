@@ -273,6 +273,10 @@ class DailyFriends(DailySharing, Protocol):
     def account(self) -> str | None:
         """This console's account on the table server."""
 
+    @property
+    def following(self) -> tuple[Followed, ...]:
+        """The boards followed now (none, a day's, or the seven of a week)."""
+
     def entries(self, board: Followed) -> Mapping[str, ProvenResult]:
         """The proven results of ``board`` (one followed), by account."""
 
