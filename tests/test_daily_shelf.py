@@ -6,10 +6,13 @@ from __future__ import annotations
 import asyncio
 import datetime
 
+import pytest
+
 from pyramid.net.context import NetContext
 from pyramid.net.daily_result import DailyResult
 from pyramid.net.events import DailyShared
-from pyramid.net.server.daily import DailyResults
+from pyramid.net.server import daily
+from pyramid.net.server.daily import DailyBoard, DailyResults
 from pyramid.saved.stats import PyramidVariant
 
 DAY = datetime.date(2026, 12, 6)
@@ -22,6 +25,7 @@ class Carrier:
     def __init__(self) -> None:
         self.connected = False
         self.sent: list[tuple[str, bytes, asyncio.Future[None]]] = []
+        self.subscribed: list[str] = []
 
     def publish_retained(self, topic: str, payload: bytes, expiry: int | None) -> asyncio.Future[None] | None:
         if not self.connected:
@@ -30,7 +34,8 @@ class Carrier:
         self.sent.append((topic, payload, future))
         return future
 
-    def subscribe(self, topic: str) -> None: ...
+    def subscribe(self, topic: str) -> None:
+        self.subscribed.append(topic)
 
     def unsubscribe(self, topic: str) -> None: ...
 
@@ -61,3 +66,30 @@ def test_a_result_is_sent_when_connected_and_said_taken_once() -> None:
 
     posted = asyncio.run(scenario())
     assert posted == [DailyShared(DAY, "retrohub/none", True), DailyShared(DAY, "retrohub/none", True)]
+
+
+def test_results_dropped_in_a_flood_are_read_again_once_things_are_quiet(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A result of a board followed dropped on its way (the session's rate, its inbox, the prover's room):
+    the boards are subscribed to again after REREAD_AFTER, once however many were dropped meanwhile, and
+    again after a later drop; a drop on a board not followed changes nothing."""
+    monkeypatch.setattr(daily, "REREAD_AFTER", 0.05)
+    board = DailyBoard(DAY, RESULT.variant)
+    other = DailyBoard(DAY - datetime.timedelta(days=1), RESULT.variant)
+
+    async def scenario() -> list[str]:
+        carrier = Carrier()
+        shelf = DailyResults(NetContext("Dee", lambda event: None), "dee", carrier, today=lambda: DAY)
+        shelf.follow([board])
+        topic = board.topic.replace("+", "mallory")
+        for _ in range(100):
+            shelf.missed(topic)
+        shelf.missed(other.topic.replace("+", "mallory"))
+        await asyncio.sleep(0.2)
+        shelf.missed(topic)
+        await asyncio.sleep(0.2)
+        shelf.missed(topic)
+        shelf.stop()  # the connection ends: nothing is read again after
+        await asyncio.sleep(0.2)
+        return carrier.subscribed
+
+    assert asyncio.run(scenario()) == [board.topic] * 3

@@ -15,8 +15,17 @@ one stays). :meth:`DailyResults.withdraw` removes one (an empty retained message
 **Proving.** A friend's result is replayed through the engine (:func:`~pyramid.net.daily_result.prove`)
 on one worker thread beside the main loop and the network thread, as the solver's searches are: a
 board of a thousand results takes seconds of a Pi Zero 2's time, which neither the game nor a match's
-messages wait for. At most :data:`MAX_PROVING` results wait for it; beyond, they are dropped and
-said in the log, and each account is also held to the protocol's rate by the session.
+messages wait for. What waits is the latest result of each account on each board, within a bound in
+bytes, each payload judged once (:mod:`pyramid.net.server.proofs`): a flood costs one replay at a
+time and takes no friend's place.
+
+**Read again after a flood.** A friend's result can be dropped on its way in a flood: by the server
+(its queue for this console full), by the session (the sender over the protocol's rate, the inbox
+full) or by the prover's room (full). Whatever this console drops is :meth:`DailyResults.missed`; once
+:data:`REREAD_AFTER` seconds have passed and the room is idle, the boards followed are subscribed to
+again and the server sends their retained results again (MQTT 3.1.1 and MQTT 5 §3.8.4: a SUBSCRIBE
+that replaces a subscription re-sends the retained messages), the payloads judged already skipped. So
+a friend's result is not lost to a flood, only late.
 """
 
 from __future__ import annotations
@@ -32,14 +41,15 @@ from pyramid.net.context import NetContext, log
 from pyramid.net.daily_result import DailyResult, ResultRefused, parse_result, prove
 from pyramid.net.events import DailyResultGone, DailyResultSeen, DailyShared
 from pyramid.net.server import topics
+from pyramid.net.server.proofs import ProofRoom
 from pyramid.saved.stats import PyramidVariant
 
 #: A result's retained message expires after the calendar's span (MQTT 5 message expiry, seconds).
 RESULT_EXPIRY = (DAYS_BACK + 1) * 24 * 3600
-#: Friends' results waiting for the prover at most.
-MAX_PROVING = 1024
 #: Boards followed at once (a week view is seven days of one variant).
 MAX_BOARDS = 16
+#: Seconds from a result missed (a flood) to reading the boards again, at the earliest.
+REREAD_AFTER = 5.0
 
 
 class DailyBoard(NamedTuple):
@@ -72,8 +82,9 @@ class DailyResults:
         self._outgoing: dict[DailyBoard, DailyResult | None] = {}  # None: a withdrawal
         self._followed: frozenset[DailyBoard] = frozenset()
         self._prover: ThreadPoolExecutor | None = None
-        self._proving = 0
-        self._told_full = False
+        self._room = ProofRoom()
+        self._missed = False
+        self._reread: asyncio.TimerHandle | None = None
 
     # -- this console's results --------------------------------------------------------------
     def share(self, result: DailyResult) -> None:
@@ -110,6 +121,7 @@ class DailyResults:
         for board in wanted - self._followed:
             self.carrier.subscribe(board.topic)
         self._followed = wanted
+        self._room.keep(lambda topic: _board_of(topic) in wanted)
 
     def connected(self) -> None:
         """A new connection: subscribe again to what is followed, send what the server has not taken."""
@@ -125,17 +137,45 @@ class DailyResults:
         if board is None or board not in self._followed:
             return  # a board no longer followed (its retained messages can still be on their way)
         if not payload:
+            self._room.withdraw(topic)
             self.context.emit(DailyResultGone(sender, board.day, board.variant.key))
             return
-        if self._proving >= MAX_PROVING:
-            if not self._told_full:
-                self._told_full = True
-                log.warning("daily results come faster than they are proven: those beyond %d dropped", MAX_PROVING)
+        offered = self._room.offer(topic, payload)
+        if offered == "waits":
+            self._prove_next()
+        elif offered == "full":
+            self.missed(topic)
+
+    def missed(self, topic: str) -> None:
+        """A result under ``topic`` was dropped on its way (a flood): when it is of a board followed, the
+        boards are read again, :data:`REREAD_AFTER` seconds from now at the earliest."""
+        if _board_of(topic) not in self._followed:
             return
-        self._proving += 1
+        if not self._missed:
+            log.warning("daily results were dropped in a flood: the boards are read again in %.0f s", REREAD_AFTER)
+        self._missed = True
+        if self._reread is None:
+            self._reread = asyncio.get_running_loop().call_later(REREAD_AFTER, self._read_again)
+
+    def _read_again(self) -> None:
+        self._reread = None
+        if not self._room.idle:  # the proofs first: what comes again is judged against them
+            self._reread = asyncio.get_running_loop().call_later(1.0, self._read_again)
+            return
+        self._missed = False
+        for board in self._followed:
+            self.carrier.subscribe(board.topic)
+
+    def _prove_next(self) -> None:
+        """Hand the prover the next result waiting, when it is idle."""
+        waiting = self._room.take()
+        if waiting is None:
+            return
+        board, where = _board_of(waiting.topic), topics.read(waiting.topic)
+        assert board is not None and where is not None, "only a board's topic is offered"
         if self._prover is None:
             self._prover = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pyramid-proofs")
-        proof = self._prover.submit(_proven, sender, board, payload, self.today())
+        proof = self._prover.submit(_proven, where.sender, board, waiting.payload, self.today())
         loop = asyncio.get_running_loop()
 
         def back_on_the_loop(done: Future[DailyResultSeen | None]) -> None:
@@ -147,14 +187,16 @@ class DailyResults:
         proof.add_done_callback(back_on_the_loop)
 
     def _proved(self, proof: Future[DailyResultSeen | None]) -> None:
-        self._proving -= 1
-        if self._proving == 0:
-            self._told_full = False
+        stands = self._room.judged()
         seen = None if proof.cancelled() else proof.result()
-        if seen is not None and DailyBoard(seen.proven.result.day, seen.proven.result.variant) in self._followed:
+        if stands and seen is not None and DailyBoard(seen.proven.result.day, seen.proven.result.variant) in self._followed:
             self.context.emit(seen)
+        self._prove_next()
 
     def stop(self) -> None:
+        if self._reread is not None:
+            self._reread.cancel()
+            self._reread = None
         if self._prover is not None:
             self._prover.shutdown(wait=False, cancel_futures=True)
             self._prover = None

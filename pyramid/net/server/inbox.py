@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict, deque
+from collections.abc import Callable
 
 import aiomqtt
 
@@ -50,10 +51,9 @@ class FairInbox(asyncio.Queue[aiomqtt.Message]):
         if 0 < self.maxsize <= self._held:
             longest = max(self._lines, key=lambda name: len(self._lines[name]))
             if (0 if line is None else len(line)) + 1 >= len(self._lines[longest]):
-                self._drop(sender)
+                self._drop(sender, item)
                 return
-            self._lines[longest].pop()
-            self._drop(longest)
+            self._drop(longest, self._lines[longest].pop())
             self._held -= 1
         if line is None:
             line = self._lines[sender] = deque()
@@ -73,9 +73,24 @@ class FairInbox(asyncio.Queue[aiomqtt.Message]):
                 self._told.clear()  # even a sender whose message was dropped before it had a line
         return item
 
-    def _drop(self, sender: str) -> None:
+    def dropped_one(self, topic: str) -> None:
+        """A message under ``topic`` was dropped (nothing here: :func:`telling`'s inbox tells it on)."""
+
+    def _drop(self, sender: str, item: aiomqtt.Message) -> None:
         self.dropped += 1
+        self.dropped_one(item.topic.value)
         if sender not in self._told:
             self._told.add(sender)
             log.warning("the table server's messages from %s came faster than this console reads them: "
                         "its newest ones dropped", sender or "an unknown topic")
+
+
+def telling(on_drop: Callable[[str], None]) -> type[FairInbox]:
+    """A :class:`FairInbox` class whose inboxes tell ``on_drop`` the topic of each message they drop
+    (aiomqtt makes its queue itself, from a class: the session's daily results read their boards again)."""
+
+    class TellingInbox(FairInbox):
+        def dropped_one(self, topic: str) -> None:
+            on_drop(topic)
+
+    return TellingInbox

@@ -47,7 +47,7 @@ from pyramid.net.protocol import MAX_MESSAGE, Invite, decode, encode
 from pyramid.net.server import topics
 from pyramid.net.server.account import ServerAccount, ServerSettingsError, client_identifier, read_password, tls_context
 from pyramid.net.server.daily import DailyResults
-from pyramid.net.server.inbox import FairInbox
+from pyramid.net.server.inbox import telling
 from pyramid.net.server.wire import ServerWire, new_conversation
 
 #: Conversations (seat requests and seated players) held at once; a newer request beyond is dropped.
@@ -274,7 +274,7 @@ class TableServerSession:
         client = aiomqtt.Client(
             self.account.host, self.account.port, username=me, password=password, identifier=identifier,
             protocol=aiomqtt.ProtocolVersion.V5, will=will, keepalive=KEEPALIVE, tls_context=tls,
-            timeout=self.context.limits.connect_timeout, max_queued_incoming_messages=MAX_QUEUED, queue_type=FairInbox,
+            timeout=self.context.limits.connect_timeout, max_queued_incoming_messages=MAX_QUEUED, queue_type=telling(self._dropped),
             socket_options=[(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)], logger=MQTT_LOG,
         )
         try:
@@ -381,6 +381,14 @@ class TableServerSession:
             under_way.deliver(payload)  # limited by the conversation, as a connection is (moves refunded)
         elif self._within_rate(where.sender):
             self._by_kind(where.sender, where.kind, payload, message, conversation)
+        else:
+            self._dropped(message.topic.value)
+
+    def _dropped(self, topic: str) -> None:
+        """A message under ``topic`` was dropped unread (a flood): a daily result is read again later."""
+        where = topics.read(topic)
+        if where is not None and where.kind == "daily":
+            self.daily.missed(topic)
 
     def _own(self, kind: str, message: aiomqtt.Message) -> None:
         """This console's own retained status, read on coming back: another connection's since?"""
