@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
+from collections.abc import Callable
+from pathlib import Path
 
+from pyramid.actions import Action
 from pyramid.console.friends_board import standings
+from pyramid.console.session import Session
 from pyramid.net.daily_result import DailyResult, ProvenResult
 from pyramid.saved.stats import PyramidVariant
 
 DAY = datetime.date(2026, 12, 6)
+VARIANT = PyramidVariant("retrohub", 0)
 
 
 def entry(account: str, won: bool, score: int, moves: int, seconds: int) -> ProvenResult:
-    return ProvenResult(account, DailyResult(DAY, PyramidVariant("retrohub", 0), account.title(), won, score, moves,
+    return ProvenResult(account, DailyResult(DAY, VARIANT, account.title(), won, score, moves,
                                              seconds, False, ()))
 
 
@@ -56,3 +62,86 @@ def test_a_name_that_could_pass_for_another_or_draws_nothing_shows_its_account()
     use_language("en")
     names = shown_names({"ann": "Ann", "mallory": "A\u0301NN", "ghost": "\u034f\u034f", "bob": "Bob♥", "cyd": "Cyd"})
     assert names == {"ann": "Ann (ann)", "mallory": "A\u0301NN (mallory)", "ghost": "ghost", "bob": "Bob♥", "cyd": "Cyd"}
+
+
+class Following:
+    """The console's network as a board uses it (the results are handed over by the test)."""
+
+    def follow_daily(self, boards: object) -> None:
+        self.boards = boards
+
+
+def board_console(path: Path, clock: Callable[[], float]) -> Session:
+    """A console with a table server, on "Today among friends" (for DAY)."""
+    from pyramid.console.friends_board import FriendsBoardScreen
+    from pyramid.console.menus import open_console
+    from pyramid.console.net.tables import Tables
+    from pyramid.console.protocols import DealChoice, Followed
+    from pyramid.net.server.account import ServerAccount
+    from pyramid.saved.store import Store
+
+    account = ServerAccount("127.0.0.1", 8883, "me", path / "password", None)
+    session = Session(None, DealChoice(), store=Store.open(path / "p.db"),
+                      tables=Tables(lambda name: Following(), server=account),  # type: ignore[arg-type,return-value]
+                      today=lambda: DAY)
+    session.clock = clock
+    open_console(session)
+    session.push(FriendsBoardScreen(session, Followed(DAY, VARIANT), True, None))
+    return session
+
+
+def test_a_big_board_filling_up_is_ranked_again_at_most_every_quarter_second(tmp_path: Path) -> None:
+    """Under RANKED_AT_ONCE results each comes at once; from there, news within RANK_EVERY of the last
+    ranking waits for the tick the screen asks for (due), and the view after it has them."""
+    from pyramid.console.friends_board import RANK_EVERY, RANKED_AT_ONCE
+    from pyramid.net.events import DailyResultSeen
+
+    now = [100.0]
+    session = board_console(tmp_path, lambda: now[0])
+
+    def lines() -> int:
+        view = session.view()
+        assert view.menu is not None
+        return len(view.menu.items)
+
+    for number in range(RANKED_AT_ONCE):
+        session.post_event(DailyResultSeen(entry(f"a{number:04}", True, number, 30, 60)))
+        assert lines() == number + 1, "a small board: each result at once"
+    assert session.due() is None
+    session.post_event(DailyResultSeen(entry("late", True, 10_000, 30, 60)))
+    assert lines() == RANKED_AT_ONCE and session.due() == 100.0 + RANK_EVERY, "within a quarter second: later"
+    now[0] += RANK_EVERY
+    session.tick()
+    view = session.view()
+    assert view.menu is not None and len(view.menu.items) == RANKED_AT_ONCE + 1
+    assert view.menu.items[0].startswith("1. Late: ") and session.due() is None
+    session.post_event(DailyResultSeen(entry("later", True, 20_000, 30, 60)))
+    now[0] += RANK_EVERY
+    assert lines() == RANKED_AT_ONCE + 2, "a quarter second after the last ranking: at once"
+
+
+def test_a_week_keeps_the_lines_of_its_day_only() -> None:
+    """The day's games can be watched; the six days before it are only summed: kept without lines."""
+    import time
+    import tempfile
+
+    from pyramid.console.protocols import Followed
+    from pyramid.net.events import DailyResultSeen
+
+    with tempfile.TemporaryDirectory() as directory:
+        session = board_console(Path(directory), time.monotonic)
+        line = ("draw", "draw")
+        today, yesterday = (ProvenResult(account, DailyResult(day, VARIANT, account.title(), False, 0, 2, 9, False, line))
+                            for account, day in (("ann", DAY), ("bob", DAY - datetime.timedelta(days=1))))
+        session.handle(Action.parse("right"))
+        assert session.view().screen == "friends_week"
+        session.post_event(DailyResultSeen(today))
+        session.post_event(DailyResultSeen(yesterday))
+        friends = session.friends
+        assert friends.entries(Followed(DAY, VARIANT))["ann"].result.line == line
+        kept = friends.entries(Followed(yesterday.result.day, VARIANT))["bob"]
+        assert kept.result.line == () and kept.result == dataclasses.replace(yesterday.result, line=())
+        menu = session.view().menu
+        assert menu is not None and menu.items == ("1. Ann: won 0 of 1, 0 pts", "1. Bob: won 0 of 1, 0 pts"), "summed"
+        session.handle(Action.parse("left"))
+        assert friends.entries(Followed(DAY, VARIANT))["ann"].result.line == line, "back on the day: still watchable"

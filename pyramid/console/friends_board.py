@@ -8,15 +8,21 @@ opens, so it is on screen however long the board; ✓ watches the selected resul
 (as "Watch the solution"); ▶ shows the week (the seven days to the board's: each account's days won
 and points, ranked by days won, then points, then days played; ◀ or Back come back); Back leaves, and
 the board is no longer followed.
+
+A big board is ranked again at most every :data:`RANK_EVERY` seconds while results pour in: on a Pi
+Zero 2 a thousand results' proofs come some 8 ms apart and ranking them takes some 20 ms, which at
+each frame would keep the main loop busy for the seconds the board fills. A small board (under
+:data:`RANKED_AT_ONCE` results) is ranked as each result comes.
 """
 
 from __future__ import annotations
 
 import datetime
+import functools
 import unicodedata
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Generic, NamedTuple, TypeVar
 
 from pyramid.console.catalogue import current_language, say, say_count
 from pyramid.console.protocols import Console, Followed
@@ -26,6 +32,13 @@ from pyramid.engine.rules import PRESETS
 
 if TYPE_CHECKING:
     from pyramid.net.daily_result import DailyResult, ProvenResult
+
+
+#: Seconds between two rankings of a big board while its results come.
+RANK_EVERY = 0.25
+#: Results a board ranks at once as each comes (benchmarks/bench_daily_board.py: 0.2 ms here, 2 ms on a
+#: Pi Zero 2); from this many on, at most every :data:`RANK_EVERY` seconds.
+RANKED_AT_ONCE = 200
 
 
 class Standing(NamedTuple):
@@ -90,12 +103,55 @@ def shown_names(names: Mapping[str, str]) -> dict[str, str]:
     name is the player's word, the account the server's: a name another account on the board also
     shows (case and accents aside) has its account beside it, so that no one reads as somebody else,
     and a name that draws nothing (combining marks alone, U+034F) is shown as its account."""
-    def seen(name: str) -> str:
-        return "".join(char for char in name.casefold() if not unicodedata.category(char).startswith("M")).strip()
-
-    counts = Counter(seen(name) for name in names.values())
-    return {account: (account if not seen(name) else name if counts[seen(name)] == 1
+    seen = {account: _as_seen(name) for account, name in names.items()}
+    counts = Counter(seen.values())
+    return {account: (account if not seen[account] else name if counts[seen[account]] == 1
                       else say("friends.name_as", name=name, account=account)) for account, name in names.items()}
+
+
+@functools.lru_cache(maxsize=4096)
+def _as_seen(name: str) -> str:
+    """``name`` as a reader tells it from another: case and combining marks aside (kept for the names of
+    a board, which is ranked again as each result comes: bench_daily_board.py measured it)."""
+    return "".join(char for char in name.casefold() if not unicodedata.category(char).startswith("M")).strip()
+
+
+#: What a ranking ranks (a day's results, a week's accounts).
+T = TypeVar("T")
+
+
+class Ranking(NamedTuple, Generic[T]):
+    """A board's standings and their lines, as a screen shows them."""
+
+    standings: list[T]
+    lines: list[str]
+
+
+class Remade(Generic[T]):
+    """A screen's ranking of the friends' entries, made again only when they or the language changed;
+    a big one (:data:`RANKED_AT_ONCE` lines) at most every :data:`RANK_EVERY` seconds while news comes
+    (:meth:`due` says when the screen should ask again)."""
+
+    def __init__(self, session: Console, make: Callable[[bool], Ranking[T]]) -> None:
+        #: ``make(same_language)``: the ranking now (``same_language``: what was worded before still reads).
+        self.session, self.make = session, make
+        self._made: tuple[tuple[int, str], Ranking[T]] | None = None  # by the entries' version and the language
+        self._at = 0.0  # when (the session's clock)
+
+    def get(self) -> Ranking[T]:
+        made_for, made = (self.session.friends.version, current_language()), self._made
+        if made is not None and made[0] != made_for and made[0][1] == made_for[1] \
+                and len(made[1].lines) >= RANKED_AT_ONCE and self.session.clock() < self._at + RANK_EVERY:
+            return made[1]  # a big board filling up: made again when due() says
+        if made is None or made[0] != made_for:
+            self._at = self.session.clock()
+            made = self._made = (made_for, self.make(made is not None and made[0][1] == made_for[1]))
+        return made[1]
+
+    def due(self) -> float | None:
+        """When a ranking that has had news since is made again (the view after the tick does it)."""
+        made = self._made
+        return None if made is None or made[0][0] == self.session.friends.version else self._at + RANK_EVERY
 
 
 class FriendsBoardScreen(MenuScreen):
@@ -108,34 +164,30 @@ class FriendsBoardScreen(MenuScreen):
         session.friends.follow([board])
         super().__init__(session)
         self._placed = False  # the player's own line selected once, when it first comes
-        self._ranked: tuple[tuple[int, str], list[Standing], list[str]] | None = None  # by version and language
+        self._ranking = Remade(session, self._rank)
         #: By account: its result (the same object), mine, its shown name, and the words made of them.
         self._words: dict[str, tuple[DailyResult, bool, str, str]] = {}
 
     def ranked(self) -> list[Standing]:
-        return self._board()[1]
+        return self._ranking.get().standings
 
-    def _board(self) -> tuple[tuple[int, str], list[Standing], list[str]]:
-        """The standings and their lines, made again only when the entries or the language changed, each
-        result worded once while it stays (a board filling up with a thousand results, as their proofs
-        come, is ranked again at each change, but only the new ones are worded: measured in
-        benchmarks/bench_daily_board.py)."""
+    def _rank(self, same_language: bool) -> Ranking[Standing]:
+        """The standings and their lines, each result worded once while it stays (a board filling up
+        with a thousand results is ranked again as they come, but only the new ones are worded: measured
+        in benchmarks/bench_daily_board.py)."""
         friends = self.session.friends
-        made_for = (friends.version, current_language())
-        if self._ranked is None or self._ranked[0] != made_for:
-            points = PRESETS[self.board.variant.preset].scoring != "cards_left"
-            ranked = standings(friends.entries(self.board), points, friends.account)
-            kept = self._words if self._ranked is not None and self._ranked[0][1] == made_for[1] else {}
-            names = shown_names({standing.account: standing.result.name for standing in ranked})
-            self._words, lines = {}, []
-            for standing in ranked:
-                known, name = kept.get(standing.account), names[standing.account]
-                same = known is not None and known[0] is standing.result and known[1:3] == (standing.mine, name)
-                words = known[3] if known is not None and same else self.line(standing, name)
-                self._words[standing.account] = (standing.result, standing.mine, name, words)
-                lines.append(say("friends.ranked", rank=standing.rank, line=words))
-            self._ranked = (made_for, ranked, lines)
-        return self._ranked
+        points = PRESETS[self.board.variant.preset].scoring != "cards_left"
+        ranked = standings(friends.entries(self.board), points, friends.account)
+        kept = self._words if same_language else {}
+        names = shown_names({standing.account: standing.result.name for standing in ranked})
+        self._words, lines = {}, []
+        for standing in ranked:
+            known, name = kept.get(standing.account), names[standing.account]
+            same = known is not None and known[0] is standing.result and known[1:3] == (standing.mine, name)
+            words = known[3] if known is not None and same else self.line(standing, name)
+            self._words[standing.account] = (standing.result, standing.mine, name, words)
+            lines.append(say("friends.ranked", rank=standing.rank, line=words))
+        return Ranking(ranked, lines)
 
     def heading(self) -> str:
         day = self.board.day
@@ -143,7 +195,7 @@ class FriendsBoardScreen(MenuScreen):
                                                                                    month=month_name(day.month)))
 
     def items(self) -> list[str]:
-        _, ranked, lines = self._board()
+        ranked, lines = self._ranking.get()
         if not self._placed:
             own = next((index for index, standing in enumerate(ranked) if standing.mine), None)
             if own is not None:
@@ -167,6 +219,9 @@ class FriendsBoardScreen(MenuScreen):
 
     def footer(self) -> str:
         return say("friends.footer") if self.ranked() else say("friends.waiting")
+
+    def due(self) -> float | None:
+        return self._ranking.due()
 
     def sideways(self, direction: int) -> None:
         if direction > 0:
@@ -210,16 +265,23 @@ class FriendsWeekScreen(MenuScreen):
         self.boards = [Followed(last.day - datetime.timedelta(days=back), last.variant) for back in range(self.DAYS)]
         session.friends.follow(self.boards)
         super().__init__(session)
+        self._ranking = Remade(session, self._rank)
 
     def heading(self) -> str:
         return say("friends.week")
 
-    def items(self) -> list[str]:
+    def _rank(self, same_language: bool) -> Ranking[WeekStanding]:
         friends = self.session.friends
         points = PRESETS[self.boards[0].variant.preset].scoring != "cards_left"
         ranked = week_standings([friends.entries(board) for board in self.boards], points, friends.account)
         names = shown_names({standing.account: standing.name for standing in ranked})
-        return [self.line(standing, names[standing.account], points) for standing in ranked] or [say("friends.none")]
+        return Ranking(ranked, [self.line(standing, names[standing.account], points) for standing in ranked])
+
+    def items(self) -> list[str]:
+        return self._ranking.get().lines or [say("friends.none")]
+
+    def due(self) -> float | None:
+        return self._ranking.due()
 
     @staticmethod
     def line(standing: WeekStanding, name: str, points: bool) -> str:

@@ -13,6 +13,7 @@ variant, or the seven days of a week), at most :data:`MAX_ENTRIES` accounts' res
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol
@@ -29,8 +30,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: Accounts' results kept for each board followed (a club of a thousand fits twice over): with a week's
-#: seven boards, 14,000 results at most, about 25 MB (bench_daily_board.py: some 1.8 KiB a result).
+#: Accounts' results kept for each board followed (a club of a thousand fits twice over). The first
+#: board's are whole (some 1.8 KiB a result with its line: bench_daily_board.py), 3.6 MB at most; the
+#: other six of a week's without their lines (some 0.45 KiB), 5.4 MB at most: 9 MB for a week view.
 MAX_ENTRIES = 2000
 
 
@@ -70,7 +72,9 @@ class ServerFriends:
         return self._entries.get(board, {})
 
     def follow(self, boards: Sequence[Followed]) -> None:
-        """Show these boards' results from now on (none: none); what came of the others is forgotten."""
+        """Show these boards' results from now on (none: none); what came of the others is forgotten.
+        The first board's games can be watched; the others' (a week's six days before it) are kept
+        without their lines, as a week only sums them."""
         wanted = tuple(boards)
         if wanted == self.following or not self.available:
             return
@@ -83,11 +87,15 @@ class ServerFriends:
 
     def on_seen(self, event: DailyResultSeen) -> None:
         """A friend's result, proven: kept when it is of a board followed, within the bound."""
-        result, account = event.proven.result, event.proven.account
-        entries = self._entries.get(Followed(result.day, result.variant))
-        if entries is not None and (account in entries or len(entries) < MAX_ENTRIES):
-            entries[account] = event.proven
-            self.version += 1
+        proven = event.proven
+        board = Followed(proven.result.day, proven.result.variant)
+        entries = self._entries.get(board)
+        if entries is None or (account := proven.account) not in entries and len(entries) >= MAX_ENTRIES:
+            return
+        if board != self.following[0]:
+            proven = dataclasses.replace(proven, result=dataclasses.replace(proven.result, line=()))
+        entries[account] = proven
+        self.version += 1
 
     def on_gone(self, event: DailyResultGone) -> None:
         variant = PyramidVariant.parse(event.variant)
