@@ -6,6 +6,9 @@ import dataclasses
 import datetime
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+
+from hypothesis import given, settings, strategies as st
 
 from pyramid.actions import Action
 from pyramid.console.friends_board import standings
@@ -145,3 +148,15 @@ def test_a_week_keeps_the_lines_of_its_day_only() -> None:
         assert menu is not None and menu.items == ("1. Ann: won 0 of 1, 0 pts", "1. Bob: won 0 of 1, 0 pts"), "summed"
         session.handle(Action.parse("left"))
         assert friends.entries(Followed(DAY, VARIANT))["ann"].result.line == line, "back on the day: still watchable"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.booleans(), st.integers(0, 3), st.integers(1, 3), st.integers(0, 2)), max_size=12),
+       st.randoms(use_true_random=False), st.booleans())
+def test_the_order_ranked_before_only_speeds_the_ranking(results: list[tuple[bool, int, int, int]],
+                                                          random: Any, points: bool) -> None:
+    """Whatever order (and whatever accounts, gone ones too) is given as ranked before: the same standings."""
+    entries = {f"a{number}": entry(f"a{number}", *result) for number, result in enumerate(results)}
+    before = [*entries, "gone"]
+    random.shuffle(before)
+    assert standings(entries, points, "a0", before[:random.randint(0, len(before))]) == standings(entries, points, "a0")

