@@ -120,25 +120,36 @@ def text_width(text: str, px: int) -> int:
     return -(-sum(_run_width(run, px) for run in _runs(text)) // OVERSAMPLE)
 
 
+def _rise(face: pygame.font.Font, run: str) -> int:
+    """How far ``run``'s tallest glyph rises over the font's ascent (an accented capital, "É"): SDL_ttf
+    draws such a run that much lower, on a surface that much taller, so its baseline is not the other
+    runs' unless they are lowered alike."""
+    tops = [metrics[3] for metrics in face.metrics(run) if metrics is not None]
+    return max(0, max(tops, default=0) - face.get_ascent())
+
+
 @lru_cache(maxsize=1024)
 def render_text(text: str, px: int, color: Color) -> pygame.Surface:
-    """``text`` on a transparent surface as tall as the font's line."""
+    """``text`` on a transparent surface as tall as the font's line (taller by what an accented capital
+    rises over it), every run on one baseline."""
     big_px = px * OVERSAMPLE
     face = font(big_px)
+    runs = _runs(text)
+    rise = max((_rise(face, run) for run in runs if run not in GLYPHS), default=0)
     width = max(1, text_width(text, px))
-    height = -(-face.get_linesize() // OVERSAMPLE)
+    height = -(-(face.get_linesize() + rise) // OVERSAMPLE)
     canvas = pygame.Surface((width * OVERSAMPLE, height * OVERSAMPLE), pygame.SRCALPHA)
     gap = max(1, px // 10) * OVERSAMPLE
-    cap_middle = face.get_ascent() - round(big_px * 0.36)
+    cap_middle = rise + face.get_ascent() - round(big_px * 0.36)
     x = 0
-    for run in _runs(text):
+    for run in runs:
         if run in GLYPHS:
             glyph = _glyph_size(px, run) * OVERSAMPLE
             shade = theme.RED if run in RED_SIGNS else color
             canvas.blit(symbol(run, glyph, shade), (x + gap // 2, min(max(0, cap_middle - glyph // 2),
                                                                      canvas.get_height() - glyph)))
         elif _run_width(run, px) > 0:  # spaces at a pixel or two take no room, and pygame refuses to draw them
-            canvas.blit(face.render(run, True, color), (x, 0))
+            canvas.blit(face.render(run, True, color), (x, rise - _rise(face, run)))
         x += _run_width(run, px)
     return pygame.transform.smoothscale(canvas, (width, height))
 

@@ -112,3 +112,22 @@ def test_suit_signs_in_text_are_as_tall_as_the_text_and_red_ones_red() -> None:
     assert spanish != "2o" and PLACEHOLDER not in drawable(spanish)  # the coin's shape, not the letter o
     assert card_name(Card.parse("Jo"), "french").startswith("11")  # as the Spanish face shows it, not "V"
     assert ink_rows(render_text(spanish[1:], px, theme.FELT_TEXT), lambda c: c.a > 128 and c.r > 150 and c.g < 90)
+
+
+@pytest.mark.parametrize("px", [12, 20, 40])
+def test_text_after_a_sign_keeps_the_baseline_of_an_accented_capital_before_it(px: int) -> None:
+    """The friends' board's "Éléonore: … ✓ (aided)": SDL_ttf draws a run with a capital accent lower
+    on a taller surface, and the words after the ✓ sat some 2 pixels above it at 1280x720; a run with a
+    descender under it ("Åg") lost the descender's foot."""
+    from display import theme
+
+    def bottom(surface: pygame.Surface, start: int, stop: int) -> int:
+        return max(y for y in range(surface.get_height()) for x in range(start, stop) if surface.get_at((x, y)).a > 128)
+
+    line = render_text("É x ✓ x", px, theme.FELT_TEXT)
+    first, second = (text_width("É ", px), text_width("É x", px)), (text_width("É x ✓ ", px), line.get_width())
+    assert bottom(line, *first) == bottom(line, *second)
+    for text in ("Åg", "Ég ✓"):
+        deep = render_text(text, px, theme.FELT_TEXT)
+        g = text_width(text[0], px), text_width(text[:2], px)
+        assert bottom(deep, *g) < deep.get_height() - 1, "the g's foot is drawn whole, above the surface's edge"
