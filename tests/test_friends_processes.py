@@ -13,6 +13,7 @@ The taps are a touchscreen player's, at the centre of each card on the console's
 from __future__ import annotations
 
 import datetime
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ from pyramid.engine.daily import daily_board
 from pyramid.engine.rules import RETROHUB
 from pyramid.engine.solver import solve
 from pyramid.saved.store import Store
+from pyramid.scripting import MOST_FRIENDS as MOST
 from table_server import Broker, Server, make_server, running
 
 from duel_taps import SIZE
@@ -172,3 +174,61 @@ def test_a_result_made_while_the_server_is_out_of_reach_goes_when_it_is_back(
     dee = run(broker, tmp_path, "Dee", f"{calendar} ok down ok wait:friends:1 down", consoles)
     dee.finish()
     assert [item.split(":")[0] for item in board_items(dee.states())] == ["1. Bob"]
+
+
+def showing(states: list[dict[str, Any]]) -> list[str] | None:
+    """The lines of the friends' board when the last state traced is one, else None."""
+    return states[-1]["menu"]["items"] if states and states[-1]["screen"] == "friends_board" else None
+
+
+def peak_rss_kib(console: Console) -> int:
+    """The console process's peak resident memory so far (VmHWM), in KiB."""
+    assert console.process is not None
+    status = Path(f"/proc/{console.process.pid}/status").read_text()
+    return int(next(line.split()[1] for line in status.splitlines() if line.startswith("VmHWM:")))
+
+
+def test_a_console_showing_the_board_plays_on_through_ten_thousand_hostile_results(
+        tmp_path: Path, consoles: list[Console]) -> None:
+    """Dee's console has today's board open while five accounts send 10,000 results (tests/
+    test_server_daily.py's flood) and Ann shares hers: the console takes its next actions, its board
+    shows the six accounts, Ann's as she played, and its peak memory grows by a bounded amount."""
+    import subprocess
+
+    from pyramid.net import events as ev
+    from pyramid.net.server import topics
+    from test_net_match import Endpoint
+    from test_server_daily import FLOOD, FLOODERS, flood_of, result
+
+    today = datetime.date.today()
+    line = [str(move) for move in solve(daily_board(today, RULES), optimal=True, max_seconds=30).moves]
+    yesterday = today - datetime.timedelta(days=1)
+    yesterdays = [str(move) for move in solve(daily_board(yesterday, RULES), max_seconds=30).moves]
+    for broker in running(make_server(tmp_path / "server", "ann", "dee", *FLOODERS)[0]):
+        menu = menu_after(broker, tmp_path / "first", "Dee", "", consoles)
+        calendar = to_line(menu["items"], menu["selected"], "Daily deals calendar")
+        dee = run(broker, tmp_path, "Dee", f"{calendar} ok down ok wait:friends:6 down wait:friends:{MOST}", consoles)
+        dee.wait_for_trace(lambda states: showing(states) is not None)
+        time.sleep(1)  # the board's subscription made
+        before = peak_rss_kib(dee)
+        ann = Endpoint("Ann", server=broker.server.account("ann"))
+        try:
+            publishers = [subprocess.Popen([*broker.server.client("mosquitto_pub", account), "-q", "1", "-r", "-l",
+                                            "-t", topics.daily(today.isoformat(), "retrohub", "none", account)],
+                                           stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                          for account in FLOODERS]
+            for publisher, account in zip(publishers, FLOODERS):
+                flood = flood_of(today, line, yesterdays, account, FLOOD // len(FLOODERS))
+                publisher.communicate(b"\n".join(flood.payloads) + b"\n", timeout=120)
+            anns = result(today, line, "Ann")
+            ann.net.share_daily(anns)
+            ann.wait(ev.DailyShared)
+            states = dee.wait_for_trace(lambda states: len(showing(states) or ()) == 1 + len(FLOODERS), limit=90)
+            after = peak_rss_kib(dee)
+        finally:
+            ann.net.stop()
+        print(f"\nDee's console: peak memory {before / 1024:.0f} MiB with the board open, {after / 1024:.0f} MiB "
+              f"after {FLOOD} results ({(after - before) / 1024:.1f} MiB more)")
+        items = board_items(states)
+        assert any(item.split(": ")[0].endswith("Ann") and "✓" in item for item in items), items
+        assert (after - before) / 1024 < 20, "bounded: the waiting room, the inbox and the board, not the flood"
