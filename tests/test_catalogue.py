@@ -311,6 +311,15 @@ def looking_for_a_deal(session: Session) -> DealingScreen:
     return screen
 
 
+def finding_a_best_score(session: Session) -> DealingScreen:
+    """The screen of a search for a deal's best score (a score challenge), past the moment it says so."""
+    from pyramid.console.dealing import BEST_SCORE
+
+    screen = DealingScreen(session, lambda found: None, BEST_SCORE)
+    screen.since -= 1.0
+    return screen
+
+
 def solution_replayed(session: Session) -> None:
     """The replay of a won deal's solution, a few steps in."""
     from pyramid.console.replay import ReplayScreen
@@ -343,6 +352,9 @@ TOUR: list[tuple[str, Step, int]] = [
     ("rules", push(lambda session: HelpScreen(session)), 9),
     ("redeal question", push(lambda session: RedealChoice(session, DealRequest())), 1),
     ("looking for a winnable deal", push(looking_for_a_deal), 1),
+    ("finding a deal's best score", push(finding_a_best_score), 1),
+    ("no best score found", push(lambda session: NoticeScreen(session, say("game.no_best_score_title"),
+                                                               say("game.no_best_score"))), 1),
     ("game", game(clearable_deal(), "ok down ok"), 1),
     ("hint", hint_then_help, 1),
     ("assists", lambda session: (game(clearable_deal())(session),

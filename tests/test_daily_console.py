@@ -176,6 +176,7 @@ def test_days_played_before_each_variant_had_its_own_are_kept_for_the_streaks(tm
     Store.open(path).close()
     with sqlite3.connect(path) as db:  # the days as version 7 kept them
         db.execute("DROP TABLE daily_shares")  # not there yet (schema 11)
+        db.execute("DROP TABLE deal_scores")  # nor this (schema 12)
         db.execute("DROP TABLE daily_deals")
         db.execute("CREATE TABLE daily (day TEXT PRIMARY KEY, won INTEGER NOT NULL)")
         db.executemany("INSERT INTO daily VALUES (?, ?)", [((DAY - datetime.timedelta(days=n)).isoformat(), n % 2)

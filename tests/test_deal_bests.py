@@ -91,6 +91,7 @@ def test_a_best_kept_before_scores_were_is_compared_on_moves(tmp_path: Path) -> 
                    " moves INTEGER NOT NULL, seconds INTEGER NOT NULL, PRIMARY KEY (game, variant, deal)) WITHOUT ROWID")
         db.execute("INSERT INTO bests VALUES ('pyramid', 'three-pass/two', ?, 45, 100)", (DEAL,))
         db.execute("DROP TABLE daily_shares")  # not there yet (schema 11)
+        db.execute("DROP TABLE deal_scores")  # nor this (schema 12)
         db.execute("DROP TABLE daily_deals")  # and the days played, as version 6 kept them
         db.execute("CREATE TABLE daily (day TEXT PRIMARY KEY, won INTEGER NOT NULL)")
         db.execute("PRAGMA user_version = 6")

@@ -281,6 +281,7 @@ def test_version_2_store_migrates_and_the_pyramid_game_keeps_an_empty_context(tm
         old.execute("ALTER TABLE stats DROP COLUMN old_best_score")
         old.execute("DROP TABLE bests")
         old.execute("DROP TABLE daily_shares")
+        old.execute("DROP TABLE deal_scores")
         old.execute("PRAGMA user_version = 2")
     with Store.open(path, replayers={}) as store:
         assert store._connection.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)

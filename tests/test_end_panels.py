@@ -109,6 +109,18 @@ def test_with_a_table_server_the_daily_deals_end_panel_offers_the_friends_and_fi
     assert_fits(session, None if cards_left and won else board.cards_to_clear() if cards_left else board.score)
 
 
+@pytest.mark.parametrize("rules", ["retrohub", "three-pass"])
+def test_a_daily_deal_cleared_short_of_its_best_score_offers_to_go_for_it_and_fits(tmp_path: Path, rules: str) -> None:
+    """Issue 51: "Go for its best score" is one more choice on a cleared deal's panel (the daily deal's
+    here, with the friends too: the most choices a cleared game has): still all at 320x240."""
+    session = ended(tmp_path, rules, say("menu.daily_deal"), True, server=True)
+    board, run = session.screen.board, session.screen.run  # type: ignore[attr-defined]
+    assert board.score < run.score_par, "the shortest line does not make this day's best score"
+    panel = session.view().panel
+    assert panel is not None and {say("end.friends"), say("end.challenge")} <= set(panel.items)
+    assert_fits(session, board.score)
+
+
 def test_a_score_challenge_lost_shows_every_choice_at_320x240(tmp_path: Path) -> None:
     session = ended(tmp_path, "three-pass", say("menu.score_challenge"), False)
     assert_fits(session, session.screen.board.score)  # type: ignore[attr-defined]

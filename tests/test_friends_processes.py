@@ -29,7 +29,7 @@ from pyramid.saved.store import Store
 from pyramid.scripting import MOST_FRIENDS as MOST
 from table_server import Broker, Server, make_server, running
 
-from duel_taps import SIZE
+from table_taps import taps
 
 #: The daily deal's variant on a console as it comes (the default preset, no redeal).
 RULES = RETROHUB.with_redeals(0)
@@ -45,24 +45,6 @@ def consoles() -> Iterator[list[Console]]:
     started: list[Console] = []
     yield started
     stop_all(*started)
-
-
-def taps(board: Board, moves: list[Move]) -> str:
-    """A touchscreen player's taps for ``moves`` from ``board`` (which is played on): a pyramid card and
-    the waste top are tapped before the stock's top, as a first tap on the stock draws."""
-    from display.render import Renderer
-
-    table, words = Renderer(SIZE).layout.table(board.rules.rows), []
-    for move in moves:
-        if move.kind != "remove":
-            places = [table.stock]
-        else:
-            places = [table.cards[index] if (index := board.index_of(card)) is not None else
-                      table.waste if card == board.waste_top else table.stock for card in move.cards]
-            places.sort(key=lambda rect: rect == table.stock)
-        words += ["tap:{},{}".format(*rect.center) for rect in places]
-        board.push(move)
-    return " ".join(words)
 
 
 def line_lost(board: Board) -> list[Move]:

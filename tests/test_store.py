@@ -411,3 +411,20 @@ def test_classic_bests_counted_on_the_pyramid_are_kept_apart(tmp_path: Path) -> 
         classic, retrohub = store.stats("pyramid", "classic/none"), store.stats("pyramid", "retrohub/none")
     assert (classic.played, classic.won, classic.best_score, classic.old_best_score) == (4, 1, None, 3)
     assert (retrohub.best_score, retrohub.old_best_score) == (420, None)
+
+
+def test_a_deals_best_score_found_is_kept_across_a_restart_and_a_row_out_of_shape_is_none(tmp_path: Path) -> None:
+    """Issue 51: the best score the solver found for a score challenge, by variant and numbered deal."""
+    path = tmp_path / "pyramid.db"
+    with Store.open(path) as store:
+        assert store.deal_score("three-pass/two", 532) is None
+        store.keep_deal_score("three-pass/two", 532, 1290)
+        store.keep_deal_score("retrohub/none", 532, 510)
+    with Store.open(path) as store:
+        assert (store.deal_score("three-pass/two", 532), store.deal_score("retrohub/none", 532)) == (1290, 510)
+        assert store.deal_score("three-pass/two", 533) is None
+    with sqlite3.connect(path) as edited:
+        edited.execute("UPDATE deal_scores SET score = 'lots' WHERE variant = 'retrohub/none'")
+        edited.execute("UPDATE deal_scores SET score = -5 WHERE variant = 'three-pass/two'")
+    with Store.open(path) as store:
+        assert store.deal_score("retrohub/none", 532) is None and store.deal_score("three-pass/two", 532) is None

@@ -31,6 +31,9 @@ WINNABLE_SEARCH_SECONDS = 5.0
 #: How long "winnable deals only" first searches random deals live (about 3 wins a second here under
 #: RetroHub rules, one every 3 s on a Pi Zero 2: benchmarks/make_winnable_lists.py).
 WINNABLE_LIVE_SECONDS = 2.0
+#: How long the search for a deal's best score may take: the slowest of the 1,500 reference deals took
+#: 3.9 s here under Three passes (issue 51), ten times that on a Pi Zero 2; Back calls it off sooner.
+BEST_SCORE_SECONDS = 60.0
 #: How long grading a deal proven live may take: 9-17 ms on average here with the compiled core,
 #: 185 ms at most over the shipped lists (benchmarks/make_grade_lists.py), ten times that on a Pi Zero 2.
 LIVE_GRADE_SECONDS = 2.0
@@ -114,32 +117,77 @@ def find_deal(rules: Rules, wanted: bool | Grade, rng: random.Random, cancelled:
     return numbered(rules, number if number is not None else rng.randint(1, MAX_DEAL_NUMBER), None)
 
 
+class BestScoreFound(NamedTuple):
+    """Numbered deal ``number``'s best score reachable, as the solver found it (``None``: not within
+    :data:`BEST_SCORE_SECONDS`)."""
+
+    number: int
+    score: int | None
+
+
+def find_best_score(rules: Rules, number: int, cancelled: Callable[[], bool]) -> BestScoreFound:
+    """Deal ``number``'s best score under ``rules``, searched for on the thinker (a score challenge on a
+    deal no list or saved data knows the best score of)."""
+    from pyramid.engine.board import Board  # the solver loads only when needed
+    from pyramid.engine.solver.best_score import best_score
+
+    found = best_score(Board(numbered_deal(number, rules.deck), rules), max_seconds=BEST_SCORE_SECONDS,
+                       cancelled=cancelled)
+    return BestScoreFound(number, found.score if found.verdict == "best" else None)
+
+
+class Searching(NamedTuple):
+    """What a search screen says, and its name in traces: "Looking for a winnable deal", "Finding this
+    deal's best score"."""
+
+    name: str
+    title: str
+    detail: str
+
+
+#: The search for a winnable deal (or one of a grade).
+WINNABLE = Searching("dealing", "dealing.title", "dealing.detail")
+#: The search for a deal's best score (a score challenge).
+BEST_SCORE = Searching("score_search", "score_search.title", "score_search.detail")
+
+
 class DealingScreen(Screen):
-    """Shown while the thinker looks for a winnable deal: the screen below, then after
-    :data:`THINKING_CUE` a panel saying so. Back (or OK on Cancel) calls the search off and goes
-    back; the deal found goes to ``then`` (which deals it), this screen closed first."""
+    """Shown while the thinker searches (a winnable deal, a deal's best score): the screen below, then
+    after :data:`THINKING_CUE` a panel saying what it looks for. Back (or OK on Cancel) calls the search
+    off and goes back; the answer goes to ``then`` (which deals), this screen closed first; an answer of
+    ``None`` (nothing found) closes it alone."""
 
-    name = "dealing"
+    name = WINNABLE.name
 
-    def __init__(self, session: Console, then: Callable[[Dealt], None]) -> None:
+    def __init__(self, session: Console, then: Callable[[Any], None], searching: Searching = WINNABLE) -> None:
         super().__init__(session)
         self.since = session.clock()
         self.then = then
+        self.searching = searching
+        self.name = searching.name
 
     @classmethod
     def search(cls, session: Console, rules: Rules, then: Callable[[Dealt], None]) -> None:
-        """Show the screen and ask the thinker (which may answer at once: the scripted mode's does)."""
-        screen = cls(session, then)
-        session.push(screen)
+        """Show the screen and ask the thinker for a winnable deal (which may answer at once: the
+        scripted mode's does)."""
         wanted = session.settings.winnable_only
         rng = session.rng  # nothing else draws from it while this screen is on top
-        session.thinker.ask(lambda cancelled: find_deal(rules, wanted, rng, cancelled), screen.found)
+        cls.ask(session, lambda cancelled: find_deal(rules, wanted, rng, cancelled), then)
 
-    def found(self, dealt: Dealt | None) -> None:
-        if self.session.screen is not self or dealt is None:
+    @classmethod
+    def ask(cls, session: Console, work: Callable[[Callable[[], bool]], Any], then: Callable[[Any], None],
+            searching: Searching = WINNABLE) -> None:
+        """Show the screen and ask the thinker ``work``; its answer goes to ``then``."""
+        screen = cls(session, then, searching)
+        session.push(screen)
+        session.thinker.ask(work, screen.found)
+
+    def found(self, answer: object) -> None:
+        if self.session.screen is not self:
             return
         self.session.pop()
-        self.then(dealt)
+        if answer is not None:
+            self.then(answer)
 
     def handle(self, action: Action, hit: Hit) -> None:
         if action.kind in (Kind.BACK, Kind.OK, Kind.STAR, Kind.TAP) or isinstance(hit, MenuHit):
@@ -155,7 +203,7 @@ class DealingScreen(Screen):
         if self.session.clock() < self.since + THINKING_CUE:
             return below._replace(screen=self.name)
         return View(self.name, menu=below.menu, table=below.table,
-                    panel=PanelView(say("dealing.title"), (say("dealing.detail"),), (say("dealing.cancel"),), 0))
+                    panel=PanelView(say(self.searching.title), (say(self.searching.detail),), (say("dealing.cancel"),), 0))
 
     def menu_state(self) -> dict[str, Any]:
         return {"items": [say("dealing.cancel")], "selected": 0}

@@ -23,6 +23,7 @@ from pyramid.console.dealing import DealRequest, Dealt
 from pyramid.console.protocols import GameServices
 from pyramid.engine.board import Board, Move
 from pyramid.engine.cards import format_cards
+from pyramid.engine.deal import MAX_DEAL_NUMBER
 from pyramid.engine.difficulty import GRADES, Grade
 from pyramid.engine.errors import ReplayError
 from pyramid.engine.rules import Rules, preset
@@ -381,18 +382,35 @@ def daily_request(session: GameServices, day: datetime.date | None = None) -> De
 
 
 def challenge_request(session: GameServices) -> DealRequest | None:
-    """A score challenge: a deal whose best score is known (one of the daily deals, not today's), or
-    ``None`` when the preset has none."""
+    """A score challenge under the session's rules: the deal asked for on the command line, else one of
+    the shipped deals whose best score is known (one of the daily deals, not today's: no search to
+    wait for), else any numbered deal; with its best score when known (:func:`known_best_score`;
+    ``score_par`` ``None``: to be found by the solver first). ``None`` when the rules score no points
+    (their score is the cards left: nothing to reach)."""
     from pyramid.engine.daily import challenges, daily_challenge  # the lists load only when asked
 
-    name = session.rules.name
-    today = daily_challenge(session.today(), name).number if challenges(name) else None
-    known = [challenge for challenge in challenges(name)
-             if challenge.score_par is not None and challenge.number != today]
-    if not known:
+    rules = session.rules
+    if rules.scoring == "cards_left":
         return None
-    challenge = session.rng.choice(known)
-    return DealRequest(challenge.number, score_par=challenge.score_par)
+    name, number = rules.name, session.fixed_deal.number
+    if number is None:
+        today = daily_challenge(session.today(), name).number if challenges(name) else None
+        known = [challenge.number for challenge in challenges(name)
+                 if challenge.score_par is not None and challenge.number != today]
+        number = session.rng.choice(known) if known else session.rng.randint(1, MAX_DEAL_NUMBER)
+    return DealRequest(number, score_par=known_best_score(session, rules, number))
+
+
+def known_best_score(session: GameServices, rules: Rules, number: int) -> int | None:
+    """Numbered deal ``number``'s best score under ``rules`` as the shipped lists (the preset's own
+    redeals) or the saved data (:meth:`~pyramid.saved.store.Store.keep_deal_score`) know it, if either
+    does; a best of 0 points is no goal."""
+    from pyramid.engine.daily import challenges  # the lists load only when asked
+
+    shipped = None
+    if preset(rules.name).redeals == rules.redeals:  # the lists are for the preset's own redeals
+        shipped = next((known.score_par for known in challenges(rules.name) if known.number == number), None)
+    return shipped or session.store.deal_score(PyramidVariant(rules.name, rules.redeals).key, number) or None
 
 
 def new_run(session: GameServices, rules: Rules, request: DealRequest, dealt: Dealt) -> PyramidRun:

@@ -18,9 +18,10 @@ from typing import TYPE_CHECKING, Any
 
 from pyramid.actions import ARROWS, Action, Kind
 from pyramid.console.catalogue import letters_for, say, say_count
-from pyramid.console.dealing import DealingScreen, DealRequest, Dealt, deal_at_once
-from pyramid.console.game_flow import (GAME, PyramidRun, challenge_request, daily_of, daily_request, new_run, saved_run,
-                                        variant_of)
+from pyramid.console.dealing import (BEST_SCORE, BestScoreFound, DealingScreen, DealRequest, Dealt, deal_at_once,
+                                     find_best_score)
+from pyramid.console.game_flow import (GAME, PyramidRun, challenge_request, daily_of, daily_request, known_best_score,
+                                       new_run, saved_run, variant_of)
 from pyramid.console.help_text import pyramid_help
 from pyramid.console.protocols import Console, Followed
 from pyramid.console.screen import HelpScreen, MenuScreen, NoticeScreen, Screen, choose_line
@@ -31,7 +32,7 @@ from pyramid.console.wording import card_name, clock_time, describe_move, month_
 from pyramid.engine.board import Board, Move
 from pyramid.engine.errors import ReplayError
 from pyramid.engine.rules import MSC_REMOVAL_POINTS, REDEAL_CHOICES, Rules
-from pyramid.saved.stats import daily_streaks
+from pyramid.saved.stats import PyramidVariant, daily_streaks
 from pyramid.view import Hit, PanelView, Target, View
 
 if TYPE_CHECKING:
@@ -39,8 +40,8 @@ if TYPE_CHECKING:
     from pyramid.saved.progress import Progress
 
 #: The end panel's lines, as catalogue keys.
-PLAY_AGAIN, RETRY, UNDO_LAST, WATCH, TO_MENU, FRIENDS = (
-    "end.play_again", "end.retry", "end.undo_last", "end.watch", "end.to_menu", "end.friends")
+PLAY_AGAIN, RETRY, UNDO_LAST, WATCH, TO_MENU, FRIENDS, CHALLENGE = (
+    "end.play_again", "end.retry", "end.undo_last", "end.watch", "end.to_menu", "end.friends", "end.challenge")
 
 
 # -- the ways into a game ------------------------------------------------------
@@ -118,7 +119,34 @@ def score_challenge(session: Console, replace: Screen | None = None) -> None:
         session.push(NoticeScreen(session, say("game.no_challenge_title"),
                                   say("game.no_challenge", variant=variant_title(session.rules.name))))
         return
-    _replacing_the_saved_game(session, lambda: start_pyramid(session, session.rules.redeals, request, replace))
+    challenge_deal(session, session.rules.redeals, request, replace)
+
+
+def challenge_deal(session: Console, redeals: int | None, request: DealRequest, replace: Screen | None) -> None:
+    """Deal ``request`` (a numbered deal) as a score challenge with ``redeals``: at once when its best
+    score is known, else once the solver found it, beside the main loop ("Finding this deal's best
+    score", Back calls it off); the best score found is kept, never searched for again."""
+    rules = session.rules.with_redeals(redeals)
+
+    def challenge(score_par: int) -> None:
+        found = request._replace(score_par=score_par)
+        _replacing_the_saved_game(session, lambda: start_pyramid(session, redeals, found, replace))
+
+    if request.score_par is not None:
+        challenge(request.score_par)
+        return
+    number = request.number
+    assert number is not None, "a challenge's deal is a numbered one"
+
+    def found(best: BestScoreFound) -> None:
+        if not best.score:
+            session.push(NoticeScreen(session, say("game.no_best_score_title"), say("game.no_best_score")))
+            return
+        session.store.keep_deal_score(PyramidVariant(rules.name, rules.redeals).key, best.number, best.score)
+        session.show_store_notice()
+        challenge(best.score)
+
+    DealingScreen.ask(session, lambda cancelled: find_best_score(rules, number, cancelled), found, BEST_SCORE)
 
 
 def deal_new_game(session: Console, request: DealRequest = DealRequest()) -> None:
@@ -362,11 +390,20 @@ class GameScreen(Screen):
         # A daily deal played on its day, with a table server: how the friends did (issue 50).
         friends = (FRIENDS,) if self.run.daily == self.session.today() and self.session.friends.available else ()
         if self.board.status() == "cleared":
-            return (TO_MENU, *friends, PLAY_AGAIN, RETRY)
+            return (TO_MENU, *friends, *self.challenge_offered(), PLAY_AGAIN, RETRY)
         from_start = self.run.from_start
         watch = (WATCH,) if from_start is not None and from_start.verdict == "win" else ()
         undo = (UNDO_LAST,) if self.board.move_stack else ()
         return (TO_MENU, *friends, *watch, *undo, PLAY_AGAIN, RETRY)
+
+    def challenge_offered(self) -> tuple[str, ...]:
+        """"Go for its best score", on a numbered deal cleared under rules that score points, when the
+        game was no score challenge and did not make the best score already (known, or to be found)."""
+        number, rules = self.run.progress.deal_number, self.board.rules
+        if number is None or rules.scoring == "cards_left" or self.run.score_goal is not None:
+            return ()
+        best = known_best_score(self.session, rules, number)
+        return (CHALLENGE,) if best is None or self.board.score < best else ()
 
     def end_lines(self) -> tuple[str, ...]:
         """The end panel's choices as the player reads them."""
@@ -401,6 +438,11 @@ class GameScreen(Screen):
         elif items[self.end_selected] == UNDO_LAST:
             self.end_key = TO_MENU
             self.undo()
+        elif items[self.end_selected] == CHALLENGE:
+            number = self.run.progress.deal_number
+            challenge_deal(self.session, self.run.progress.redeals,
+                           DealRequest(number, score_par=known_best_score(self.session, self.board.rules, number)
+                                       if number is not None else None), self)
         elif items[self.end_selected] == PLAY_AGAIN and self.challenge_line():
             score_challenge(self.session, replace=self)  # the next challenge
         elif items[self.end_selected] == PLAY_AGAIN:
@@ -523,7 +565,7 @@ class GameScreen(Screen):
         return {"items": list(self.end_lines()), "selected": self.end_selected}
 
     def game_state(self) -> dict[str, Any]:
-        return self.table.state()
+        return {**self.table.state(), "score_goal": self.run.score_goal}
 
 
 class AssistPanel(MenuScreen):

@@ -95,6 +95,10 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # deal under a variant, its published bytes (NULL: its withdrawal), and whether the server has it.
     ("CREATE TABLE daily_shares (day TEXT NOT NULL, variant TEXT NOT NULL, result BLOB, sent INTEGER NOT NULL,"
      " PRIMARY KEY (day, variant)) WITHOUT ROWID",),
+    # 12: the best score reachable of a numbered deal under a variant (its statistics key), once the solver
+    # found it for a score challenge (issue 51): found once, never searched for again.
+    ("CREATE TABLE deal_scores (variant TEXT NOT NULL, deal INTEGER NOT NULL, score INTEGER NOT NULL,"
+     " PRIMARY KEY (variant, deal)) WITHOUT ROWID",),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -348,6 +348,23 @@ class Store:
 
         return DealBest(deal, row[0], row[1], row[2])
 
+    def deal_score(self, variant: str, deal: int) -> int | None:
+        """The best score reachable of numbered deal ``deal`` under ``variant`` (a statistics key), as
+        :meth:`keep_deal_score` kept it; ``None`` when not known (or the record cannot be read)."""
+        try:
+            row = self._connection.execute("SELECT score FROM deal_scores WHERE variant = ? AND deal = ?",
+                                           (variant, deal)).fetchone()
+        except sqlite3.Error as error:
+            self._tell(StoreNotice.of("stats_unreadable", reason=str(error)))
+            return None
+        return row[0] if row is not None and type(row[0]) is int and row[0] >= 0 else None
+
+    def keep_deal_score(self, variant: str, deal: int, score: int) -> None:
+        """Keep the best score reachable of numbered deal ``deal`` under ``variant``, found by the solver
+        (a score challenge does not search for it again)."""
+        self._write("deal_scores", lambda db: db.execute(
+            "INSERT OR REPLACE INTO deal_scores (variant, deal, score) VALUES (?, ?, ?)", (variant, deal, score)))
+
     def daily_results(self, variant: str | None = None) -> dict[datetime.date, bool]:
         """The days a daily deal was played on its day, and whether it was won unaided: the streaks'
         days (a day played late, from the calendar, is no streak's). Under ``variant`` (a statistics
