@@ -4,6 +4,13 @@ Command (from the repository root)::
 
     nice -n 10 .venv/bin/python benchmarks/bench_best_score.py [--deals 40] [--budget 120]
         [--core compiled|python] [--skip-peer]
+    nice -n 10 .venv/bin/python benchmarks/bench_best_score.py --summary [--deals 1500]
+        [--presets three-pass retrohub] [--python-deals 20]
+
+``--summary`` (issue 51's table): the best score of each of the first ``--deals`` reference deals
+under each preset of ``--presets``, by the compiled core, then by the pure Python one on the first
+``--python-deals`` of them in the same run: per preset and core, the total, the p99, the slowest,
+the deals over a second and the slowest five; every line replayed to its score. No peer.
 
 The first ``--deals`` reference deals of ``tests/data/msc-1500/`` under Three passes: our
 search (:func:`pyramid.engine.solver.best_score.best_score` by ``--core``, the compiled one by
@@ -41,8 +48,9 @@ from reference import RULES_PRESET, ReferenceDeal, reference_deals, write_decks 
 PEER = REPOSITORY.parent / "shared" / "peer" / "peer-best-score.sh"
 
 
-def ours(decks: list[ReferenceDeal], budget: float, core: Core) -> list[tuple[BestScore, float]]:
-    rules, answers = preset(RULES_PRESET), []
+def ours(decks: list[ReferenceDeal], budget: float, core: Core, preset_name: str = RULES_PRESET,
+         quiet: bool = False) -> list[tuple[BestScore, float]]:
+    rules, answers = preset(preset_name), []
     for number, deck in enumerate(decks, start=1):
         board = Board(parse_deal(deck.deal), rules)
         started = time.perf_counter()
@@ -54,9 +62,29 @@ def ours(decks: list[ReferenceDeal], budget: float, core: Core) -> list[tuple[Be
         if answer.verdict == "best" and game.score != answer.score:
             raise SystemExit(f"deal {number}: the line scores {game.score}, not {answer.score}")
         answers.append((answer, seconds))
-        print(f"  ours {number}: {answer.verdict} {answer.score} {len(answer.moves)} {seconds * 1000:.0f} ms",
-              file=sys.stderr, flush=True)
+        if not quiet:
+            print(f"  ours {number}: {answer.verdict} {answer.score} {len(answer.moves)} {seconds * 1000:.0f} ms",
+                  file=sys.stderr, flush=True)
     return answers
+
+
+def summary(decks: list[ReferenceDeal], presets: list[str], python_deals: int, budget: float) -> None:
+    """Issue 51's table: per preset and core, the total, p99, slowest, deals over 1 s, the slowest five."""
+    print(f"| preset / core | deals | total s | p99 ms | max ms | over 1 s | slowest five (deal: ms) |")
+    print("|---|---|---|---|---|---|---|")
+    for name in presets:
+        for core, count in (("compiled", len(decks)), ("python", min(python_deals, len(decks)))):
+            if not count:
+                continue
+            answers = ours(decks[:count], budget, core, name, quiet=True)  # type: ignore[arg-type]
+            times = sorted((seconds, number) for number, (_, seconds) in enumerate(answers, start=1))
+            ms = [seconds * 1000 for seconds, _ in times]
+            p99 = ms[min(len(ms) - 1, round(0.99 * (len(ms) - 1)))]
+            slowest = ", ".join(f"{number}: {seconds * 1000:.0f}" for seconds, number in times[::-1][:5])
+            unknown = sum(answer.verdict != "best" for answer, _ in answers)
+            print(f"| {name} / {core} | {count} | {sum(ms) / 1000:.1f} | {p99:.0f} | {ms[-1]:.0f} | "
+                  f"{sum(value > 1000 for value in ms)} | {slowest}{f' ({unknown} unknown)' if unknown else ''} |",
+                  flush=True)
 
 
 def peer(decks: list[ReferenceDeal]) -> dict[int, tuple[int, int, float]] | None:
@@ -85,8 +113,14 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--budget", type=float, default=120.0, help="seconds a deal for our search")
     parser.add_argument("--core", choices=["compiled", "python"], default="compiled")
     parser.add_argument("--skip-peer", action="store_true")
+    parser.add_argument("--summary", action="store_true", help="issue 51's table, without the peer")
+    parser.add_argument("--presets", nargs="*", default=[RULES_PRESET, "retrohub"])
+    parser.add_argument("--python-deals", type=int, default=20)
     args = parser.parse_args(argv)
     decks = list(reference_deals()[: args.deals])
+    if args.summary:
+        summary(decks, args.presets, args.python_deals, args.budget)
+        return 0
     theirs = None if args.skip_peer else peer(decks)
     mine = ours(decks, args.budget, args.core)
     print("| deal | ours | length | ms | peer | length | ms |")

@@ -11,8 +11,9 @@ Command (from the repository root)::
    use them, so it takes numbered deals 1, 2, …), by each core of ``--cores``
    (``solve(core=…)``) in the same run. Per row: total, median, p90, p99 and max
    per deal; for the compiled core, how many times faster than the Python core on
-   the same deals, and the bars of issue 27 (no deal over 100 ms, p99 at most
-   30 ms, at least 20× the Python core): ``ok`` or what misses. ``--cap`` gives
+   the same deals, and the bars of issue 51 (no deal over 100 ms, p99 at most
+   30 ms; issue 27's "at least 20× the Python core" is retired, as on easy rows the question's
+   fixed cost is most of the time): ``ok`` or what misses. ``--cap`` gives
    each deal a time budget so that a slow old solver still finishes; a deal over
    it counts as "unknown" at the cap's time. Three-pass verdicts are checked
    against ``solution-lengths.txt``, and the two cores' verdicts against each
@@ -82,7 +83,7 @@ class MemoryOutcome(NamedTuple):
 
 
 #: Issue 27's bars for the compiled core: the slowest deal, the 99th percentile (seconds), the speed-up.
-MAX_BAR, P99_BAR, SPEEDUP_BAR = 0.100, 0.030, 20.0
+MAX_BAR, P99_BAR = 0.100, 0.030
 
 
 def timed_solve(deal: Deal, rules: Rules, optimal: bool, cap: float | None, core: Core | None = None) -> Outcome:
@@ -167,15 +168,13 @@ def verdict_row(name: str, redeals: str, count: int, cap: float | None, core: Co
                       verdicts)
 
 
-def bars(row: VerdictRow, speedup: float | None) -> str:
+def bars(row: VerdictRow) -> str:
     """``ok``, or which of the compiled core's bars the row misses."""
     missed = []
     if max(row.times) > MAX_BAR:
         missed.append(f"max > {MAX_BAR * 1000:.0f} ms")
     if percentile(row.times, 0.99) > P99_BAR:
         missed.append(f"p99 > {P99_BAR * 1000:.0f} ms")
-    if speedup is not None and speedup < SPEEDUP_BAR:
-        missed.append(f"< {SPEEDUP_BAR:.0f}x")
     return ", ".join(missed) or "ok"
 
 
@@ -190,7 +189,7 @@ def format_row(row: VerdictRow, python: VerdictRow | None) -> str:
     return (
         f"| {row.label:<33} | {total:>8.2f} | {statistics.median(ms):>7.1f} | {percentile(ms, 0.9):>7.1f} | "
         f"{percentile(ms, 0.99):>7.1f} | {max(ms):>7.1f} | {f'{speedup:.1f}' if speedup else '':>7} | "
-        f"{bars(row, speedup) if compiled else '':<24} | {note} |"
+        f"{bars(row) if compiled else '':<24} | {note} |"
     )
 
 
