@@ -71,3 +71,34 @@ def test_the_best_scores_are_the_peers(tmp_path: Path) -> None:
         for move in ours.moves:
             game.push(move)
         assert game.score == ours.score, number
+
+
+#: Numbered deals (Three passes) the differential draws, seeded: ``PYRAMID_SEED`` picks others (the seed
+#: is in the test's id, so a failure names its deals), ``PYRAMID_SLOW=1`` draws twenty.
+SEED = int(os.environ.get("PYRAMID_SEED", "51"))
+DRAWN = 20 if SLOW else 4
+
+
+@pytest.mark.parametrize("seed", [SEED], ids=lambda seed: f"seed {seed}")
+def test_random_numbered_deals_have_the_peers_best_scores(tmp_path: Path, seed: int) -> None:
+    """Issue 51: beyond the reference deals, deals nobody chose (any of the 2**32 numbered ones)."""
+    import random
+
+    from pyramid.engine.cards import format_cards
+    from pyramid.engine.deal import MAX_DEAL_NUMBER, numbered_deal
+
+    rules = preset(RULES_PRESET)
+    numbers = random.Random(seed).sample(range(1, MAX_DEAL_NUMBER + 1), DRAWN)
+    deals = [ReferenceDeal(index, format_cards(numbered_deal(number, rules.deck)), 0, None)
+             for index, number in enumerate(numbers, start=1)]
+    theirs = peer_scores(deals, tmp_path)
+    assert len(theirs) == len(deals), theirs
+    for index, (number, deal) in enumerate(zip(numbers, deals), start=1):
+        board = Board(parse_deal(deal.deal), rules)
+        ours = best_score(board, max_bytes=BEST_SCORE_BYTES)
+        assert ours.verdict == "best", number
+        assert ours.score == theirs[index], f"deal number {number}: ours {ours.score}, the peer's {theirs[index]}"
+        game = board.copy()
+        for move in ours.moves:
+            game.push(move)
+        assert game.score == ours.score, number
