@@ -44,13 +44,27 @@ def desktop_environment(display: str) -> dict[str, str]:
     return env
 
 
+def unused_display() -> str:
+    """A display number no X server holds, drawn at random from a wide range. Xvfb's own choice
+    (``-displayfd`` alone) is the lowest free one, so each test's server took the number the one
+    before had just given up; once (1 of 8 runs of this file, then 0 of 10) the console's SDL failed
+    to open X11 there though a bare window had just opened ("SDL picked the 'offscreen' driver").
+    That reuse is the suspect, not a proven cause: with fresh numbers, 0 of 16 runs failed."""
+    import random
+
+    while True:
+        number = random.randint(100, 30000)
+        if not Path(f"/tmp/.X{number}-lock").exists() and not Path(f"/tmp/.X11-unix/X{number}").exists():
+            return f":{number}"
+
+
 @pytest.fixture
 def x_display(tmp_path: Path):
     server_log = tmp_path / "xvfb.log"
     read, write = os.pipe()
     with server_log.open("w") as log:
-        server = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "800x600x24", "-nolisten", "tcp"],
-                                  pass_fds=(write,), stdout=log, stderr=subprocess.STDOUT)
+        server = subprocess.Popen(["Xvfb", unused_display(), "-displayfd", str(write), "-screen", "0", "800x600x24",
+                                   "-nolisten", "tcp"], pass_fds=(write,), stdout=log, stderr=subprocess.STDOUT)
     os.close(write)
     with os.fdopen(read) as stream:
         number = stream.readline().strip()
