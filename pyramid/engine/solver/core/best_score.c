@@ -53,21 +53,15 @@ typedef struct {
 } bs_search_t;
 
 /* BestScoreSearch.key, in two words: the pyramid, the waste's size and whether a draw reached the
-   state; then the live cards' ranks in drawing order, as the earliest stock places that hold that
-   sequence of ranks (so live sets that differ only by suits meet in one key, as the ranks' sequence
-   made them, in 31 bits where the sequence took 124), and the redeals left in the top four bits
-   (15 for unlimited: core_best_score takes no other count above 14). Two words where three were: the
-   tables of a long search are a third smaller, and its probes mostly wait for memory. */
+   state; then the live cards' ranks in drawing order as rank_places (live sets that differ only by
+   suits meet in one key, as the ranks' sequence made them, in 31 bits where the sequence took 124),
+   and the redeals left in the top four bits (15 for unlimited: core_best_score takes no other count
+   above 14). Two words where three were: the tables of a long search are a third smaller, and its
+   probes mostly wait for memory. */
 static void bs_key(const deal_t *d, bs_state_t s, uint64_t key[2]) {
-    uint64_t redeals = s.r == UNLIMITED ? 15 : (uint64_t)s.r, places = 0, from = ~0ULL;
-    for (uint64_t rest = s.live; rest; rest &= rest - 1) {
-        uint64_t holders = d->stock_rank_mask[d->stock_rank[bit_index(rest)]] & from;
-        uint64_t earliest = holders & -holders;  /* never 0: the card's own place is one of them */
-        places |= earliest;
-        from = ~((earliest << 1) - 1);
-    }
+    uint64_t redeals = s.r == UNLIMITED ? 15 : (uint64_t)s.r;
     key[0] = s.pm | (uint64_t)popcount(s.live & below(s.q)) << PYRAMID_BITS | (uint64_t)s.drew << 63;
-    key[1] = places | redeals << 60;
+    key[1] = rank_places(d, s.live) | redeals << 60;
 }
 
 /* BestScoreSearch.gain: what the cards removed since the start earned. */

@@ -88,7 +88,7 @@ typedef struct {
 
 /* A loss-table key marked lost by a walk, and what the table held before. */
 typedef struct {
-    uint64_t key[3];
+    uint64_t key[2];
     int32_t before;
 } mark_t;
 
@@ -240,7 +240,8 @@ int needs_more(const core_t *core, uint64_t pm, uint64_t live);
 int is_lost(const core_t *core, uint64_t pm, uint64_t live);
 int waste_stranded(const deal_t *d, uint64_t pm, uint64_t live, int q);
 u128 rank_sequence(const deal_t *d, uint64_t live);
-void lost_key(const deal_t *d, uint64_t pm, uint64_t live, int q, int r, uint64_t key[3]);
+void lost_key(const deal_t *d, uint64_t pm, uint64_t live, int q, int r, uint64_t key[2]);
+uint64_t rank_places(const deal_t *d, uint64_t live);
 uint64_t forget_buried(const deal_t *d, uint64_t pm, uint64_t live, int q, int r);
 int forced_removal(const deal_t *d, uint64_t pm, uint64_t uncovered, uint64_t live, removal_t *out);
 int pyramid_removals(const deal_t *d, uint64_t pm, uint64_t uncovered, removal_t out[64]);

@@ -160,11 +160,11 @@ typedef struct {
 
 /* Loss-table keys to record (LastPass._search's `recorded`). */
 typedef struct {
-    uint64_t (*items)[3];
+    uint64_t (*items)[2];
     size_t count, capacity;
 } key_list_t;
 
-static int push_key(core_t *core, key_list_t *keys, const uint64_t key[3]) {
+static int push_key(core_t *core, key_list_t *keys, const uint64_t key[2]) {
     if (!reserve(core, (void **)&keys->items, &keys->capacity, keys->count, sizeof(keys->items[0]))) return 0;
     memcpy(keys->items[keys->count++], key, sizeof(keys->items[0]));
     return 1;
@@ -276,7 +276,7 @@ static int pass_search(core_t *core, uint64_t pm, uint64_t live, int q, table_t 
         if (!here && (!d->goal_all || (state.consumed == length && state.taken == waste_size))) return CORE_WIN;
         uint64_t state_live = frame.stock_live[state.consumed] | frame.waste_live[state.taken];
         int state_q = frame.stock_q[state.consumed];
-        uint64_t key[3];
+        uint64_t key[2];
         lost_key(d, here, forget_buried(d, here, state_live, state_q, 0), state_q, 0, key);
         if (table_get(&core->lost, key) >= 0 || is_lost(core, here, state_live)) continue;
         int won = relaxed_can_win(core, here, state_live, state_q, 0);

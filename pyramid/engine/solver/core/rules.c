@@ -114,25 +114,39 @@ u128 rank_sequence(const deal_t *d, uint64_t live) {
     return sequence;
 }
 
-/* Position.lost_key, as three words. */
-void lost_key(const deal_t *d, uint64_t pm, uint64_t live, int q, int r, uint64_t key[3]) {
-    u128 sequence;
-    uint64_t size;
+/* The live cards' ranks in drawing order (rank_sequence), as the earliest stock places that hold
+   that sequence of ranks: live sets that differ only by suits give the same places, and one word
+   holds them where the sequence took two. */
+uint64_t rank_places(const deal_t *d, uint64_t live) {
+    uint64_t places = 0, from = ~0ULL;
+    for (uint64_t rest = live; rest; rest &= rest - 1) {
+        uint64_t holders = d->stock_rank_mask[d->stock_rank[bit_index(rest)]] & from;
+        uint64_t earliest = holders & -holders;  /* never 0: the card's own place is one of them */
+        places |= earliest;
+        from = ~((earliest << 1) - 1);
+    }
+    return places;
+}
+
+/* Position.lost_key, as two words: the pyramid and the waste's size (or a mark), then the live
+   cards' ranks in drawing order as rank_places (or, where the order does not matter, their counts,
+   three bits a rank). */
+void lost_key(const deal_t *d, uint64_t pm, uint64_t live, int q, int r, uint64_t key[2]) {
+    uint64_t size, ranks;
     if (r != UNLIMITED || d->draw_count != 1 || !d->waste_playable) {
         size = (uint64_t)popcount(live & below(q));
-        sequence = rank_sequence(d, live);
+        ranks = rank_places(d, live);
     } else if (d->goal_all) {
         size = ANY_WASTE;
-        sequence = rank_sequence(d, live);
+        ranks = rank_places(d, live);
     } else {
         size = COUNTS_MARK;
-        sequence = 0;
+        ranks = 0;
         for (int rank = 1; rank <= d->target; rank++)
-            sequence |= (u128)popcount(d->stock_rank_mask[rank] & live) << (3 * rank);
+            ranks |= (uint64_t)popcount(d->stock_rank_mask[rank] & live) << (3 * rank);
     }
     key[0] = pm | (size << PYRAMID_BITS);
-    key[1] = (uint64_t)sequence;
-    key[2] = (uint64_t)(sequence >> 64);
+    key[1] = ranks;
 }
 
 /* Position.stuck_in_waste */

@@ -107,7 +107,7 @@ static int successors(const core_t *core, uint64_t pm, uint64_t live, int q, int
  * lost in its relaxed game): 1, 0, or < 0 to stop. */
 static int new_state_lost(core_t *core, int32_t token, uint64_t pm, uint64_t live, int q, int r) {
     if (token != DRAW_TOKEN && token != REDEAL_TOKEN && is_lost(core, pm, live)) return 1;
-    uint64_t key[3];
+    uint64_t key[2];
     lost_key(&core->deal, pm, live, q, r, key);
     if (table_get(&core->lost, key) >= r) return 1;
     int won = relaxed_can_win(core, pm, live, q, r);

@@ -8,7 +8,7 @@ int push_token(core_t *core, int32_t token) {
 }
 
 /* A mark of a walk (VerdictSearch._walk): the key and what the table held before. */
-static int mark(core_t *core, const uint64_t key[3], int r) {
+static int mark(core_t *core, const uint64_t key[2], int r) {
     if (!reserve(core, (void **)&core->marks, &core->mark_capacity, core->mark_count, sizeof(mark_t))) return 0;
     mark_t *marked = &core->marks[core->mark_count++];
     memcpy(marked->key, key, sizeof(marked->key));
@@ -31,7 +31,7 @@ static int settled_lost(core_t *core, uint64_t pm, uint64_t live, int q, int r) 
     const deal_t *d = &core->deal;
     if (is_lost(core, pm, live)) return 1;
     if (!r && d->goal_all && waste_stranded(d, pm, live, q)) return 1;
-    uint64_t key[3];
+    uint64_t key[2];
     lost_key(d, pm, live, q, r, key);
     if (table_get(&core->lost, key) >= r) return 1;
     int won = relaxed_can_win(core, pm, live, q, r);
@@ -83,7 +83,7 @@ static int walk(core_t *core, uint64_t pm, uint64_t live, int q, int r, uint64_t
     for (;;) {
         if (seen_q >> q & 1) break;
         seen_q |= 1ULL << q;
-        uint64_t key[3];
+        uint64_t key[2];
         lost_key(d, pm, live, q, r, key);
         if (!cycle_free && table_get(&core->lost, key) >= r) break;
         if (!mark(core, key, r)) { result = CORE_FULL; break; }
