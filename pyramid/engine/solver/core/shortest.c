@@ -32,13 +32,11 @@ typedef struct {
     int r;
 } successor_t;
 
-/* ShortestSearch._state: the pyramid, the waste size, the ranks in drawing order, the redeals left. */
-static void state_key(const deal_t *d, uint64_t pm, uint64_t live, int q, int r, uint64_t key[4]) {
-    u128 sequence = rank_sequence(d, live);
+/* ShortestSearch._state: the pyramid, the waste size, the ranks in drawing order (as rank_places:
+   at most 31 bits), the redeals left (six bits, UNLIMITED too): two words where four were. */
+static void state_key(const deal_t *d, uint64_t pm, uint64_t live, int q, int r, uint64_t key[2]) {
     key[0] = pm | (uint64_t)popcount(live & below(q)) << PYRAMID_BITS;
-    key[1] = (uint64_t)sequence;
-    key[2] = (uint64_t)(sequence >> 64);
-    key[3] = (uint64_t)r;
+    key[1] = rank_places(d, live) | (uint64_t)r << 58;
 }
 
 /* ShortestSearch.bound */
@@ -115,7 +113,7 @@ static int new_state_lost(core_t *core, int32_t token, uint64_t pm, uint64_t liv
 }
 
 /* A state's record: its index (new ones recorded with `distance` and `parent`), or < 0. */
-static int32_t record(core_t *core, astar_t *search, const uint64_t key[4], int distance, int32_t parent) {
+static int32_t record(core_t *core, astar_t *search, const uint64_t key[2], int distance, int32_t parent) {
     if (!reserve(core, (void **)&search->distance, &search->distance_capacity, search->count, sizeof(int32_t))
         || !reserve(core, (void **)&search->parent, &search->parent_capacity, search->count, sizeof(int32_t))
         || !table_put(core, &search->index, key, (int32_t)search->count))
@@ -153,7 +151,7 @@ static int line_to(core_t *core, astar_t *search, int32_t goal, uint64_t pm, uin
         successor_t moves[96];
         int n = successors(core, pm, live, q, r, 0, moves), found = 0;
         for (int i = 0; i < n && !found; i++) {
-            uint64_t key[4];
+            uint64_t key[2];
             state_key(d, moves[i].after.pm, moves[i].after.live, moves[i].after.q, moves[i].r, key);
             if (table_get(&search->index, key) != wanted) continue;
             core->path[step] = moves[i].token;
@@ -168,7 +166,7 @@ static int line_to(core_t *core, astar_t *search, int32_t goal, uint64_t pm, uin
 /* ShortestSearch.run, after a verdict search that won from the same position (its tables prune). */
 static int run_astar(core_t *core, astar_t *search, uint64_t pm, uint64_t live, int q, int r) {
     const deal_t *d = &core->deal;
-    uint64_t key[4];
+    uint64_t key[2];
     state_key(d, pm, live, q, r, key);
     int32_t start = record(core, search, key, 0, -1);
     if (start < 0) return start;
@@ -215,7 +213,7 @@ static int run_astar(core_t *core, astar_t *search, uint64_t pm, uint64_t live, 
  * core_line), CORE_OVER or CORE_FULL; the budget is the verdict's, going on. */
 int shortest_line(core_t *core, uint64_t pm, uint64_t live, int q, int r) {
     astar_t search = {0};
-    if (!table_init(core, &search.index, 4)) { core->full = 1; return CORE_FULL; }
+    if (!table_init(core, &search.index, 2)) { core->full = 1; return CORE_FULL; }
     int result = run_astar(core, &search, pm, live, q, r);
     core->bytes -= table_bytes(&search.index, search.index.capacity)
                    + (search.distance_capacity + search.parent_capacity) * sizeof(int32_t);
