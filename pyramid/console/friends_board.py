@@ -145,13 +145,16 @@ class Remade(Generic[T]):
 
     def get(self) -> Ranking[T]:
         made_for, made = (self.session.friends.version, current_language()), self._made
-        if made is not None and made[0] != made_for and made[0][1] == made_for[1] \
-                and len(made[1].lines) >= RANKED_AT_ONCE and self.session.clock() < self._at + RANK_EVERY:
-            return made[1]  # a big board filling up: made again when due() says
-        if made is None or made[0] != made_for:
-            self._at = self.session.clock()
-            made = self._made = (made_for, self.make(made is not None and made[0][1] == made_for[1]))
-        return made[1]
+        if made is not None and (made[0] == made_for or self._waits(made)):
+            return made[1]
+        self._at = self.session.clock()
+        self._made = (made_for, self.make(made is not None and made[0][1] == made_for[1]))
+        return self._made[1]
+
+    def _waits(self, made: tuple[tuple[int, str], Ranking[T]]) -> bool:
+        """A big board filling up is made again only when :meth:`due` says (a new language at once)."""
+        return (made[0][1] == current_language() and len(made[1].lines) >= RANKED_AT_ONCE
+                and self.session.clock() < self._at + RANK_EVERY)
 
     def due(self) -> float | None:
         """When a ranking that has had news since is made again (the view after the tick does it)."""

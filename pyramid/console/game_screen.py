@@ -231,6 +231,10 @@ class GameScreen(Screen):
         #: The end panel's line highlighted, by its catalogue key: it stays on its line when "Watch the
         #: solution" comes in once the deal is judged (see :attr:`end_selected`).
         self.end_key = TO_MENU
+        #: The deal's best score as the lists or the saved data know it, once asked (the end panel's
+        #: "Go for its best score" is drawn at each frame; the answer changes only by a search, which
+        #: leaves this screen): a one-item tuple, empty until asked.
+        self._known_best: tuple[int | None, ...] = ()
 
     @property
     def board(self) -> Board:
@@ -399,11 +403,18 @@ class GameScreen(Screen):
     def challenge_offered(self) -> tuple[str, ...]:
         """"Go for its best score", on a numbered deal cleared under rules that score points, when the
         game was no score challenge and did not make the best score already (known, or to be found)."""
-        number, rules = self.run.progress.deal_number, self.board.rules
-        if number is None or rules.scoring == "cards_left" or self.run.score_goal is not None:
+        if self.run.progress.deal_number is None or self.board.rules.scoring == "cards_left" \
+                or self.run.score_goal is not None:
             return ()
-        best = known_best_score(self.session, rules, number)
+        best = self.known_best()
         return (CHALLENGE,) if best is None or self.board.score < best else ()
+
+    def known_best(self) -> int | None:
+        """The best score of this numbered deal, as the lists or the saved data know it (asked once)."""
+        if not self._known_best:
+            number = self.run.progress.deal_number
+            self._known_best = (None if number is None else known_best_score(self.session, self.board.rules, number),)
+        return self._known_best[0]
 
     def end_lines(self) -> tuple[str, ...]:
         """The end panel's choices as the player reads them."""
@@ -439,10 +450,8 @@ class GameScreen(Screen):
             self.end_key = TO_MENU
             self.undo()
         elif items[self.end_selected] == CHALLENGE:
-            number = self.run.progress.deal_number
             challenge_deal(self.session, self.run.progress.redeals,
-                           DealRequest(number, score_par=known_best_score(self.session, self.board.rules, number)
-                                       if number is not None else None), self)
+                           DealRequest(self.run.progress.deal_number, score_par=self.known_best()), self)
         elif items[self.end_selected] == PLAY_AGAIN and self.challenge_line():
             score_challenge(self.session, replace=self)  # the next challenge
         elif items[self.end_selected] == PLAY_AGAIN:
