@@ -149,6 +149,8 @@ class TableServerSession:
         self._gave_way = False  # the last attempt left for another connection (TakenOver)
         #: The daily results: this console's to share, the boards it follows (issue 50).
         self.daily = DailyResults(context, account.user, self)
+        #: aiomqtt's queue class, made once: its inboxes tell this session what they drop.
+        self._inbox = telling(self._dropped)
 
     @property
     def address(self) -> str:
@@ -274,7 +276,7 @@ class TableServerSession:
         client = aiomqtt.Client(
             self.account.host, self.account.port, username=me, password=password, identifier=identifier,
             protocol=aiomqtt.ProtocolVersion.V5, will=will, keepalive=KEEPALIVE, tls_context=tls,
-            timeout=self.context.limits.connect_timeout, max_queued_incoming_messages=MAX_QUEUED, queue_type=telling(self._dropped),
+            timeout=self.context.limits.connect_timeout, max_queued_incoming_messages=MAX_QUEUED, queue_type=self._inbox,
             socket_options=[(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)], logger=MQTT_LOG,
         )
         try:
