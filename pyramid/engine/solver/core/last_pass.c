@@ -11,13 +11,12 @@ static int holds_rank(u128 stock, int rank) {
 /* LastPass._short (not cached: a pass over the pyramid's cards). */
 int is_short(const core_t *core, uint64_t pm) {
     const deal_t *d = &core->deal;
-    uint64_t lonely[MAX_RANK + 1] = {0};
+    int lonely[MAX_RANK + 1] = {0};
     for (uint64_t rest = pm & ~d->rank_mask[d->target]; rest; rest &= rest - 1) {
         int bit = bit_index(rest);
         if (d->pyramid_partners[bit] & pm & ~(1ULL << bit)) continue;
         int need = d->target - d->rank[bit];
-        lonely[need] |= 1ULL << bit;
-        if (popcount(lonely[need]) > core->supply[need]) return 1;
+        if (++lonely[need] > core->supply[need]) return 1;
     }
     return 0;
 }

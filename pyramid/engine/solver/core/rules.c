@@ -128,25 +128,29 @@ uint64_t rank_places(const deal_t *d, uint64_t live) {
     return places;
 }
 
-/* Position.lost_key, as two words: the pyramid and the waste's size (or a mark), then the live
-   cards' ranks in drawing order as rank_places (or, where the order does not matter, their counts,
-   three bits a rank). */
-void lost_key(const deal_t *d, uint64_t pm, uint64_t live, int q, int r, uint64_t key[2]) {
-    uint64_t size, ranks;
-    if (r != UNLIMITED || d->draw_count != 1 || !d->waste_playable) {
-        size = (uint64_t)popcount(live & below(q));
-        ranks = rank_places(d, live);
-    } else if (d->goal_all) {
-        size = ANY_WASTE;
-        ranks = rank_places(d, live);
-    } else {
-        size = COUNTS_MARK;
-        ranks = 0;
-        for (int rank = 1; rank <= d->target; rank++)
-            ranks |= (uint64_t)popcount(d->stock_rank_mask[rank] & live) << (3 * rank);
-    }
+/* The second word of Position.lost_key (see lost_key): the live cards' ranks in drawing order as
+   rank_places or, where the order does not matter, their counts, three bits a rank. A walk's draws
+   leave the live cards as they are, so it reads this once for many keys. */
+uint64_t lost_ranks(const deal_t *d, uint64_t live, int r) {
+    if (r != UNLIMITED || d->draw_count != 1 || !d->waste_playable || d->goal_all) return rank_places(d, live);
+    uint64_t ranks = 0;
+    for (int rank = 1; rank <= d->target; rank++)
+        ranks |= (uint64_t)popcount(d->stock_rank_mask[rank] & live) << (3 * rank);
+    return ranks;
+}
+
+/* Position.lost_key, as two words: the pyramid and the waste's size (or a mark), then `ranks`,
+   lost_ranks(d, live, r). */
+void lost_key_ranked(const deal_t *d, uint64_t pm, uint64_t live, int q, int r, uint64_t ranks, uint64_t key[2]) {
+    uint64_t size;
+    if (r != UNLIMITED || d->draw_count != 1 || !d->waste_playable) size = (uint64_t)popcount(live & below(q));
+    else size = d->goal_all ? ANY_WASTE : COUNTS_MARK;
     key[0] = pm | (size << PYRAMID_BITS);
     key[1] = ranks;
+}
+
+void lost_key(const deal_t *d, uint64_t pm, uint64_t live, int q, int r, uint64_t key[2]) {
+    lost_key_ranked(d, pm, live, q, r, lost_ranks(d, live, r), key);
 }
 
 /* Position.stuck_in_waste */

@@ -95,7 +95,10 @@ static int push_pair_value(core_t *core, pair_t pair, uint64_t frame) {
     return 1;
 }
 
-static int64_t keep_pairs(core_t *core, const uint64_t key[2], size_t start) {
+/* Where node_excursion put its key (see there): the slot and the table's capacity then. */
+typedef struct { size_t slot, capacity; } placed_t;
+
+static int64_t keep_pairs(core_t *core, const uint64_t key[2], placed_t placed, size_t start) {
     pair_t *region = core->pair_scratch + start;
     size_t n = core->pair_scratch_count - start, kept = 0;
     sort_pairs(region, n);
@@ -112,7 +115,10 @@ static int64_t keep_pairs(core_t *core, const uint64_t key[2], size_t start) {
         memcpy(core->pairs + index + 1, region, kept * sizeof(pair_t));
         core->pair_count = needed;
     }
-    if (index > INT32_MAX || !table_put(core, &core->node_excursions, key, (int32_t)index)) { core->full = 1; return CORE_FULL; }
+    if (index > INT32_MAX) { core->full = 1; return CORE_FULL; }
+    table_t *t = &core->node_excursions;
+    if (t->capacity == placed.capacity) t->values[placed.slot] = (int32_t)index;  /* no key moves but by growing */
+    else if (!table_put(core, t, key, (int32_t)index)) return CORE_FULL;
     return (int64_t)index;
 }
 
@@ -185,19 +191,26 @@ static int node_stock_moves(core_t *core, uint64_t pm, int card, int32_t node, u
     return 0;
 }
 
-/* TwoPasses._excursion: LastPass.excursion over the stocks of `node`; outcomes (pyramid, node). */
+/* TwoPasses._excursion: LastPass.excursion over the stocks of `node`; outcomes (pyramid, node).
+ * An excursion not known yet takes its slot at once (value -1, "not known": one asked again after
+ * a search called off is made again), and keep_pairs fills it in: one probe, not two (the
+ * excursions nested in it cannot be it: each draws a card or takes a pyramid card). */
 static int64_t node_excursion(core_t *core, uint64_t pm, int card, int32_t node) {
     const deal_t *d = &core->deal;
     uint64_t key[2] = {pm | (uint64_t)card << CONSUMED_SHIFT, (uint64_t)node};
-    int known = table_get(&core->node_excursions, key);
-    if (known >= 0) return known;
+    table_t *t = &core->node_excursions;
+    int added;
+    int32_t *entry = table_entry(core, t, key, -1, &added);
+    if (!entry) return CORE_FULL;
+    if (*entry >= 0) return *entry;
+    placed_t placed = {(size_t)(entry - t->values), t->capacity};
     if (!pm && !d->goal_all) return CORE_CLEARED;
     int need = d->target - card;
     size_t start = core->pair_scratch_count;
     uint32_t cards = core->dd[node].cards;
     if ((!(pm & d->rank_mask[need]) && !(d->stock_top_playable && (d->stock_rank_mask[need] & cards)))
         || is_short(core, pm))
-        return keep_pairs(core, key, start);
+        return keep_pairs(core, key, placed, start);
     int stop = tick(core);
     if (!stop) stop = pair_filter_ready(core);
     if (stop) return stop;
@@ -205,7 +218,7 @@ static int64_t node_excursion(core_t *core, uint64_t pm, int card, int32_t node)
     stop = node_pyramid_moves(core, pm, card, node, frame);
     if (!stop && cards) stop = node_stock_moves(core, pm, card, node, frame);
     if (stop) return stop;
-    return keep_pairs(core, key, start);
+    return keep_pairs(core, key, placed, start);
 }
 
 /* TwoPasses._second_pass_wins: does some stock of the family at `root` clear `pm` in the last pass? */

@@ -77,14 +77,18 @@ static int try_open_removals(core_t *core, uint64_t pm, uint64_t live, int q, in
 static int walk(core_t *core, uint64_t pm, uint64_t live, int q, int r, uint64_t uncovered) {
     const deal_t *d = &core->deal;
     int cycle_free = r == UNLIMITED && d->draw_count == 1 && d->waste_playable;
-    uint64_t seen_q = 0;
+    uint64_t seen_q = 0, ranks_live = live, ranks = lost_ranks(d, live, r);
     size_t marks = core->mark_count;
     int result = CORE_LOSE;
     for (;;) {
         if (seen_q >> q & 1) break;
         seen_q |= 1ULL << q;
+        if (live != ranks_live) {
+            ranks_live = live;
+            ranks = lost_ranks(d, live, r);
+        }
         uint64_t key[2];
-        lost_key(d, pm, live, q, r, key);
+        lost_key_ranked(d, pm, live, q, r, ranks, key);
         if (!cycle_free && table_get(&core->lost, key) >= r) break;
         if (!mark(core, key, r)) { result = CORE_FULL; break; }
         if (!r && d->goal_all && waste_stranded(d, pm, live, q)) break;
