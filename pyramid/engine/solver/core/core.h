@@ -127,14 +127,14 @@ typedef struct core {
     size_t dd_count, dd_capacity;
     int32_t *node_index;       /* open addressing over the nodes, by their stocks */
     size_t node_slots;
-    table_t node_excursions;   /* (pyramid | card << 56, node) -> index of its outcomes in `pairs` */
-    unsigned __int128 *pairs;  /* lists: a count, then that many (pyramid, node) outcomes (PAIR) */
+    table_t node_excursions;   /* PAIR(pyramid, node) | card << 60 -> index of its outcomes in `pairs` */
+    uint64_t *pairs;           /* lists: a count, then that many (pyramid, node) outcomes (PAIR) */
     size_t pair_count, pair_capacity;
-    unsigned __int128 *pair_scratch;
-    struct { unsigned __int128 pair; uint64_t frame; } *pair_filter;  /* see push_pair_value */
+    uint64_t *pair_scratch;
+    struct { uint64_t pair, frame; } *pair_filter;  /* see push_pair_value */
     uint64_t pair_frames;
     size_t pair_scratch_count, pair_scratch_capacity;
-    table_t second_lost;       /* TwoPasses.lost: (pyramid, node) */
+    table_t second_lost;       /* TwoPasses.lost: PAIR(pyramid, node) */
     uint64_t redeal_pm, redeal_live;  /* where the last winning_redeal found a winning line redeals */
 } core_t;
 
@@ -210,12 +210,29 @@ typedef struct dd_node {
     int32_t place, present, absent;
 } dd_node_t;
 
-/* Outcomes of excursions over nodes: a pyramid and a node, as node << 64 | pyramid. */
-typedef u128 pair_t;
+/* Where a pyramid's cards are: row i at bits 8i to 8i + i (Position's layout, ROW_STRIDE apart). */
+#define PYRAMID_LAYOUT 0x007f3f1f0f070301ULL
+#define PACKED_BITS 28
+
+/* A pyramid in the 28 bits its cards take (row i from bit i(i+1)/2): the two-pass search's
+ * outcomes and keys take one word, not two (the tables of a hard deal are the most of its time). */
+static inline uint64_t pack_pyramid(uint64_t pm) {
+    return (pm & 0x1) | ((pm >> 7) & 0x6) | ((pm >> 13) & 0x38) | ((pm >> 18) & 0x3c0) | ((pm >> 22) & 0x7c00)
+           | ((pm >> 25) & 0x1f8000) | ((pm >> 27) & 0xfe00000);
+}
+
+static inline uint64_t unpack_pyramid(uint64_t packed) {
+    return (packed & 0x1) | ((packed & 0x6) << 7) | ((packed & 0x38) << 13) | ((packed & 0x3c0) << 18)
+           | ((packed & 0x7c00) << 22) | ((packed & 0x1f8000) << 25) | ((packed & 0xfe00000) << 27);
+}
+
+/* Outcomes of excursions over nodes: a pyramid and a node, as node << 28 | the packed pyramid (the
+ * nodes stay below 2^31, node_of says so). */
+typedef uint64_t pair_t;
 #define PAIR_FILTER 4096
-#define PAIR(pm, node) ((u128)(uint64_t)(node) << 64 | (pm))
-#define PAIR_PM(pair) ((uint64_t)(pair))
-#define PAIR_NODE(pair) ((int32_t)(uint64_t)((pair) >> 64))
+#define PAIR(pm, node) ((uint64_t)(node) << PACKED_BITS | pack_pyramid(pm))
+#define PAIR_PM(pair) unpack_pyramid((pair) & ((1ULL << PACKED_BITS) - 1))
+#define PAIR_NODE(pair) ((int32_t)((pair) >> PACKED_BITS))
 
 /* How a game scores, for the best-score search (BestScoreSearch.gain): Three passes (Microsoft's:
  * 5 a removal, a bonus per row emptied), RetroHub (each card's points), or the pyramid cards left. */

@@ -7,7 +7,7 @@ core_t *core_new(const deal_t *deal, int64_t byte_bound) {
         || deal->draw_count < 1 || deal->draw_count > MAX_CARDS || byte_bound <= 0)
         return NULL;
     for (int bit = 0; bit < PYRAMID_BITS; bit++)
-        if (deal->rank[bit] > deal->target) return NULL;
+        if (deal->rank[bit] > deal->target || (deal->rank[bit] && !(PYRAMID_LAYOUT >> bit & 1))) return NULL;
     for (int j = 0; j < deal->m; j++)
         if (deal->stock_rank[j] < 1 || deal->stock_rank[j] > deal->target) return NULL;
     core_t *core = calloc(1, sizeof(core_t));
@@ -25,8 +25,8 @@ core_t *core_new(const deal_t *deal, int64_t byte_bound) {
     for (int rank = 0; rank <= deal->target; rank++) core->supply[rank] = popcount(deal->stock_rank_mask[rank] & deal->start_live);
     int ok = table_init(core, &core->lost, 2) && table_init(core, &core->asked, 4)
              && table_init(core, &core->won, 4) && table_init(core, &core->shapes, 3)
-             && table_init(core, &core->excursions, 3) && table_init(core, &core->node_excursions, 2)
-             && table_init(core, &core->second_lost, 2)
+             && table_init(core, &core->excursions, 3) && table_init(core, &core->node_excursions, 1)
+             && table_init(core, &core->second_lost, 1)
              && reserve(core, (void **)&core->outcomes, &core->outcome_capacity, 0, sizeof(uint64_t))
              && reserve(core, (void **)&core->pairs, &core->pair_capacity, 0, sizeof(pair_t));
     if (ok) {  /* index 0 of both: the empty list */

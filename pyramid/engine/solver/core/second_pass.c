@@ -1,7 +1,7 @@
 /* Two passes, the second pass: the decision diagram of the stocks and excursions over its nodes (TwoPasses in two_passes.py). */
 #include "core.h"
 
-DEFINE_SORT(sort_pairs, u128)
+DEFINE_SORT(sort_pairs, pair_t)
 
 static uint64_t family_hash(const uint32_t *stocks, uint32_t count) {
     uint64_t h = count;
@@ -24,7 +24,8 @@ int32_t node_of(core_t *core, uint32_t *stocks, uint32_t count) {
         }
         i = (i + 1) & mask;
     }
-    if (!reserve(core, (void **)&core->dd, &core->dd_capacity, core->dd_count, sizeof(dd_node_t))
+    if (core->dd_count >= INT32_MAX
+        || !reserve(core, (void **)&core->dd, &core->dd_capacity, core->dd_count, sizeof(dd_node_t))
         || core->bytes + count * sizeof(uint32_t) > core->byte_bound) {
         core->full = 1;
         free(stocks);
@@ -85,7 +86,7 @@ static int split(core_t *core, int32_t at) {
 /* Append an outcome to the region of the excursion `frame` is filling, unless the filter saw it
  * there already (a direct-mapped cache: what it misses, keep_pairs still drops). */
 static int push_pair_value(core_t *core, pair_t pair, uint64_t frame) {
-    uint64_t h = mix((uint64_t)pair ^ mix((uint64_t)(pair >> 64) + frame)) & (PAIR_FILTER - 1);
+    uint64_t h = mix(pair ^ mix(frame)) & (PAIR_FILTER - 1);
     if (core->pair_filter[h].pair == pair && core->pair_filter[h].frame == frame) return 1;
     core->pair_filter[h].pair = pair;
     core->pair_filter[h].frame = frame;
@@ -98,7 +99,7 @@ static int push_pair_value(core_t *core, pair_t pair, uint64_t frame) {
 /* Where node_excursion put its key (see there): the slot and the table's capacity then. */
 typedef struct { size_t slot, capacity; } placed_t;
 
-static int64_t keep_pairs(core_t *core, const uint64_t key[2], placed_t placed, size_t start) {
+static int64_t keep_pairs(core_t *core, const uint64_t key[1], placed_t placed, size_t start) {
     pair_t *region = core->pair_scratch + start;
     size_t n = core->pair_scratch_count - start, kept = 0;
     sort_pairs(region, n);
@@ -197,7 +198,7 @@ static int node_stock_moves(core_t *core, uint64_t pm, int card, int32_t node, u
  * excursions nested in it cannot be it: each draws a card or takes a pyramid card). */
 static int64_t node_excursion(core_t *core, uint64_t pm, int card, int32_t node) {
     const deal_t *d = &core->deal;
-    uint64_t key[2] = {pm | (uint64_t)card << CONSUMED_SHIFT, (uint64_t)node};
+    uint64_t key[1] = {PAIR(pm, node) | (uint64_t)card << 60};
     table_t *t = &core->node_excursions;
     int added;
     int32_t *entry = table_entry(core, t, key, -1, &added);
@@ -228,14 +229,14 @@ int second_pass_wins(core_t *core, uint64_t pm, int32_t root) {
     table_t seen;
     pair_t *todo = NULL;
     size_t todo_count = 0, todo_capacity = 0;
-    if (!table_init(core, &seen, 2)) { core->full = 1; return CORE_FULL; }
+    if (!table_init(core, &seen, 1)) { core->full = 1; return CORE_FULL; }
     int result = CORE_LOSE;
 #define PUSH_STATE(P, N) do { if (!reserve(core, (void **)&todo, &todo_capacity, todo_count, sizeof(pair_t))) { result = CORE_FULL; goto done; } \
         todo[todo_count++] = PAIR((P), (N)); } while (0)
     PUSH_STATE(pm, root);
     while (todo_count) {
         pair_t state = todo[--todo_count];
-        uint64_t key[2] = {PAIR_PM(state), (uint64_t)PAIR_NODE(state)};
+        uint64_t key[1] = {state};
         if (table_get(&seen, key) >= 0 || table_get(&core->second_lost, key) >= 0) continue;
         if (!table_put(core, &seen, key, 1)) { result = CORE_FULL; goto done; }
         int over = tick(core);
@@ -272,7 +273,7 @@ int second_pass_wins(core_t *core, uint64_t pm, int32_t root) {
         for (uint64_t i = 0; i < count; i++) PUSH_STATE(PAIR_PM(core->pairs[found + 1 + i]), PAIR_NODE(core->pairs[found + 1 + i]));
     }
     for (size_t i = 0; i < seen.capacity; i++)  /* the family's pass is lost from every state it met */
-        if (seen.tags[i] && !table_put(core, &core->second_lost, seen.keys + 2 * i, 1)) { result = CORE_FULL; break; }
+        if (seen.tags[i] && !table_put(core, &core->second_lost, seen.keys + i, 1)) { result = CORE_FULL; break; }
 done:
 #undef PUSH_STATE
     core->pair_scratch_count = 0;
