@@ -123,6 +123,7 @@ class VerdictSearch:
         seen_q: set[int] = set()
         # The walk's positions, marked lost while they are explored: key → what the table held before.
         walked: dict[int, int] = {}
+        first = True
         try:
             while True:
                 # Back at a place of this walk after a redeal: the same position
@@ -130,16 +131,22 @@ class VerdictSearch:
                 if q in seen_q:
                     break
                 seen_q.add(q)
-                key = pos.lost_key(pm, live, q, r)
-                if not cycle_free and lost.get(key, -1) >= r:
-                    break
-                if key not in walked:
-                    walked[key] = lost.get(key, -1)
-                    lost[key] = r
+                open_removal = pos.open_removal_possible(uncovered, live, q)
+                # A place where only a draw can be made is marked only where the walk starts: a
+                # walk that comes to it goes on to the next place with a removal (or the walk's
+                # end), which is marked; one probe and one mark fewer a place passed through.
+                if first or open_removal or cycle_free:
+                    key = pos.lost_key(pm, live, q, r)
+                    if not cycle_free and lost.get(key, -1) >= r:
+                        break
+                    if key not in walked:
+                        walked[key] = lost.get(key, -1)
+                        lost[key] = r
+                first = False
                 # Drawing only strands more: the rest of the last pass is lost too.
                 if not r and pos.goal_all and pos.waste_stranded(pm, live, q):
                     break
-                if pos.open_removal_possible(uncovered, live, q):
+                if open_removal:
                     # Drawing only moves cards from the stock to the waste, which
                     # the last-pass relaxation only finds harder: once it loses,
                     # the rest of the walk does too.

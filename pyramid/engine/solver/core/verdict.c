@@ -80,19 +80,22 @@ static int walk(core_t *core, uint64_t pm, uint64_t live, int q, int r, uint64_t
     uint64_t seen_q = 0, ranks_live = live, ranks = lost_ranks(d, live, r);
     size_t marks = core->mark_count;
     int result = CORE_LOSE;
-    for (;;) {
+    for (int first = 1;; first = 0) {
         if (seen_q >> q & 1) break;
         seen_q |= 1ULL << q;
-        if (live != ranks_live) {
-            ranks_live = live;
-            ranks = lost_ranks(d, live, r);
+        int open = open_removal_possible(d, uncovered, live, q);
+        if (first || open || cycle_free) {  /* a place with only a draw: marked where a walk starts (see _walk) */
+            if (live != ranks_live) {
+                ranks_live = live;
+                ranks = lost_ranks(d, live, r);
+            }
+            uint64_t key[2];
+            lost_key_ranked(d, pm, live, q, r, ranks, key);
+            if (!cycle_free && table_get(&core->lost, key) >= r) break;
+            if (!mark(core, key, r)) { result = CORE_FULL; break; }
         }
-        uint64_t key[2];
-        lost_key_ranked(d, pm, live, q, r, ranks, key);
-        if (!cycle_free && table_get(&core->lost, key) >= r) break;
-        if (!mark(core, key, r)) { result = CORE_FULL; break; }
         if (!r && d->goal_all && waste_stranded(d, pm, live, q)) break;
-        if (open_removal_possible(d, uncovered, live, q)) {
+        if (open) {
             if (!r) {
                 int won = relaxed_can_win(core, pm, live, q, r);
                 if (won < 0) { result = won; break; }
