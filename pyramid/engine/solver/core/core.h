@@ -43,6 +43,7 @@ typedef unsigned __int128 u128;
 #define COUNTS_MARK 254ULL
 #define ANY_WASTE 255ULL
 #define CANCEL_INTERVAL 0.01
+#define SHORT_SLOTS 4096
 
 /* Results of a question; inside the searches also CORE_QUICK (a share of the budget spent, see
  * VerdictSearch.last_pass_lost) and CORE_CLEARED (LastPass's PyramidCleared). */
@@ -115,6 +116,9 @@ typedef struct core {
     int full;
     /* The last pass by waste excursions (last_pass.py). */
     int supply[MAX_RANK + 1];  /* LastPass.supply */
+    /* is_short's answers, by a hash of the pyramid (LastPass.short): few pyramids, asked again and again. */
+    uint64_t short_pm[SHORT_SLOTS];  /* UINT64_MAX: empty */
+    uint8_t short_answer[SHORT_SLOTS];
     table_t excursions;        /* (pyramid | card << 56, stock ranks) -> index of its outcomes in `outcomes` */
     uint64_t *outcomes;        /* lists: a count, then that many outcomes (pyramid | consumed << 56) */
     size_t outcome_count, outcome_capacity;
@@ -282,7 +286,7 @@ int forced_open_removal(const deal_t *d, uint64_t pm, uint64_t uncovered, uint64
 void pass_cards(const deal_t *d, uint64_t live, int q, pass_cards_t *cards);
 state_t apply_removal(const deal_t *d, uint64_t pm, uint64_t live, int q, int r, removal_t removal);
 int relaxed_can_win(core_t *core, uint64_t pm, uint64_t live, int q, int r);
-int is_short(const core_t *core, uint64_t pm);
+int is_short(core_t *core, uint64_t pm);
 int64_t excursion(core_t *core, uint64_t pm, int card, u128 stock);
 int best_score_line(core_t *core, const best_scoring_t *sc, uint64_t pm, uint64_t live, int q, int r, int floor,
                     int *gain);

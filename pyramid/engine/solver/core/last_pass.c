@@ -8,8 +8,20 @@ static int holds_rank(u128 stock, int rank) {
     return 0;
 }
 
-/* LastPass._short (not cached: a pass over the pyramid's cards). */
-int is_short(const core_t *core, uint64_t pm) {
+/* LastPass._short, kept in a direct-mapped cache (a second pass asks it of some thousand pyramids
+   a hundred thousand times). */
+static int short_of(const core_t *core, uint64_t pm);
+
+int is_short(core_t *core, uint64_t pm) {
+    size_t slot = (size_t)(mix(pm) & (SHORT_SLOTS - 1));
+    if (core->short_pm[slot] != pm) {
+        core->short_pm[slot] = pm;
+        core->short_answer[slot] = (uint8_t)short_of(core, pm);
+    }
+    return core->short_answer[slot];
+}
+
+static int short_of(const core_t *core, uint64_t pm) {
     const deal_t *d = &core->deal;
     int lonely[MAX_RANK + 1] = {0};
     for (uint64_t rest = pm & ~d->rank_mask[d->target]; rest; rest &= rest - 1) {
