@@ -181,15 +181,16 @@ typedef struct {
 #define CONSUMED_SHIFT PYRAMID_BITS
 #define PYRAMID_MASK ((1ULL << PYRAMID_BITS) - 1)
 
-/* An inlined sort (the lists are short and many: it beats qsort's calls), for outcomes of both kinds. */
-#define DEFINE_SORT(name, type)                                                  \
+/* An inlined sort (the lists are short and many: it beats qsort's calls), for outcomes of both kinds,
+ * and by KEY for records (KEY(x) the value they are ordered by). */
+#define DEFINE_SORT_BY(name, type, KEY)                                          \
     static void name(type *items, size_t n) {                                    \
         while (n > 16) {                                                         \
             type pivot = items[n / 2];                                           \
             size_t i = 0, j = n - 1;                                             \
             for (;;) {                                                           \
-                while (items[i] < pivot) i++;                                    \
-                while (items[j] > pivot) j--;                                    \
+                while (KEY(items[i]) < KEY(pivot)) i++;                          \
+                while (KEY(items[j]) > KEY(pivot)) j--;                          \
                 if (i >= j) break;                                               \
                 type swap = items[i]; items[i] = items[j]; items[j] = swap;      \
                 i++; j--;                                                        \
@@ -201,10 +202,12 @@ typedef struct {
         for (size_t i = 1; i < n; i++) {                                         \
             type item = items[i];                                                \
             size_t j = i;                                                        \
-            for (; j > 0 && items[j - 1] > item; j--) items[j] = items[j - 1];   \
+            for (; j > 0 && KEY(items[j - 1]) > KEY(item); j--) items[j] = items[j - 1]; \
             items[j] = item;                                                     \
         }                                                                        \
     }
+#define SORT_ITSELF(x) (x)
+#define DEFINE_SORT(name, type) DEFINE_SORT_BY(name, type, SORT_ITSELF)
 
 /* The decision diagram of the second pass's stocks (TwoPasses._node, _split): node 0 the empty
  * family, node 1 the family of the empty stock. */

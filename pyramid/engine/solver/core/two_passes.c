@@ -277,25 +277,19 @@ static int compare_popcount(const void *a, const void *b) {
     return cx != cy ? cx - cy : (x->pm < y->pm ? -1 : x->pm > y->pm);
 }
 
-static int compare_stocks(const void *a, const void *b) {
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-static int compare_stayers(const void *a, const void *b) {
-    const stayer_t *x = a, *y = b;
-    return x->ranks < y->ranks ? -1 : x->ranks > y->ranks;
-}
+DEFINE_SORT(sort_stocks, uint32_t)
+#define STAYER_RANKS(x) ((x).ranks)
+DEFINE_SORT_BY(sort_stayers, stayer_t, STAYER_RANKS)
 
 /* The root of an end's stocks: one stock for each rank sequence (any: the second pass sees ranks). */
 static int32_t end_root(core_t *core, end_t *end) {
     uint32_t *stocks = malloc((end->count ? end->count : 1) * sizeof(uint32_t));
     if (!stocks) { core->full = 1; return -1; }
-    if (end->count > 1) qsort(end->stocks, end->count, sizeof(stayer_t), compare_stayers);  /* by ranks */
+    sort_stayers(end->stocks, end->count);  /* by ranks */
     uint32_t count = 0;
     for (size_t i = 0; i < end->count; i++)
         if (!i || end->stocks[i].ranks != end->stocks[i - 1].ranks) stocks[count++] = end->stocks[i].stayers;
-    qsort(stocks, count, sizeof(uint32_t), compare_stocks);
+    sort_stocks(stocks, count);
     uint32_t unique = 0;
     for (uint32_t i = 0; i < count; i++)
         if (!unique || stocks[unique - 1] != stocks[i]) stocks[unique++] = stocks[i];
