@@ -52,16 +52,17 @@ typedef struct {
     size_t heap_count, heap_capacity;
 } bs_search_t;
 
-/* BestScoreSearch.key, in two words: the pyramid, the waste's size and whether a draw reached the
-   state; then the live cards' ranks in drawing order as rank_places (live sets that differ only by
-   suits meet in one key, as the ranks' sequence made them, in 31 bits where the sequence took 124),
-   and the redeals left in the top four bits (15 for unlimited: core_best_score takes no other count
-   above 14). Two words where three were: the tables of a long search are a third smaller, and its
-   probes mostly wait for memory. */
-static void bs_key(const deal_t *d, bs_state_t s, uint64_t key[2]) {
+/* BestScoreSearch.key, in one word: the live cards' ranks in drawing order as rank_places (below bit
+   m: live sets that differ only by suits meet in one key, as the ranks' sequence made them), the
+   pyramid packed above them (pack_pyramid: core_new checks that the pyramid's cards and the stock's
+   fit in 52 bits), then the waste's size (at most m, five bits), whether a draw reached the state
+   and the redeals left (15 for unlimited: core_best_score takes no other count above 14). One word
+   where two were and three before them: the search is memory-bound, its table of states most of
+   its time. */
+static void bs_key(const deal_t *d, bs_state_t s, uint64_t key[1]) {
     uint64_t redeals = s.r == UNLIMITED ? 15 : (uint64_t)s.r;
-    key[0] = s.pm | (uint64_t)popcount(s.live & below(s.q)) << PYRAMID_BITS | (uint64_t)s.drew << 63;
-    key[1] = rank_places(d, s.live) | redeals << 60;
+    key[0] = rank_places(d, s.live) | pack_pyramid(s.pm) << d->m | (uint64_t)popcount(s.live & below(s.q)) << 52
+             | (uint64_t)s.drew << 59 | redeals << 60;
 }
 
 /* BestScoreSearch.gain: what the cards removed since the start earned. */
@@ -349,7 +350,7 @@ static bs_state_t bs_next_choice(const deal_t *d, bs_state_t s) {
 /* Whether the depth-first pass expands `state` (BestScoreSearch.first_visit): 1 yes, 0 no, or
    CORE_FULL. `seen` holds a state's key without its draw flag, and 1 while only a draw reached it. */
 static int bs_first_visit(bs_search_t *search, bs_state_t state) {
-    uint64_t key[2];
+    uint64_t key[1];
     bs_state_t plain = state;
     plain.drew = 0;
     bs_key(&search->core->deal, plain, key);
@@ -448,7 +449,7 @@ static int bs_needed(const bs_search_t *search, bs_state_t s, int gain) {
 static int bs_reach(bs_search_t *search, int32_t from, int32_t token, bs_state_t after, int moves, int gain,
                     int32_t *order) {
     core_t *core = search->core;
-    uint64_t key[2];
+    uint64_t key[1];
     bs_key(&core->deal, after, key);
     int known = table_get(&search->seen, key);
     if (known >= 0 && (search->nodes[known].closed || search->nodes[known].moves <= moves)) return 0;
@@ -508,13 +509,13 @@ int best_score_line(core_t *core, const best_scoring_t *sc, uint64_t pm, uint64_
                     int *gain) {
     bs_state_t start = {pm, live, q, r, 0};
     bs_search_t search = {.core = core, .sc = sc};
-    int result = table_init(core, &search.seen, 2) ? 0 : CORE_FULL;
+    int result = table_init(core, &search.seen, 1) ? 0 : CORE_FULL;
     if (!result && bs_pairs_init(&search, pm, live, &result)) result = bs_best_gain(&search, start, floor);
     if (result >= 0) {
         *gain = result;
         core->bytes -= table_bytes(&search.seen, search.seen.capacity);
         table_free(&search.seen);
-        result = table_init(core, &search.seen, 2) ? bs_shortest_to(&search, start, *gain) : CORE_FULL;
+        result = table_init(core, &search.seen, 1) ? bs_shortest_to(&search, start, *gain) : CORE_FULL;
     }
     core->bytes -= table_bytes(&search.seen, search.seen.capacity) + search.node_capacity * sizeof(bs_node_t)
                    + search.heap_capacity * sizeof(bs_entry_t) + search.pair_capacity * sizeof(uint32_t)
