@@ -6,15 +6,15 @@ core_t *core_new(const deal_t *deal, int64_t byte_bound) {
     if (deal->m < 0 || deal->m > MAX_CARDS - 1 || deal->target < 2 || deal->target > MAX_RANK - 2
         || deal->draw_count < 1 || deal->draw_count > MAX_CARDS || byte_bound <= 0)
         return NULL;
-    /* The pyramid: whole rows from the top, in Position's layout (keys pack it: pack_pyramid), its
-       cards and the stock's in 52 bits (bs_key). */
+    /* The pyramid's cards: in Position's layout (keys pack it: pack_pyramid), in rows from the top
+       that with the stock's cards take at most 52 bits (bs_key). */
     uint64_t places = 0;
     for (int bit = 0; bit < PYRAMID_BITS; bit++) {
         if (deal->rank[bit] > deal->target) return NULL;
         if (deal->rank[bit]) places |= 1ULL << bit;
     }
     int rows = places ? (63 - __builtin_clzll(places)) / ROW_STRIDE + 1 : 0;
-    if (places != (PYRAMID_LAYOUT & below(ROW_STRIDE * rows)) || rows * (rows + 1) / 2 + deal->m > 52) return NULL;
+    if ((places & ~PYRAMID_LAYOUT) || rows * (rows + 1) / 2 + deal->m > 52) return NULL;
     for (int j = 0; j < deal->m; j++)
         if (deal->stock_rank[j] < 1 || deal->stock_rank[j] > deal->target) return NULL;
     core_t *core = calloc(1, sizeof(core_t));
