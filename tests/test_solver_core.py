@@ -309,8 +309,11 @@ def test_the_sanitized_core_passes_the_differential_test(tmp_path: Path) -> None
                HYPOTHESIS_PROFILE=os.environ.get("HYPOTHESIS_PROFILE", "default"))
     # -s: a sanitizer's report goes straight to stderr before it stops the process. A test skipped there
     # (its reason listed by -rs) is no finding of the sanitizers: only a failure or a report is.
+    # --basetemp: its own temporary folders, here. A pytest started without it closes
+    # /tmp/pytest-of-root to other users again, under the update tests that opened it for the
+    # console's user (tests/update_fakes.py, device_root): they failed when they ran meanwhile.
     run = subprocess.run([sys.executable, "-m", "pytest", "-o", "addopts=", "-q", "-rs", "-s", "-p", "no:cacheprovider",
-                          __file__, "-k", "not sanitized and not 1500"],
+                          "--basetemp", str(tmp_path / "nested"), __file__, "-k", "not sanitized and not 1500"],
                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     assert " passed" in run.stdout, run.stdout[-3000:]
