@@ -119,6 +119,8 @@ typedef struct core {
     /* is_short's answers, by a hash of the pyramid (LastPass.short): few pyramids, asked again and again. */
     uint64_t short_pm[SHORT_SLOTS];  /* UINT64_MAX: empty */
     uint8_t short_answer[SHORT_SLOTS];
+    /* needs_more's pyramid_needs, the same way: four bits a rank. */
+    uint64_t needs_pm[SHORT_SLOTS], needs_of[SHORT_SLOTS];  /* UINT64_MAX: empty */
     table_t excursions;        /* (pyramid | card << 56, stock ranks) -> index of its outcomes in `outcomes` */
     uint64_t *outcomes;        /* lists: a count, then that many outcomes (pyramid | consumed << 56) */
     size_t outcome_count, outcome_capacity;
@@ -272,8 +274,8 @@ int next_live(const deal_t *d, uint64_t live, int q);
 int after_draw(const deal_t *d, uint64_t live, int q);
 int max_matching(const deal_t *d, uint64_t lows, uint64_t highs);
 int pyramid_needs(const core_t *core, uint64_t pm, int needs[MAX_RANK + 1]);
-int needs_more(const core_t *core, uint64_t pm, uint64_t live);
-int is_lost(const core_t *core, uint64_t pm, uint64_t live);
+int needs_more(core_t *core, uint64_t pm, uint64_t live);
+int is_lost(core_t *core, uint64_t pm, uint64_t live);
 int waste_stranded(const deal_t *d, uint64_t pm, uint64_t live, int q);
 u128 rank_sequence(const deal_t *d, uint64_t live);
 uint64_t lost_ranks(const deal_t *d, uint64_t live, int r);
