@@ -79,6 +79,7 @@ typedef struct {
     uint8_t *tags;    /* 0: empty; else eight bits of the key's hash (tables.c) */
     size_t capacity, count;
     int words;
+    int quadruples;   /* grows four times over, not two, while below a million slots (table_grow) */
 } table_t;
 
 /* Per pyramid and waste: the counts lost and won, kept for dominance (Relaxation._remember). */

@@ -38,6 +38,7 @@ size_t table_bytes(const table_t *t, size_t capacity) {
 
 int table_init(core_t *core, table_t *t, int words) {
     t->words = words;
+    t->quadruples = 0;
     t->capacity = 1024;
     t->count = 0;
     t->keys = calloc(t->capacity * words, sizeof(uint64_t));
@@ -93,7 +94,7 @@ int table_get(const table_t *t, const uint64_t *key) {
 }
 
 static int table_grow(core_t *core, table_t *t) {
-    size_t old_capacity = t->capacity, capacity = old_capacity * 2;
+    size_t old_capacity = t->capacity, capacity = old_capacity * (t->quadruples && old_capacity < (1u << 20) ? 4 : 2);
     size_t added = table_bytes(t, capacity) - table_bytes(t, old_capacity);
     if (core->bytes + added > core->byte_bound) { core->full = 1; return 0; }
     uint64_t *keys = t->keys; int32_t *values = t->values; uint8_t *tags = t->tags;
