@@ -279,6 +279,8 @@ def main(argv: list[str]) -> int:
     print(f"verdicts, first {args.deals} reference deals (CPU ms per deal; ×python = the Python core's total / "
           "the compiled core's)")
     print(VERDICT_HEADER, flush=True)
+    missing: list[str] = []  # the compiled rows that miss a bar
+    compiled_rows = 0
     for name in args.presets:
         for choice in REDEAL_CHOICES:
             if choice not in args.redeals:
@@ -288,11 +290,18 @@ def main(argv: list[str]) -> int:
             for row in rows.values():
                 wrong += row.wrong
                 print(format_row(row, python), flush=True)
+            if "compiled" in rows:
+                compiled_rows += 1
+                if bars(rows["compiled"]) != "ok":
+                    missing.append(f"{name} / {choice} ({bars(rows['compiled'])})")
             if python is not None and "compiled" in rows:
                 for number, (ours, theirs) in enumerate(zip(rows["compiled"].verdicts, python.verdicts), start=1):
                     if "unknown" not in (ours, theirs) and ours != theirs:
                         wrong += 1
                         print(f"{name} / {choice} deal {number}: compiled {ours}, python {theirs}", file=sys.stderr)
+    if compiled_rows:
+        print(f"\ncompiled rows meeting both bars: {compiled_rows - len(missing)} of {compiled_rows}"
+              + (f"; missing: {'; '.join(missing)}" if missing else ""), flush=True)
     if not args.skip_optimal:
         lines, bad = optimal_lines(args.optimal_deals, args.skip_peer)
         wrong += bad
