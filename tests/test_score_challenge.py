@@ -212,6 +212,43 @@ def test_a_deal_cleared_short_of_its_best_score_offers_to_go_for_it(tmp_path: Pa
     assert say("end.challenge") not in session.state()["menu"]["items"], "a challenge: Play again deals the next"
 
 
+def test_a_deal_no_line_clears_offers_its_best_score_when_the_game_is_lost(tmp_path: Path) -> None:
+    """Issue 51, "a score challenge on every deal": a deal that cannot be cleared (most RetroHub deals
+    without a redeal) has a best score all the same, and its lost game's panel offers it where a
+    winnable deal's offers the winning line; every choice still fits 320x240 in each language."""
+    from display.layout import Layout
+    from display.text import text_width
+    from pyramid.console.catalogue import use_language
+    from pyramid.engine.deal import numbered_deal
+    from pyramid.languages import LANGUAGES
+    from pyramid.engine.solver import solve
+    from pyramid.view import PanelView
+
+    rules = preset("retrohub").with_redeals(0)
+    number = next(n for n in range(1, 60) if solve(Board(numbered_deal(n, rules.deck), rules)).verdict == "lose")
+    session = Session(preset("retrohub"), DealChoice(number=number), store=Store.open(tmp_path / "pyramid.db"),
+                      today=lambda: DAY)
+    open_console(session)
+    choose(session, say("menu.new_game"))
+    choose(session, say("redeal.none"))
+    screen = session.screen
+    assert isinstance(screen, GameScreen) and screen.run.progress.deal_number == number
+    play_out(session, screen)
+    assert screen.board.status() == "no_moves"
+    assert say("end.challenge") in session.state()["menu"]["items"]
+    assert say("end.watch") not in session.state()["menu"]["items"], "no winning line to watch"
+    for language in LANGUAGES:
+        use_language(language)
+        panel = session.view().panel
+        assert isinstance(panel, PanelView)
+        placed = Layout((320, 240), 0, measure=text_width).panel(panel)
+        assert len(placed.items) == len(panel.items) and all(rect.bottom <= 240 for _, rect in placed.items)
+        assert "…" not in [line.text for line in placed.lines], language
+    use_language("en")
+    state = choose(session, say("end.challenge"))
+    assert state["screen"] == "game" and state["game"]["score_goal"] == best_score(Board(screen.board.deal, rules)).score
+
+
 def state_board(session: Session) -> Board:
     screen = session.screen
     assert isinstance(screen, GameScreen)

@@ -398,11 +398,16 @@ class GameScreen(Screen):
         from_start = self.run.from_start
         watch = (WATCH,) if from_start is not None and from_start.verdict == "win" else ()
         undo = (UNDO_LAST,) if self.board.move_stack else ()
-        return (TO_MENU, *friends, *watch, *undo, PLAY_AGAIN, RETRY)
+        # A deal that cannot be cleared offers its best score where another offers its winning line: it
+        # has a best score all the same, and no other way to a challenge on it (issue 51: "a score
+        # challenge on every deal"); in the line's place, so the panel still fits 320x240.
+        unwinnable = from_start is not None and from_start.verdict == "lose"
+        return (TO_MENU, *friends, *watch, *undo, *(self.challenge_offered() if unwinnable else ()), PLAY_AGAIN, RETRY)
 
     def challenge_offered(self) -> tuple[str, ...]:
-        """"Go for its best score", on a numbered deal cleared under rules that score points, when the
-        game was no score challenge and did not make the best score already (known, or to be found)."""
+        """"Go for its best score", on a numbered deal cleared (or that cannot be) under rules that score
+        points, when the game was no score challenge and did not make the best score already (known, or
+        to be found)."""
         if self.run.progress.deal_number is None or self.board.rules.scoring == "cards_left" \
                 or self.run.score_goal is not None:
             return ()
