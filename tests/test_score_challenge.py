@@ -184,19 +184,25 @@ def test_back_calls_the_search_for_a_best_score_off(tmp_path: Path) -> None:
     assert session.store.deal_score("retrohub/none", UNLISTED) is None
 
 
-def test_a_deal_cleared_short_of_its_best_score_offers_to_go_for_it(tmp_path: Path) -> None:
-    """The end panel of a numbered deal cleared under rules that score points: "Go for its best score"
-    deals it again as a score challenge, its best score found first (the scripted mode's thinker
-    answers at once). Not offered on a challenge, nor once the best score is made."""
-    from pyramid.engine.solver import solve
-
-    session = Session(preset("retrohub"), DealChoice(number=UNLISTED), store=Store.open(tmp_path / "pyramid.db"),
+def retrohub_game(path: Path, number: int) -> tuple[Session, GameScreen]:
+    """A console on RetroHub deal ``number`` (``--deal-number``), its game begun without a redeal."""
+    session = Session(preset("retrohub"), DealChoice(number=number), store=Store.open(path / "pyramid.db"),
                       today=lambda: DAY)
     open_console(session)
     choose(session, say("menu.new_game"))
     choose(session, say("redeal.none"))
     screen = session.screen
     assert isinstance(screen, GameScreen)
+    return session, screen
+
+
+def test_a_deal_cleared_short_of_its_best_score_offers_to_go_for_it(tmp_path: Path) -> None:
+    """The end panel of a numbered deal cleared under rules that score points: "Go for its best score"
+    deals it again as a score challenge, its best score found first (the scripted mode's thinker
+    answers at once). Not offered on a challenge, nor once the best score is made."""
+    from pyramid.engine.solver import solve
+
+    session, screen = retrohub_game(tmp_path, UNLISTED)
     for move in solve(Board(screen.board.deal, screen.board.rules), optimal=True).moves:
         tap_move(session, move)
     assert screen.board.score < UNLISTED_BEST and screen.board.status() == "cleared"
@@ -226,13 +232,8 @@ def test_a_deal_no_line_clears_offers_its_best_score_when_the_game_is_lost(tmp_p
 
     rules = preset("retrohub").with_redeals(0)
     number = next(n for n in range(1, 60) if solve(Board(numbered_deal(n, rules.deck), rules)).verdict == "lose")
-    session = Session(preset("retrohub"), DealChoice(number=number), store=Store.open(tmp_path / "pyramid.db"),
-                      today=lambda: DAY)
-    open_console(session)
-    choose(session, say("menu.new_game"))
-    choose(session, say("redeal.none"))
-    screen = session.screen
-    assert isinstance(screen, GameScreen) and screen.run.progress.deal_number == number
+    session, screen = retrohub_game(tmp_path, number)
+    assert screen.run.progress.deal_number == number
     play_out(session, screen)
     assert screen.board.status() == "no_moves"
     assert say("end.challenge") in session.state()["menu"]["items"]
