@@ -43,7 +43,8 @@ typedef unsigned __int128 u128;
 #define COUNTS_MARK 254ULL
 #define ANY_WASTE 255ULL
 #define CANCEL_INTERVAL 0.01
-#define SHORT_SLOTS 4096
+/* Slots of the core's caches by pyramid (is_short's and needs_more's answers). */
+#define PYRAMID_SLOTS 4096
 
 /* Results of a question; inside the searches also CORE_QUICK (a share of the budget spent, see
  * VerdictSearch.last_pass_lost) and CORE_CLEARED (LastPass's PyramidCleared). */
@@ -118,10 +119,10 @@ typedef struct core {
     /* The last pass by waste excursions (last_pass.py). */
     int supply[MAX_RANK + 1];  /* LastPass.supply */
     /* is_short's answers, by a hash of the pyramid (LastPass.short): few pyramids, asked again and again. */
-    uint64_t short_pm[SHORT_SLOTS];  /* UINT64_MAX: empty */
-    uint8_t short_answer[SHORT_SLOTS];
+    uint64_t short_pm[PYRAMID_SLOTS];  /* UINT64_MAX: empty */
+    uint8_t short_answer[PYRAMID_SLOTS];
     /* needs_more's pyramid_needs, the same way: four bits a rank. */
-    uint64_t needs_pm[SHORT_SLOTS], needs_of[SHORT_SLOTS];  /* UINT64_MAX: empty */
+    uint64_t needs_pm[PYRAMID_SLOTS], needs_of[PYRAMID_SLOTS];  /* UINT64_MAX: empty */
     table_t excursions;        /* (pyramid | card << 56, stock ranks) -> index of its outcomes in `outcomes` */
     uint64_t *outcomes;        /* lists: a count, then that many outcomes (pyramid | consumed << 56) */
     size_t outcome_count, outcome_capacity;
@@ -164,6 +165,10 @@ static inline int popcount(uint64_t x) {
 }
 static inline uint64_t uncovered_mask(uint64_t pm) { return pm & ~((pm >> ROW_STRIDE) | (pm >> (ROW_STRIDE + 1))); }
 static inline uint64_t below(int q) { return q >= 64 ? ~0ULL : (1ULL << q) - 1; }
+/* With unlimited redeals, one-card draws and a playable waste, every live card can be brought to the
+   waste top whenever wanted (Position.lost_key): a walk's places cycle, and the loss table keys a
+   position without its waste's size. */
+static inline int waste_top_free(const deal_t *d, int r) { return r == UNLIMITED && d->draw_count == 1 && d->waste_playable; }
 
 /* A removal: one or two card ids (pyramid bits, or STOCK_ID + index). */
 typedef struct { uint8_t a, b; } removal_t;

@@ -30,7 +30,7 @@ core_t *core_new(const deal_t *deal, int64_t byte_bound) {
         core->rank_pairs[core->rank_pair_count++][1] = deal->target / 2;
     }
     for (int rank = 0; rank <= deal->target; rank++) core->supply[rank] = popcount(deal->stock_rank_mask[rank] & deal->start_live);
-    for (size_t slot = 0; slot < SHORT_SLOTS; slot++) core->short_pm[slot] = core->needs_pm[slot] = UINT64_MAX;
+    for (size_t slot = 0; slot < PYRAMID_SLOTS; slot++) core->short_pm[slot] = core->needs_pm[slot] = UINT64_MAX;
     int ok = table_init(core, &core->lost, 2) && table_init(core, &core->asked, 4)
              && table_init(core, &core->won, 4) && table_init(core, &core->shapes, 3)
              && table_init(core, &core->excursions, 3) && table_init(core, &core->node_excursions, 1)

@@ -13,7 +13,7 @@ static int holds_rank(u128 stock, int rank) {
 static int short_of(const core_t *core, uint64_t pm);
 
 int is_short(core_t *core, uint64_t pm) {
-    size_t slot = (size_t)(mix(pm) & (SHORT_SLOTS - 1));
+    size_t slot = (size_t)(mix(pm) & (PYRAMID_SLOTS - 1));
     if (core->short_pm[slot] != pm) {
         core->short_pm[slot] = pm;
         core->short_answer[slot] = (uint8_t)short_of(core, pm);

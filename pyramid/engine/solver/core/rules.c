@@ -73,7 +73,7 @@ int pyramid_needs(const core_t *core, uint64_t pm, int needs[MAX_RANK + 1]) {
    search asks it at every state, of pyramids met again and again; the matchings were 10% of King
    Tut's search, perf, issue 51). Four bits a rank: a deck has four cards of a rank. */
 int needs_more(core_t *core, uint64_t pm, uint64_t live) {
-    size_t slot = (size_t)(mix(pm) & (SHORT_SLOTS - 1));
+    size_t slot = (size_t)(mix(pm) & (PYRAMID_SLOTS - 1));
     if (core->needs_pm[slot] != pm) {
         int needs[MAX_RANK + 1];
         pyramid_needs(core, pm, needs);
@@ -145,7 +145,7 @@ uint64_t rank_places(const deal_t *d, uint64_t live) {
    rank_places or, where the order does not matter, their counts, three bits a rank. A walk's draws
    leave the live cards as they are, so it reads this once for many keys. */
 uint64_t lost_ranks(const deal_t *d, uint64_t live, int r) {
-    if (r != UNLIMITED || d->draw_count != 1 || !d->waste_playable || d->goal_all) return rank_places(d, live);
+    if (!waste_top_free(d, r) || d->goal_all) return rank_places(d, live);
     uint64_t ranks = 0;
     for (int rank = 1; rank <= d->target; rank++)
         ranks |= (uint64_t)popcount(d->stock_rank_mask[rank] & live) << (3 * rank);
@@ -156,7 +156,7 @@ uint64_t lost_ranks(const deal_t *d, uint64_t live, int r) {
    lost_ranks(d, live, r). */
 void lost_key_ranked(const deal_t *d, uint64_t pm, uint64_t live, int q, int r, uint64_t ranks, uint64_t key[2]) {
     uint64_t size;
-    if (r != UNLIMITED || d->draw_count != 1 || !d->waste_playable) size = (uint64_t)popcount(live & below(q));
+    if (!waste_top_free(d, r)) size = (uint64_t)popcount(live & below(q));
     else size = d->goal_all ? ANY_WASTE : COUNTS_MARK;
     key[0] = pm | (size << PYRAMID_BITS);
     key[1] = ranks;

@@ -76,7 +76,7 @@ static int try_open_removals(core_t *core, uint64_t pm, uint64_t live, int q, in
 /* VerdictSearch._walk: the one draw/redeal path, the open removals tried at each place. */
 static int walk(core_t *core, uint64_t pm, uint64_t live, int q, int r, uint64_t uncovered) {
     const deal_t *d = &core->deal;
-    int cycle_free = r == UNLIMITED && d->draw_count == 1 && d->waste_playable;
+    int cycle_free = waste_top_free(d, r);
     uint64_t seen_q = 0, ranks_live = live, ranks = lost_ranks(d, live, r);
     size_t marks = core->mark_count;
     int result = CORE_LOSE;
