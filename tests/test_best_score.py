@@ -19,7 +19,7 @@ from reference import RULES_PRESET, reference_deals
 from pyramid.engine.board import Board, Move
 from pyramid.engine.cards import parse_deal
 from pyramid.engine.deal import numbered_deal
-from pyramid.engine.rules import PRESETS, preset
+from pyramid.engine.rules import PRESETS, REDEAL_CHOICES, preset
 from pyramid.engine.solver import Core
 from pyramid.engine.solver.best_score import BestScoreSearch, best_score
 from pyramid.engine.solver.budget import Budget
@@ -51,10 +51,11 @@ def plain_best(board: Board) -> tuple[int, int]:
     return (-best if board.rules.scoring == "cards_left" else best), best_depth
 
 
-def late_position(name: str, seed: int) -> Board:
-    """A position of ``name`` after random play, small enough for :func:`plain_best`."""
+def late_position(name: str, seed: int, redeals: str | None = None) -> Board:
+    """A position of ``name`` (with ``redeals``, default the preset's) after random play, small enough
+    for :func:`plain_best`."""
     rng = random.Random(seed)
-    rules = PRESETS[name]
+    rules = PRESETS[name] if redeals is None else PRESETS[name].with_redeals(REDEAL_CHOICES[redeals])
     board = Board(numbered_deal(rng.randint(1, 10_000), rules.deck), rules)
     while board.status() == "playing" and (len(board.stock) + len(board.waste) > 9 or board.cards_left() > 9):
         removals = [move for move in board.legal_moves if move.kind == "remove"]
@@ -74,6 +75,21 @@ def replayed(board: Board, moves: tuple[Move, ...]) -> Board:
 @pytest.mark.parametrize("seed", range(6))
 def test_the_best_score_and_its_shortest_line_are_those_of_a_plain_search(name: str, seed: int, core: Core) -> None:
     board = late_position(name, seed)
+    check_against_a_plain_search(board, core)
+
+
+@pytest.mark.parametrize("core", ["python", "compiled"])
+@pytest.mark.parametrize("name", ["three-pass", "retrohub", "king-tut"])
+@pytest.mark.parametrize("redeals", ["none", "unlimited"])
+@pytest.mark.parametrize("seed", range(4))
+def test_other_redeal_allowances_reach_the_plain_searchs_best_score(name: str, redeals: str, seed: int,
+                                                                    core: Core) -> None:
+    """No redeal and unlimited redeals too: the depth-first pass skips a state when one of the same
+    cards further ahead in the stock was searched (one-card draws), never with more cards at a time."""
+    check_against_a_plain_search(late_position(name, seed, redeals), core)
+
+
+def check_against_a_plain_search(board: Board, core: Core) -> None:
     answer = best_score(board, core=core)
     assert answer.verdict == "best"
     score, length = plain_best(board)

@@ -45,7 +45,8 @@ typedef struct {
     bs_pair_t pairs[MAX_RANK];
     size_t pair_capacity, kept_capacity;
     uint32_t *pair_known;   /* the pairs' outlooks, PAIR_OUTLOOKS each */
-    table_t seen;           /* the key of a state (bs_key) -> 1, or its node in the A* pass */
+    table_t ahead;          /* the depth-first pass: per cards, how far ahead a removal reached them */
+    table_t seen;           /* the key of a state (bs_key) a draw reached -> 1, or its node in the A* pass */
     bs_node_t *nodes;
     size_t node_count, node_capacity;
     bs_entry_t *heap;
@@ -347,19 +348,43 @@ static bs_state_t bs_next_choice(const deal_t *d, bs_state_t s) {
     return s;
 }
 
-/* Whether the depth-first pass expands `state` (BestScoreSearch.first_visit): 1 yes, 0 no, or
-   CORE_FULL. `seen` holds a state's key without its draw flag, and 1 while only a draw reached it. */
-static int bs_first_visit(bs_search_t *search, bs_state_t state) {
-    uint64_t key[1];
-    bs_state_t plain = state;
+/* BestScoreSearch.cards_ahead: a state's cards (its key without the waste's size, the draw flag and
+   the redeals) in *cards, and how far ahead it is (returned: more redeals left, then fewer cards in
+   the waste: the same state for the same cards, with unlimited redeals too); with more cards drawn
+   at a time, the whole key and 0. */
+static int32_t bs_cards_ahead(const deal_t *d, bs_state_t s, uint64_t cards[1]) {
+    bs_state_t plain = s;
     plain.drew = 0;
-    bs_key(&search->core->deal, plain, key);
+    if (d->draw_count != 1) {
+        bs_key(d, plain, cards);
+        return 0;
+    }
+    plain.q = 0;
+    plain.r = 0;
+    bs_key(d, plain, cards);
+    return (s.r == UNLIMITED ? 15 : s.r) << 6 | (63 - popcount(s.live & below(s.q)));
+}
+
+/* Whether the depth-first pass expands `state` (BestScoreSearch.first_visit): 1 yes, 0 no, or
+   CORE_FULL. `ahead` holds, per cards, how far ahead the furthest state of them a removal reached;
+   `seen` the states a draw reached. */
+static int bs_first_visit(bs_search_t *search, bs_state_t state) {
+    core_t *core = search->core;
+    uint64_t cards[1];
+    int32_t ahead = bs_cards_ahead(&core->deal, state, cards);
     int added;
-    int32_t *only_drew = table_entry(search->core, &search->seen, key, state.drew, &added);
-    if (!only_drew) return CORE_FULL;
-    if (!added && (!*only_drew || state.drew)) return 0;
-    *only_drew = state.drew;
-    return 1;
+    if (!state.drew) {
+        int32_t *furthest = table_entry(core, &search->ahead, cards, ahead, &added);
+        if (!furthest) return CORE_FULL;
+        if (!added && *furthest >= ahead) return 0;
+        *furthest = ahead;
+        return 1;
+    }
+    if (table_get(&search->ahead, cards) == ahead) return 0;
+    uint64_t key[1];
+    bs_key(&core->deal, state, key);
+    if (!table_entry(core, &search->seen, key, 1, &added)) return CORE_FULL;
+    return added;
 }
 
 /* BestScoreSearch.best_gain: the depth-first pass, from a gain some line is known to reach. The
@@ -509,8 +534,10 @@ int best_score_line(core_t *core, const best_scoring_t *sc, uint64_t pm, uint64_
                     int *gain) {
     bs_state_t start = {pm, live, q, r, 0};
     bs_search_t search = {.core = core, .sc = sc};
-    int result = table_init(core, &search.seen, 1) ? 0 : CORE_FULL;
+    int result = table_init(core, &search.seen, 1) && table_init(core, &search.ahead, 1) ? 0 : CORE_FULL;
     if (!result && bs_pairs_init(&search, pm, live, &result)) result = bs_best_gain(&search, start, floor);
+    core->bytes -= table_bytes(&search.ahead, search.ahead.capacity);
+    table_free(&search.ahead);
     if (result >= 0) {
         *gain = result;
         core->bytes -= table_bytes(&search.seen, search.seen.capacity);
