@@ -254,7 +254,10 @@ class BestScoreSearch:
         well or better once it leaves first (its draws, and a redeal that only brought it back,
         dropped). A best line removes it, since leaving it would earn more, so some best line, and
         some shortest one, removes it at once. Not the king whose removal clears the pyramid: that
-        ends the game, and cards still to score might have left first.
+        ends the game, and cards still to score might have left first. Nor, with more than one card
+        drawn at a time, a king of the stock or the waste: taking it out changes which cards the
+        draws of the passes after turn up (King Tut's reference deal 5 with two redeals clears its
+        pyramid only with the Ks left in the stock for a while).
         """
         pos = self.pos
         pm, live, q, r = state
@@ -266,7 +269,8 @@ class BestScoreSearch:
             kings = [(bit,) for bit in set_bits(uncovered & pos.rank_mask[pos.target])]
             removals = [*kings, *removals, *pos.pyramid_removals(pm, uncovered)]
         moves = [(removal, self.after(state, removal)) for removal in removals]
-        king = next((move for move in moves if len(move[0]) == 1 and not pos.is_won(move[1].pm, move[1].live)), None)
+        king = next((move for move in moves if len(move[0]) == 1 and (pos.draw_count == 1 or move[0][0] < STOCK_ID)
+                     and not pos.is_won(move[1].pm, move[1].live)), None)
         if king is not None:
             yield king  # a king that can leave leaves at once (see above)
             return

@@ -310,8 +310,10 @@ static int bs_moves(const deal_t *d, bs_state_t s, bs_move_t out[96]) {
             else after.pm &= ~(1ULL << cards[c]);
         }
         after.q = next_live(d, after.live, s.q);
-        if (removals[i].b == NO_CARD && !forced && !bs_over(d, after.pm, after.live)) {
-            n = 0;  /* a king that can leave leaves at once, unless that ends the game (kings come first) */
+        if (removals[i].b == NO_CARD && !forced && (d->draw_count == 1 || removals[i].a < STOCK_ID)
+            && !bs_over(d, after.pm, after.live)) {
+            n = 0;  /* a king that can leave leaves at once, unless that ends the game or it is a stock or
+                       waste king with draws of three (kings come first: see successors) */
             forced = 1;
         } else if (forced) {
             break;
