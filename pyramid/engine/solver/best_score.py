@@ -76,12 +76,18 @@ class _State(NamedTuple):
     r: int
 
 
-class _Visits(NamedTuple):
-    """What the depth-first pass expanded (:meth:`BestScoreSearch.first_visit`): per cards, how far
-    ahead the furthest state of them a removal reached; the states a draw reached."""
+#: How far ahead in the stock a state is (:meth:`BestScoreSearch.ahead`), and below every state.
+Ahead = tuple[int, int]
+NO_LIMIT: Ahead = (-1, 0)
 
-    ahead: dict[int, tuple[int, int]]
-    drawn: set[int]
+
+class _Visits(NamedTuple):
+    """What the depth-first pass expanded (:meth:`BestScoreSearch.first_visit`): with one-card
+    draws, per cards, how far ahead the furthest state of them a removal reached is; with more cards
+    a draw, per state, whether only a draw reached it."""
+
+    ahead: dict[int, Ahead]
+    seen: dict[int, bool]
 
 
 class BestScoreSearch:
@@ -298,11 +304,11 @@ class BestScoreSearch:
         start = self.start
         top = self.ceiling(start)
         best = max(self.gain(start.pm, start.live), floor)
-        visits = _Visits({}, set())
-        self.first_visit(visits, start, False)
-        stack = [self.successors(start)]
+        visits = _Visits({}, {})
+        stack = [(self.successors(start), self.first_visit(visits, start, False, NO_LIMIT) or NO_LIMIT)]
         while stack and best < top:
-            step = next(stack[-1], None)
+            moves, limit = stack[-1]
+            step = next(moves, None)
             if step is None:
                 stack.pop()
                 continue
@@ -310,12 +316,13 @@ class BestScoreSearch:
             drew = token == DRAW or token == REDEAL
             if drew:
                 state = self.next_choice(state)
-            if not self.first_visit(visits, state, drew):
+            walk = self.first_visit(visits, state, drew, limit)
+            if walk is None:
                 continue
             self.budget.tick()
             best = max(best, self.gain(state.pm, state.live))
             if self.ceiling(state) > best:
-                stack.append(self.successors(state, drew))
+                stack.append((self.successors(state, drew), walk))
         return best
 
     def next_choice(self, state: _State) -> _State:
@@ -329,42 +336,42 @@ class BestScoreSearch:
             q = pos.after_draw(live, q)
         return _State(pm, live, q, r)
 
-    def first_visit(self, visits: "_Visits", state: _State, drew: bool) -> bool:
+    def first_visit(self, visits: "_Visits", state: _State, drew: bool, limit: Ahead) -> Ahead | None:
         """Whether the depth-first pass expands ``state``, reached by a draw or a redeal (``drew``) or
-        not. (States that cannot beat the best are kept too: they never will.)
+        not: ``None`` when not, else how far its draws go. (States that cannot beat the best are
+        kept too: they never will.)
 
-        A state a removal reached is not expanded when one of the same cards, as far ahead or further
-        (:meth:`ahead`), was: that one reaches it by drawing, so whatever it leads to, that one's draws
-        lead to too. A state a draw reached is expanded once, unless a removal reached the same state
-        first (which tried every move); never skipped for one further ahead, since the draws of that
-        one are what reaches it. A removal reaching a state a draw reached first expands it again: it
-        tries the pyramid's removals too (see :meth:`successors`). With one-card draws this spared
-        reference deal 582 of Three passes a third of its states."""
-        cards, ahead = self.cards_ahead(state)
-        known = visits.ahead.get(cards)
-        if not drew:
-            if known is not None and known >= ahead:
-                return False
-            visits.ahead[cards] = ahead
-            return True
-        key = self.key(state)
-        if known == ahead or key in visits.drawn:
-            return False
-        visits.drawn.add(key)
-        return True
+        With one-card draws and redeals counted, a state reaches every state of its cards less far
+        ahead in the stock (:meth:`ahead`) by drawing and redealing, so whatever those lead to, it
+        leads to too. So a state a removal reached is not expanded when one of the same cards as far
+        ahead or further was, and the draws from the one expanded walk on only down to where an
+        earlier walk of the same cards began (``limit``): the states a draw reached need no table
+        at all. Three passes' deal 582 went from 4.28 million states kept to 0.38 million.
 
-    def cards_ahead(self, state: _State) -> tuple[int, tuple[int, int]]:
-        """A state's cards (the pyramid and the live cards' ranks in drawing order), and how far ahead
-        it is in the stock: the redeals left, then the fewer cards in the waste. With one-card draws
-        a state reaches every state of its cards less far ahead, by drawing (and redealing). (With
-        unlimited redeals it reaches those further ahead too; but then "as far ahead" would no longer
-        say "the same state", which :meth:`first_visit` asks of a state a draw reached.) With more
-        cards drawn at a time, the draws from a state skip some places: then each state is its own
-        (the cards are the whole key)."""
-        pos = self.pos
-        if pos.draw_count != 1:
-            return self.key(state), (0, 0)
-        return self.key(_State(state.pm, state.live, 0, 0)), (state.r, -(state.live & ((1 << state.q) - 1)).bit_count())
+        With more cards drawn at a time the draws from two places need not meet, and with unlimited
+        redeals they come round again with no end: then each state is expanded once, and once more
+        when a draw reached it first and another move then does (it then tries the pyramid's
+        removals too, see :meth:`successors`)."""
+        if self.pos.draw_count != 1 or state.r == UNLIMITED:
+            key = self.key(state)
+            known = visits.seen.get(key)
+            if known is False or (known and drew):
+                return None
+            visits.seen[key] = drew
+            return NO_LIMIT
+        ahead = self.ahead(state)
+        if drew:
+            return limit if ahead > limit else None
+        cards = self.key(_State(state.pm, state.live, 0, 0))
+        furthest = visits.ahead.get(cards, NO_LIMIT)
+        if furthest >= ahead:
+            return None
+        visits.ahead[cards] = ahead
+        return furthest
+
+    def ahead(self, state: _State) -> Ahead:
+        """How far ahead in the stock a state is: the redeals left, then the fewer cards in the waste."""
+        return state.r, -(state.live & ((1 << state.q) - 1)).bit_count()
 
     def shortest_to(self, gain: int) -> list[Token]:
         """The second pass: a shortest line from the start to a state worth ``gain``, by A*.

@@ -3,8 +3,9 @@
  * states keyed by ranks. */
 #include "core.h"
 
-/* A state: the position, and whether a draw or a redeal reached it (BestScoreSearch.successors). */
-typedef struct { uint64_t pm, live; int32_t q, r, drew; } bs_state_t;
+/* A state: the position, whether a draw or a redeal reached it (BestScoreSearch.successors), and in
+   the depth-first pass with one-card draws how far its draws go (bs_first_visit). */
+typedef struct { uint64_t pm, live; int32_t q, r, drew, limit; } bs_state_t;
 
 /* A move and the state it leads to. */
 typedef struct { int32_t token; bs_state_t after; } bs_move_t;
@@ -45,8 +46,10 @@ typedef struct {
     bs_pair_t pairs[MAX_RANK];
     size_t pair_capacity, kept_capacity;
     uint32_t *pair_known;   /* the pairs' outlooks, PAIR_OUTLOOKS each */
-    table_t ahead;          /* the depth-first pass: per cards, how far ahead a removal reached them */
-    table_t seen;           /* the key of a state (bs_key) a draw reached -> 1, or its node in the A* pass */
+    table_t ahead;          /* the depth-first pass, one-card draws and redeals counted: per cards, how far
+                               ahead a removal reached them */
+    table_t seen;           /* the depth-first pass, else: a state's key -> 1 while only a draw reached it;
+                               the A* pass: its node */
     bs_node_t *nodes;
     size_t node_count, node_capacity;
     bs_entry_t *heap;
@@ -350,43 +353,44 @@ static bs_state_t bs_next_choice(const deal_t *d, bs_state_t s) {
     return s;
 }
 
-/* BestScoreSearch.cards_ahead: a state's cards (its key without the waste's size, the draw flag and
-   the redeals) in *cards, and how far ahead it is (returned: more redeals left, then fewer cards in
-   the waste: the same state for the same cards, with unlimited redeals too); with more cards drawn
-   at a time, the whole key and 0. */
-static int32_t bs_cards_ahead(const deal_t *d, bs_state_t s, uint64_t cards[1]) {
-    bs_state_t plain = s;
-    plain.drew = 0;
-    if (d->draw_count != 1) {
-        bs_key(d, plain, cards);
-        return 0;
-    }
-    plain.q = 0;
-    plain.r = 0;
-    bs_key(d, plain, cards);
+/* How far ahead in the stock a state is (BestScoreSearch.ahead): more redeals left, then fewer
+   cards in the waste. */
+static int32_t bs_ahead(bs_state_t s) {
     return (s.r == UNLIMITED ? 15 : s.r) << 6 | (63 - popcount(s.live & below(s.q)));
 }
 
 /* Whether the depth-first pass expands `state` (BestScoreSearch.first_visit): 1 yes, 0 no, or
-   CORE_FULL. `ahead` holds, per cards, how far ahead the furthest state of them a removal reached;
-   `seen` the states a draw reached. */
-static int bs_first_visit(bs_search_t *search, bs_state_t state) {
+   CORE_FULL. With one-card draws and redeals counted, `ahead` holds per cards (a state's key
+   without the waste's size, the draw flag and the redeals) how far ahead the furthest state of
+   them a removal reached is, and a state's limit how far its draws go: to the place where an
+   earlier walk of the same cards began. Else (more cards a draw, or unlimited redeals, whose draws
+   come round again) `seen` holds each state's key, and 1 while only a draw reached it. */
+static int bs_first_visit(bs_search_t *search, bs_state_t *state) {
     core_t *core = search->core;
-    uint64_t cards[1];
-    int32_t ahead = bs_cards_ahead(&core->deal, state, cards);
+    const deal_t *d = &core->deal;
     int added;
-    if (!state.drew) {
-        int32_t *furthest = table_entry(core, &search->ahead, cards, ahead, &added);
-        if (!furthest) return CORE_FULL;
-        if (!added && *furthest >= ahead) return 0;
-        *furthest = ahead;
+    bs_state_t plain = *state;
+    plain.drew = 0;
+    if (d->draw_count != 1 || state->r == UNLIMITED) {
+        uint64_t key[1];
+        bs_key(d, plain, key);
+        int32_t *only_drew = table_entry(core, &search->seen, key, state->drew, &added);
+        if (!only_drew) return CORE_FULL;
+        if (!added && (!*only_drew || state->drew)) return 0;
+        *only_drew = state->drew;
         return 1;
     }
-    if (table_get(&search->ahead, cards) == ahead) return 0;
-    uint64_t key[1];
-    bs_key(&core->deal, state, key);
-    if (!table_entry(core, &search->seen, key, 1, &added)) return CORE_FULL;
-    return added;
+    int32_t ahead = bs_ahead(*state);
+    if (state->drew) return ahead > state->limit;
+    uint64_t cards[1];
+    plain.q = plain.r = 0;
+    bs_key(d, plain, cards);
+    int32_t *furthest = table_entry(core, &search->ahead, cards, ahead, &added);
+    if (!furthest) return CORE_FULL;
+    if (!added && *furthest >= ahead) return 0;
+    state->limit = added ? -1 : *furthest;
+    *furthest = ahead;
+    return 1;
 }
 
 /* BestScoreSearch.best_gain: the depth-first pass, from a gain some line is known to reach. The
@@ -398,7 +402,7 @@ static int bs_best_gain(bs_search_t *search, bs_state_t start, int floor) {
     if (floor > best) best = floor;
     bs_frame_t *frames = NULL;
     size_t depth = 0, capacity = 0;
-    int result = bs_first_visit(search, start) > 0 && reserve(core, (void **)&frames, &capacity, 0, sizeof(bs_frame_t))
+    int result = bs_first_visit(search, &start) > 0 && reserve(core, (void **)&frames, &capacity, 0, sizeof(bs_frame_t))
                  ? 0 : CORE_FULL;
     if (!result) {
         frames[0].count = bs_moves(d, start, frames[0].moves);
@@ -410,7 +414,7 @@ static int bs_best_gain(bs_search_t *search, bs_state_t start, int floor) {
         if (frame->next == frame->count) { depth--; continue; }
         bs_state_t state = frame->moves[frame->next++].after;
         if (state.drew) state = bs_next_choice(d, state);
-        int expand = bs_first_visit(search, state);
+        int expand = bs_first_visit(search, &state);
         if (expand <= 0) { result = expand; continue; }
         result = tick(core);
         if (result) break;
@@ -534,7 +538,7 @@ static int bs_shortest_to(bs_search_t *search, bs_state_t start, int gain) {
    CORE_WIN with *gain and the line, or < 0. */
 int best_score_line(core_t *core, const best_scoring_t *sc, uint64_t pm, uint64_t live, int q, int r, int floor,
                     int *gain) {
-    bs_state_t start = {pm, live, q, r, 0};
+    bs_state_t start = {pm, live, q, r, 0, -1};
     bs_search_t search = {.core = core, .sc = sc};
     int result = table_init(core, &search.seen, 1) && table_init(core, &search.ahead, 1) ? 0 : CORE_FULL;
     if (!result && bs_pairs_init(&search, pm, live, &result)) result = bs_best_gain(&search, start, floor);
