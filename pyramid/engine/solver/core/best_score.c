@@ -13,8 +13,9 @@ typedef struct { int32_t token; bs_state_t after; } bs_move_t;
 /* What the ranks left allow (BestScoreSearch.outlook). */
 typedef struct { uint64_t stranded; int removals, free_live, bonus; } bs_outlook_t;
 
-/* One state of the A* pass: its position, the moves that reached it, and where it came from. */
-typedef struct { bs_state_t state; int32_t parent, token, moves, closed; } bs_node_t;
+/* One state of the A* pass: its position, the moves that reached it, and where it came from (by the
+   move `token`, then `draws` draws: bs_next_choice). */
+typedef struct { bs_state_t state; int32_t parent, token, draws, moves, closed; } bs_node_t;
 
 /* An entry of A*'s queue: ordered by the moves at least, then the deepest, then first pushed. */
 typedef struct { int32_t estimate, made, order, node; } bs_entry_t;
@@ -35,14 +36,17 @@ typedef struct {
 } bs_pair_t;
 #define PAIR_KNOWN (1U << 31)
 
-/* An outlook kept (bs_outlook): states share their cards, nine in ten on reference deal 9. */
-typedef struct { uint64_t pm, live; bs_outlook_t outlook; } bs_kept_t;
+/* An outlook kept (bs_outlook): states share their cards, nine in ten on reference deal 9. In 16
+   bytes, four to a cache line: the cards (the pyramid packed, the live cards above it; all ones when
+   empty), the stranded pyramid cards packed, and the counts. Where each took 40 bytes, looking it
+   up was most of the outlook's time (a line from memory each). */
+typedef struct { uint64_t cards; uint32_t stranded; uint8_t removals, free_live; uint16_t bonus; } bs_kept_t;
 #define KEPT_OUTLOOKS (1 << 17)
 
 typedef struct {
     core_t *core;
     const best_scoring_t *sc;
-    bs_kept_t *kept;        /* KEPT_OUTLOOKS, by a hash of the cards; pm all ones when empty */
+    bs_kept_t *kept;        /* KEPT_OUTLOOKS, by a hash of the cards */
     bs_pair_t pairs[MAX_RANK];
     size_t pair_capacity, kept_capacity;
     uint32_t *pair_known;   /* the pairs' outlooks, PAIR_OUTLOOKS each */
@@ -221,13 +225,19 @@ static bs_outlook_t bs_outlook_of(const bs_search_t *search, uint64_t pm, uint64
    Position.forget_buried). */
 static bs_outlook_t bs_outlook(const bs_search_t *search, bs_state_t s) {
     uint64_t live = forget_buried(&search->core->deal, s.pm, s.live, s.q, s.r);
-    bs_kept_t *kept = &search->kept[mix(s.pm ^ mix(live)) & (KEPT_OUTLOOKS - 1)];
-    if (kept->pm != s.pm || kept->live != live) {
-        kept->pm = s.pm;
-        kept->live = live;
-        kept->outlook = bs_outlook_of(search, s.pm, live);
+    uint64_t cards = pack_pyramid(s.pm) | live << PACKED_BITS;
+    bs_kept_t *kept = &search->kept[mix(cards) & (KEPT_OUTLOOKS - 1)];
+    if (kept->cards != cards) {
+        bs_outlook_t o = bs_outlook_of(search, s.pm, live);
+        kept->cards = cards;
+        kept->stranded = (uint32_t)pack_pyramid(o.stranded);
+        kept->removals = (uint8_t)o.removals;
+        kept->free_live = (uint8_t)o.free_live;
+        kept->bonus = (uint16_t)o.bonus;
+        return o;
     }
-    return kept->outlook;
+    bs_outlook_t o = {unpack_pyramid(kept->stranded), kept->removals, kept->free_live, kept->bonus};
+    return o;
 }
 
 /* The pairs of ranks and their outlook tables; 0 when memory is short or a pair has more cards
@@ -257,7 +267,7 @@ static int bs_pairs_init(bs_search_t *search, uint64_t pm, uint64_t live, int *r
         *result = CORE_FULL;
         return 0;
     }
-    for (size_t i = 0; i < KEPT_OUTLOOKS; i++) search->kept[i].pm = UINT64_MAX;
+    for (size_t i = 0; i < KEPT_OUTLOOKS; i++) search->kept[i].cards = UINT64_MAX;
     for (int i = 0; i < core->rank_pair_count; i++) search->pairs[i].known = search->pair_known + (size_t)i * PAIR_OUTLOOKS;
     return 1;
 }
@@ -340,16 +350,20 @@ static int bs_moves(const deal_t *d, bs_state_t s, bs_move_t out[96]) {
     return n;
 }
 
-/* A frame of the depth-first pass: a state's moves and the next one to try. */
-typedef struct { bs_move_t moves[96]; int32_t count, next; } bs_frame_t;
+/* A frame of the depth-first pass: a state's moves and the next one to try, and the state's gain and
+   ceiling (those of the states its draws reach before the last pass: the same cards, none buried). */
+typedef struct { bs_move_t moves[96]; int32_t count, next, gain, ceiling; } bs_frame_t;
 
 /* The first state from `state` (reached by a draw or a redeal) where a removal can be made or no
-   card drawn: the draws in between are the only moves of the states they pass, which the depth-first
-   pass need not keep (BestScoreSearch.next_choice). */
-static bs_state_t bs_next_choice(const deal_t *d, bs_state_t s) {
+   card drawn, and how many draws that took (*draws): the draws in between are the only moves of the
+   states they pass, which neither pass need keep (BestScoreSearch.next_choice). */
+static bs_state_t bs_next_choice(const deal_t *d, bs_state_t s, int *draws) {
     removal_t removals[16];
-    while (s.q < d->m && !open_removals(d, uncovered_mask(s.pm), s.live, s.q, removals))
+    *draws = 0;
+    while (s.q < d->m && !open_removals(d, uncovered_mask(s.pm), s.live, s.q, removals)) {
         s.q = after_draw(d, s.live, s.q);
+        ++*draws;
+    }
     return s;
 }
 
@@ -407,22 +421,31 @@ static int bs_best_gain(bs_search_t *search, bs_state_t start, int floor) {
     if (!result) {
         frames[0].count = bs_moves(d, start, frames[0].moves);
         frames[0].next = 0;
+        frames[0].gain = bs_gain(core, search->sc, start.pm, start.live);
+        frames[0].ceiling = top;
         depth = 1;
     }
     while (!result && depth && best < top) {
         bs_frame_t *frame = &frames[depth - 1];
         if (frame->next == frame->count) { depth--; continue; }
         bs_state_t state = frame->moves[frame->next++].after;
-        if (state.drew) state = bs_next_choice(d, state);
+        int draws;
+        if (state.drew) state = bs_next_choice(d, state, &draws);
         int expand = bs_first_visit(search, &state);
         if (expand <= 0) { result = expand; continue; }
         result = tick(core);
         if (result) break;
-        int gain = bs_gain(core, search->sc, state.pm, state.live);
+        int gain = frame->gain, ceiling = frame->ceiling;
+        if (!state.drew || !state.r) {  /* else the cards of the state whose draw it is, and none buried */
+            gain = bs_gain(core, search->sc, state.pm, state.live);
+            ceiling = bs_ceiling(search, state);
+        }
         if (gain > best) best = gain;
-        if (bs_ceiling(search, state) <= best) continue;
+        if (ceiling <= best) continue;
         if (!reserve(core, (void **)&frames, &capacity, depth, sizeof(bs_frame_t))) { result = CORE_FULL; break; }
         frames[depth].count = bs_moves(d, state, frames[depth].moves);
+        frames[depth].gain = gain;
+        frames[depth].ceiling = ceiling;
         frames[depth++].next = 0;
     }
     core->bytes -= capacity * sizeof(bs_frame_t);
@@ -476,9 +499,11 @@ static int bs_needed(const bs_search_t *search, bs_state_t s, int gain) {
     return removals > 1 ? removals : 1;
 }
 
-/* A state met by the A* pass `moves` moves from the start: a new node, or a shorter way to one. */
-static int bs_reach(bs_search_t *search, int32_t from, int32_t token, bs_state_t after, int moves, int gain,
-                    int32_t *order) {
+/* A state met by the A* pass `moves` moves from the start (from the node `from` by `token`, then
+   `draws` draws), whose estimate is `estimate` (-1: not known yet): a new node, or a shorter way to
+   one. */
+static int bs_reach(bs_search_t *search, int32_t from, int32_t token, int32_t draws, bs_state_t after, int moves,
+                    int estimate, int gain, int32_t *order) {
     core_t *core = search->core;
     uint64_t key[1];
     bs_key(&core->deal, after, key);
@@ -486,7 +511,7 @@ static int bs_reach(bs_search_t *search, int32_t from, int32_t token, bs_state_t
     if (known >= 0 && (search->nodes[known].closed || search->nodes[known].moves <= moves)) return 0;
     int tick_result = tick(core);
     if (tick_result) return tick_result;
-    int estimate = bs_needed(search, after, gain);
+    if (estimate < 0) estimate = bs_needed(search, after, gain);
     if (estimate < 0) return 0;
     if (known < 0) {
         if (!reserve(core, (void **)&search->nodes, &search->node_capacity, search->node_count, sizeof(bs_node_t))
@@ -499,6 +524,7 @@ static int bs_reach(bs_search_t *search, int32_t from, int32_t token, bs_state_t
     node->state = after;  /* a shorter way may come to another state of the same key: the line replays this one */
     node->parent = from;
     node->token = token;
+    node->draws = draws;
     node->moves = moves;
     bs_entry_t entry = {moves + estimate, moves, (*order)++, known};
     return heap_push(search, entry) ? 0 : CORE_FULL;
@@ -508,7 +534,7 @@ static int bs_reach(bs_search_t *search, int32_t from, int32_t token, bs_state_t
 static int bs_shortest_to(bs_search_t *search, bs_state_t start, int gain) {
     core_t *core = search->core;
     int32_t order = 0;
-    int result = bs_reach(search, -1, 0, start, 0, gain, &order);
+    int result = bs_reach(search, -1, 0, 0, start, 0, -1, gain, &order);
     int32_t goal = -1;
     while (!result && search->heap_count) {
         bs_entry_t entry = heap_pop(search);
@@ -519,18 +545,25 @@ static int bs_shortest_to(bs_search_t *search, bs_state_t start, int gain) {
         if (bs_gain(core, search->sc, state.pm, state.live) >= gain) { goal = entry.node; break; }
         bs_move_t moves[96];
         int n = bs_moves(&core->deal, state, moves);
-        for (int i = 0; !result && i < n; i++)
-            result = bs_reach(search, entry.node, moves[i].token, moves[i].after, entry.made + 1, gain, &order);
+        for (int i = 0; !result && i < n; i++) {
+            int draws = 0;  /* a draw goes on to the next choice, each draw a move (bs_next_choice) */
+            bs_state_t after = moves[i].after.drew ? bs_next_choice(&core->deal, moves[i].after, &draws) : moves[i].after;
+            /* the estimate of a draw's state before the last pass: this one's (the same cards, none buried) */
+            int estimate = after.drew && after.r ? entry.estimate - entry.made : -1;
+            result = bs_reach(search, entry.node, moves[i].token, draws, after, entry.made + 1 + draws, estimate, gain,
+                              &order);
+        }
     }
     if (result) return result;
     if (goal < 0) return CORE_BAD;  /* the gain the depth-first pass found is reachable */
-    size_t length = 0;
-    for (int32_t at = goal; search->nodes[at].parent >= 0; at = search->nodes[at].parent) length++;
+    size_t length = (size_t)search->nodes[goal].moves;
     core->path_len = 0;
     if (!reserve(core, (void **)&core->path, &core->path_capacity, length, sizeof(int32_t))) return CORE_FULL;
     core->path_len = length;
-    for (int32_t at = goal; search->nodes[at].parent >= 0; at = search->nodes[at].parent)
+    for (int32_t at = goal; search->nodes[at].parent >= 0; at = search->nodes[at].parent) {
+        for (int32_t draw = 0; draw < search->nodes[at].draws; draw++) core->path[--length] = DRAW_TOKEN;
         core->path[--length] = search->nodes[at].token;
+    }
     return 0;
 }
 
