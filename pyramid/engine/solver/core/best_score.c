@@ -11,11 +11,11 @@ typedef struct { uint64_t pm, live; int32_t q, r, drew, limit; } bs_state_t;
 typedef struct { int32_t token; bs_state_t after; } bs_move_t;
 
 /* What the ranks left allow (BestScoreSearch.outlook). */
-typedef struct { uint64_t stranded; int removals, free_live, bonus; } bs_outlook_t;
+typedef struct { uint64_t stranded; int removals, free_live, bonus, clear_from; } bs_outlook_t;
 
 /* One state of the A* pass: its position, the moves that reached it, and where it came from (by the
    move `token`, then `draws` draws: bs_next_choice). */
-typedef struct { bs_state_t state; int32_t parent, token, draws, moves, closed; } bs_node_t;
+typedef struct { bs_state_t state; int32_t parent, token, draws, moves; } bs_node_t;
 
 /* An entry of A*'s queue: ordered by the moves at least, then the deepest, then first pushed. */
 typedef struct { int32_t estimate, made, order, node; } bs_entry_t;
@@ -38,7 +38,7 @@ typedef struct {
 
 /* An outlook kept (bs_outlook): states share their cards, nine in ten on reference deal 9. In 16
    bytes, four to a cache line: the cards (the pyramid packed, the live cards above it; all ones when
-   empty), the stranded pyramid cards packed, and the counts. Where each took 40 bytes, looking it
+   empty), the stranded pyramid cards packed (and clear_from above them), and the counts. Where each took 40 bytes, looking it
    up was most of the outlook's time (a line from memory each). */
 typedef struct { uint64_t cards; uint32_t stranded; uint8_t removals, free_live; uint16_t bonus; } bs_kept_t;
 #define KEPT_OUTLOOKS (1 << 17)
@@ -217,6 +217,7 @@ static bs_outlook_t bs_outlook_of(const bs_search_t *search, uint64_t pm, uint64
     }
     for (int row = clear_from; row < sc->rows; row++)
         if (pm & sc->row_mask[row]) o.bonus += sc->row_bonus[row];
+    o.clear_from = clear_from;
     return o;
 }
 
@@ -230,13 +231,14 @@ static bs_outlook_t bs_outlook(const bs_search_t *search, bs_state_t s) {
     if (kept->cards != cards) {
         bs_outlook_t o = bs_outlook_of(search, s.pm, live);
         kept->cards = cards;
-        kept->stranded = (uint32_t)pack_pyramid(o.stranded);
+        kept->stranded = (uint32_t)(pack_pyramid(o.stranded) | (uint64_t)o.clear_from << PACKED_BITS);
         kept->removals = (uint8_t)o.removals;
         kept->free_live = (uint8_t)o.free_live;
         kept->bonus = (uint16_t)o.bonus;
         return o;
     }
-    bs_outlook_t o = {unpack_pyramid(kept->stranded), kept->removals, kept->free_live, kept->bonus};
+    bs_outlook_t o = {unpack_pyramid(kept->stranded & ((1U << PACKED_BITS) - 1)), kept->removals, kept->free_live,
+                      kept->bonus, (int)(kept->stranded >> PACKED_BITS)};
     return o;
 }
 
@@ -494,9 +496,21 @@ static int bs_needed(const bs_search_t *search, bs_state_t s, int gain) {
     if (bs_ceiling_of(sc, s.pm, now, o) < gain) return -1;
     if (now >= gain) return 0;
     if (sc->kind != SCORING_MSC) return 1;
-    int shortfall = gain - now - o.bonus;
-    int removals = shortfall <= 0 ? 0 : (shortfall + 4) / 5;
-    return removals > 1 ? removals : 1;
+    /* Some rows are emptied, from the base up to `row` (or none): one within reach (o.clear_from) with
+       at most the removals the ranks allow (o.removals). Each removal takes two of their cards at
+       most and earns 5 points, besides their bonuses. */
+    int fewest = -1, cards = 0, bonus = 0;
+    for (int row = sc->rows; row >= o.clear_from; row--) {
+        if (row < sc->rows && s.pm & sc->row_mask[row]) {
+            cards += popcount(s.pm & sc->row_mask[row]);
+            bonus += sc->row_bonus[row];
+        }
+        int shortfall = gain - now - bonus, removals = (cards + 1) / 2;
+        if (shortfall > 5 * removals) removals = (shortfall + 4) / 5;
+        if (removals <= o.removals && (fewest < 0 || removals < fewest)) fewest = removals;
+    }
+    if (fewest < 0) return -1;  /* no rows within reach make the points */
+    return fewest > 1 ? fewest : 1;
 }
 
 /* A state met by the A* pass `moves` moves from the start (from the node `from` by `token`, then
@@ -508,7 +522,7 @@ static int bs_reach(bs_search_t *search, int32_t from, int32_t token, int32_t dr
     uint64_t key[1];
     bs_key(&core->deal, after, key);
     int known = table_get(&search->seen, key);
-    if (known >= 0 && (search->nodes[known].closed || search->nodes[known].moves <= moves)) return 0;
+    if (known >= 0 && search->nodes[known].moves <= moves) return 0;
     int tick_result = tick(core);
     if (tick_result) return tick_result;
     if (estimate < 0) estimate = bs_needed(search, after, gain);
@@ -518,7 +532,6 @@ static int bs_reach(bs_search_t *search, int32_t from, int32_t token, int32_t dr
             || search->node_count > INT32_MAX || !table_put(core, &search->seen, key, (int32_t)search->node_count))
             return CORE_FULL;
         known = (int32_t)search->node_count++;
-        search->nodes[known].closed = 0;
     }
     bs_node_t *node = &search->nodes[known];
     node->state = after;  /* a shorter way may come to another state of the same key: the line replays this one */
@@ -539,8 +552,7 @@ static int bs_shortest_to(bs_search_t *search, bs_state_t start, int gain) {
     while (!result && search->heap_count) {
         bs_entry_t entry = heap_pop(search);
         bs_node_t *node = &search->nodes[entry.node];
-        if (node->closed || node->moves != entry.made) continue;
-        node->closed = 1;
+        if (node->moves != entry.made) continue;  /* a shorter way reached it since */
         bs_state_t state = node->state;
         if (bs_gain(core, search->sc, state.pm, state.live) >= gain) { goal = entry.node; break; }
         bs_move_t moves[96];
@@ -556,7 +568,8 @@ static int bs_shortest_to(bs_search_t *search, bs_state_t start, int gain) {
     }
     if (result) return result;
     if (goal < 0) return CORE_BAD;  /* the gain the depth-first pass found is reachable */
-    size_t length = (size_t)search->nodes[goal].moves;
+    size_t length = 0;
+    for (int32_t at = goal; search->nodes[at].parent >= 0; at = search->nodes[at].parent) length += 1 + (size_t)search->nodes[at].draws;
     core->path_len = 0;
     if (!reserve(core, (void **)&core->path, &core->path_capacity, length, sizeof(int32_t))) return CORE_FULL;
     core->path_len = length;
