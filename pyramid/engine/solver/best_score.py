@@ -303,7 +303,9 @@ class BestScoreSearch:
         top = self.ceiling(start)
         best = max(self.gain(start.pm, start.live), floor)
         visits = _Visits({}, {})
-        stack = [(self.successors(start), self.first_visit(visits, start, False, NO_LIMIT) or NO_LIMIT)]
+        walk = self.first_visit(visits, start, False, NO_LIMIT)
+        assert walk is not None, "the first state met is searched"
+        stack = [(self.successors(start), walk)]
         while stack and best < top:
             moves, limit = stack[-1]
             step = next(moves, None)

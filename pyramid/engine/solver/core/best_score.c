@@ -38,8 +38,8 @@ typedef struct {
 
 /* An outlook kept (bs_outlook): states share their cards, nine in ten on reference deal 9. In 16
    bytes, four to a cache line: the cards (the pyramid packed, the live cards above it; all ones when
-   empty), the stranded pyramid cards packed (and clear_from above them), and the counts. Where each took 40 bytes, looking it
-   up was most of the outlook's time (a line from memory each). */
+   empty), the stranded pyramid cards packed (and clear_from above them), and the counts. Where
+   each took 40 bytes, looking it up was most of the outlook's time (a line from memory each). */
 typedef struct { uint64_t cards; uint32_t stranded; uint8_t removals, free_live; uint16_t bonus; } bs_kept_t;
 #define KEPT_OUTLOOKS (1 << 17)
 
@@ -559,7 +559,8 @@ static int bs_shortest_to(bs_search_t *search, bs_state_t start, int gain) {
         int n = bs_moves(&core->deal, state, moves);
         for (int i = 0; !result && i < n; i++) {
             int draws = 0;  /* a draw goes on to the next choice, each draw a move (bs_next_choice) */
-            bs_state_t after = moves[i].after.drew ? bs_next_choice(&core->deal, moves[i].after, &draws) : moves[i].after;
+            bs_state_t after = moves[i].after;
+            if (after.drew) after = bs_next_choice(&core->deal, after, &draws);
             /* the estimate of a draw's state before the last pass: this one's (the same cards, none buried) */
             int estimate = after.drew && after.r ? entry.estimate - entry.made : -1;
             result = bs_reach(search, entry.node, moves[i].token, draws, after, entry.made + 1 + draws, estimate, gain,
@@ -569,7 +570,8 @@ static int bs_shortest_to(bs_search_t *search, bs_state_t start, int gain) {
     if (result) return result;
     if (goal < 0) return CORE_BAD;  /* the gain the depth-first pass found is reachable */
     size_t length = 0;
-    for (int32_t at = goal; search->nodes[at].parent >= 0; at = search->nodes[at].parent) length += 1 + (size_t)search->nodes[at].draws;
+    for (int32_t at = goal; search->nodes[at].parent >= 0; at = search->nodes[at].parent)
+        length += 1 + (size_t)search->nodes[at].draws;
     core->path_len = 0;
     if (!reserve(core, (void **)&core->path, &core->path_capacity, length, sizeof(int32_t))) return CORE_FULL;
     core->path_len = length;
