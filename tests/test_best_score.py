@@ -141,6 +141,19 @@ def test_a_stock_king_may_stay_when_cards_are_drawn_three_at_a_time(core: Core) 
 
 
 @pytest.mark.parametrize("core", ["python", "compiled"])
+def test_where_only_the_pyramid_counts_a_stock_king_is_not_taken_out_first(core: Core) -> None:
+    """Relaxed ("cards left"): the Ad leaves with the waste's Qs in one move. Taking the stock's Kh
+    out first, as where a king scores, made the line two (one small position in a thousand)."""
+    deal = ("Ad Qc 9c 5d 4d 9s 6d 3d 6c 8c Kd Ts Ks 3s Td 4h 7c 7d 4c Jc Jd 8s As 3h Qh 5c Qd 5h 8h 7h 2d Ac 2c "
+            "Ah 9d 5s 7s Tc 2h Kc 2s 6h 8d 9h Jh 3c Th 6s Qs 4s Kh Js")
+    rows: list[list[str | None]] = [["Ad"], *([None] * width for width in range(2, 8))]
+    board = Board.from_json({"rules": "relaxed", "deal": deal, "pyramid": rows, "stock": ["Kh", "Js"],
+                             "waste": ["2c", "5s", "7s", "2s", "8d", "Jh", "6s", "Qs"], "redeals_left": 0, "score": 0})
+    answer = best_score(board, core=core)
+    assert (answer.score, [str(move) for move in answer.moves]) == (0, ["Ad+Qs"])
+
+
+@pytest.mark.parametrize("core", ["python", "compiled"])
 def test_the_best_scores_of_the_reference_deals_are_the_independent_solvers(core: Core) -> None:
     """Every reference deal the peer scored, by the compiled core (3 s in all); the Python search,
     44 times slower, on three of them: a perfect game and two pyramids that cannot be cleared."""

@@ -261,7 +261,9 @@ class BestScoreSearch:
         ends the game, and cards still to score might have left first. Nor, with more than one card
         drawn at a time, a king of the stock or the waste: taking it out changes which cards the
         draws of the passes after turn up (King Tut's reference deal 5 with two redeals clears its
-        pyramid only with the Ks left in the stock for a while).
+        pyramid only with the Ks left in the stock for a while). Nor where only the pyramid's cards
+        count ("cards left"): a stock or waste king earns nothing there, and a shortest line may
+        leave it be (taking it out first cost one move in a thousand small positions).
         """
         pos = self.pos
         pm, live, q, r = state
@@ -273,7 +275,8 @@ class BestScoreSearch:
             kings = [(bit,) for bit in set_bits(uncovered & pos.rank_mask[pos.target])]
             removals = [*kings, *removals, *pos.pyramid_removals(pm, uncovered)]
         moves = [(removal, self.after(state, removal)) for removal in removals]
-        king = next((move for move in moves if len(move[0]) == 1 and (pos.draw_count == 1 or move[0][0] < STOCK_ID)
+        stock_kings_leave = pos.draw_count == 1 and self.rules.scoring != "cards_left"
+        king = next((move for move in moves if len(move[0]) == 1 and (stock_kings_leave or move[0][0] < STOCK_ID)
                      and not pos.is_won(move[1].pm, move[1].live)), None)
         if king is not None:
             yield king  # a king that can leave leaves at once (see above)

@@ -300,7 +300,10 @@ static int bs_over(const deal_t *d, uint64_t pm, uint64_t live) {
 /* BestScoreSearch.successors: removals first (none inside the pyramid right after a draw; a king
  * that can leave without ending the game, alone), then the draw or the redeal. The count of moves
  * written to `out`. */
-static int bs_moves(const deal_t *d, bs_state_t s, bs_move_t out[96]) {
+static int bs_moves(const bs_search_t *search, bs_state_t s, bs_move_t out[96]) {
+    const deal_t *d = &search->core->deal;
+    /* a stock or waste king leaves at once only with one-card draws, and where it scores */
+    int stock_kings_leave = d->draw_count == 1 && search->sc->kind != SCORING_CARDS_LEFT;
     int n = 0;
     if (bs_over(d, s.pm, s.live)) return 0;
     uint64_t uncovered = uncovered_mask(s.pm);
@@ -325,10 +328,10 @@ static int bs_moves(const deal_t *d, bs_state_t s, bs_move_t out[96]) {
             else after.pm &= ~(1ULL << cards[c]);
         }
         after.q = next_live(d, after.live, s.q);
-        if (removals[i].b == NO_CARD && !forced && (d->draw_count == 1 || removals[i].a < STOCK_ID)
+        if (removals[i].b == NO_CARD && !forced && (stock_kings_leave || removals[i].a < STOCK_ID)
             && !bs_over(d, after.pm, after.live)) {
-            n = 0;  /* a king that can leave leaves at once, unless that ends the game or it is a stock or
-                       waste king with draws of three (kings come first: see successors) */
+            n = 0;  /* a king that can leave leaves at once, unless that ends the game (kings come first: see
+                       BestScoreSearch.successors) */
             forced = 1;
         } else if (forced) {
             break;
@@ -421,7 +424,7 @@ static int bs_best_gain(bs_search_t *search, bs_state_t start, int floor) {
     int result = bs_first_visit(search, &start) > 0 && reserve(core, (void **)&frames, &capacity, 0, sizeof(bs_frame_t))
                  ? 0 : CORE_FULL;
     if (!result) {
-        frames[0].count = bs_moves(d, start, frames[0].moves);
+        frames[0].count = bs_moves(search, start, frames[0].moves);
         frames[0].next = 0;
         frames[0].gain = bs_gain(core, search->sc, start.pm, start.live);
         frames[0].ceiling = top;
@@ -445,7 +448,7 @@ static int bs_best_gain(bs_search_t *search, bs_state_t start, int floor) {
         if (gain > best) best = gain;
         if (ceiling <= best) continue;
         if (!reserve(core, (void **)&frames, &capacity, depth, sizeof(bs_frame_t))) { result = CORE_FULL; break; }
-        frames[depth].count = bs_moves(d, state, frames[depth].moves);
+        frames[depth].count = bs_moves(search, state, frames[depth].moves);
         frames[depth].gain = gain;
         frames[depth].ceiling = ceiling;
         frames[depth++].next = 0;
@@ -556,7 +559,7 @@ static int bs_shortest_to(bs_search_t *search, bs_state_t start, int gain) {
         bs_state_t state = node->state;
         if (bs_gain(core, search->sc, state.pm, state.live) >= gain) { goal = entry.node; break; }
         bs_move_t moves[96];
-        int n = bs_moves(&core->deal, state, moves);
+        int n = bs_moves(search, state, moves);
         for (int i = 0; !result && i < n; i++) {
             int draws = 0;  /* a draw goes on to the next choice, each draw a move (bs_next_choice) */
             bs_state_t after = moves[i].after;
