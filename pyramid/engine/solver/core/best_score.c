@@ -372,6 +372,10 @@ static bs_state_t bs_next_choice(const deal_t *d, bs_state_t s, int *draws) {
     return s;
 }
 
+/* Whether a state has the gain, ceiling and estimate of the state it was drawn from: a draw's state
+   before the last pass (the same cards, and none buried: forget_buried buries only in the last). */
+static int bs_as_drawn_from(bs_state_t s) { return s.drew && s.r; }
+
 /* How far ahead in the stock a state is (BestScoreSearch.ahead): more redeals left, then fewer
    cards in the waste. */
 static int32_t bs_ahead(bs_state_t s) {
@@ -434,14 +438,14 @@ static int bs_best_gain(bs_search_t *search, bs_state_t start, int floor) {
         bs_frame_t *frame = &frames[depth - 1];
         if (frame->next == frame->count) { depth--; continue; }
         bs_state_t state = frame->moves[frame->next++].after;
-        int draws;
+        int draws;  /* uncounted here: the depth-first pass counts no moves */
         if (state.drew) state = bs_next_choice(d, state, &draws);
         int expand = bs_first_visit(search, &state);
         if (expand <= 0) { result = expand; continue; }
         result = tick(core);
         if (result) break;
         int gain = frame->gain, ceiling = frame->ceiling;
-        if (!state.drew || !state.r) {  /* else the cards of the state whose draw it is, and none buried */
+        if (!bs_as_drawn_from(state)) {
             gain = bs_gain(core, search->sc, state.pm, state.live);
             ceiling = bs_ceiling(search, state);
         }
@@ -564,8 +568,7 @@ static int bs_shortest_to(bs_search_t *search, bs_state_t start, int gain) {
             int draws = 0;  /* a draw goes on to the next choice, each draw a move (bs_next_choice) */
             bs_state_t after = moves[i].after;
             if (after.drew) after = bs_next_choice(&core->deal, after, &draws);
-            /* the estimate of a draw's state before the last pass: this one's (the same cards, none buried) */
-            int estimate = after.drew && after.r ? entry.estimate - entry.made : -1;
+            int estimate = bs_as_drawn_from(after) ? entry.estimate - entry.made : -1;
             result = bs_reach(search, entry.node, moves[i].token, draws, after, entry.made + 1 + draws, estimate, gain,
                               &order);
         }
