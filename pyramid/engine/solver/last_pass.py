@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from pyramid.engine.solver.budget import Budget
+from pyramid.engine.solver.freeing import Freed, Freeing
 from pyramid.engine.solver.position import PYRAMID_BITS, Position, holds_rank, set_bits, uncovered_mask
 from pyramid.engine.solver.relaxation import Relaxation
 
@@ -68,6 +69,9 @@ class LastPass:
         self.lost = lost
         self.relaxation = relaxation
         self.excursions: dict[int, tuple[int, ...]] = {}
+        #: The excursions with the removals inside the pyramid put off (``reduced``, see :meth:`excursion`).
+        self.reduced_excursions: dict[int, tuple[int, ...]] = {}
+        self.freeing = Freeing(pos)
         self.moves: dict[int, tuple[int, tuple[int, ...]]] = {}
         #: Cards of each rank in the stock and waste of the position solved: no question asks about more.
         self.supply = [(mask & pos.start_live).bit_count() for mask in pos.stock_rank_mask]
@@ -94,7 +98,7 @@ class LastPass:
         moves = self.moves[pm] = (uncovered, after)
         return moves
 
-    def excursion(self, pm: int, card: int, stock: int) -> tuple[int, ...]:
+    def excursion(self, pm: int, card: int, stock: int, reduced: bool = False) -> tuple[int, ...]:
         """Draw a card of rank ``card`` (not a king) onto the waste, play on above it, and remove it.
 
         ``stock`` holds the ranks of the stock after it, four bits each, its
@@ -110,15 +114,21 @@ class LastPass:
         the same positions, and each is explored once (Classic's reference
         deal 97 without redeals: 14,000 positions, where exploring each
         excursion on its own visited 108,000).
+
+        ``reduced``: a removal inside the pyramid is made only to free a card
+        that the card waiting, or the stock top, then takes (:class:`Freeing`
+        says why the others can wait): the outcomes are fewer, and the caller
+        makes the others itself (:class:`~pyramid.engine.solver.two_passes.TwoPasses`).
         """
-        excursions = self.excursions
+        excursions = self.reduced_excursions if reduced else self.excursions
         card_key, stock_key = card << CONSUMED_SHIFT, stock << (CONSUMED_SHIFT + 4)
         key = pm | card_key | stock_key
         known = excursions.get(key)
         if known is not None:
             return known
         pos = self.pos
-        if not pm and not pos.goal_all:
+        freed = self.freeing.of(pm) if reduced else None
+        if (freed.clears if freed is not None else not pm) and not pos.goal_all:
             raise PyramidCleared  # a line of the real game clears the pyramid: the question is answered
         target, rank_mask, stock_top_playable = pos.target, pos.rank_mask, pos.stock_top_playable
         need = target - card
@@ -133,9 +143,15 @@ class LastPass:
             excursions[key] = ()
             return ()  # short of a rank for good, or the card can never leave
         self.budget.tick()
+        if freed is not None:
+            outcomes: set[int] = set(freed.after.get(need, ()))
+            if stock & 15:
+                self._stock_top_outcomes(pm, card, stock, 0, outcomes, freed)
+            known = excursions[key] = tuple(outcomes)
+            return known
         entry = self.moves.get(pm)
         uncovered, smaller = entry if entry is not None else self._pyramid_moves(pm)
-        outcomes: set[int] = set()
+        outcomes = set()
         partners = uncovered & partners_mask
         while partners:
             low = partners & -partners
@@ -149,14 +165,17 @@ class LastPass:
             if found:
                 outcomes.update(found)
         if stock & 15:
-            self._stock_top_outcomes(pm, card, stock, uncovered, outcomes)
+            self._stock_top_outcomes(pm, card, stock, uncovered, outcomes, None)
         known = excursions[key] = tuple(outcomes)
         return known
 
-    def _stock_top_outcomes(self, pm: int, card: int, stock: int, uncovered: int, outcomes: set[int]) -> None:
+    def _stock_top_outcomes(self, pm: int, card: int, stock: int, uncovered: int, outcomes: set[int],
+                            freed: Freed | None) -> None:
         """The outcomes of :meth:`excursion` that begin with the stock top (a king leaving, the card or a
-        pyramid card pairing with it, or its own excursion), added to ``outcomes``."""
-        excursions, pos = self.excursions, self.pos
+        pyramid card pairing with it, or its own excursion), added to ``outcomes``; ``freed``: those of
+        a reduced excursion, the stock top taking a pyramid card after the removals that free it."""
+        reduced = freed is not None
+        excursions, pos = self.reduced_excursions if reduced else self.excursions, self.pos
         target, card_key = pos.target, card << CONSUMED_SHIFT
         top, rest = stock & 15, stock >> 4
         one = 1 << CONSUMED_SHIFT
@@ -164,12 +183,15 @@ class LastPass:
         if top == target:  # a king drawn (or on the stock top) leaves at once
             found = excursions.get(pm | card_key | rest_key)
             if found is None:
-                found = self.excursion(pm, card, rest)
+                found = self.excursion(pm, card, rest, reduced)
             outcomes.update([outcome + one for outcome in found])
             return
         if pos.stock_top_playable:
             if top == target - card:
                 outcomes.add(pm | one)
+            if freed is not None:
+                for after in freed.after.get(target - top, ()):
+                    outcomes.update([outcome + one for outcome in self.excursion(after, card, rest, True)])
             partners = uncovered & pos.rank_mask[target - top]
             while partners:
                 low = partners & -partners
@@ -180,14 +202,14 @@ class LastPass:
                 partners ^= low
         nested = excursions.get(pm | (top << CONSUMED_SHIFT) | rest_key)
         if nested is None:
-            nested = self.excursion(pm, top, rest)
+            nested = self.excursion(pm, top, rest, reduced)
         pyramid_mask = (1 << CONSUMED_SHIFT) - 1
         for inner in nested:
             consumed = (inner >> CONSUMED_SHIFT) + 1
             after, later = inner & pyramid_mask, stock >> (4 * consumed)
             found = excursions.get(after | card_key | (later << (CONSUMED_SHIFT + 4)))
             if found is None:
-                found = self.excursion(after, card, later)
+                found = self.excursion(after, card, later, reduced)
             if found:
                 shift = consumed << CONSUMED_SHIFT
                 outcomes.update([outcome + shift for outcome in found])

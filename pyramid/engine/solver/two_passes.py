@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from pyramid.engine.solver.budget import Budget
+from pyramid.engine.solver.freeing import Freed
 from pyramid.engine.solver.last_pass import CONSUMED_SHIFT, LastPass, PyramidCleared
 from pyramid.engine.solver.position import DRAW, PYRAMID_BITS, Position, STOCK_ID, ranks_in_stock, set_bits
 from pyramid.engine.solver.relaxation import Relaxation
@@ -196,58 +197,55 @@ class TwoPasses:
         while states.heap:
             consumed, here, taken, stayed, family = states.pop()
             budget.tick()
-            if not here and not pos.goal_all:
+            freed = last_pass.freeing.of(here)  # no removal inside the pyramid but to free a card taken
+            if freed.clears and not pos.goal_all:
                 raise PyramidCleared
-            entry = last_pass.moves.get(here)
-            uncovered, smaller = entry if entry is not None else last_pass._pyramid_moves(here)
-            for after in smaller:
-                states.reach(consumed, after, taken, stayed, family)
             top = (stock >> (4 * consumed)) & 15
             if not stayed and taken < waste_size:
-                self._waste_top_moves(states, pos.stock_rank[waste_bits[taken]], top, consumed, here, uncovered,
+                self._waste_top_moves(states, pos.stock_rank[waste_bits[taken]], top, consumed, here, freed,
                                       taken, family)
             if consumed == length:
-                if not here and not waste_left[taken] and 0 in family:
+                if freed.clears and not waste_left[taken] and 0 in family:
                     raise PyramidCleared  # goal "all": the whole table is cleared without the redeal
                 end = ends.setdefault(here, {})
                 for ranks, stayers in family.items():
                     end[(waste_ranks[taken] << (4 * ((ranks.bit_length() + 3) // 4))) | ranks] = stayers | waste_left[taken]
                 continue
-            self._stock_top_moves(states, stock, stock_bits[consumed], top, consumed, here, uncovered, taken, stayed,
+            self._stock_top_moves(states, stock, stock_bits[consumed], top, consumed, here, freed, taken, stayed,
                                   family)
         return ends
 
     def _waste_top_moves(self, states: "_FirstPassStates", card: int, top: int, consumed: int, here: int,
-                         uncovered: int, taken: int, family: dict[int, int]) -> None:
+                         freed: Freed, taken: int, family: dict[int, int]) -> None:
         """The first pass: the start's waste top (of rank ``card``) leaves, alone, with a pyramid card
-        or with the stock top (of rank ``top``, 0 for none)."""
+        (after the removals that free it) or with the stock top (of rank ``top``, 0 for none)."""
         pos = self.pos
         target = pos.target
         if card == target:
             states.reach(consumed, here, taken + 1, 0, family)
             return
-        for partner in set_bits(uncovered & pos.rank_mask[target - card]):
-            states.reach(consumed, here & ~(1 << partner), taken + 1, 0, family)
+        for after in freed.after.get(target - card, ()):
+            states.reach(consumed, after, taken + 1, 0, family)
         if pos.stock_top_playable and top and top + card == target:
             states.reach(consumed + 1, here, taken + 1, 0, family)
 
     def _stock_top_moves(self, states: "_FirstPassStates", stock: int, top_bit: int, top: int, consumed: int,
-                         here: int, uncovered: int, taken: int, stayed: int, family: dict[int, int]) -> None:
+                         here: int, freed: Freed, taken: int, stayed: int, family: dict[int, int]) -> None:
         """The first pass: the stock top (of rank ``top``, sequence index ``top_bit``) leaves (a king, or
-        with a pyramid card), stays for the second pass (each stock of the family grows by it), or
-        goes on an excursion."""
+        with a pyramid card after the removals that free it), stays for the second pass (each stock of
+        the family grows by it), or goes on an excursion (reduced: see :class:`Freeing`)."""
         pos = self.pos
         target = pos.target
         if top == target:
             states.reach(consumed + 1, here, taken, stayed, family)
             return
         if pos.stock_top_playable:
-            for partner in set_bits(uncovered & pos.rank_mask[target - top]):
-                states.reach(consumed + 1, here & ~(1 << partner), taken, stayed, family)
+            for after in freed.after.get(target - top, ()):
+                states.reach(consumed + 1, after, taken, stayed, family)
         bit = 1 << top_bit
         states.reach(consumed + 1, here, taken, 1, {(ranks << 4) | top: stayers | bit for ranks, stayers in family.items()})
         pyramid_mask = (1 << PYRAMID_BITS) - 1
-        for outcome in self.last_pass.excursion(here, top, stock >> (4 * consumed + 4)):
+        for outcome in self.last_pass.excursion(here, top, stock >> (4 * consumed + 4), True):
             states.reach(consumed + 1 + (outcome >> CONSUMED_SHIFT), outcome & pyramid_mask, taken, stayed, family)
 
     def _second_pass_wins(self, pm: int, root: int) -> bool:
@@ -259,8 +257,9 @@ class TwoPasses:
         with the cards any stock of the node holds (sound: fewer cards never
         win more); states lost are remembered for other pyramids' families.
         """
-        pos, budget, relaxation, last_pass, lost = self.pos, self.budget, self.relaxation, self.last_pass, self.lost
-        target, rank_mask, stock_rank, goal_all = pos.target, pos.rank_mask, pos.stock_rank, pos.goal_all
+        pos, budget, relaxation, lost = self.pos, self.budget, self.relaxation, self.lost
+        freeing = self.last_pass.freeing
+        target, stock_rank, goal_all = pos.target, pos.stock_rank, pos.goal_all
         stock_top_playable = pos.stock_top_playable
         union, place, present, absent = self.union, self.place, self.present, self.absent
         seen: set[tuple[int, int]] = set()
@@ -274,15 +273,11 @@ class TwoPasses:
                 budget.tick()
                 here, node = state
                 cards = union[node]
-                if not here and (not goal_all or not cards):
+                freed = freeing.of(here)  # no removal inside the pyramid but to free a card taken
+                if freed.clears and (not goal_all or not cards):
                     return True
-                if pos.needs_more(here, cards) or not relaxation.can_win(here, cards, pos.next_live(cards, 0), 0):
-                    continue
-                entry = last_pass.moves.get(here)
-                uncovered, smaller = entry if entry is not None else last_pass._pyramid_moves(here)
-                for after in smaller:
-                    todo.append((after, node))
-                if not cards:
+                if not cards or pos.needs_more(here, cards) \
+                        or not relaxation.can_win(here, cards, pos.next_live(cards, 0), 0):
                     continue
                 if present[node] < 0:
                     self._split(node)
@@ -297,8 +292,8 @@ class TwoPasses:
                 if top == target:
                     continue
                 if stock_top_playable:
-                    for partner in set_bits(uncovered & rank_mask[target - top]):
-                        todo.append((here & ~(1 << partner), below))
+                    for after in freed.after.get(target - top, ()):
+                        todo.append((after, below))
                 for outcome in self._excursion(here, top, below):
                     todo.append((outcome & ((1 << CONSUMED_SHIFT) - 1), outcome >> CONSUMED_SHIFT))
         except PyramidCleared:
@@ -451,7 +446,8 @@ class TwoPasses:
         if known is not None:
             return known
         pos = self.pos
-        if not pm and not pos.goal_all:
+        freed = self.last_pass.freeing.of(pm)
+        if freed.clears and not pos.goal_all:
             raise PyramidCleared
         target, rank_mask, stock_top_playable = pos.target, pos.rank_mask, pos.stock_top_playable
         need = target - card
@@ -468,24 +464,14 @@ class TwoPasses:
             excursions[key] = ()
             return ()
         self.budget.tick()
-        entry = last_pass.moves.get(pm)
-        uncovered, smaller = entry if entry is not None else last_pass._pyramid_moves(pm)
         node_outcome = node << CONSUMED_SHIFT
-        outcomes: set[int] = set()
-        partners = uncovered & partners_mask
-        while partners:
-            low = partners & -partners
-            outcomes.add((pm ^ low) | node_outcome)
-            partners ^= low
-        for after in smaller:
-            found = excursions.get(after | card_key | node_key)
-            outcomes.update(found if found is not None else self._excursion(after, card, node))
+        outcomes = {after | node_outcome for after in freed.after.get(need, ())}
         if cards:
-            self._node_stock_outcomes(pm, card, node, uncovered, outcomes)
+            self._node_stock_outcomes(pm, card, node, freed, outcomes)
         known = excursions[key] = tuple(outcomes)
         return known
 
-    def _node_stock_outcomes(self, pm: int, card: int, node: int, uncovered: int, outcomes: set[int]) -> None:
+    def _node_stock_outcomes(self, pm: int, card: int, node: int, freed: Freed, outcomes: set[int]) -> None:
         """The outcomes of :meth:`_excursion` that begin with the stock's next card, in the stocks of
         ``node`` that lack it and in those that hold it (a king leaving, the card or a pyramid card
         pairing with it, or its own excursion), added to ``outcomes``."""
@@ -508,11 +494,8 @@ class TwoPasses:
         if pos.stock_top_playable:
             if top == target - card:
                 outcomes.add(pm | (below << CONSUMED_SHIFT))
-            partners = uncovered & pos.rank_mask[target - top]
-            while partners:
-                low = partners & -partners
-                outcomes.update(self._excursion(pm ^ low, card, below))
-                partners ^= low
+            for after in freed.after.get(target - top, ()):
+                outcomes.update(self._excursion(after, card, below))
         pyramid_mask = (1 << CONSUMED_SHIFT) - 1
         nested = excursions.get(pm | (top << CONSUMED_SHIFT) | below_key)
         for inner in nested if nested is not None else self._excursion(pm, top, below):

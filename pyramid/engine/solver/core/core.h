@@ -143,6 +143,13 @@ typedef struct core {
     uint64_t pair_frames;
     size_t pair_scratch_count, pair_scratch_capacity;
     table_t second_lost;       /* TwoPasses.lost: PAIR(pyramid, node) */
+    /* The cards a stock card can take and the removals that free them, by pyramid (freeing.c). */
+    table_t free_index;        /* pyramid -> index of its list in `frees` */
+    uint64_t *frees;
+    size_t free_count, free_capacity;
+    table_t lattice;           /* the pyramids below the one being listed -> index in lattice_pm */
+    uint64_t *lattice_pm, *lattice_put_off;
+    size_t lattice_count, lattice_capacity, lattice_off_capacity;
     uint64_t redeal_pm, redeal_live;  /* where the last winning_redeal found a winning line redeals */
 } core_t;
 
@@ -298,7 +305,7 @@ void pass_cards(const deal_t *d, uint64_t live, int q, pass_cards_t *cards);
 state_t apply_removal(const deal_t *d, uint64_t pm, uint64_t live, int q, int r, removal_t removal);
 int relaxed_can_win(core_t *core, uint64_t pm, uint64_t live, int q, int r);
 int is_short(core_t *core, uint64_t pm);
-int64_t excursion(core_t *core, uint64_t pm, int card, u128 stock);
+int64_t excursion(core_t *core, uint64_t pm, int card, u128 stock, int reduced);
 int best_score_line(core_t *core, const best_scoring_t *sc, uint64_t pm, uint64_t live, int q, int r, int floor,
                     int *gain);
 int last_pass_can_win(core_t *core, uint64_t pm, uint64_t live, int q);
@@ -308,6 +315,14 @@ int search(core_t *core, uint64_t pm, uint64_t live, int q, int r);
 int winning_redeal(core_t *core, uint64_t pm, uint64_t live, int q);
 int32_t node_of(core_t *core, uint32_t *stocks, uint32_t count);
 int second_pass_wins(core_t *core, uint64_t pm, int32_t root);
+int64_t freeing(core_t *core, uint64_t pm);
+/* A list of freeing(): its header (how many entries; whether the pyramid clears by its own removals),
+   and an entry's pyramid once the card freed has left, and that card's rank. */
+#define FREE_RANK_SHIFT 32
+#define FREE_COUNT(header) ((header) & 0xffffffffULL)
+#define FREE_CLEARS(header) ((int)((header) >> FREE_RANK_SHIFT))
+#define FREE_PM(entry) unpack_pyramid((entry) & ((1ULL << PACKED_BITS) - 1))
+#define FREE_RANK(entry) ((int)((entry) >> FREE_RANK_SHIFT))
 int first_pass_line(core_t *core, uint64_t pm, uint64_t live, int q, uint64_t end_pm, uint64_t end_live);
 CORE_API core_t *core_new(const deal_t *deal, int64_t byte_bound);
 CORE_API void core_free(core_t *core);

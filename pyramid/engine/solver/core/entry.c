@@ -35,6 +35,7 @@ core_t *core_new(const deal_t *deal, int64_t byte_bound) {
              && table_init(core, &core->won, 4) && table_init(core, &core->shapes, 3)
              && table_init(core, &core->excursions, 3) && table_init(core, &core->node_excursions, 1)
              && table_init(core, &core->second_lost, 1)
+             && table_init(core, &core->free_index, 1) && table_init(core, &core->lattice, 1)
              && reserve(core, (void **)&core->outcomes, &core->outcome_capacity, 0, sizeof(uint64_t))
              && reserve(core, (void **)&core->pairs, &core->pair_capacity, 0, sizeof(pair_t));
     if (ok) {  /* index 0 of both: the empty list */
@@ -56,6 +57,8 @@ void core_free(core_t *core) {
     if (!core) return;
     table_free(&core->lost); table_free(&core->asked); table_free(&core->won); table_free(&core->shapes);
     table_free(&core->excursions); table_free(&core->node_excursions); table_free(&core->second_lost);
+    table_free(&core->free_index); table_free(&core->lattice);
+    free(core->frees); free(core->lattice_pm); free(core->lattice_put_off);
     for (size_t n = 0; n < core->dd_count; n++) free(core->dd[n].stocks);
     free(core->dd); free(core->node_index); free(core->pairs); free(core->pair_scratch); free(core->pair_filter);
     free(core->heads); free(core->nodes); free(core->marks); free(core->path); free(core->outcomes); free(core->scratch);

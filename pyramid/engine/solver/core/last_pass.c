@@ -95,20 +95,28 @@ static int64_t keep_outcomes(core_t *core, const uint64_t key[3], size_t start) 
 
 
 /* The outcomes of an excursion, shifted by `shift`, appended to the region being filled: 0, or < 0 to stop. */
-static int follow(core_t *core, uint64_t pm, int card, u128 stock, uint64_t shift) {
-    int64_t found = excursion(core, pm, card, stock);
+static int follow(core_t *core, uint64_t pm, int card, u128 stock, uint64_t shift, int reduced) {
+    int64_t found = excursion(core, pm, card, stock, reduced);
     if (found < 0) return (int)found;
     return push_outcomes(core, found, shift) ? 0 : CORE_FULL;
 }
 
 /* LastPass.excursion: draw a card of rank `card` (not a king) onto the waste, play on above it,
  * and remove it; the index of its outcomes (pyramid | consumed << 56), or < 0 to stop. */
-int64_t excursion(core_t *core, uint64_t pm, int card, u128 stock) {
+int64_t excursion(core_t *core, uint64_t pm, int card, u128 stock, int reduced) {
     const deal_t *d = &core->deal;
-    uint64_t key[3] = {pm | (uint64_t)card << CONSUMED_SHIFT, (uint64_t)stock, (uint64_t)(stock >> 64)};
+    uint64_t key[3] = {pm | (uint64_t)card << CONSUMED_SHIFT | (uint64_t)reduced << 63, (uint64_t)stock,
+                       (uint64_t)(stock >> 64)};
     int known = table_get(&core->excursions, key);
     if (known >= 0) return known;
-    if (!pm && !d->goal_all) return CORE_CLEARED;
+    int64_t frees = 0;
+    if (reduced) {
+        frees = freeing(core, pm);
+        if (frees < 0) return frees;
+        if (FREE_CLEARS(core->frees[frees]) && !d->goal_all) return CORE_CLEARED;
+    } else if (!pm && !d->goal_all) {
+        return CORE_CLEARED;
+    }
     int target = d->target, need = target - card, stock_top_playable = d->stock_top_playable;
     size_t start = core->scratch_count;
     uint64_t partners_mask = d->rank_mask[need];
@@ -118,18 +126,24 @@ int64_t excursion(core_t *core, uint64_t pm, int card, u128 stock) {
     int over = tick(core);
     if (over) return over;
     uint64_t uncovered = uncovered_mask(pm);
-    for (uint64_t partners = uncovered & partners_mask; partners; partners &= partners - 1)
-        if (!push_outcome(core, pm ^ low_bit(partners))) return CORE_FULL;
-    uint64_t kings = uncovered & d->rank_mask[target];
-    if (kings) {
-        int stop = follow(core, pm & ~low_bit(kings), card, stock, 0);
-        if (stop) return stop;
+    if (reduced) {  /* freeing.c: only the removals inside the pyramid that free the card's partner */
+        for (uint64_t i = 0, count = FREE_COUNT(core->frees[frees]); i < count; i++)
+            if (FREE_RANK(core->frees[frees + 1 + i]) == need && !push_outcome(core, FREE_PM(core->frees[frees + 1 + i])))
+                return CORE_FULL;
     } else {
-        removal_t removals[64];
-        int n = pyramid_removals(d, pm, uncovered, removals);
-        for (int i = 0; i < n; i++) {
-            int stop = follow(core, pm & ~(1ULL << removals[i].a) & ~(1ULL << removals[i].b), card, stock, 0);
+        for (uint64_t partners = uncovered & partners_mask; partners; partners &= partners - 1)
+            if (!push_outcome(core, pm ^ low_bit(partners))) return CORE_FULL;
+        uint64_t kings = uncovered & d->rank_mask[target];
+        if (kings) {
+            int stop = follow(core, pm & ~low_bit(kings), card, stock, 0, 0);
             if (stop) return stop;
+        } else {
+            removal_t removals[64];
+            int n = pyramid_removals(d, pm, uncovered, removals);
+            for (int i = 0; i < n; i++) {
+                int stop = follow(core, pm & ~(1ULL << removals[i].a) & ~(1ULL << removals[i].b), card, stock, 0, 0);
+                if (stop) return stop;
+            }
         }
     }
     int top = (int)(stock & 15);
@@ -137,23 +151,33 @@ int64_t excursion(core_t *core, uint64_t pm, int card, u128 stock) {
         u128 rest = stock >> 4;
         uint64_t one = 1ULL << CONSUMED_SHIFT;
         if (top == target) {  /* a king drawn (or on the stock top) leaves at once */
-            int stop = follow(core, pm, card, rest, one);
+            int stop = follow(core, pm, card, rest, one, reduced);
             if (stop) return stop;
         } else {
             if (stock_top_playable) {
                 if (top == need && !push_outcome(core, pm | one)) return CORE_FULL;
-                for (uint64_t partners = uncovered & d->rank_mask[target - top]; partners; partners &= partners - 1) {
-                    int stop = follow(core, pm ^ low_bit(partners), card, rest, one);
-                    if (stop) return stop;
+                if (reduced) {
+                    for (uint64_t i = 0, count = FREE_COUNT(core->frees[frees]); i < count; i++) {
+                        uint64_t entry = core->frees[frees + 1 + i];  /* read again: the arena may move */
+                        if (FREE_RANK(entry) != target - top) continue;
+                        int stop = follow(core, FREE_PM(entry), card, rest, one, 1);
+                        if (stop) return stop;
+                    }
+                } else {
+                    for (uint64_t partners = uncovered & d->rank_mask[target - top]; partners; partners &= partners - 1) {
+                        int stop = follow(core, pm ^ low_bit(partners), card, rest, one, 0);
+                        if (stop) return stop;
+                    }
                 }
             }
-            int64_t nested = excursion(core, pm, top, rest);
+            int64_t nested = excursion(core, pm, top, rest, reduced);
             if (nested < 0) return nested;
             uint64_t count = core->outcomes[nested];
             for (uint64_t i = 0; i < count; i++) {
                 uint64_t inner = core->outcomes[nested + 1 + i];  /* read again: the arena may move */
                 uint64_t consumed = (inner >> CONSUMED_SHIFT) + 1;
-                int stop = follow(core, inner & PYRAMID_MASK, card, stock >> (4 * consumed), consumed << CONSUMED_SHIFT);
+                int stop = follow(core, inner & PYRAMID_MASK, card, stock >> (4 * consumed), consumed << CONSUMED_SHIFT,
+                                  reduced);
                 if (stop) return stop;
             }
         }
@@ -215,7 +239,7 @@ static void pass_frame(const deal_t *d, uint64_t live, int q, pass_frame_t *fram
 /* A state put off for later: the excursion of its stock top, each outcome a state to search. */
 static int follow_later(core_t *core, const pass_frame_t *frame, pass_stack_t *todo, pass_state_t state) {
     u128 rest = frame->cards.ranks >> (4 * state.consumed);
-    int64_t found = excursion(core, state.pm, (int)(rest & 15), rest >> 4);
+    int64_t found = excursion(core, state.pm, (int)(rest & 15), rest >> 4, 0);
     if (found < 0) return found == CORE_CLEARED ? CORE_WIN : (int)found;
     uint64_t count = core->outcomes[found];
     for (uint64_t i = 0; i < count; i++) {

@@ -37,7 +37,7 @@ static u128 ranks_of(const deal_t *d, const int *stock, int length) {
 /* An excursion's outcomes, found or computed: its index, or < 0 (CORE_BAD for a cleared pyramid,
  * which a line to a redeal never meets). */
 static int64_t outcomes_of(core_t *core, uint64_t pm, int card, u128 stock) {
-    int64_t found = excursion(core, pm, card, stock);
+    int64_t found = excursion(core, pm, card, stock, 0);
     return found == CORE_CLEARED ? CORE_BAD : found;
 }
 

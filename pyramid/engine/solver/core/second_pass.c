@@ -143,20 +143,16 @@ static int pair_filter_ready(core_t *core) {
     return 0;
 }
 
-/* The card leaves with a pyramid partner (an outcome), or the pyramid moves first: a king, or
-   each removal inside it (the excursion goes on from there). */
+/* The card leaves with a pyramid card, after the removals inside the pyramid that free it (an
+   outcome; freeing.c says why no other removal inside it is made here). */
 static int node_pyramid_moves(core_t *core, uint64_t pm, int card, int32_t node, uint64_t frame) {
-    const deal_t *d = &core->deal;
-    uint64_t uncovered = uncovered_mask(pm);
-    for (uint64_t partners = uncovered & d->rank_mask[d->target - card]; partners; partners &= partners - 1)
-        if (!push_pair_value(core, PAIR(pm ^ low_bit(partners), node), frame)) return CORE_FULL;
-    uint64_t kings = uncovered & d->rank_mask[d->target];
-    if (kings) return follow_node(core, pm & ~low_bit(kings), card, node, frame);
-    removal_t removals[64];
-    int n = pyramid_removals(d, pm, uncovered, removals);
-    for (int i = 0; i < n; i++) {
-        int stop = follow_node(core, pm & ~(1ULL << removals[i].a) & ~(1ULL << removals[i].b), card, node, frame);
-        if (stop) return stop;
+    int64_t list = freeing(core, pm);
+    if (list < 0) return (int)list;
+    uint64_t count = FREE_COUNT(core->frees[list]);
+    int need = core->deal.target - card;
+    for (uint64_t i = 0; i < count; i++) {
+        uint64_t entry = core->frees[list + 1 + i];
+        if (FREE_RANK(entry) == need && !push_pair_value(core, PAIR(FREE_PM(entry), node), frame)) return CORE_FULL;
     }
     return 0;
 }
@@ -176,8 +172,12 @@ static int node_stock_moves(core_t *core, uint64_t pm, int card, int32_t node, u
     if (top == d->target) return follow_node(core, pm, card, down, frame);
     if (d->stock_top_playable) {
         if (top == d->target - card && !push_pair_value(core, PAIR(pm, down), frame)) return CORE_FULL;
-        for (uint64_t partners = uncovered_mask(pm) & d->rank_mask[d->target - top]; partners; partners &= partners - 1) {
-            int stop = follow_node(core, pm ^ low_bit(partners), card, down, frame);
+        int64_t list = freeing(core, pm);
+        if (list < 0) return (int)list;
+        for (uint64_t i = 0, count = FREE_COUNT(core->frees[list]); i < count; i++) {
+            uint64_t entry = core->frees[list + 1 + i];  /* copied: the arena may move */
+            if (FREE_RANK(entry) != d->target - top) continue;
+            int stop = follow_node(core, FREE_PM(entry), card, down, frame);
             if (stop) return stop;
         }
     }
@@ -205,7 +205,11 @@ static int64_t node_excursion(core_t *core, uint64_t pm, int card, int32_t node)
     if (!entry) return CORE_FULL;
     if (*entry >= 0) return *entry;
     placed_t placed = {(size_t)(entry - t->values), t->capacity};
-    if (!pm && !d->goal_all) return CORE_CLEARED;
+    if (!d->goal_all) {  /* the pyramid clears here by its own removals */
+        int64_t list = freeing(core, pm);
+        if (list < 0) return (int)list;
+        if (FREE_CLEARS(core->frees[list])) return CORE_CLEARED;
+    }
     int need = d->target - card;
     size_t start = core->pair_scratch_count;
     uint32_t cards = core->dd[node].cards;
@@ -244,19 +248,13 @@ int second_pass_wins(core_t *core, uint64_t pm, int32_t root) {
         uint64_t here = PAIR_PM(state);
         int32_t node = PAIR_NODE(state);
         uint64_t cards = core->dd[node].cards;
-        if (!here && (!goal_all || !cards)) { result = CORE_WIN; goto done; }
-        if (needs_more(core, here, cards)) continue;
+        int64_t list = freeing(core, here);
+        if (list < 0) { result = (int)list; goto done; }
+        if (FREE_CLEARS(core->frees[list]) && (!goal_all || !cards)) { result = CORE_WIN; goto done; }
+        if (!cards || needs_more(core, here, cards)) continue;
         int won = relaxed_can_win(core, here, cards, next_live(d, cards, 0), 0);
         if (won < 0) { result = won; goto done; }
         if (!won) continue;
-        uint64_t uncovered = uncovered_mask(here), kings = uncovered & d->rank_mask[target];
-        if (kings) PUSH_STATE(here & ~low_bit(kings), node);
-        else {
-            removal_t removals[64];
-            int n = pyramid_removals(d, here, uncovered, removals);
-            for (int i = 0; i < n; i++) PUSH_STATE(here & ~(1ULL << removals[i].a) & ~(1ULL << removals[i].b), node);
-        }
-        if (!cards) continue;
         if (core->dd[node].present < 0 && !split(core, node)) { result = CORE_FULL; goto done; }
         if (core->dd[node].absent) PUSH_STATE(here, core->dd[node].absent);
         int32_t down = core->dd[node].present;
@@ -265,8 +263,10 @@ int second_pass_wins(core_t *core, uint64_t pm, int32_t root) {
         if (top == target || !goal_all) PUSH_STATE(here, down);  /* a king leaves, or a burial */
         if (top == target) continue;
         if (stock_top_playable)
-            for (uint64_t partners = uncovered & d->rank_mask[target - top]; partners; partners &= partners - 1)
-                PUSH_STATE(here & ~low_bit(partners), down);
+            for (uint64_t i = 0, count = FREE_COUNT(core->frees[list]); i < count; i++) {
+                uint64_t entry = core->frees[list + 1 + i];
+                if (FREE_RANK(entry) == target - top) PUSH_STATE(FREE_PM(entry), down);
+            }
         int64_t found = node_excursion(core, here, top, down);
         if (found < 0) { result = found == CORE_CLEARED ? CORE_WIN : (int)found; goto done; }
         uint64_t count = (uint64_t)core->pairs[found];

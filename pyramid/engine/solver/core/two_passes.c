@@ -156,6 +156,7 @@ typedef struct {
 typedef struct {
     uint64_t here;
     int consumed, taken, stayed, top;
+    int clears;  /* the pyramid clears by its own removals */
     family_t *family;
 } first_at_t;
 
@@ -164,28 +165,17 @@ static int reach_from(core_t *core, first_pass_t *pass, const first_frame_t *fra
     return reach(core, pass, consumed, after, taken, stayed, frame->cards.waste_size, at->family);
 }
 
-/* A king, or each removal inside the pyramid. */
-static int pyramid_moves(core_t *core, first_pass_t *pass, const first_frame_t *frame, const first_at_t *at) {
-    const deal_t *d = &core->deal;
-    uint64_t uncovered = uncovered_mask(at->here), kings = uncovered & d->rank_mask[d->target];
-    if (kings) return reach_from(core, pass, frame, at, at->consumed, at->here & ~low_bit(kings), at->taken, at->stayed);
-    removal_t removals[64];
-    int n = pyramid_removals(d, at->here, uncovered, removals), result = 0;
-    for (int i = 0; !result && i < n; i++)
-        result = reach_from(core, pass, frame, at, at->consumed, at->here & ~(1ULL << removals[i].a) & ~(1ULL << removals[i].b),
-                            at->taken, at->stayed);
-    return result;
-}
-
 /* The waste top's moves (none once a stock card stayed: the waste top is then that card). */
 static int waste_moves(core_t *core, first_pass_t *pass, const first_frame_t *frame, const first_at_t *at) {
     const deal_t *d = &core->deal;
     if (at->stayed || at->taken >= frame->cards.waste_size) return 0;
     int card = d->stock_rank[frame->cards.waste[at->taken]], result = 0;
     if (card == d->target) return reach_from(core, pass, frame, at, at->consumed, at->here, at->taken + 1, 0);
-    for (uint64_t partners = uncovered_mask(at->here) & d->rank_mask[d->target - card]; !result && partners;
-         partners &= partners - 1)
-        result = reach_from(core, pass, frame, at, at->consumed, at->here & ~low_bit(partners), at->taken + 1, 0);
+    int64_t frees = freeing(core, at->here);  /* freeing.c: the removals inside the pyramid that free a partner */
+    if (frees < 0) return (int)frees;
+    for (uint64_t i = 0, count = FREE_COUNT(core->frees[frees]); !result && i < count; i++)
+        if (FREE_RANK(core->frees[frees + 1 + i]) == d->target - card)
+            result = reach_from(core, pass, frame, at, at->consumed, FREE_PM(core->frees[frees + 1 + i]), at->taken + 1, 0);
     if (!result && d->stock_top_playable && at->top && at->top + card == d->target)
         result = reach_from(core, pass, frame, at, at->consumed + 1, at->here, at->taken + 1, 0);
     return result;
@@ -198,7 +188,7 @@ static int pass_ends(core_t *core, ends_t *ends, const first_frame_t *frame, con
     family_t *family = at->family;
     for (uint32_t i = 0; i < family->count; i++) {
         u128 ranks = family->items[i].ranks;
-        if (!at->here && !left && !ranks) return CORE_CLEARED;  /* goal "all": cleared without the redeal */
+        if (!left && !ranks && at->clears) return CORE_CLEARED;  /* goal "all": cleared without the redeal */
         if (!add_end(core, ends, at->here, (left_ranks << (4 * nibbles(ranks))) | ranks,
                      family->items[i].stayers | (uint32_t)left))
             return CORE_FULL;
@@ -212,10 +202,14 @@ static int stock_moves(core_t *core, first_pass_t *pass, const first_frame_t *fr
     const deal_t *d = &core->deal;
     int result = 0, consumed = at->consumed, top = at->top;
     if (top == d->target) return reach_from(core, pass, frame, at, consumed + 1, at->here, at->taken, at->stayed);
-    if (d->stock_top_playable)
-        for (uint64_t partners = uncovered_mask(at->here) & d->rank_mask[d->target - top]; !result && partners;
-             partners &= partners - 1)
-            result = reach_from(core, pass, frame, at, consumed + 1, at->here & ~low_bit(partners), at->taken, at->stayed);
+    if (d->stock_top_playable) {
+        int64_t frees = freeing(core, at->here);
+        if (frees < 0) return (int)frees;
+        for (uint64_t i = 0, count = FREE_COUNT(core->frees[frees]); !result && i < count; i++)
+            if (FREE_RANK(core->frees[frees + 1 + i]) == d->target - top)
+                result = reach_from(core, pass, frame, at, consumed + 1, FREE_PM(core->frees[frees + 1 + i]), at->taken,
+                                    at->stayed);
+    }
     if (result) return result;
     family_t *stays = family_new(core, at->family->count);
     if (!stays) return CORE_FULL;
@@ -227,7 +221,7 @@ static int stock_moves(core_t *core, first_pass_t *pass, const first_frame_t *fr
     result = reach(core, pass, consumed + 1, at->here, at->taken, 1, frame->cards.waste_size, stays);
     family_release(core, stays);
     if (result) return result;
-    int64_t found = excursion(core, at->here, top, frame->cards.ranks >> (4 * consumed + 4));
+    int64_t found = excursion(core, at->here, top, frame->cards.ranks >> (4 * consumed + 4), 1);
     if (found < 0) return (int)found;
     for (uint64_t i = 0; !result && i < core->outcomes[found]; i++) {
         uint64_t outcome = core->outcomes[found + 1 + i];
@@ -261,8 +255,10 @@ static int first_pass(core_t *core, uint64_t pm, uint64_t live, int q, first_pas
         popped->family = NULL;
         at.top = (int)((frame.cards.ranks >> (4 * at.consumed)) & 15);
         result = tick(core);
-        if (!result && !at.here && !d->goal_all) result = CORE_CLEARED;
-        if (!result) result = pyramid_moves(core, pass, &frame, &at);
+        int64_t frees = result ? 0 : freeing(core, at.here);
+        if (frees < 0) result = (int)frees;
+        else if (!result) at.clears = FREE_CLEARS(core->frees[frees]);
+        if (!result && !d->goal_all && at.clears) result = CORE_CLEARED;
         if (!result) result = waste_moves(core, pass, &frame, &at);
         if (!result) result = at.consumed == frame.cards.length ? pass_ends(core, ends, &frame, &at)
                                                                : stock_moves(core, pass, &frame, &at);
