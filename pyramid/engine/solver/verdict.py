@@ -36,7 +36,12 @@ class VerdictSearch:
         self.budget = budget
         self.lost = memory.lost
         self.path: list[int | tuple[int, ...]] = []
+        #: An open king leaving (or the one partner left of an uncovered card taking it) beats every
+        #: other move there: with one-card draws always; with more, in the last pass only, when just the
+        #: waste top plays (a card gone from the stock, or from the waste before a redeal, shifts which
+        #: cards the later draws turn up).
         self.king_dominates = pos.draw_count == 1
+        self.last_pass_king_dominates = not pos.stock_top_playable
         self.relaxation = memory.relaxation
         self.last_pass = (memory.last_pass
                           if last_pass and (last_pass_applies(pos) or two_passes_apply(pos)) else None)
@@ -179,13 +184,14 @@ class VerdictSearch:
         """Try the removals with the open stock and waste cards here: (won, the rest of the walk is
         dominated by a removal tried)."""
         pos, path = self.pos, self.path
-        forced = pos.forced_open_removal(pm, uncovered, live, q) if self.king_dominates else None
+        king_dominates = self.king_dominates or (not r and self.last_pass_king_dominates)
+        forced = pos.forced_open_removal(pm, uncovered, live, q) if king_dominates else None
         for removal in [forced] if forced else pos.open_removals(uncovered, live, q):
             path.append(removal)
             if self.search(*pos.apply_removal(pm, live, q, r, removal), r):
                 return True, False
             path.pop()
-            if forced or (self.king_dominates and len(removal) == 1):
+            if forced or (king_dominates and len(removal) == 1):
                 return False, True
         return False, False
 

@@ -54,7 +54,9 @@ static int try_open_removals(core_t *core, uint64_t pm, uint64_t live, int q, in
                              int *dominated) {
     const deal_t *d = &core->deal;
     removal_t removals[16];
-    int king_dominates = d->draw_count == 1, n, forced = 0;
+    /* VerdictSearch.king_dominates: with one-card draws always; with more, in the last pass when only
+       the waste top plays (a card gone earlier shifts which cards the later draws turn up). */
+    int king_dominates = d->draw_count == 1 || (!r && !d->stock_top_playable), n, forced = 0;
     if (king_dominates && forced_open_removal(d, pm, uncovered, live, q, removals)) {
         n = 1;
         forced = 1;
