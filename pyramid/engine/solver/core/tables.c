@@ -32,6 +32,79 @@ uint64_t mix(uint64_t x) {
     return x ^ (x >> 31);
 }
 
+/* Blocks of finished tables, kept for the next table of this process (a core made for the next deal
+ * or question asks for the same sizes again). Fresh memory costs a page fault a page the first time
+ * it is written, and a freed large block goes back to the system: every new core paid that again,
+ * 15% of a hard King Tut question (perf; 3,000 faults a question of deal 92 with two redeals). Only
+ * blocks of at least BLOCK_KEPT_MIN bytes, at most BLOCK_KEPT_BYTES in all; a table's keys and values
+ * are read only where its tag says a key is there, so only the tags are zeroed again. Shared by the
+ * threads that run searches (ctypes releases the GIL): a spin lock around a few dozen instructions. */
+#define BLOCK_SLOTS 32
+#define BLOCK_KEPT_MIN (64 * 1024)
+#define BLOCK_KEPT_BYTES (32 * 1024 * 1024)
+static struct { void *block; size_t size; } kept_blocks[BLOCK_SLOTS];
+static size_t kept_bytes;
+static char kept_busy;
+
+static void kept_lock(void) { while (__atomic_test_and_set(&kept_busy, __ATOMIC_ACQUIRE)) continue; }
+static void kept_unlock(void) { __atomic_clear(&kept_busy, __ATOMIC_RELEASE); }
+
+/* A block of `size` bytes, not zeroed: one kept of that size, or a new one. */
+static void *block_take(size_t size) {
+    if (size >= BLOCK_KEPT_MIN) {
+        kept_lock();
+        for (int i = 0; i < BLOCK_SLOTS; i++)
+            if (kept_blocks[i].block && kept_blocks[i].size == size) {
+                void *block = kept_blocks[i].block;
+                kept_blocks[i].block = NULL;
+                kept_bytes -= size;
+                kept_unlock();
+                return block;
+            }
+        kept_unlock();
+    }
+    return malloc(size);
+}
+
+/* A block given back: kept while there is room, else freed. */
+static void block_give(void *block, size_t size) {
+    if (block && size >= BLOCK_KEPT_MIN) {
+        kept_lock();
+        if (kept_bytes + size <= BLOCK_KEPT_BYTES)
+            for (int i = 0; i < BLOCK_SLOTS; i++)
+                if (!kept_blocks[i].block) {
+                    kept_blocks[i].block = block;
+                    kept_blocks[i].size = size;
+                    kept_bytes += size;
+                    kept_unlock();
+                    return;
+                }
+        kept_unlock();
+    }
+    free(block);
+}
+
+/* A table's three arrays for `capacity` slots, its tags zeroed: 1, or 0 (none made) when memory is short. */
+static int table_arrays(table_t *t, size_t capacity) {
+    t->keys = block_take(capacity * t->words * sizeof(uint64_t));
+    t->values = block_take(capacity * sizeof(int32_t));
+    t->tags = block_take(capacity);
+    if (!t->keys || !t->values || !t->tags) {
+        block_give(t->keys, capacity * t->words * sizeof(uint64_t));
+        block_give(t->values, capacity * sizeof(int32_t));
+        block_give(t->tags, capacity);
+        return 0;
+    }
+    memset(t->tags, 0, capacity);
+    return 1;
+}
+
+static void table_arrays_free(uint64_t *keys, int32_t *values, uint8_t *tags, size_t capacity, int words) {
+    block_give(keys, capacity * words * sizeof(uint64_t));
+    block_give(values, capacity * sizeof(int32_t));
+    block_give(tags, capacity);
+}
+
 size_t table_bytes(const table_t *t, size_t capacity) {
     return capacity * (t->words * sizeof(uint64_t) + sizeof(int32_t) + 1);
 }
@@ -41,16 +114,18 @@ int table_init(core_t *core, table_t *t, int words) {
     t->quadruples = 0;
     t->capacity = 1024;
     t->count = 0;
-    t->keys = calloc(t->capacity * words, sizeof(uint64_t));
-    t->values = calloc(t->capacity, sizeof(int32_t));
-    t->tags = calloc(t->capacity, 1);
-    core->bytes += table_bytes(t, t->capacity);
-    return t->keys && t->values && t->tags;
+    if (table_arrays(t, t->capacity)) {
+        core->bytes += table_bytes(t, t->capacity);
+        return 1;
+    }
+    t->capacity = 0;  /* nothing made: nothing to count or free */
+    return 0;
 }
 
 void table_free(table_t *t) {
-    free(t->keys); free(t->values); free(t->tags);
+    if (t->capacity) table_arrays_free(t->keys, t->values, t->tags, t->capacity, t->words);
     t->keys = NULL; t->values = NULL; t->tags = NULL;
+    t->capacity = 0;
 }
 
 static inline int same_key(const uint64_t *a, const uint64_t *b, int words) {
@@ -98,11 +173,7 @@ static int table_grow(core_t *core, table_t *t) {
     size_t added = table_bytes(t, capacity) - table_bytes(t, old_capacity);
     if (core->bytes + added > core->byte_bound) { core->full = 1; return 0; }
     uint64_t *keys = t->keys; int32_t *values = t->values; uint8_t *tags = t->tags;
-    t->keys = calloc(capacity * t->words, sizeof(uint64_t));
-    t->values = calloc(capacity, sizeof(int32_t));
-    t->tags = calloc(capacity, 1);
-    if (!t->keys || !t->values || !t->tags) {
-        free(t->keys); free(t->values); free(t->tags);
+    if (!table_arrays(t, capacity)) {
         t->keys = keys; t->values = values; t->tags = tags;
         core->full = 1;
         return 0;
@@ -117,7 +188,7 @@ static int table_grow(core_t *core, table_t *t) {
         t->values[j] = values[i];
         t->tags[j] = tag;
     }
-    free(keys); free(values); free(tags);
+    table_arrays_free(keys, values, tags, old_capacity, t->words);
     return 1;
 }
 
