@@ -1,0 +1,102 @@
+"""What a stock or waste card can take from a pyramid (``Freeing``), against the board's own moves (hypothesis).
+
+The reference is :class:`Board` itself: the pyramids its removals inside the pyramid reach from a
+position (pairs of pyramid cards and pyramid kings, as ``legal_moves`` offers them), found by
+pushing those moves, with nothing of the solver's encoding but the bit each pyramid place takes.
+Whether the put-off removals lose no line is held by the two-pass search against the exhaustive
+search (tests/test_solver_exhaustive.py); here, that every pyramid ``Freeing`` hands out is one a
+card can really leave behind, and that what needs no removal first is always there.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from pyramid.engine.board import Board
+from pyramid.engine.cards import Card
+from pyramid.engine.deal import numbered_deal
+from pyramid.engine.rules import PRESETS, preset
+from pyramid.engine.solver.freeing import Freeing
+from pyramid.engine.solver.position import Position
+
+#: Past this many pyramids below the start, the board-by-board reference takes too long for a test.
+LATTICE_LIMIT = 2_000
+
+
+def pyramid_of(board: Board) -> tuple[Card | None, ...]:
+    return tuple(board.pyramid)
+
+
+def removals_inside(board: Board) -> list[Board]:
+    """The boards one removal inside the pyramid on (the board's own legal moves)."""
+    inside = {card for card in board.pyramid if card is not None}
+    after = []
+    for move in board.legal_moves:
+        if move.kind == "remove" and all(card in inside for card in move.cards):
+            child = board.copy()
+            child.push(move)
+            after.append(child)
+    return after
+
+
+def pyramids_below(board: Board) -> dict[tuple[Card | None, ...], Board] | None:
+    """Every pyramid the removals inside it reach from ``board`` (itself included), or None past the limit."""
+    found = {pyramid_of(board): board}
+    todo = [board]
+    while todo:
+        for child in removals_inside(todo.pop()):
+            key = pyramid_of(child)
+            if key not in found:
+                if len(found) >= LATTICE_LIMIT:
+                    return None
+                found[key] = child
+                todo.append(child)
+    return found
+
+
+def mask_of(position: Position, pyramid: tuple[Card | None, ...], without: Card | None = None) -> int:
+    return sum(1 << position.bit_of[index] for index, card in enumerate(pyramid) if card is not None and card != without)
+
+
+def random_board(name: str, number: int, plies: int, seed: int) -> Board:
+    """Deal ``number`` of the preset after up to ``plies`` random moves (removals mostly)."""
+    board = Board(numbered_deal(number, preset(name).deck), preset(name))
+    chooser = random.Random(seed)
+    for _ in range(plies):
+        moves = board.legal_moves
+        if not moves or board.status() != "playing":
+            break
+        removals = [move for move in moves if move.kind == "remove"]
+        board.push(chooser.choice(removals) if removals and chooser.random() < 0.7 else chooser.choice(moves))
+    return board
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(list(PRESETS)), number=st.integers(1, 100_000), plies=st.integers(0, 60),
+       seed=st.integers(0, 2**32))
+def test_every_pyramid_freeing_hands_out_is_one_a_card_can_leave_behind(
+        name: str, number: int, plies: int, seed: int) -> None:
+    board = random_board(name, number, plies, seed)
+    below = pyramids_below(board)
+    assume(below is not None)
+    assert below is not None
+    position = Position(board)
+    freed = Freeing(position).of(position.start_pm)
+    target = board.rules.target
+    # What a card of each rank can leave behind: a pyramid below, less one uncovered card of the rank it needs.
+    possible: dict[int, set[int]] = {}
+    for pyramid, there in below.items():
+        for card in there.uncovered_cards():
+            if card.rank != target:
+                possible.setdefault(card.rank, set()).add(mask_of(position, pyramid, without=card))
+    for rank, afters in freed.after.items():
+        assert set(afters) <= possible.get(rank, set()), (name, board.fen(), rank)
+    # A card uncovered already needs no removal first: taking it is always offered.
+    for card in board.uncovered_cards():
+        if card.rank != target:
+            assert mask_of(position, pyramid_of(board), without=card) in freed.after.get(card.rank, ()), board.fen()
+    # The pyramid clears by its own removals exactly when the board's removals inside it empty it.
+    assert freed.clears == any(all(card is None for card in pyramid) for pyramid in below), board.fen()
