@@ -58,7 +58,8 @@ def pyramids_below(board: Board) -> dict[tuple[Card | None, ...], Board] | None:
 
 
 def mask_of(position: Position, pyramid: tuple[Card | None, ...], without: Card | None = None) -> int:
-    return sum(1 << position.bit_of[index] for index, card in enumerate(pyramid) if card is not None and card != without)
+    return sum(1 << position.bit_of[index] for index, card in enumerate(pyramid)
+               if card is not None and card != without)
 
 
 def random_board(name: str, number: int, plies: int, seed: int) -> Board:

@@ -181,6 +181,9 @@ class TwoPasses:
         States are ordered so that each comes after every state that leads to
         it (more stock consumed, then a smaller pyramid, then more start-waste
         taken), so a state's family is complete when it is taken up (:class:`_FirstPassStates`).
+        The pyramid moves only when a stock or waste card takes one of its cards
+        (:class:`~pyramid.engine.solver.freeing.Freeing`): the removals inside it are left to the
+        second pass, which makes them where they free a card.
         """
         pos, budget, last_pass = self.pos, self.budget, self.last_pass
         stock_bits, waste_bits, stock = pos.pass_cards(live, q)
@@ -233,7 +236,8 @@ class TwoPasses:
                          here: int, freed: Freed, taken: int, stayed: int, family: dict[int, int]) -> None:
         """The first pass: the stock top (of rank ``top``, sequence index ``top_bit``) leaves (a king, or
         with a pyramid card after the removals that free it), stays for the second pass (each stock of
-        the family grows by it), or goes on an excursion (reduced: see :class:`Freeing`)."""
+        the family grows by it), or goes on an excursion (reduced: see
+        :class:`~pyramid.engine.solver.freeing.Freeing`)."""
         pos = self.pos
         target = pos.target
         if top == target:
@@ -253,9 +257,13 @@ class TwoPasses:
 
         The search of :meth:`LastPass._search` on (pyramid, node): a node
         with children offers both the stocks that hold its next card and those
-        that do not. Each state is first put to the verdict search's tests
-        with the cards any stock of the node holds (sound: fewer cards never
-        win more); states lost are remembered for other pyramids' families.
+        that do not. The pyramid moves only when a stock card takes one of its
+        cards, after the removals inside it that free that card
+        (:class:`~pyramid.engine.solver.freeing.Freeing`), and a pyramid that
+        its own removals clear counts as cleared. Each state
+        is first put to the verdict search's tests with the cards any stock of
+        the node holds (sound: fewer cards never win more); states lost are
+        remembered for other pyramids' families.
         """
         pos, budget, relaxation, lost = self.pos, self.budget, self.relaxation, self.lost
         freeing = self.last_pass.freeing
