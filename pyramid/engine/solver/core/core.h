@@ -323,6 +323,16 @@ int64_t freeing(core_t *core, uint64_t pm);
 #define FREE_CLEARS(header) ((int)((header) >> FREE_RANK_SHIFT))
 #define FREE_PM(entry) unpack_pyramid((entry) & ((1ULL << PACKED_BITS) - 1))
 #define FREE_RANK(entry) ((int)((entry) >> FREE_RANK_SHIFT))
+/* The next pyramid of freeing()'s list at `list` that a card taking one of `rank` leaves, from entry *at
+   on (*at moves past it); -1 when none is left. Read from the arena each time: it may move while the
+   caller searches on from one. */
+static inline int64_t next_freed(const core_t *core, int64_t list, uint64_t *at, int rank) {
+    for (uint64_t count = FREE_COUNT(core->frees[list]); *at < count;) {
+        uint64_t entry = core->frees[list + 1 + (*at)++];
+        if (FREE_RANK(entry) == rank) return (int64_t)FREE_PM(entry);
+    }
+    return -1;
+}
 int first_pass_line(core_t *core, uint64_t pm, uint64_t live, int q, uint64_t end_pm, uint64_t end_live);
 CORE_API core_t *core_new(const deal_t *deal, int64_t byte_bound);
 CORE_API void core_free(core_t *core);

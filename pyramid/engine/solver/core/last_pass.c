@@ -127,9 +127,9 @@ int64_t excursion(core_t *core, uint64_t pm, int card, u128 stock, int reduced) 
     if (over) return over;
     uint64_t uncovered = uncovered_mask(pm);
     if (reduced) {  /* freeing.c: only the removals inside the pyramid that free the card's partner */
-        for (uint64_t i = 0, count = FREE_COUNT(core->frees[frees]); i < count; i++)
-            if (FREE_RANK(core->frees[frees + 1 + i]) == need && !push_outcome(core, FREE_PM(core->frees[frees + 1 + i])))
-                return CORE_FULL;
+        uint64_t at = 0;
+        for (int64_t after; (after = next_freed(core, frees, &at, need)) >= 0;)
+            if (!push_outcome(core, (uint64_t)after)) return CORE_FULL;
     } else {
         for (uint64_t partners = uncovered & partners_mask; partners; partners &= partners - 1)
             if (!push_outcome(core, pm ^ low_bit(partners))) return CORE_FULL;
@@ -157,10 +157,9 @@ int64_t excursion(core_t *core, uint64_t pm, int card, u128 stock, int reduced) 
             if (stock_top_playable) {
                 if (top == need && !push_outcome(core, pm | one)) return CORE_FULL;
                 if (reduced) {
-                    for (uint64_t i = 0, count = FREE_COUNT(core->frees[frees]); i < count; i++) {
-                        uint64_t entry = core->frees[frees + 1 + i];  /* read again: the arena may move */
-                        if (FREE_RANK(entry) != target - top) continue;
-                        int stop = follow(core, FREE_PM(entry), card, rest, one, 1);
+                    uint64_t at = 0;
+                    for (int64_t after; (after = next_freed(core, frees, &at, target - top)) >= 0;) {
+                        int stop = follow(core, (uint64_t)after, card, rest, one, 1);
                         if (stop) return stop;
                     }
                 } else {

@@ -148,12 +148,9 @@ static int pair_filter_ready(core_t *core) {
 static int node_pyramid_moves(core_t *core, uint64_t pm, int card, int32_t node, uint64_t frame) {
     int64_t list = freeing(core, pm);
     if (list < 0) return (int)list;
-    uint64_t count = FREE_COUNT(core->frees[list]);
-    int need = core->deal.target - card;
-    for (uint64_t i = 0; i < count; i++) {
-        uint64_t entry = core->frees[list + 1 + i];
-        if (FREE_RANK(entry) == need && !push_pair_value(core, PAIR(FREE_PM(entry), node), frame)) return CORE_FULL;
-    }
+    uint64_t at = 0;
+    for (int64_t after; (after = next_freed(core, list, &at, core->deal.target - card)) >= 0;)
+        if (!push_pair_value(core, PAIR((uint64_t)after, node), frame)) return CORE_FULL;
     return 0;
 }
 
@@ -174,10 +171,9 @@ static int node_stock_moves(core_t *core, uint64_t pm, int card, int32_t node, u
         if (top == d->target - card && !push_pair_value(core, PAIR(pm, down), frame)) return CORE_FULL;
         int64_t list = freeing(core, pm);
         if (list < 0) return (int)list;
-        for (uint64_t i = 0, count = FREE_COUNT(core->frees[list]); i < count; i++) {
-            uint64_t entry = core->frees[list + 1 + i];  /* copied: the arena may move */
-            if (FREE_RANK(entry) != d->target - top) continue;
-            int stop = follow_node(core, FREE_PM(entry), card, down, frame);
+        uint64_t at = 0;
+        for (int64_t after; (after = next_freed(core, list, &at, d->target - top)) >= 0;) {
+            int stop = follow_node(core, (uint64_t)after, card, down, frame);
             if (stop) return stop;
         }
     }
@@ -262,11 +258,10 @@ int second_pass_wins(core_t *core, uint64_t pm, int32_t root) {
         int top = d->stock_rank[core->dd[node].place];
         if (top == target || !goal_all) PUSH_STATE(here, down);  /* a king leaves, or a burial */
         if (top == target) continue;
-        if (stock_top_playable)
-            for (uint64_t i = 0, count = FREE_COUNT(core->frees[list]); i < count; i++) {
-                uint64_t entry = core->frees[list + 1 + i];
-                if (FREE_RANK(entry) == target - top) PUSH_STATE(FREE_PM(entry), down);
-            }
+        if (stock_top_playable) {
+            uint64_t at = 0;
+            for (int64_t after; (after = next_freed(core, list, &at, target - top)) >= 0;) PUSH_STATE((uint64_t)after, down);
+        }
         int64_t found = node_excursion(core, here, top, down);
         if (found < 0) { result = found == CORE_CLEARED ? CORE_WIN : (int)found; goto done; }
         uint64_t count = (uint64_t)core->pairs[found];

@@ -173,9 +173,9 @@ static int waste_moves(core_t *core, first_pass_t *pass, const first_frame_t *fr
     if (card == d->target) return reach_from(core, pass, frame, at, at->consumed, at->here, at->taken + 1, 0);
     int64_t frees = freeing(core, at->here);  /* freeing.c: the removals inside the pyramid that free a partner */
     if (frees < 0) return (int)frees;
-    for (uint64_t i = 0, count = FREE_COUNT(core->frees[frees]); !result && i < count; i++)
-        if (FREE_RANK(core->frees[frees + 1 + i]) == d->target - card)
-            result = reach_from(core, pass, frame, at, at->consumed, FREE_PM(core->frees[frees + 1 + i]), at->taken + 1, 0);
+    uint64_t next = 0;
+    for (int64_t after; !result && (after = next_freed(core, frees, &next, d->target - card)) >= 0;)
+        result = reach_from(core, pass, frame, at, at->consumed, (uint64_t)after, at->taken + 1, 0);
     if (!result && d->stock_top_playable && at->top && at->top + card == d->target)
         result = reach_from(core, pass, frame, at, at->consumed + 1, at->here, at->taken + 1, 0);
     return result;
@@ -205,10 +205,9 @@ static int stock_moves(core_t *core, first_pass_t *pass, const first_frame_t *fr
     if (d->stock_top_playable) {
         int64_t frees = freeing(core, at->here);
         if (frees < 0) return (int)frees;
-        for (uint64_t i = 0, count = FREE_COUNT(core->frees[frees]); !result && i < count; i++)
-            if (FREE_RANK(core->frees[frees + 1 + i]) == d->target - top)
-                result = reach_from(core, pass, frame, at, consumed + 1, FREE_PM(core->frees[frees + 1 + i]), at->taken,
-                                    at->stayed);
+        uint64_t next = 0;
+        for (int64_t after; !result && (after = next_freed(core, frees, &next, d->target - top)) >= 0;)
+            result = reach_from(core, pass, frame, at, consumed + 1, (uint64_t)after, at->taken, at->stayed);
     }
     if (result) return result;
     family_t *stays = family_new(core, at->family->count);
