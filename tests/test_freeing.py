@@ -15,12 +15,14 @@ import random
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from pyramid.engine.board import Board
+from pyramid.engine.board import Board, Move
 from pyramid.engine.cards import Card
 from pyramid.engine.deal import numbered_deal
 from pyramid.engine.rules import PRESETS, preset
+from pyramid.engine.solver import Core, solve
 from pyramid.engine.solver.freeing import Freeing
-from pyramid.engine.solver.position import Position
+from pyramid.engine.solver.position import Position, set_bits
+from pyramid.engine.winnable import read_list
 
 #: Past this many pyramids below the start, the board-by-board reference takes too long for a test.
 LATTICE_LIMIT = 2_000
@@ -101,3 +103,36 @@ def test_every_pyramid_freeing_hands_out_is_one_a_card_can_leave_behind(
             assert mask_of(position, pyramid_of(board), without=card) in freed.after.get(card.rank, ()), board.fen()
     # The pyramid clears by its own removals exactly when the board's removals inside it empty it.
     assert freed.clears == any(all(card is None for card in pyramid) for pyramid in below), board.fen()
+    # ``cards``, the cards it offers to take: each one its lists leave behind, and each list takes one.
+    for bit in set_bits(freed.cards):
+        assert any(not after >> bit & 1 for after in freed.after[position.rank[bit]]), board.fen()
+    for rank, afters in freed.after.items():
+        of_rank = freed.cards & position.rank_mask[rank]
+        assert all(of_rank & ~after for after in afters), (board.fen(), rank)
+
+
+def inside_pyramid(board: Board, move: Move) -> bool:
+    """Is ``move`` a removal of pyramid cards only (a pair, an overlap pair or a king)?"""
+    inside = {card for card in board.pyramid if card is not None}
+    return move.kind == "remove" and all(card in inside for card in move.cards)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(list(PRESETS)), listed=st.integers(0, 999), plies=st.integers(0, 12),
+       seed=st.integers(0, 2**32), core=st.sampled_from(["python", "compiled"]))
+def test_a_winning_line_makes_each_removal_inside_the_pyramid_as_soon_as_it_can(
+        name: str, listed: int, plies: int, seed: int, core: Core) -> None:
+    """The searches put those removals off (Freeing); the line they give (``removals_first``) makes each
+    as soon as it is legal, as a player would: a hint offers the pair before a draw."""
+    board = random_board(name, read_list(name).numbers[listed], plies, seed)
+    solution = solve(board, max_nodes=200_000, core=core)
+    assume(solution.verdict == "win")
+    later = [move for move in solution.moves if inside_pyramid(board, move)]
+    for move in solution.moves:
+        if inside_pyramid(board, move):
+            later.remove(move)
+        else:
+            ready = [removal for removal in later if removal in board.legal_moves]
+            assert not ready, (name, board.fen(), move, ready)
+        board.push(move)
+    assert board.status() == "cleared", (name, board.fen())

@@ -599,13 +599,17 @@ def test_moves_are_counted_on_the_table_and_a_win_gives_moves_time_and_a_new_bes
     from pyramid.engine.solver import solve
 
     clock = FakeClock(1000.0)
-    session = new_session(tmp_path, number=11)  # won under RetroHub with one redeal, a shorter line than the verdict's
+    session = new_session(tmp_path, number=13)  # won under RetroHub with one redeal, a shorter line than the verdict's
     session.clock = clock
     assert not session.settings.timer
     play(session, "ok down ok")  # one redeal
     board = session.screen.board  # type: ignore[attr-defined]
     assert session.view().table.status_line == "0 moves"
     line = solve(Board(board.deal, board.rules)).moves
+    played = Board(board.deal, board.rules)
+    for move in line:
+        played.push(move)
+    assert played.status() == "cleared" and played.score > 0
     tap_move(session, line[0])
     assert session.view().table.status_line == "1 move"
     session.change_setting("timer", True)
@@ -619,16 +623,20 @@ def test_moves_are_counted_on_the_table_and_a_win_gives_moves_time_and_a_new_bes
     for move in line[1:]:
         tap_move(session, move)
     assert session.view().panel.lines[0] == f"{len(line)} moves · 1:05"  # no best before: nothing new
-    assert session.store.best_of("pyramid", "retrohub/one", 11) == (11, len(line), 65, 500)
+    assert session.store.best_of("pyramid", "retrohub/one", 13) == (13, len(line), 65, played.score)
     # The same deal again, in fewer moves and more points: a new best.
     shorter = solve(Board(board.deal, board.rules), optimal=True).moves
     assert len(shorter) < len(line), "the verdict's line is not the shortest here"
+    replayed = Board(board.deal, board.rules)
+    for move in shorter:
+        replayed.push(move)
+    assert replayed.score > played.score, "and the shortest line scores more"
     items = session.state()["menu"]["items"]
     play(session, " ".join(["down"] * items.index("Retry this deal")) + " ok")
     for move in shorter:
         tap_move(session, move)
     assert session.view().panel.lines[:2] == ("New best score for this deal!", f"{len(shorter)} moves · 0:00")
-    assert session.store.best_of("pyramid", "retrohub/one", 11).moves == len(shorter)  # type: ignore[union-attr]
+    assert session.store.best_of("pyramid", "retrohub/one", 13).moves == len(shorter)  # type: ignore[union-attr]
 
 
 def test_an_assisted_win_says_it_is_counted_apart(tmp_path: Path) -> None:

@@ -251,7 +251,7 @@ def test_random_bytes_make_a_deal_and_a_position_or_a_clean_refusal(
         return  # refused: not a deal the core can hold
     try:
         nodes = ctypes.c_int64(0)
-        result = library.core_verdict(handle, *position, probe, 2_000, -1.0, compiled.Cancelled(0), ctypes.byref(nodes))
+        result = library.core_verdict(handle, *position, probe, probe & 1, 2_000, -1.0, compiled.Cancelled(0), ctypes.byref(nodes))
         assert result in (compiled.WIN, compiled.LOSE, compiled.OVER, compiled.FULL, compiled.BAD)
         assert 0 <= nodes.value <= 2_001
         assert 0 <= library.core_line(handle, None, 0) <= 100_000

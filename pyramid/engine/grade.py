@@ -104,9 +104,15 @@ def measure(board: Board, max_seconds: float | None = None, cancelled: Callable[
     that must not keep a player waiting; the grade is then no longer the same on every console),
     or once ``cancelled`` says so. ``core`` chooses the search (:func:`~pyramid.engine.solver.solve`):
     the shipped grades were measured with the compiled core, and the Python search measures the
-    same traps on 98-100 % of deals (the lines of the two may differ where two moves are as good)."""
+    same traps on 98-100 % of deals (the lines of the two may differ where two moves are as good).
+    Every question is asked ``pairs_first`` (see :func:`~pyramid.engine.solver.solve`): traps
+    counted along the lines that put removals inside the pyramid off separated a greedy player's
+    wins less well (``benchmarks/bench_grades.py``, 1,000 deals a preset: the easiest quarter's
+    win rate fell on eight presets of nine, the hardest one's rose on all nine), and the node budgets
+    would no longer match the shipped lists'."""
     deadline = None if max_seconds is None else time.monotonic() + max_seconds
-    solution = solve(board, max_nodes=LINE_NODES, max_seconds=max_seconds, cancelled=cancelled, core=core)
+    solution = solve(board, max_nodes=LINE_NODES, max_seconds=max_seconds, cancelled=cancelled, core=core,
+                     pairs_first=True)
     if solution.verdict != "win":
         return None
     game, nodes, traps, choices = board.copy(), solution.nodes, 0, 0
@@ -115,7 +121,8 @@ def measure(board: Board, max_seconds: float | None = None, cancelled: Callable[
             if other == move:
                 continue
             game.push(other)
-            branch = solve(game, max_nodes=min(BRANCH_NODES, GRADE_NODES - nodes), cancelled=cancelled, core=core)
+            branch = solve(game, max_nodes=min(BRANCH_NODES, GRADE_NODES - nodes), cancelled=cancelled, core=core,
+                           pairs_first=True)
             game.pop()
             nodes += branch.nodes
             if (nodes >= GRADE_NODES or (deadline is not None and time.monotonic() > deadline)

@@ -12,6 +12,7 @@ from pyramid.engine.board import Board, Move
 from pyramid.engine.errors import OtherDealError
 from pyramid.engine.solver.budget import Budget, BudgetExceeded
 from pyramid.engine.solver.compiled import FULL, LOSE, WIN, CompiledCore, Core, compiled_library
+from pyramid.engine.solver.freeing import removals_first
 from pyramid.engine.solver.memory import Memory
 from pyramid.engine.solver.position import Position, UNLIMITED
 from pyramid.engine.solver.shortest import ShortestSearch
@@ -58,6 +59,7 @@ def solve(
     max_seconds: float | None = None,
     cancelled: Callable[[], bool] | None = None,
     core: Core | None = None,
+    pairs_first: bool = False,
 ) -> Solution:
     """Solve ``board`` from its current position under its own rules.
 
@@ -66,13 +68,16 @@ def solve(
     the effort, and ``cancelled`` (asked every 256 nodes, from the searching
     thread) calls it off; when any of them says stop, the verdict is ``"unknown"``.
     ``core`` chooses the search (see :data:`Core`; asking for ``"compiled"`` where it does not
-    load raises :class:`CoreUnavailable`).
+    load raises :class:`CoreUnavailable`). ``pairs_first`` asks the verdict search to try every
+    removal inside the pyramid first at each position rather than put them off (slower on lost
+    positions): the lines and node counts the shipped grades were measured with
+    (:class:`~pyramid.engine.solver.verdict.VerdictSearch`).
     """
     pos = Position(board)
     compiled = _compiled(pos, core)
     if compiled is not None:
-        return _solve_compiled(board, compiled, Budget(max_nodes, max_seconds, cancelled), optimal)
-    return _solve(board, pos, Memory(pos), optimal, Budget(max_nodes, max_seconds, cancelled))
+        return _solve_compiled(board, compiled, Budget(max_nodes, max_seconds, cancelled), optimal, pairs_first)
+    return _solve(board, pos, Memory(pos), optimal, Budget(max_nodes, max_seconds, cancelled), pairs_first)
 
 
 def _compiled(pos: Position, core: Core | None) -> CompiledCore | None:
@@ -141,7 +146,8 @@ class DealSolver:
             raise OtherDealError(f"play cannot reach this position from the solver's own: {board.fen()!r}")
 
 
-def _solve_compiled(board: Board, core: CompiledCore, budget: Budget, optimal: bool) -> Solution:
+def _solve_compiled(board: Board, core: CompiledCore, budget: Budget, optimal: bool,
+                    pairs_first: bool = False) -> Solution:
     """:func:`solve` for ``board`` (``core.pos`` aimed at it) by the compiled core: the verdict, then,
     for ``optimal``, A* from the same position with the tables the verdict filled."""
     started = time.perf_counter()
@@ -150,7 +156,8 @@ def _solve_compiled(board: Board, core: CompiledCore, budget: Budget, optimal: b
     if status in ("cleared", "no_moves"):
         return Solution("win" if status == "cleared" else "lose", [], optimal, 0, time.perf_counter() - started)
     start = (pos.start_pm, pos.start_live, pos.start_q, pos.start_r)
-    answer = core.verdict(*start, budget.max_nodes, _seconds_left(budget), budget.cancelled, compiled_probe(pos))
+    answer = core.verdict(*start, budget.max_nodes, _seconds_left(budget), budget.cancelled, compiled_probe(pos),
+                          pairs_first)
     nodes = answer.nodes
     if optimal and answer.result == WIN:
         max_nodes = None if budget.max_nodes is None else max(0, budget.max_nodes - nodes)
@@ -159,7 +166,8 @@ def _solve_compiled(board: Board, core: CompiledCore, budget: Budget, optimal: b
     verdict: Verdict = "win" if answer.result == WIN else "lose" if answer.result == LOSE else "unknown"
     if answer.result == FULL:
         log.info("solver core: a question went past the core's memory bound; answered unknown")
-    moves = [pos.move_of(token) for token in answer.tokens]
+    tokens = answer.tokens if optimal or pairs_first else removals_first(pos, pos.start_pm, answer.tokens)
+    moves = [pos.move_of(token) for token in tokens]
     return Solution(verdict, moves, optimal, nodes, time.perf_counter() - started)
 
 
@@ -180,7 +188,8 @@ def compiled_probe(pos: Position) -> int | None:
     return None
 
 
-def _solve(board: Board, pos: Position, memory: Memory, optimal: bool, budget: Budget) -> Solution:
+def _solve(board: Board, pos: Position, memory: Memory, optimal: bool, budget: Budget,
+           pairs_first: bool = False) -> Solution:
     """:func:`solve` for ``board``, compiled as ``pos`` (aimed at it), with what ``memory`` holds."""
     started = time.perf_counter()
 
@@ -193,10 +202,10 @@ def _solve(board: Board, pos: Position, memory: Memory, optimal: bool, budget: B
     if status == "no_moves":
         return answer("lose", [])
     try:
-        won, search = run_verdict(pos, budget, memory)
+        won, search = run_verdict(pos, budget, memory, pairs_first)
         if not won:
             return answer("lose", [])
-        tokens = search.path
+        tokens = search.path if pairs_first else removals_first(pos, pos.start_pm, search.path)
         if optimal:
             shortest = ShortestSearch(pos, budget, search.lost, search.relaxation).run()
             assert shortest is not None, "the verdict search found a line, A* must too"

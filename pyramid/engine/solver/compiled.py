@@ -113,7 +113,7 @@ def _bind(library: ctypes.CDLL) -> ctypes.CDLL:
     library.core_verdict.restype = ctypes.c_int
     library.core_verdict.argtypes = [
         ctypes.c_void_p, ctypes.c_uint64, ctypes.c_uint64, ctypes.c_int32, ctypes.c_int32,
-        ctypes.c_int64, ctypes.c_int64, ctypes.c_double, Cancelled, ctypes.POINTER(ctypes.c_int64),
+        ctypes.c_int64, ctypes.c_int32, ctypes.c_int64, ctypes.c_double, Cancelled, ctypes.POINTER(ctypes.c_int64),
     ]
     library.core_shortest.restype = ctypes.c_int
     library.core_shortest.argtypes = [
@@ -218,16 +218,18 @@ class CompiledCore:
         return int(self._library.core_bytes(self._handle))
 
     def verdict(self, pm: int, live: int, q: int, r: int, max_nodes: int | None, max_seconds: float | None,
-                cancelled: Callable[[], bool] | None, probe_nodes: int | None = None) -> CoreAnswer:
+                cancelled: Callable[[], bool] | None, probe_nodes: int | None = None,
+                pairs_first: bool = False) -> CoreAnswer:
         """The verdict from a position (the core's own GIL-free search), and its line when won.
 
         With ``probe_nodes``, the plain search has that many nodes first, then the search goes
         on with the last pass by excursions (one-card draws; see ``verdict.run_verdict``).
+        ``pairs_first``: as ``VerdictSearch.pairs_first``.
         """
         nodes = ctypes.c_int64(0)
         asked = Cancelled(lambda: 1 if cancelled is not None and cancelled() else 0)
         result = self._library.core_verdict(
-            self._handle, pm, live, q, r, -1 if probe_nodes is None else probe_nodes,
+            self._handle, pm, live, q, r, -1 if probe_nodes is None else probe_nodes, int(pairs_first),
             -1 if max_nodes is None else max_nodes, -1.0 if max_seconds is None else max_seconds,
             asked if cancelled is not None else Cancelled(0), ctypes.byref(nodes))
         return self._answer(result, nodes.value, (pm, live, q, r))

@@ -7,16 +7,17 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from pyramid.engine.solver.position import Position, set_bits, uncovered_mask
+from pyramid.engine.solver.position import STOCK_ID, Position, set_bits, uncovered_mask
 
 
 class Freed(NamedTuple):
     """What a stock or waste card can take from one pyramid: ``after[rank]``, the pyramids left once it
     took a card of that rank (made uncovered by removals inside the pyramid first, or uncovered already);
-    ``clears``: the pyramid's own removals can clear it."""
+    ``clears``: the pyramid's own removals can clear it; ``cards``: the pyramid cards that can be taken."""
 
     after: dict[int, tuple[int, ...]]
     clears: bool
+    cards: int
 
 
 class Freeing:
@@ -29,7 +30,7 @@ class Freeing:
     end: a line with every such removal put off plays the same cards and ends
     in the same place. The searches by excursions of
     :class:`~pyramid.engine.solver.two_passes.TwoPasses` make such removals
-    only there: a stock or waste card takes pyramid card p "after the
+    only there (the depth-first verdict search too): a stock or waste card takes pyramid card p "after the
     removals that free p", in each pyramid below (reached by removals inside
     it) where p is uncovered and no removal reaching it could have been put
     off (p was not uncovered before the last one). Their excursions then meet
@@ -70,7 +71,52 @@ class Freeing:
                     order.append(after)
                 put_off[after] |= uncovered & after
         taken: dict[int, list[int]] = {}
+        cards = 0
         for here in order:
             for bit in set_bits(uncovered_mask(here) & ~put_off[here] & ~kings_mask):
                 taken.setdefault(pos.rank[bit], []).append(here & ~(1 << bit))
-        return Freed({rank: tuple(after) for rank, after in taken.items()}, 0 in put_off)
+                cards |= 1 << bit
+        return Freed({rank: tuple(after) for rank, after in taken.items()}, 0 in put_off, cards)
+
+
+def removals_first(pos: Position, pm: int, line: list[int | tuple[int, ...]]) -> list[int | tuple[int, ...]]:
+    """``line`` (tokens from pyramid ``pm`` on) with each removal inside the pyramid made as early as
+    it can be: just after the move that makes it legal (both its cards uncovered, or with the overlap
+    rule one covered only by the other).
+
+    The searches put such removals off (see :class:`Freeing`), so their lines would draw past pairs a
+    player sees at once; brought forward, the line plays the same cards and ends in the same place
+    (nothing between them used those cards), and the hint offers the pair first, as a player would.
+    Where the goal is the pyramid, the line stops once the pyramid is cleared.
+    """
+    pending = [token for token in line if isinstance(token, tuple) and max(token) < STOCK_ID]
+    early: list[int | tuple[int, ...]] = []
+
+    def make_ready_removals(pm: int) -> int:
+        made = True
+        while made:
+            made = False
+            uncovered = uncovered_mask(pm)
+            kings = uncovered & pos.rank_mask[pos.target]
+            legal = {frozenset(removal) for removal in pos.pyramid_removals(pm, uncovered)}
+            for token in pending:
+                if (len(token) == 1 and kings >> token[0] & 1) or frozenset(token) in legal:
+                    early.append(token)
+                    pending.remove(token)
+                    pm &= ~sum(1 << card for card in token)
+                    made = True
+                    break
+        return pm
+
+    pm = make_ready_removals(pm)
+    for token in line:
+        if pm == 0 and not pos.goal_all:
+            break
+        if isinstance(token, tuple):
+            if max(token) < STOCK_ID:
+                continue  # made already: its cards were uncovered no later than here
+            pm &= ~sum(1 << card for card in token if card < STOCK_ID)
+        early.append(token)
+        pm = make_ready_removals(pm)
+    assert not pending, "a removal inside the pyramid whose cards the line never uncovers"
+    return early

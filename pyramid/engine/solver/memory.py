@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pyramid.engine.solver.budget import Budget
+from pyramid.engine.solver.freeing import Freeing
 from pyramid.engine.solver.last_pass import LastPass
 from pyramid.engine.solver.position import Position
 from pyramid.engine.solver.relaxation import Relaxation
@@ -27,14 +28,16 @@ class Memory:
         #: Loss-table key → most redeals left with which the position was lost.
         self.lost: dict[int, int] = {}
         self.relaxation = Relaxation(pos, self.budget)
-        self.last_pass = LastPass(pos, self.budget, self.lost, self.relaxation) if pos.draw_count == 1 else None
+        self.freeing = Freeing(pos)
+        self.last_pass = (LastPass(pos, self.budget, self.lost, self.relaxation, self.freeing)
+                          if pos.draw_count == 1 else None)
         self._two_passes: TwoPasses | None = None
 
     def entries(self) -> int:
         """How many answers the tables hold, about 80 bytes each (see :data:`KEPT_ENTRIES`)."""
         pos, relaxation = self.pos, self.relaxation
         held = (len(self.lost) + len(relaxation.won) + len(relaxation.asked) + len(relaxation.counts_cache)
-                + len(pos.sequence_cache) + len(pos.facts_cache))
+                + len(pos.sequence_cache) + len(pos.facts_cache) + len(self.freeing.known))
         if self.last_pass is not None:
             held += len(self.last_pass.excursions)
         if self._two_passes is not None:

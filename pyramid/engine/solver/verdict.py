@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from pyramid.engine.solver.budget import Budget, BudgetExceeded
 from pyramid.engine.solver.memory import Memory
-from pyramid.engine.solver.position import DRAW, Position, REDEAL, UNLIMITED, uncovered_mask
+from pyramid.engine.solver.freeing import Freed
+from pyramid.engine.solver.position import DRAW, Position, REDEAL, STOCK_ID, UNLIMITED, set_bits, uncovered_mask
 from pyramid.engine.solver.two_passes import CLEARED_BEFORE_REDEAL
 
 
@@ -29,10 +30,22 @@ TWO_PASSES_PROBE_NODES = 1_000
 QUICK_NODES = 300
 #: Answers a :class:`DealSolver` keeps between questions before it starts again from nothing: about
 class VerdictSearch:
-    """Depth-first search over removals, walking the draw/redeal path in between."""
+    """Depth-first search over removals, walking the draw/redeal path in between.
 
-    def __init__(self, pos: Position, budget: Budget, memory: Memory, last_pass: bool = True) -> None:
+    A removal inside the pyramid is made only where it frees a card that an open stock or waste
+    card takes, or at the end when such removals alone clear the pyramid (:class:`Freeing`): the
+    same verdicts from far fewer positions. Its lines make them late; ``removals_first`` (freeing.py)
+    brings each back to where it is first legal before a player sees the line.
+
+    ``pairs_first`` searches as before that: every removal inside the pyramid tried first at each
+    position, then the walk. Its lines and node counts are those the shipped grades were measured
+    with (grade.py: traps counted along the new lines separated a greedy player's wins less well).
+    """
+
+    def __init__(self, pos: Position, budget: Budget, memory: Memory, last_pass: bool = True,
+                 pairs_first: bool = False) -> None:
         self.pos = pos
+        self.pairs_first = pairs_first
         self.budget = budget
         self.lost = memory.lost
         self.path: list[int | tuple[int, ...]] = []
@@ -43,6 +56,7 @@ class VerdictSearch:
         self.king_dominates = pos.draw_count == 1
         self.last_pass_king_dominates = not pos.stock_top_playable
         self.relaxation = memory.relaxation
+        self.freeing = memory.freeing
         self.last_pass = (memory.last_pass
                           if last_pass and (last_pass_applies(pos) or two_passes_apply(pos)) else None)
         #: Set once the last-pass search has found a position won: the depth-first search then
@@ -79,16 +93,27 @@ class VerdictSearch:
         self.budget.tick()
         depth = len(path)
         pm, live = self._play_forced(pm, live, q, r)
-        if pos.is_won(pm, live):
-            return True
+        freed = None
+        if self.pairs_first:
+            if pos.is_won(pm, live):
+                return True
+        else:  # No removal inside the pyramid here but where it frees a card an open card takes
+            # (Freeing), or at the end, when those removals alone clear it.
+            freed = self.freeing.of(pm)
+            if freed.clears and not (pos.goal_all and live):
+                clearing = self._removals_to(pm, 0)
+                assert clearing is not None, "Freeing says the pyramid's own removals clear it"
+                path.extend(clearing)
+                return True
         if not self._settled_lost(pm, live, q, r):
             uncovered = uncovered_mask(pm)
-            for removal in pos.pyramid_removals(pm, uncovered):
-                path.append(removal)
-                if self.search(*pos.apply_removal(pm, live, q, r, removal), r):
-                    return True
-                path.pop()
-            if self._walk(pm, live, q, r, uncovered):
+            if freed is None:
+                for removal in pos.pyramid_removals(pm, uncovered):
+                    path.append(removal)
+                    if self.search(*pos.apply_removal(pm, live, q, r, removal), r):
+                        return True
+                    path.pop()
+            if self._walk(pm, live, q, r, uncovered, freed):
                 return True
         del path[depth:]
         return False
@@ -118,7 +143,7 @@ class VerdictSearch:
             or (not r and self.last_pass_lost(pm, live, q))
         )
 
-    def _walk(self, pm: int, live: int, q: int, r: int, uncovered: int) -> bool:
+    def _walk(self, pm: int, live: int, q: int, r: int, uncovered: int, freed: Freed | None) -> bool:
         """Walk the one draw/redeal path from the position, trying the open removals at each place
         (onto :attr:`path`); True once one wins. The walk's positions are marked lost while they are
         explored, and the marks taken back unless the walk ends in a loss."""
@@ -129,6 +154,7 @@ class VerdictSearch:
         # The walk's positions, marked lost while they are explored: key → what the table held before.
         walked: dict[int, int] = {}
         first = True
+        takeable = uncovered | (freed.cards if freed else 0)  # the cards an open card can take, some once freed
         try:
             while True:
                 # Back at a place of this walk after a redeal: the same position
@@ -136,7 +162,7 @@ class VerdictSearch:
                 if q in seen_q:
                     break
                 seen_q.add(q)
-                open_removal = pos.open_removal_possible(uncovered, live, q)
+                open_removal = pos.open_removal_possible(takeable, live, q)
                 # A place where only a draw can be made is marked only where the walk starts: a
                 # walk that comes to it goes on to the next place with a removal (or the walk's
                 # end), which is marked; one probe and one mark fewer a place passed through.
@@ -157,7 +183,7 @@ class VerdictSearch:
                     # the rest of the walk does too.
                     if not r and not self.relaxation.can_win(pm, live, q, r):
                         break
-                    won, dominated = self._open_removals(pm, live, q, r, uncovered)
+                    won, dominated = self._open_removals(pm, live, q, r, uncovered, freed)
                     if won:
                         self._unmark(walked)
                         return True
@@ -180,20 +206,74 @@ class VerdictSearch:
             raise
         return False
 
-    def _open_removals(self, pm: int, live: int, q: int, r: int, uncovered: int) -> tuple[bool, bool]:
+    def _open_removals(self, pm: int, live: int, q: int, r: int, uncovered: int,
+                       freed: Freed | None) -> tuple[bool, bool]:
         """Try the removals with the open stock and waste cards here: (won, the rest of the walk is
-        dominated by a removal tried)."""
+        dominated by a removal tried). In order: the open kings, the open cards taking pyramid cards
+        (put off, ``freed`` given: stock top, then waste top, each card after the removals that free
+        it, :meth:`_freed_takes`), the stock top with the waste top."""
         pos, path = self.pos, self.path
         king_dominates = self.king_dominates or (not r and self.last_pass_king_dominates)
         forced = pos.forced_open_removal(pm, uncovered, live, q) if king_dominates else None
-        for removal in [forced] if forced else pos.open_removals(uncovered, live, q):
+        removals = [forced] if forced else pos.open_removals(uncovered, live, q)
+        kings = len(removals) if forced else sum(1 for removal in removals if len(removal) == 1)
+        for removal in removals[:kings]:  # open_removals: the open kings first
             path.append(removal)
             if self.search(*pos.apply_removal(pm, live, q, r, removal), r):
                 return True, False
             path.pop()
-            if forced or (king_dominates and len(removal) == 1):
+            if forced or king_dominates:
                 return False, True
+        if freed is not None:
+            for j, rank in pos.open_cards(live, q):
+                if rank < pos.target and self._freed_takes(pm, live, q, r, j, freed):
+                    return True, False
+        for removal in removals[kings:]:
+            if freed is not None and removal[0] < STOCK_ID:
+                continue  # taken above
+            path.append(removal)
+            if self.search(*pos.apply_removal(pm, live, q, r, removal), r):
+                return True, False
+            path.pop()
         return False, False
+
+    def _freed_takes(self, pm: int, live: int, q: int, r: int, j: int, freed: Freed) -> bool:
+        """The open card at place ``j`` takes a pyramid card of the rank it needs, after the removals
+        inside the pyramid that free it (:class:`~pyramid.engine.solver.freeing.Freeing`); a win
+        below writes those removals and the card taken into the line, before the rest of it."""
+        pos, path = self.pos, self.path
+        need = pos.target - pos.stock_rank[j]
+        after_live = live & ~(1 << j)
+        after_q = pos.next_live(after_live, q)
+        for after in freed.after.get(need, ()):
+            depth = len(path)
+            if not self.search(after, pos.forget_buried(after, after_live, after_q, r), after_q, r):
+                continue
+            for taken in set_bits(pm & ~after & pos.rank_mask[need]):
+                freed_pm = after | (1 << taken)
+                if uncovered_mask(freed_pm) >> taken & 1:
+                    removals = self._removals_to(pm, freed_pm)
+                    if removals is not None:
+                        path[depth:depth] = [*removals, (taken, STOCK_ID + j)]
+                        return True
+            raise AssertionError("Freeing hands out only pyramids that removals inside the pyramid reach")
+        return False
+
+    def _removals_to(self, pm: int, to: int) -> list[tuple[int, ...]] | None:
+        """Removals inside the pyramid that take ``pm`` to ``to`` (fewer cards), or None when none do.
+        (Small: the cards between are those that free one card, or the last ones.)"""
+        if pm == to:
+            return []
+        pos = self.pos
+        uncovered, gone = uncovered_mask(pm), pm & ~to
+        removals: list[tuple[int, ...]] = [(bit,) for bit in set_bits(uncovered & gone & pos.rank_mask[pos.target])]
+        removals += [removal for removal in pos.pyramid_removals(pm, uncovered)
+                     if all(gone >> bit & 1 for bit in removal)]
+        for removal in removals:
+            rest = self._removals_to(pm & ~sum(1 << bit for bit in removal), to)
+            if rest is not None:
+                return [removal, *rest]
+        return None
 
     def _unmark(self, walked: dict[int, int]) -> None:
         """Take back the marks of a walk that did not end in a loss (see ``search``)."""
@@ -220,7 +300,8 @@ def two_passes_apply(pos: Position) -> bool:
     return pos.draw_count == 1 and pos.start_r == 1
 
 
-def run_verdict(pos: Position, budget: Budget, memory: Memory) -> tuple[bool, VerdictSearch]:
+def run_verdict(pos: Position, budget: Budget, memory: Memory,
+                pairs_first: bool = False) -> tuple[bool, VerdictSearch]:
     """The verdict, and the search that gave it (its line, proven losses and relaxation serve A*).
 
     Where the last-pass or the two-pass search applies, the plain depth-first
@@ -232,7 +313,7 @@ def run_verdict(pos: Position, budget: Budget, memory: Memory) -> tuple[bool, Ve
         probe_nodes = TWO_PASSES_PROBE_NODES if two_passes_apply(pos) else PROBE_NODES
         share = budget.share(probe_nodes)
         memory.attach(share)
-        probe = VerdictSearch(pos, share, memory, last_pass=False)
+        probe = VerdictSearch(pos, share, memory, last_pass=False, pairs_first=pairs_first)
         try:
             won = probe.run()
         except BudgetExceeded:
@@ -244,15 +325,16 @@ def run_verdict(pos: Position, budget: Budget, memory: Memory) -> tuple[bool, Ve
             memory.attach(budget)  # A* goes on with the helpers' answers, under the whole budget
     memory.attach(budget)
     if two_passes_apply(pos):
-        return two_passes_verdict(pos, budget, memory)
-    search = VerdictSearch(pos, budget, memory)
+        return two_passes_verdict(pos, budget, memory, pairs_first)
+    search = VerdictSearch(pos, budget, memory, pairs_first=pairs_first)
     return search.run(), search
 
 
-def two_passes_verdict(pos: Position, budget: Budget, memory: Memory) -> tuple[bool, VerdictSearch]:
+def two_passes_verdict(pos: Position, budget: Budget, memory: Memory,
+                       pairs_first: bool = False) -> tuple[bool, VerdictSearch]:
     """:func:`run_verdict` by :class:`TwoPasses`, and a winning line: its first pass to the redeal it
     found, and the second by the depth-first search."""
-    search = VerdictSearch(pos, budget, memory)
+    search = VerdictSearch(pos, budget, memory, pairs_first=pairs_first)
     start_q = pos.next_live(pos.start_live, pos.start_q)
     oracle = memory.two_passes()
     redeal = oracle.winning_redeal(pos.start_pm, pos.start_live, start_q)

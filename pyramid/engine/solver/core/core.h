@@ -130,6 +130,7 @@ typedef struct core {
     size_t scratch_count, scratch_capacity;
     int last_pass_on;          /* VerdictSearch.last_pass is set */
     int win_ahead;             /* VerdictSearch.win_ahead */
+    int pairs_first;           /* VerdictSearch.pairs_first: the question's removals inside the pyramid tried first */
     /* Two passes by families of second passes (two_passes.py). */
     struct dd_node *dd;        /* the decision diagram's nodes (TwoPasses.families, union, place, ...) */
     size_t dd_count, dd_capacity;
@@ -145,6 +146,8 @@ typedef struct core {
     table_t second_lost;       /* TwoPasses.lost: PAIR(pyramid, node) */
     /* The cards a stock card can take and the removals that free them, by pyramid (freeing.c). */
     table_t free_index;        /* pyramid -> index of its list in `frees` */
+    uint64_t free_pm[PYRAMID_SLOTS];
+    int64_t free_at[PYRAMID_SLOTS];
     uint64_t *frees;
     size_t free_count, free_capacity;
     table_t lattice;           /* the pyramids below the one being listed -> index in lattice_pm */
@@ -316,19 +319,22 @@ int winning_redeal(core_t *core, uint64_t pm, uint64_t live, int q);
 int32_t node_of(core_t *core, uint32_t *stocks, uint32_t count);
 int second_pass_wins(core_t *core, uint64_t pm, int32_t root);
 int64_t freeing(core_t *core, uint64_t pm);
-/* A list of freeing(): its header (how many entries; whether the pyramid clears by its own removals),
-   and an entry's pyramid once the card freed has left, and that card's rank. */
+/* A list of freeing(): its header (how many entries; whether the pyramid clears by its own removals), the
+   mask of the pyramid cards its entries take (FREE_CARDS), then FREE_ENTRIES on: an entry's pyramid once
+   the card freed has left, and that card's rank. */
 #define FREE_RANK_SHIFT 32
 #define FREE_COUNT(header) ((header) & 0xffffffffULL)
 #define FREE_CLEARS(header) ((int)((header) >> FREE_RANK_SHIFT))
 #define FREE_PM(entry) unpack_pyramid((entry) & ((1ULL << PACKED_BITS) - 1))
 #define FREE_RANK(entry) ((int)((entry) >> FREE_RANK_SHIFT))
+#define FREE_CARDS(list) ((list) + 1)
+#define FREE_ENTRIES(list) ((list) + 2)
 /* The next pyramid of freeing()'s list at `list` that a card taking one of `rank` leaves, from entry *at
    on (*at moves past it); -1 when none is left. Read from the arena each time: it may move while the
    caller searches on from one. */
 static inline int64_t next_freed(const core_t *core, int64_t list, uint64_t *at, int rank) {
     for (uint64_t count = FREE_COUNT(core->frees[list]); *at < count;) {
-        uint64_t entry = core->frees[list + 1 + (*at)++];
+        uint64_t entry = core->frees[FREE_ENTRIES(list) + (*at)++];
         if (FREE_RANK(entry) == rank) return (int64_t)FREE_PM(entry);
     }
     return -1;
@@ -338,7 +344,7 @@ CORE_API core_t *core_new(const deal_t *deal, int64_t byte_bound);
 CORE_API void core_free(core_t *core);
 CORE_API int64_t core_bytes(const core_t *core);
 CORE_API int core_verdict(core_t *core, uint64_t pm, uint64_t live, int32_t q, int32_t r, int64_t probe_nodes,
-                 int64_t max_nodes, double max_seconds, cancelled_fn cancelled, int64_t *nodes);
+                 int32_t pairs_first, int64_t max_nodes, double max_seconds, cancelled_fn cancelled, int64_t *nodes);
 CORE_API int core_shortest(core_t *core, uint64_t pm, uint64_t live, int32_t q, int32_t r, int64_t max_nodes,
                            double max_seconds, cancelled_fn cancelled, int64_t *nodes);
 int shortest_line(core_t *core, uint64_t pm, uint64_t live, int q, int r);

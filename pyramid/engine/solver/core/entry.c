@@ -30,7 +30,7 @@ core_t *core_new(const deal_t *deal, int64_t byte_bound) {
         core->rank_pairs[core->rank_pair_count++][1] = deal->target / 2;
     }
     for (int rank = 0; rank <= deal->target; rank++) core->supply[rank] = popcount(deal->stock_rank_mask[rank] & deal->start_live);
-    for (size_t slot = 0; slot < PYRAMID_SLOTS; slot++) core->short_pm[slot] = core->needs_pm[slot] = UINT64_MAX;
+    for (size_t slot = 0; slot < PYRAMID_SLOTS; slot++) core->short_pm[slot] = core->needs_pm[slot] = core->free_pm[slot] = UINT64_MAX;
     int ok = table_init(core, &core->lost, 2) && table_init(core, &core->asked, 4)
              && table_init(core, &core->won, 4) && table_init(core, &core->shapes, 3)
              && table_init(core, &core->excursions, 3) && table_init(core, &core->node_excursions, 1)
@@ -88,6 +88,7 @@ static int ask(core_t *core, uint64_t pm, uint64_t live, int q, int r, int64_t m
     core->mark_count = 0;
     core->scratch_count = 0;
     core->last_pass_on = 0;
+    core->pairs_first = 0;
     return 0;
 }
 
@@ -139,10 +140,13 @@ static int run_verdict(core_t *core, uint64_t pm, uint64_t live, int q, int r, i
  * or CORE_BAD (a position this deal cannot hold). max_nodes < 0 and max_seconds < 0 mean none.
  * With one-card draws and probe_nodes >= 0, the plain search has probe_nodes nodes first, then
  * searches again with the last pass by excursions (verdict.run_verdict), or, with one redeal left,
- * asks the two-pass search (verdict.two_passes_verdict). *nodes gets the nodes searched. */
+ * asks the two-pass search (verdict.two_passes_verdict). pairs_first: every removal inside the
+ * pyramid tried first at each position (VerdictSearch.pairs_first), not put off. *nodes gets the
+ * nodes searched. */
 int core_verdict(core_t *core, uint64_t pm, uint64_t live, int32_t q, int32_t r, int64_t probe_nodes,
-                 int64_t max_nodes, double max_seconds, cancelled_fn cancelled, int64_t *nodes) {
+                 int32_t pairs_first, int64_t max_nodes, double max_seconds, cancelled_fn cancelled, int64_t *nodes) {
     int result = ask(core, pm, live, q, r, max_nodes, max_seconds, cancelled);
+    core->pairs_first = pairs_first != 0;
     if (!result) result = run_verdict(core, pm, live, next_live(&core->deal, live, q), r, probe_nodes);
     return answered(core, result, nodes);
 }

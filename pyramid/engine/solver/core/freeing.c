@@ -55,8 +55,9 @@ static int64_t freeing_list(core_t *core, uint64_t pm) {
     }
     size_t index = core->free_count, count = 0;
     int clears = 0;
-    ok = ok && reserve(core, (void **)&core->frees, &core->free_capacity, index, sizeof(uint64_t));
-    if (ok) core->free_count++;
+    uint64_t freeable = 0;
+    ok = ok && reserve(core, (void **)&core->frees, &core->free_capacity, FREE_ENTRIES(index) - 1, sizeof(uint64_t));
+    if (ok) core->free_count = (size_t)FREE_ENTRIES(index);
     for (size_t at = 0; ok && at < core->lattice_count; at++) {
         uint64_t here = core->lattice_pm[at];
         if (!here) clears = 1;
@@ -65,6 +66,7 @@ static int64_t freeing_list(core_t *core, uint64_t pm) {
             int bit = bit_index(takeable);
             ok = reserve(core, (void **)&core->frees, &core->free_capacity, core->free_count, sizeof(uint64_t));
             if (ok) {
+                freeable |= 1ULL << bit;
                 core->frees[core->free_count++] = pack_pyramid(here & ~(1ULL << bit))
                                                   | (uint64_t)d->rank[bit] << FREE_RANK_SHIFT;
                 count++;
@@ -79,13 +81,18 @@ static int64_t freeing_list(core_t *core, uint64_t pm) {
     core->lattice.count = 0;
     if (!ok) { core->full = 1; return CORE_FULL; }
     core->frees[index] = count | (uint64_t)clears << FREE_RANK_SHIFT;
+    core->frees[FREE_CARDS(index)] = freeable;
     uint64_t key[1] = {pm};
     if (index > INT32_MAX || !table_put(core, &core->free_index, key, (int32_t)index)) { core->full = 1; return CORE_FULL; }
     return (int64_t)index;
 }
 
 int64_t freeing(core_t *core, uint64_t pm) {
+    size_t slot = (size_t)(mix(pm) & (PYRAMID_SLOTS - 1));
+    if (core->free_pm[slot] == pm) return core->free_at[slot];
     uint64_t key[1] = {pm};
     int known = table_get(&core->free_index, key);
-    return known >= 0 ? known : freeing_list(core, pm);
+    int64_t at = known >= 0 ? known : freeing_list(core, pm);
+    if (at >= 0) { core->free_pm[slot] = pm; core->free_at[slot] = at; }
+    return at;
 }

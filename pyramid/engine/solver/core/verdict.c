@@ -49,7 +49,78 @@ static int try_removal(core_t *core, uint64_t pm, uint64_t live, int q, int r, r
     return won;
 }
 
-/* VerdictSearch._open_removals: the result, and *dominated when the rest of the walk is. */
+/* Removals inside the pyramid that take `pm` to `to` (fewer cards), pushed onto the path: 1, or 0
+   when none do (or the path cannot grow). Small: the cards between are those that free one card. */
+static int push_removals_to(core_t *core, uint64_t pm, uint64_t to) {
+    if (pm == to) return 1;
+    const deal_t *d = &core->deal;
+    uint64_t uncovered = uncovered_mask(pm), gone = pm & ~to;
+    removal_t removals[64];
+    int n = 0;
+    for (uint64_t kings = uncovered & gone & d->rank_mask[d->target]; kings; kings &= kings - 1) {
+        removals[n].a = (uint8_t)bit_index(kings);
+        removals[n++].b = NO_CARD;
+    }
+    removal_t pairs[64];
+    int m = pyramid_removals(d, pm, uncovered, pairs);
+    for (int i = 0; i < m && n < 64; i++)
+        if ((gone >> pairs[i].a & 1) && (gone >> pairs[i].b & 1)) removals[n++] = pairs[i];
+    for (int i = 0; i < n; i++) {
+        uint64_t after = pm & ~(1ULL << removals[i].a);
+        if (removals[i].b != NO_CARD) after &= ~(1ULL << removals[i].b);
+        if (!push_token(core, token_of(removals[i]))) return 0;
+        if (push_removals_to(core, after, to)) return 1;
+        core->path_len--;
+    }
+    return 0;
+}
+
+/* Put the tokens from `from` on before those from `at` (a line found below a move not yet on the path). */
+static int move_tokens_before(core_t *core, size_t at, size_t from) {
+    size_t count = core->path_len - from, rest = from - at;
+    int32_t *moved = malloc((count ? count : 1) * sizeof(int32_t));
+    if (!moved) { core->full = 1; return 0; }
+    memcpy(moved, core->path + from, count * sizeof(int32_t));
+    memmove(core->path + at + count, core->path + at, rest * sizeof(int32_t));
+    memcpy(core->path + at, moved, count * sizeof(int32_t));
+    free(moved);
+    return 1;
+}
+
+/* An open card (stock or waste place j) takes a pyramid card of the rank it needs, each after the
+ * removals inside the pyramid that free it (freeing.c: no other removal inside the pyramid is made
+ * by the search; a win below writes them into the line before the card taken). */
+static int try_freed_takes(core_t *core, uint64_t pm, uint64_t live, int q, int r, int j) {
+    const deal_t *d = &core->deal;
+    int need = d->target - d->stock_rank[j];
+    int64_t list = freeing(core, pm);
+    if (list < 0) return (int)list;
+    uint64_t at = 0;
+    for (int64_t after; (after = next_freed(core, list, &at, need)) >= 0;) {
+        uint64_t after_pm = (uint64_t)after, after_live = live & ~(1ULL << j);
+        size_t depth = core->path_len;
+        int after_q = next_live(d, after_live, q);
+        int won = search(core, after_pm, forget_buried(d, after_pm, after_live, after_q, r), after_q, r);
+        if (won != CORE_WIN) {
+            if (won) return won;
+            continue;
+        }
+        size_t line_end = core->path_len;
+        for (uint64_t taken = pm & ~after_pm & d->rank_mask[need]; taken; taken &= taken - 1) {
+            uint64_t freed = after_pm | low_bit(taken);
+            if (!(uncovered_mask(freed) & low_bit(taken)) || !push_removals_to(core, pm, freed)) continue;
+            removal_t take = {(uint8_t)bit_index(taken), (uint8_t)(STOCK_ID + j)};
+            if (!push_token(core, token_of(take)) || !move_tokens_before(core, depth, line_end)) return CORE_FULL;
+            return CORE_WIN;
+        }
+        return core->full ? CORE_FULL : CORE_BAD;  /* freeing.c hands out only pyramids the removals reach */
+    }
+    return CORE_LOSE;
+}
+
+/* VerdictSearch._open_removals: the result, and *dominated when the rest of the walk is. In order:
+ * the open kings, the open cards taking pyramid cards (put off: stock top, then waste top, each card
+ * after the removals that free it, try_freed_takes), the stock top with the waste top. */
 static int try_open_removals(core_t *core, uint64_t pm, uint64_t live, int q, int r, uint64_t uncovered,
                              int *dominated) {
     const deal_t *d = &core->deal;
@@ -64,13 +135,29 @@ static int try_open_removals(core_t *core, uint64_t pm, uint64_t live, int q, in
         n = open_removals(d, uncovered, live, q, removals);
     }
     *dominated = 0;
-    for (int i = 0; i < n; i++) {
+    int i = 0;
+    for (; i < n && (forced || removals[i].b == NO_CARD); i++) {  /* open_removals: the open kings first */
         int won = try_removal(core, pm, live, q, r, removals[i]);
         if (won) return won;
-        if (forced || (king_dominates && removals[i].b == NO_CARD)) {
+        if (forced || king_dominates) {
             *dominated = 1;
             return CORE_LOSE;
         }
+    }
+    if (!core->pairs_first) {
+        int open[2] = {d->stock_top_playable && q < d->m ? q : -1, -1};
+        uint64_t waste = d->waste_playable ? live & below(q) : 0;
+        if (waste) open[1] = 63 - __builtin_clzll(waste);
+        for (int k = 0; k < 2; k++) {
+            if (open[k] < 0 || d->stock_rank[open[k]] >= d->target) continue;
+            int won = try_freed_takes(core, pm, live, q, r, open[k]);
+            if (won) return won;
+        }
+    }
+    for (; i < n; i++) {
+        if (!core->pairs_first && removals[i].a < STOCK_ID) continue;  /* taken above */
+        int won = try_removal(core, pm, live, q, r, removals[i]);
+        if (won) return won;
     }
     return CORE_LOSE;
 }
@@ -79,13 +166,19 @@ static int try_open_removals(core_t *core, uint64_t pm, uint64_t live, int q, in
 static int walk(core_t *core, uint64_t pm, uint64_t live, int q, int r, uint64_t uncovered) {
     const deal_t *d = &core->deal;
     int cycle_free = waste_top_free(d, r);
+    uint64_t takeable = uncovered;  /* the cards an open card can take, some once freed */
+    if (!core->pairs_first) {
+        int64_t list = freeing(core, pm);
+        if (list < 0) return (int)list;
+        takeable |= core->frees[FREE_CARDS(list)];
+    }
     uint64_t seen_q = 0, ranks_live = live, ranks = lost_ranks(d, live, r);
     size_t marks = core->mark_count;
     int result = CORE_LOSE;
     for (int first = 1;; first = 0) {
         if (seen_q >> q & 1) break;
         seen_q |= 1ULL << q;
-        int open = open_removal_possible(d, uncovered, live, q);
+        int open = open_removal_possible(d, takeable, live, q);
         if (first || open || cycle_free) {  /* a place with only a draw: marked where a walk starts (see _walk) */
             if (live != ranks_live) {
                 ranks_live = live;
@@ -142,16 +235,26 @@ int search(core_t *core, uint64_t pm, uint64_t live, int q, int r) {
         } while (forced_removal(d, pm, uncovered_mask(pm), live, &forced));
         live = forget_buried(d, pm, live, q, r);
     }
-    if (!pm && !(d->goal_all && live)) return CORE_WIN;
+    if (core->pairs_first) {
+        if (!pm && !(d->goal_all && live)) return CORE_WIN;
+    } else {  /* No removal inside the pyramid here but where it frees a card an open card takes
+                 (freeing.c), or at the end, when those removals alone clear it. */
+        int64_t list = freeing(core, pm);
+        if (list < 0) return (int)list;
+        if (FREE_CLEARS(core->frees[list]) && !(d->goal_all && live))
+            return push_removals_to(core, pm, 0) ? CORE_WIN : core->full ? CORE_FULL : CORE_BAD;
+    }
     int lost = settled_lost(core, pm, live, q, r);
     if (lost < 0) return lost;
     if (!lost) {
         uint64_t uncovered = uncovered_mask(pm);
-        removal_t removals[64];
-        int n = pyramid_removals(d, pm, uncovered, removals);
-        for (int i = 0; i < n; i++) {
-            int won = try_removal(core, pm, live, q, r, removals[i]);
-            if (won) return won;
+        if (core->pairs_first) {
+            removal_t removals[64];
+            int n = pyramid_removals(d, pm, uncovered, removals);
+            for (int i = 0; i < n; i++) {
+                int won = try_removal(core, pm, live, q, r, removals[i]);
+                if (won) return won;
+            }
         }
         int won = walk(core, pm, live, q, r, uncovered);
         if (won) return won;
