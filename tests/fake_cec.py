@@ -12,6 +12,7 @@ from __future__ import annotations
 import ctypes
 import errno
 import os
+import threading
 from collections import deque
 from typing import Any
 
@@ -36,21 +37,27 @@ class FakeAdapter:
         #: Readable while something waits to be read, as the adapter's node is for select().
         self.node, self._ready = os.pipe()
         os.set_blocking(self.node, False)
+        #: The test's thread adds messages while the service's reads them: a message added between the
+        #: service finding nothing left and emptying the node would leave it unreadable with a message
+        #: waiting (a lost wake-up the kernel never has), so the queues and the node change under one lock.
+        self._lock = threading.RLock()
 
     # -- what the test does ------------------------------------------------------------------------
     def hear(self, message: CecMessage) -> None:
-        self.incoming.append(_msg(message.to_bytes(), 0))
-        self._signal()
+        with self._lock:
+            self.incoming.append(_msg(message.to_bytes(), 0))
+            self._signal()
 
     def unplug(self) -> None:
-        self.gone = True
-        self._signal()
+        with self._lock:
+            self.gone = True
+            self._signal()
 
     def _signal(self) -> None:
         os.write(self._ready, b"!")
 
     def _quiet(self) -> None:
-        """Nothing left to read: the node is no longer readable."""
+        """Nothing left to read: the node is no longer readable (called under the lock)."""
         if not self.incoming and not self.events:
             try:
                 os.read(self.node, 4096)
@@ -59,11 +66,16 @@ class FakeAdapter:
 
     def hot_plug(self, physical: int) -> None:
         """The HDMI cable out and in again at ``physical``: the kernel claims the same address again."""
-        self.physical = physical
-        self._state_change()
+        with self._lock:
+            self.physical = physical
+            self._state_change()
 
     # -- the adapter --------------------------------------------------------------------------------
     def __call__(self, fd: int, request: int, arg: Any) -> None:
+        with self._lock:
+            self._request(request, arg)
+
+    def _request(self, request: int, arg: Any) -> None:
         if self.gone:
             raise OSError(errno.ENODEV, "No such device")
         if request == kernel.ADAP_G_CAPS:
