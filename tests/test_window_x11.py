@@ -49,7 +49,8 @@ def unused_display() -> str:
     (``-displayfd`` alone) is the lowest free one, so each test's server took the number the one
     before had just given up; once (1 of 8 runs of this file, then 0 of 10) the console's SDL failed
     to open X11 there though a bare window had just opened ("SDL picked the 'offscreen' driver").
-    That reuse is the suspect, not a proven cause: with fresh numbers, 0 of 16 runs failed."""
+    That reuse was the suspect; it failed again with fresh numbers (.ci/run, 2026-12-06), and the
+    server's reset is the cause found since (``-noreset`` in ``x_display``)."""
     import random
 
     while True:
@@ -63,8 +64,13 @@ def x_display(tmp_path: Path):
     server_log = tmp_path / "xvfb.log"
     read, write = os.pipe()
     with server_log.open("w") as log:
+        # -noreset: an X server resets when its last client leaves, and a client connecting meanwhile
+        # fails; here the last client is often the test's own xwininfo, polling while the console's
+        # SDL connects, which then fell back to "offscreen" (2 of 160 bare SDL windows failed so
+        # beside a polling xwininfo, 0 of 160 with -noreset).
         server = subprocess.Popen(["Xvfb", unused_display(), "-displayfd", str(write), "-screen", "0", "800x600x24",
-                                   "-nolisten", "tcp"], pass_fds=(write,), stdout=log, stderr=subprocess.STDOUT)
+                                   "-nolisten", "tcp", "-noreset"], pass_fds=(write,), stdout=log,
+                                  stderr=subprocess.STDOUT)
     os.close(write)
     with os.fdopen(read) as stream:
         number = stream.readline().strip()
