@@ -46,7 +46,7 @@ from typing import NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench_solver import Deal, reference_deals
+from bench_solver import Deal, deals_for
 from make_winnable_lists import PI_ZERO_2_FACTOR
 
 from pyramid.console.game_flow import SOLVER_SECONDS
@@ -80,7 +80,7 @@ def hint_times(deal: Deal, rules: Rules, hints: int, remember: bool) -> list[flo
 def hardest_wins(rules: Rules, deals: int, count: int) -> list[tuple[int, Deal]]:
     """The ``count`` deals the solver wins most slowly from the start, with their numbers."""
     timings: list[tuple[float, int, Deal]] = []
-    for number, deal in enumerate(reference_deals(rules, deals), start=1):
+    for number, deal in enumerate(deals_for(rules, deals), start=1):
         answer, seconds = timed(solve, Board(deal, rules))
         if answer.verdict == "win":
             timings.append((seconds, number, deal))
@@ -120,7 +120,7 @@ def off_line_hints(deal: Deal, rules: Rules, hints: int, keep: bool) -> OffLineH
 def slowest_verdicts(rules: Rules, deals: int, count: int) -> list[tuple[int, Deal, str]]:
     """The ``count`` deals whose verdict from the start takes the solver longest, won or lost."""
     timings: list[tuple[float, int, Deal, str]] = []
-    for number, deal in enumerate(reference_deals(rules, deals), start=1):
+    for number, deal in enumerate(deals_for(rules, deals), start=1):
         answer, seconds = timed(solve, Board(deal, rules))
         timings.append((seconds, number, deal, answer.verdict))
     timings.sort(key=lambda timing: timing[0], reverse=True)

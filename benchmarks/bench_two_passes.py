@@ -35,7 +35,7 @@ from typing import NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench_solver import reference_deals
+from bench_solver import deals_for
 
 from pyramid.engine.solver import solve
 from pyramid.engine.solver.two_passes import TwoPasses
@@ -92,7 +92,7 @@ def recording(first_passes: list[float], second_passes: list[SecondPass]) -> Ite
 def deal_costs(name: str, count: int) -> list[DealCost]:
     rules = preset(name).with_redeals(1)
     costs = []
-    for number, deal in enumerate(reference_deals(rules, count), start=1):
+    for number, deal in enumerate(deals_for(rules, count), start=1):
         first_passes: list[float] = []
         second_passes: list[SecondPass] = []
         board = Board(deal, rules)
