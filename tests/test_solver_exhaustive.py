@@ -23,6 +23,7 @@ from pyramid.engine.deal import numbered_deal
 from pyramid.engine.rules import PRESETS, Rules, preset
 from pyramid.engine.solver import Solution, solve
 from pyramid.engine.solver.budget import Budget
+from pyramid.engine.solver.freeing import Freeing
 from pyramid.engine.solver.last_pass import LastPass
 from pyramid.engine.solver.memory import Memory
 from pyramid.engine.solver.position import Position
@@ -220,7 +221,7 @@ def test_last_pass_excursions_answer_as_the_exhaustive_search(
     position = Position(board)
     budget = Budget(None, None)
     lost: dict[int, int] = {}
-    last_pass = LastPass(position, budget, lost, Relaxation(position, budget))
+    last_pass = LastPass(position, budget, lost, Relaxation(position, budget), Freeing(position))
     verdict = last_pass.can_win(position.start_pm, position.start_live, position.start_q)
     assert verdict == exhaustive_win(board), (name, board.fen())
     assert solve(board).verdict == ("win" if verdict else "lose")

@@ -64,7 +64,7 @@ class LastPass:
     """
 
     def __init__(self, pos: Position, budget: Budget, lost: dict[int, int], relaxation: Relaxation,
-                 freeing: Freeing | None = None) -> None:
+                 freeing: Freeing) -> None:
         self.pos = pos
         self.budget = budget
         self.lost = lost
@@ -72,7 +72,7 @@ class LastPass:
         self.excursions: dict[int, tuple[int, ...]] = {}
         #: The excursions with the removals inside the pyramid put off (``reduced``, see :meth:`excursion`).
         self.reduced_excursions: dict[int, tuple[int, ...]] = {}
-        self.freeing = freeing if freeing is not None else Freeing(pos)
+        self.freeing = freeing  # the deal's, shared with the depth-first search (Memory)
         self.moves: dict[int, tuple[int, tuple[int, ...]]] = {}
         #: Cards of each rank in the stock and waste of the position solved: no question asks about more.
         self.supply = [(mask & pos.start_live).bit_count() for mask in pos.stock_rank_mask]
