@@ -21,7 +21,10 @@ from pyramid.engine.deal import numbered_deal
 from pyramid.engine.rules import PRESETS, preset
 from pyramid.engine.solver import Core, solve
 from pyramid.engine.solver.freeing import Freeing
+from pyramid.engine.solver.budget import Budget
+from pyramid.engine.solver.memory import Memory
 from pyramid.engine.solver.position import Position, set_bits
+from pyramid.engine.solver.verdict import VerdictSearch
 from pyramid.engine.winnable import read_list
 
 #: Past this many pyramids below the start, the board-by-board reference takes too long for a test.
@@ -136,3 +139,27 @@ def test_a_winning_line_makes_each_removal_inside_the_pyramid_as_soon_as_it_can(
             assert not ready, (name, board.fen(), move, ready)
         board.push(move)
     assert board.status() == "cleared", (name, board.fen())
+
+
+def test_the_removals_that_free_a_card_are_found_expanding_each_pyramid_once() -> None:
+    """``VerdictSearch._removals_to`` writes the removals a win below put off back into the line,
+    trying each card of the rank taken that left (``_freed_takes``): most lead nowhere, and a wrong
+    partner taken early is a dead end too. Without the pyramids found failing, every order of the
+    removals before it was tried again (Classic deal 261407, found by a random search: 506 calls
+    where 69 do; no removals reach this pyramid)."""
+    rules = preset("classic")
+    position = Position(Board(numbered_deal(261407, rules.deck), rules))
+    search = VerdictSearch(position, Budget(None, None), Memory(position))
+    start, to = 35816724670907137, 52884150878977
+    expanded: list[int] = []
+    removals_to = search._removals_to
+
+    def spy(pm: int, goal: int, failed: set[int] | None = None) -> list[tuple[int, ...]] | None:
+        if pm != goal and (failed is None or pm not in failed):
+            expanded.append(pm)
+        return removals_to(pm, goal, failed)
+
+    search._removals_to = spy  # type: ignore[method-assign]
+    assert search._removals_to(start, to) is None
+    assert len(expanded) == len(set(expanded)), "a pyramid expanded twice"
+    assert Freeing(position).of(start).after  # a pyramid with cards to free

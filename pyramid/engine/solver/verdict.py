@@ -259,20 +259,26 @@ class VerdictSearch:
             raise AssertionError("Freeing hands out only pyramids that removals inside the pyramid reach")
         return False
 
-    def _removals_to(self, pm: int, to: int) -> list[tuple[int, ...]] | None:
+    def _removals_to(self, pm: int, to: int, failed: set[int] | None = None) -> list[tuple[int, ...]] | None:
         """Removals inside the pyramid that take ``pm`` to ``to`` (fewer cards), or None when none do.
-        (Small: the cards between are those that free one card, or the last ones.)"""
+        (Small: the cards between are those that free one card, or the last ones.) ``failed``: the
+        pyramids found not to reach ``to``, else a wrong partner taken early would be tried again
+        after every order of the removals made before it."""
         if pm == to:
             return []
+        failed = set() if failed is None else failed
+        if pm in failed:
+            return None
         pos = self.pos
         uncovered, gone = uncovered_mask(pm), pm & ~to
         removals: list[tuple[int, ...]] = [(bit,) for bit in set_bits(uncovered & gone & pos.rank_mask[pos.target])]
         removals += [removal for removal in pos.pyramid_removals(pm, uncovered)
                      if all(gone >> bit & 1 for bit in removal)]
         for removal in removals:
-            rest = self._removals_to(pm & ~sum(1 << bit for bit in removal), to)
+            rest = self._removals_to(pm & ~sum(1 << bit for bit in removal), to, failed)
             if rest is not None:
                 return [removal, *rest]
+        failed.add(pm)
         return None
 
     def _unmark(self, walked: dict[int, int]) -> None:

@@ -49,10 +49,15 @@ static int try_removal(core_t *core, uint64_t pm, uint64_t live, int q, int r, r
     return won;
 }
 
-/* Removals inside the pyramid that take `pm` to `to` (fewer cards), pushed onto the path: 1, or 0
-   when none do (or the path cannot grow). Small: the cards between are those that free one card. */
-static int push_removals_to(core_t *core, uint64_t pm, uint64_t to) {
+/* How many pyramids removals_to remembers as not reaching its `to` (direct-mapped; 0 is empty). */
+#define FAILED_SLOTS 64
+
+/* push_removals_to, with the pyramids found not to reach `to`: without them a wrong partner taken
+   early would be tried again after every order of the removals made before it. */
+static int removals_to(core_t *core, uint64_t pm, uint64_t to, uint64_t failed[FAILED_SLOTS]) {
     if (pm == to) return 1;
+    size_t slot = (size_t)(mix(pm) & (FAILED_SLOTS - 1));
+    if (failed[slot] == pm) return 0;
     const deal_t *d = &core->deal;
     uint64_t uncovered = uncovered_mask(pm), gone = pm & ~to;
     removal_t removals[64];
@@ -69,10 +74,18 @@ static int push_removals_to(core_t *core, uint64_t pm, uint64_t to) {
         uint64_t after = pm & ~(1ULL << removals[i].a);
         if (removals[i].b != NO_CARD) after &= ~(1ULL << removals[i].b);
         if (!push_token(core, token_of(removals[i]))) return 0;
-        if (push_removals_to(core, after, to)) return 1;
+        if (removals_to(core, after, to, failed)) return 1;
         core->path_len--;
     }
+    failed[slot] = pm;
     return 0;
+}
+
+/* Removals inside the pyramid that take `pm` to `to` (fewer cards), pushed onto the path: 1, or 0
+   when none do (or the path cannot grow). Small: the cards between are those that free one card. */
+static int push_removals_to(core_t *core, uint64_t pm, uint64_t to) {
+    uint64_t failed[FAILED_SLOTS] = {0};
+    return removals_to(core, pm, to, failed);
 }
 
 /* Put the tokens from `from` on before those from `at` (a line found below a move not yet on the path). */
