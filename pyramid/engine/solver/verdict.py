@@ -28,7 +28,8 @@ TWO_PASSES_PROBE_NODES = 1_000
 #: Nodes of :class:`LastPass` per question once a win is known to lie ahead (see
 #: ``VerdictSearch.last_pass_lost``).
 QUICK_NODES = 300
-#: Answers a :class:`DealSolver` keeps between questions before it starts again from nothing: about
+
+
 class VerdictSearch:
     """Depth-first search over removals, walking the draw/redeal path in between.
 
