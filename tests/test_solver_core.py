@@ -159,7 +159,12 @@ def test_a_search_cut_short_at_any_depth_never_changes_a_later_answer(
         answer = core.verdict(*start, cut, None, None, probe)
         assert VERDICTS.get(answer.result, "unknown") in ("unknown", reference), board.fen()
         assert answer.nodes <= cut + 1
-    assert VERDICTS[core.verdict(*start, None, None, None, probe).result] == reference, board.fen()
+    final = core.verdict(*start, None, None, None, probe).result
+    if final == compiled.FULL:  # past the core's byte bound (King Tut, unlimited redeals, deal 151): so
+        # must a fresh core be, or the searches cut short took the room
+        assert CompiledCore(pos, library).verdict(*start, None, None, None, probe).result == compiled.FULL, board.fen()
+        return
+    assert VERDICTS[final] == reference, board.fen()
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

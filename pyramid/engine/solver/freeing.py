@@ -79,6 +79,13 @@ class Freeing:
         return Freed({rank: tuple(after) for rank, after in taken.items()}, 0 in put_off, cards)
 
 
+def removals_inside(pos: Position, pm: int) -> list[tuple[int, ...]]:
+    """The removals inside pyramid ``pm`` legal now: its uncovered kings, then its pairs (overlap pairs too)."""
+    uncovered = uncovered_mask(pm)
+    kings: list[tuple[int, ...]] = [(bit,) for bit in set_bits(uncovered & pos.rank_mask[pos.target])]
+    return kings + pos.pyramid_removals(pm, uncovered)
+
+
 def removals_first(pos: Position, pm: int, line: list[int | tuple[int, ...]]) -> list[int | tuple[int, ...]]:
     """``line`` (tokens from pyramid ``pm`` on) with each removal inside the pyramid made as early as
     it can be: just after the move that makes it legal (both its cards uncovered, or with the overlap
@@ -96,11 +103,9 @@ def removals_first(pos: Position, pm: int, line: list[int | tuple[int, ...]]) ->
         made = True
         while made:
             made = False
-            uncovered = uncovered_mask(pm)
-            kings = uncovered & pos.rank_mask[pos.target]
-            legal = {frozenset(removal) for removal in pos.pyramid_removals(pm, uncovered)}
+            legal = {frozenset(removal) for removal in removals_inside(pos, pm)}
             for token in pending:
-                if (len(token) == 1 and kings >> token[0] & 1) or frozenset(token) in legal:
+                if frozenset(token) in legal:
                     early.append(token)
                     pending.remove(token)
                     pm &= ~sum(1 << card for card in token)

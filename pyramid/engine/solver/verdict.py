@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pyramid.engine.solver.budget import Budget, BudgetExceeded
 from pyramid.engine.solver.memory import Memory
-from pyramid.engine.solver.freeing import Freed
+from pyramid.engine.solver.freeing import Freed, removals_inside
 from pyramid.engine.solver.position import DRAW, Position, REDEAL, STOCK_ID, UNLIMITED, set_bits, uncovered_mask
 from pyramid.engine.solver.two_passes import CLEARED_BEFORE_REDEAL
 
@@ -270,12 +270,10 @@ class VerdictSearch:
         failed = set() if failed is None else failed
         if pm in failed:
             return None
-        pos = self.pos
-        uncovered, gone = uncovered_mask(pm), pm & ~to
-        removals: list[tuple[int, ...]] = [(bit,) for bit in set_bits(uncovered & gone & pos.rank_mask[pos.target])]
-        removals += [removal for removal in pos.pyramid_removals(pm, uncovered)
-                     if all(gone >> bit & 1 for bit in removal)]
-        for removal in removals:
+        gone = pm & ~to
+        for removal in removals_inside(self.pos, pm):
+            if not all(gone >> bit & 1 for bit in removal):
+                continue
             rest = self._removals_to(pm & ~sum(1 << bit for bit in removal), to, failed)
             if rest is not None:
                 return [removal, *rest]

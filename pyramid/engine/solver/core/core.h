@@ -301,6 +301,7 @@ uint64_t rank_places(const deal_t *d, uint64_t live);
 uint64_t forget_buried(const deal_t *d, uint64_t pm, uint64_t live, int q, int r);
 int forced_removal(const deal_t *d, uint64_t pm, uint64_t uncovered, uint64_t live, removal_t *out);
 int pyramid_removals(const deal_t *d, uint64_t pm, uint64_t uncovered, removal_t out[64]);
+void open_cards(const deal_t *d, uint64_t live, int q, int open[2]);
 int open_removals(const deal_t *d, uint64_t uncovered, uint64_t live, int q, removal_t out[16]);
 int open_removal_possible(const deal_t *d, uint64_t uncovered, uint64_t live, int q);
 int forced_open_removal(const deal_t *d, uint64_t pm, uint64_t uncovered, uint64_t live, int q, removal_t *out);

@@ -241,18 +241,21 @@ int pyramid_removals(const deal_t *d, uint64_t pm, uint64_t uncovered, removal_t
     return count;
 }
 
+/* Position.open_cards: the places of the playable stock top (open[0]) and waste top (open[1]), -1
+   where there is none. */
+void open_cards(const deal_t *d, uint64_t live, int q, int open[2]) {
+    uint64_t waste = d->waste_playable ? live & below(q) : 0;
+    open[0] = d->stock_top_playable && q < d->m ? q : -1;
+    open[1] = waste ? 63 - __builtin_clzll(waste) : -1;
+}
+
 /* Position.open_removals: open kings first. At most 2 kings, 2 * 4 pairs with the pyramid, 1 pair. */
 int open_removals(const deal_t *d, uint64_t uncovered, uint64_t live, int q, removal_t out[16]) {
-    int count = 0, t = d->target;
-    int stock = d->stock_top_playable && q < d->m ? q : -1;
-    int waste = -1;
-    if (d->waste_playable) {
-        uint64_t w = live & below(q);
-        waste = w ? 63 - __builtin_clzll(w) : -1;
-    }
+    int count = 0, t = d->target, open[2];
+    open_cards(d, live, q, open);
+    int stock = open[0], waste = open[1];
     if (stock >= 0 && d->stock_rank[stock] == t) { out[count].a = (uint8_t)(STOCK_ID + stock); out[count++].b = NO_CARD; }
     if (waste >= 0 && d->stock_rank[waste] == t) { out[count].a = (uint8_t)(STOCK_ID + waste); out[count++].b = NO_CARD; }
-    int open[2] = {stock, waste};
     for (int i = 0; i < 2; i++) {
         int j = open[i];
         if (j < 0 || d->stock_rank[j] >= t) continue;
@@ -280,14 +283,10 @@ int open_removal_possible(const deal_t *d, uint64_t uncovered, uint64_t live, in
     return open_removals(d, uncovered, live, q, removals) > 0;
 }
 
-/* Position.forced_open_removal (open_cards unrolled). */
+/* Position.forced_open_removal */
 int forced_open_removal(const deal_t *d, uint64_t pm, uint64_t uncovered, uint64_t live, int q, removal_t *out) {
-    int open[2] = {-1, -1};
-    if (d->stock_top_playable && q < d->m) open[0] = q;
-    if (d->waste_playable) {
-        uint64_t w = live & below(q);
-        if (w) open[1] = 63 - __builtin_clzll(w);
-    }
+    int open[2];
+    open_cards(d, live, q, open);
     for (int i = 0; i < 2; i++) {
         int j = open[i];
         if (j < 0) continue;

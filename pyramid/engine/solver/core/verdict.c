@@ -88,16 +88,20 @@ static int push_removals_to(core_t *core, uint64_t pm, uint64_t to) {
     return removals_to(core, pm, to, failed);
 }
 
-/* Put the tokens from `from` on before those from `at` (a line found below a move not yet on the path). */
-static int move_tokens_before(core_t *core, size_t at, size_t from) {
-    size_t count = core->path_len - from, rest = from - at;
-    int32_t *moved = malloc((count ? count : 1) * sizeof(int32_t));
-    if (!moved) { core->full = 1; return 0; }
-    memcpy(moved, core->path + from, count * sizeof(int32_t));
-    memmove(core->path + at + count, core->path + at, rest * sizeof(int32_t));
-    memcpy(core->path + at, moved, count * sizeof(int32_t));
-    free(moved);
-    return 1;
+static void reverse_tokens(int32_t *tokens, size_t count) {
+    for (size_t i = 0, j = count; i + 1 < j; i++, j--) {
+        int32_t token = tokens[i];
+        tokens[i] = tokens[j - 1];
+        tokens[j - 1] = token;
+    }
+}
+
+/* Put the tokens from `from` on before those from `at` (a line found below a move not yet on the
+   path), in place: the two runs reversed each, then the whole. */
+static void move_tokens_before(core_t *core, size_t at, size_t from) {
+    reverse_tokens(core->path + at, from - at);
+    reverse_tokens(core->path + from, core->path_len - from);
+    reverse_tokens(core->path + at, core->path_len - at);
 }
 
 /* An open card (stock or waste place j) takes a pyramid card of the rank it needs, each after the
@@ -123,7 +127,8 @@ static int try_freed_takes(core_t *core, uint64_t pm, uint64_t live, int q, int 
             uint64_t freed = after_pm | low_bit(taken);
             if (!(uncovered_mask(freed) & low_bit(taken)) || !push_removals_to(core, pm, freed)) continue;
             removal_t take = {(uint8_t)bit_index(taken), (uint8_t)(STOCK_ID + j)};
-            if (!push_token(core, token_of(take)) || !move_tokens_before(core, depth, line_end)) return CORE_FULL;
+            if (!push_token(core, token_of(take))) return CORE_FULL;
+            move_tokens_before(core, depth, line_end);
             return CORE_WIN;
         }
         return core->full ? CORE_FULL : CORE_BAD;  /* freeing.c hands out only pyramids the removals reach */
@@ -158,9 +163,8 @@ static int try_open_removals(core_t *core, uint64_t pm, uint64_t live, int q, in
         }
     }
     if (!core->pairs_first) {
-        int open[2] = {d->stock_top_playable && q < d->m ? q : -1, -1};
-        uint64_t waste = d->waste_playable ? live & below(q) : 0;
-        if (waste) open[1] = 63 - __builtin_clzll(waste);
+        int open[2];
+        open_cards(d, live, q, open);
         for (int k = 0; k < 2; k++) {
             if (open[k] < 0 || d->stock_rank[open[k]] >= d->target) continue;
             int won = try_freed_takes(core, pm, live, q, r, open[k]);
