@@ -161,11 +161,18 @@ def test_a_server_that_cannot_be_resolved_is_one_line_and_a_failure(tmp_path: Pa
 #: allowed (the server's before it moved) and a home address on loopback, each with listeners on the
 #: server's port and another; the rule loaded by the real nft, then a connection to each from a process
 #: of the console's user (here ``nobody``) and from root.
-PORT_PROBE = """import encodings.idna, json, os, socket, subprocess, sys  # idna: before the user who cannot read it
+PORT_PROBE = """import encodings.idna, json, os, socket, subprocess, sys, time  # idna: before the user who cannot read it
 hosts = sys.argv[2:]
 subprocess.run(["ip", "link", "set", "lo", "up"], check=True)
 for host in hosts:
     subprocess.run(["ip", "addr", "add", host + ("/128" if ":" in host else "/32"), "dev", "lo"], check=True)
+# The kernel clears an IPv6 address's "tentative" mark from a work queue, even on lo, and bind refuses
+# a tentative address: wait for it (a loaded machine ran late here once).
+for _ in range(200):
+    if not subprocess.run(["ip", "-6", "-o", "addr", "show", "tentative"], capture_output=True, text=True,
+                          check=True).stdout.strip():
+        break
+    time.sleep(0.05)
 listeners = [socket.create_server((host, port), family=socket.AF_INET6 if ":" in host else socket.AF_INET)
              for host in hosts for port in (8883, 8884)]
 subprocess.run(["nft", "-f", sys.argv[1]], check=True)
