@@ -42,6 +42,7 @@ SANITIZED = os.environ.get("PYRAMID_TEST_CORE_LIBRARY")
 VERDICTS = {compiled.WIN: "win", compiled.LOSE: "lose"}
 #: Deal 35 of these rules takes the core some 320,000 nodes (0.25 s here).
 HARD = preset("six-rows").with_redeals(1)
+KING_TUT = preset("king-tut").with_redeals(None)
 #: The tables the optimal-line comparison gives the core: some mid-game positions need much of the
 #: console's 128 MiB for their shortest line, or more (RetroHub with two redeals, deal 3245 after 10
 #: random plies, seed 0: 514,440 nodes, 96-112 MiB; 128-144 MiB before A* kept each key once); past
@@ -160,8 +161,8 @@ def test_a_search_cut_short_at_any_depth_never_changes_a_later_answer(
         assert VERDICTS.get(answer.result, "unknown") in ("unknown", reference), board.fen()
         assert answer.nodes <= cut + 1
     final = core.verdict(*start, None, None, None, probe).result
-    if final == compiled.FULL:  # past the core's byte bound (King Tut, unlimited redeals, deal 151): so
-        # must a fresh core be, or the searches cut short took the room
+    if final == compiled.FULL:  # past the core's byte bound: so must a fresh core be, or the searches
+        # cut short took the room
         assert CompiledCore(pos, library).verdict(*start, None, None, None, probe).result == compiled.FULL, board.fen()
         return
     assert VERDICTS[final] == reference, board.fen()
@@ -221,6 +222,21 @@ def test_past_its_memory_bound_a_question_is_unknown_and_the_next_core_answers(l
     assert VERDICTS[CompiledCore(pos, library).verdict(
         pos.start_pm, pos.start_live, pos.start_q, pos.start_r, None, None, None).result] \
         == solve(board, core="python").verdict
+
+
+def test_a_table_the_bound_keeps_from_growing_fills_up_before_the_question_is_unknown(library: ctypes.CDLL) -> None:
+    """A table grows when half full; where growing would pass the byte bound it fills to seven eighths
+    first (King Tut, unlimited redeals, numbered deal 151: lost in 3.9 million nodes within 128 MiB)."""
+    board = Board(numbered_deal(25, KING_TUT.deck), KING_TUT)  # 92,000 nodes, 5.5 MiB
+    pos = Position(board)
+    start = (pos.start_pm, pos.start_live, pos.start_q, pos.start_r)
+    roomy = CompiledCore(pos, library, byte_bound=1 << 30)
+    verdict = roomy.verdict(*start, None, None, None).result
+    needed = roomy.bytes()
+    tight = CompiledCore(pos, library, byte_bound=needed - 1)
+    assert tight.verdict(*start, None, None, None).result == verdict and not tight.full()
+    assert tight.bytes() < needed
+    assert VERDICTS[verdict] == solve(board, core="python").verdict
 
 
 def test_a_search_called_off_stops_at_the_first_yes(library: ctypes.CDLL) -> None:

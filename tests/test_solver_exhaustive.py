@@ -14,10 +14,10 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from pyramid.engine.board import Board
+from pyramid.engine.board import Board, Move
 from pyramid.engine.cards import Card
 from pyramid.engine.deal import numbered_deal
 from pyramid.engine.rules import PRESETS, Rules, preset
@@ -145,6 +145,35 @@ def test_fast_verdicts_match_the_exhaustive_search(
     solution = solve(board)
     checked(board, solution)
     assert solution.verdict == ("win" if exhaustive_win(board) else "lose"), (name, redeals, board.fen())
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=SEEDS, rows=st.integers(min_value=2, max_value=4), waste=st.integers(min_value=0, max_value=5),
+       stock=st.integers(min_value=1, max_value=9))
+def test_the_places_of_one_draw_and_redeal_cycle_are_one_position(seed: int, rows: int, waste: int, stock: int) -> None:
+    """King Tut draws three with unlimited redeals: the places a pass's draws stop at (0, 3, 6, … cards in
+    the waste, and the whole pass) lead to each other by drawing and redealing alone, so the loss table
+    keys them once (Position.lost_key) and they must share a verdict; a waste of another size (a removal
+    from the waste made it) cannot come back and keeps a key of its own."""
+    rules = preset("king-tut").with_redeals(None)
+    board = random_position(rules, random.Random(seed), rows, waste, stock)
+    total = len(board.stock) + len(board.waste)
+    cycle = {size for size in range(total + 1) if size % 3 == 0 or size == total}
+    pos = Position(board)
+    places: list[tuple[int, int, bool]] = []  # waste size, loss-table key, won
+    current = board.copy()
+    for _ in range(2 * total + 2):  # to the end of the pass, a redeal, and a whole pass more
+        if current.status() != "playing":
+            break
+        pos.aim(current)
+        places.append((len(current.waste), pos.lost_key(pos.start_pm, pos.start_live, pos.start_q, pos.start_r),
+                       exhaustive_win(current)))
+        current.push(Move.draw() if current.stock else Move.redeal())
+    assume(len(places) > 1)
+    for size, key, won in places:
+        for other_size, other_key, other_won in places:
+            assert (key == other_key) == (size == other_size or {size, other_size} <= cycle), board.fen()
+            assert key != other_key or won == other_won, board.fen()
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -35,6 +35,8 @@ RELAXED_WASTE_SHIFT = PYRAMID_BITS + 60
 COUNT_GUARDS = sum(8 << (4 * rank) for rank in range(15))
 #: The waste size in the loss table when it does not matter (see ``lost_key``).
 ANY_WASTE = 255
+#: The waste size in the loss table of a place on the draw/redeal cycle (see ``lost_key``).
+ON_CYCLE = 253
 #: Marks loss-table keys made of rank counts instead of a rank sequence.
 COUNTS_KEY = 1 << 255
 #: Path tokens for the two moves that are not removals.
@@ -289,8 +291,17 @@ class Position:
         card can be brought to the waste top whenever wanted, so the waste size
         does not matter either; and when only the pyramid must be cleared,
         neither does the order: only how many of each rank are left.
+
+        Otherwise, with unlimited redeals, the places a pass's draws stop at (waste sizes 0,
+        ``draw_count``, twice that, …, and the whole pass) lead to each other by drawing and
+        redealing alone: one position, one key. A waste of another size (a removal from the waste
+        changed it) reaches the cycle and cannot come back: a key of its own.
         """
         if r != UNLIMITED or self.draw_count != 1 or not self.waste_playable:
+            if r == UNLIMITED:
+                waste = (live & ((1 << q) - 1)).bit_count()
+                if waste % self.draw_count == 0 or waste == live.bit_count():
+                    return pm | (ON_CYCLE << WASTE_SHIFT) | (self.rank_sequence(live) << SEQUENCE_SHIFT)
             return self.sequence_key(pm, live, q)
         if self.goal_all:
             return pm | (ANY_WASTE << WASTE_SHIFT) | (self.rank_sequence(live) << SEQUENCE_SHIFT)

@@ -39,7 +39,9 @@ typedef unsigned __int128 u128;
 #define DRAW_TOKEN (-1)
 #define REDEAL_TOKEN (-2)
 #define NO_CARD 255
-/* Loss-table keys of unlimited redeals carry this in the waste-size byte (sizes are < 64). */
+/* Loss-table keys of unlimited redeals carry these in the waste-size byte (sizes are < 64): a
+   place on the draw/redeal cycle (Position.lost_key), a key of rank counts. */
+#define CYCLE_MARK 253ULL
 #define COUNTS_MARK 254ULL
 #define ANY_WASTE 255ULL
 #define CANCEL_INTERVAL 0.01

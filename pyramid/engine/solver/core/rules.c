@@ -156,8 +156,12 @@ uint64_t lost_ranks(const deal_t *d, uint64_t live, int r) {
    lost_ranks(d, live, r). */
 void lost_key_ranked(const deal_t *d, uint64_t pm, uint64_t live, int q, int r, uint64_t ranks, uint64_t key[2]) {
     uint64_t size;
-    if (!waste_top_free(d, r)) size = (uint64_t)popcount(live & below(q));
-    else size = d->goal_all ? ANY_WASTE : COUNTS_MARK;
+    if (waste_top_free(d, r)) size = d->goal_all ? ANY_WASTE : COUNTS_MARK;
+    else {
+        int waste = popcount(live & below(q));
+        size = r == UNLIMITED && (waste % d->draw_count == 0 || waste == popcount(live)) ? CYCLE_MARK
+                                                                                          : (uint64_t)waste;
+    }
     key[0] = pm | (size << PYRAMID_BITS);
     key[1] = ranks;
 }

@@ -191,7 +191,7 @@ static int walk(core_t *core, uint64_t pm, uint64_t live, int q, int r, uint64_t
     }
     uint64_t seen_q = 0, ranks_live = live, ranks = lost_ranks(d, live, r);
     size_t marks = core->mark_count;
-    int result = CORE_LOSE;
+    int result = CORE_LOSE, cycle_marked = 0;
     for (int first = 1;; first = 0) {
         if (seen_q >> q & 1) break;
         seen_q |= 1ULL << q;
@@ -203,8 +203,16 @@ static int walk(core_t *core, uint64_t pm, uint64_t live, int q, int r, uint64_t
             }
             uint64_t key[2];
             lost_key_ranked(d, pm, live, q, r, ranks, key);
-            if (!cycle_free && table_get(&core->lost, key) >= r) break;
-            if (!mark(core, key, r)) { result = CORE_FULL; break; }
+            if (key[0] >> PYRAMID_BITS == CYCLE_MARK) {  /* the cycle's places: one key, this walk's mark */
+                if (!cycle_marked) {
+                    if (table_get(&core->lost, key) >= r) break;
+                    if (!mark(core, key, r)) { result = CORE_FULL; break; }
+                    cycle_marked = 1;
+                }
+            } else {
+                if (!cycle_free && table_get(&core->lost, key) >= r) break;
+                if (!mark(core, key, r)) { result = CORE_FULL; break; }
+            }
         }
         if (!r && d->goal_all && waste_stranded(d, pm, live, q)) break;
         if (open) {
