@@ -169,14 +169,15 @@ class VerdictSearch:
                 # end), which is marked; one probe and one mark fewer a place passed through.
                 if first or open_removal or cycle_free:
                     key = pos.lost_key(pm, live, q, r)
-                    # With unlimited redeals the places of the draw/redeal cycle share one key
-                    # (Position.lost_key): met again, it is this walk's own mark, not a proof.
-                    if not (r == UNLIMITED and key in walked):
+                    if key not in walked:
                         if not cycle_free and lost.get(key, -1) >= r:
                             break
-                        if key not in walked:
-                            walked[key] = lost.get(key, -1)
-                            lost[key] = r
+                        walked[key] = lost.get(key, -1)
+                        lost[key] = r
+                    elif r != UNLIMITED:
+                        break  # this walk's place again after a redeal, with fewer redeals: dominated
+                    # (with unlimited redeals the places of the draw/redeal cycle share one key,
+                    # Position.lost_key: met again, it is this walk's own mark, not a proof)
                 first = False
                 # Drawing only strands more: the rest of the last pass is lost too.
                 if not r and pos.goal_all and pos.waste_stranded(pm, live, q):
